@@ -1,0 +1,154 @@
+// coopviz run LESSON [...]: runs a lesson on a backend, prints results, checks and trace stats.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/backend.hpp"
+#include "app/cli/commands.hpp"
+#include "device/trace/trace_file.hpp"
+#include "lessons/lesson.hpp"
+
+namespace coop::app {
+namespace {
+
+struct RunOptions {
+  std::string lesson;
+  std::string backend = "auto";
+  std::string emulate;
+  std::string grid, block;
+  std::vector<std::string> params;
+  uint64_t seed = 0;
+  std::string trace_path;
+  std::string capacity;
+  unsigned jobs = 1;
+  bool json = false;
+};
+
+nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
+                           const Executor& exec, const lessons::RunRequest& req,
+                           const std::string& banner) {
+  nlohmann::json out;
+  out["lesson"] = lesson.id;
+  out["backend"] = to_string(exec.backend());
+  out["device"] = {{"name", exec.device().name}, {"arch", exec.device().arch_string()},
+                   {"sm_count", exec.device().sm_count}};
+  if (!banner.empty()) out["note"] = banner;
+  out["launch"] = {{"grid", {req.config.grid.x, req.config.grid.y, req.config.grid.z}},
+                   {"block", {req.config.block.x, req.config.block.y, req.config.block.z}},
+                   {"mode", to_string(req.config.mode)}};
+  out["params"] = req.params;
+  out["seed"] = req.seed;
+  out["status"] = run.status.ok() ? "ok" : "error";
+  if (!run.status.ok()) out["error"] = run.status.message();
+  nlohmann::json results = nlohmann::json::object();
+  for (const auto& [name, value] : run.results) results[name] = value;
+  out["results"] = results;
+  out["checks"] = nlohmann::json::array();
+  for (const lessons::Check& c : run.checks)
+    out["checks"].push_back({{"name", c.name}, {"expected", c.expected}, {"got", c.got},
+                             {"pass", c.pass}, {"skipped", c.skipped}});
+  uint64_t events = 0, dropped = 0, capacity = 0;
+  double kernel_ms = 0;
+  for (const Trace& t : run.launches) {
+    events += t.events.size();
+    dropped += t.dropped();
+    capacity = std::max(capacity, t.header.capacity);
+    kernel_ms += t.header.kernel_ms;
+  }
+  out["trace"] = nlohmann::json{{"launches", run.launches.size()},
+                                {"events", events},
+                                {"dropped", dropped},
+                                {"capacity", capacity}};
+  if (exec.backend() == Backend::Gpu) out["trace"]["kernel_ms"] = kernel_ms;
+  if (!run.launches.empty() && !run.launches.front().header.schedule.empty())
+    out["trace"]["schedule"] = run.launches.front().header.schedule;
+  out["passed"] = run.passed();
+  return out;
+}
+
+void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run, const Executor& exec,
+                 const std::string& banner) {
+  if (!banner.empty()) std::cerr << banner << "\n";
+  std::cout << lesson.id << " on " << to_string(exec.backend()) << " (" << exec.device().name
+            << ")\n";
+  for (const auto& [name, value] : run.results) std::cout << "  " << name << ": " << value << "\n";
+  for (const lessons::Check& c : run.checks)
+    std::cout << "  [" << (c.skipped ? "skip" : c.pass ? "pass" : "FAIL") << "] " << c.name
+              << ": expected " << c.expected << ", got " << c.got << "\n";
+  for (const Trace& t : run.launches) {
+    std::cout << "  trace: " << t.header.kernel << ", " << t.events.size() << " events, "
+              << t.dropped() << " dropped";
+    if (t.dropped()) std::cout << " (raise --trace-capacity)";
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, CliState& state) {
+  auto o = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand("run", "Run a lesson and check it against its CPU reference");
+  cmd->add_option("lesson", o->lesson, "Lesson id (see `coopviz list`)")->required();
+  cmd->add_option("--backend", o->backend, "auto, gpu or emu")->capture_default_str();
+  cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
+  cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
+  cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] in threads");
+  cmd->add_option("--param", o->params, "Lesson parameter name=value (repeatable)");
+  cmd->add_option("--seed", o->seed, "Emulator schedule seed (0: default order)");
+  cmd->add_option("--trace", o->trace_path, "Save the trace (.json for JSON, else CBOR)");
+  cmd->add_option("--trace-capacity", o->capacity, "Event slots per launch (default 4194304)");
+  cmd->add_option("--jobs", o->jobs, "Emulator OS threads for normal launches");
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->callback([o, &state] {
+    const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
+    if (!lesson) {
+      state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +
+                                    lessons::lesson_ids());
+      return;
+    }
+    lessons::RunRequest req;
+    req.config = lesson->default_config;
+    req.seed = o->seed;
+    if (!o->grid.empty()) {
+      auto g = parse_dim3(o->grid, "--grid");
+      if (!g) return void(state.exit_code = usage_error(g.message()));
+      req.config.grid = *g;
+    }
+    if (!o->block.empty()) {
+      auto b = parse_dim3(o->block, "--block");
+      if (!b) return void(state.exit_code = usage_error(b.message()));
+      req.config.block = *b;
+    }
+    auto params = lessons::parse_params(*lesson, o->params);
+    if (!params) return void(state.exit_code = usage_error(params.message()));
+    req.params = *params;
+    auto backend = choose_backend(o->backend, o->emulate);
+    if (!backend) return void(state.exit_code = usage_error(backend.message()));
+    Executor& exec = *backend->exec;
+    if (!o->capacity.empty()) {
+      auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
+      if (!cap) return void(state.exit_code = usage_error(cap.message()));
+      exec.options().trace_capacity = *cap;
+    }
+    if (o->jobs == 0 || o->jobs > 256)
+      return void(state.exit_code = usage_error("--jobs " + std::to_string(o->jobs) +
+                                                " must be between 1 and 256"));
+    exec.options().jobs = o->jobs;
+    lessons::LessonRun run = lessons::run_lesson(*lesson, exec, req);
+    if (!o->trace_path.empty() && !run.launches.empty()) {
+      if (Status s = save_traces(o->trace_path, run.launches); !s) {
+        std::cerr << "coopviz: error: " << s.message() << "\n";
+        state.exit_code = 1;
+        return;
+      }
+    }
+    if (o->json)
+      std::cout << report_json(*lesson, run, exec, req, backend->banner).dump(2) << "\n";
+    else
+      print_human(*lesson, run, exec, backend->banner);
+    if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";
+    // Exit status: 0 all checks passed, 1 the run failed or a check failed.
+    state.exit_code = run.passed() ? 0 : 1;
+  });
+}
+
+}  // namespace coop::app

@@ -1,0 +1,36 @@
+# Single-source kernel folders.
+#
+# coopviz_kernels(target dir name): dir/<name>.cuh holds kernels written once for both backends;
+#   dir/kernels.cu binds the GPU entries (nvcc) and dir/kernels_emu.cpp the emulator entries
+#   (host compiler, including the lowered <name>.emu.cuh generated here).
+#
+# coopviz_lesson(folder): a lesson folder lessons/<folder>/ with the above plus
+#   lesson.cpp (definition, CPU reference, checks) and lesson.md (the text). The kernel file and
+#   the text are embedded as coop_source_<folder> and coop_text_<folder>.
+function(coopviz_kernels target dir name)
+  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${name})
+  file(MAKE_DIRECTORY ${gen})
+  add_custom_command(
+    OUTPUT ${gen}/${name}.emu.cuh
+    COMMAND coopviz_lower lower ${dir}/${name}.cuh ${gen}/${name}.emu.cuh
+    DEPENDS coopviz_lower ${dir}/${name}.cuh
+    COMMENT "Lowering ${name}.cuh for the emulator")
+  target_sources(${target} PRIVATE ${dir}/kernels.cu ${dir}/kernels_emu.cpp ${gen}/${name}.emu.cuh)
+  set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${gen})
+  set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY OBJECT_DEPENDS ${gen}/${name}.emu.cuh)
+endfunction()
+
+function(coopviz_lesson folder)
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
+  coopviz_kernels(coopviz_lessons ${dir} ${folder})
+  add_custom_command(
+    OUTPUT ${gen}/source.cpp
+    COMMAND coopviz_lower embed ${dir}/${folder}.cuh ${gen}/source.cpp coop_source_${folder}
+    DEPENDS coopviz_lower ${dir}/${folder}.cuh)
+  add_custom_command(
+    OUTPUT ${gen}/text.cpp
+    COMMAND coopviz_lower embed ${dir}/lesson.md ${gen}/text.cpp coop_text_${folder}
+    DEPENDS coopviz_lower ${dir}/lesson.md)
+  target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${gen}/source.cpp ${gen}/text.cpp)
+endfunction()

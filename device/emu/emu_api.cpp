@@ -1,0 +1,267 @@
+// [SECTION] Kernel-side emulator services: step points, rendezvous, split barriers, recording,
+// shared memory. Everything here runs inside an emulated thread's fiber.
+#include <bit>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "device/emu/scheduler_state.hpp"
+
+namespace coop::emu {
+using namespace detail;
+
+namespace {
+
+Lane& current_lane() {
+  if (t_worker == nullptr || t_worker->current == nullptr)
+    throw std::logic_error("coop::emu service called outside an emulated kernel thread");
+  return *t_worker->current;
+}
+
+std::string where(const Lane& lane, uint16_t line) {
+  std::ostringstream os;
+  os << "line " << line << ", thread (" << lane.info.thread_idx.str() << ") of block ("
+     << lane.info.block_idx.str() << ")";
+  return os.str();
+}
+
+const char* group_name(GroupKind k) {
+  switch (k) {
+    case GroupKind::Block: return "thread block";
+    case GroupKind::Grid: return "grid";
+    case GroupKind::Cluster: return "cluster";
+    case GroupKind::Tile: return "tile";
+    case GroupKind::Coalesced: return "coalesced group";
+    case GroupKind::Labeled: return "labeled partition";
+    case GroupKind::Binary: return "binary partition";
+    case GroupKind::Stride: return "stride partition";
+    case GroupKind::Warp: return "warp";
+    default: return "group";
+  }
+}
+
+// Every member of a group must make the same collective call; warp-sized groups may make it from
+// different lines (sm_70+ lets a warp's lanes meet at different call sites of the same operation).
+void check_match(const CollectiveCall& first, const CollectiveCall& call, const Lane& lane) {
+  const bool warp_level = call.group.warp_mask != 0;
+  const bool same = first.op == call.op && first.kind == call.kind &&
+                    first.shared_arg == call.shared_arg && (warp_level || first.line == call.line);
+  if (same) return;
+  std::ostringstream os;
+  os << "members of one " << group_name(call.group.kind) << " reached different collective calls: "
+     << call.what << " at line " << call.line << " while others wait in " << first.what
+     << " at line " << first.line;
+  if (first.shared_arg != call.shared_arg && first.op == call.op)
+    os << " with a different argument (every member must pass the same value)";
+  os << ". Every thread of a group must make the same collective call.";
+  fault(os.str(), call.line);
+}
+
+}  // namespace
+
+PlainStep step_plain(uint16_t line, Op op) {
+  Lane& lane = current_lane();
+  lane.site = (uint32_t(line) << 8) | uint8_t(op);
+  lane.line = line;
+  lane.op = op;
+  lane.waiting_what = nullptr;
+  set_state(lane, LaneState::Pending);
+  yield_to_scheduler(lane);
+  return lane.released;
+}
+
+bool split_pending(const GroupRef& group) {
+  Lane& lane = current_lane();
+  for (auto& [key, phase] : lane.open_tokens)
+    if (key == group.key) return true;
+  return false;
+}
+
+void rendezvous(CollectiveCall& call) {
+  Worker& w = *t_worker;
+  Lane& lane = current_lane();
+  if (!lane.open_tokens.empty() && split_pending(call.group))
+    fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
+          "no collective may run on the group until the wait completes", call.line);
+  auto& table = call.group.launch_scope ? w.launch->rendezvous : lane.block->rendezvous;
+  auto [it, fresh] = table.try_emplace(call.group.key);
+  Rendezvous& r = it->second;
+  if (fresh) {
+    r.first = &call;
+    r.arrived.reserve(call.group.size);
+  } else {
+    check_match(*r.first, call, lane);
+  }
+  call.arrive_time = w.clock;
+  lane.call = &call;
+  lane.line = call.line;
+  lane.waiting_what = call.what;
+  r.arrived.push_back(&lane);
+  if (r.arrived.size() < call.group.size) {
+    set_state(lane, LaneState::Waiting);
+    yield_to_scheduler(lane);
+    return;
+  }
+  // Last arrival: resolve for everyone, release them, and continue without yielding.
+  std::vector<Lane*> arrived = std::move(r.arrived);
+  table.erase(it);
+  std::vector<CollectiveCall*> by_rank(call.group.size, nullptr);
+  for (Lane* l : arrived) {
+    const uint32_t rank = l->call->group.rank;
+    if (rank >= by_rank.size() || by_rank[rank] != nullptr)
+      fault("inconsistent ranks in " + std::string(call.what) + " (two threads claim rank " +
+            std::to_string(rank) + ")", call.line);
+    by_rank[rank] = l->call;
+  }
+  if (call.resolve) call.resolve(by_rank);
+  const uint64_t t = ++w.clock;
+  for (Lane* l : arrived) {
+    l->call->depart_time = t;
+    l->call = nullptr;
+    l->waiting_what = nullptr;
+    if (l != &lane) set_state(*l, LaneState::Runnable);
+  }
+}
+
+uint64_t split_arrive(const GroupRef& group, uint16_t line) {
+  Worker& w = *t_worker;
+  Lane& lane = current_lane();
+  if (split_pending(group))
+    fault("barrier_arrive called twice on one group without barrier_wait in between", line);
+  auto& table = group.launch_scope ? w.launch->splits : lane.block->splits;
+  SplitBarrier& s = table[group.key];
+  if (s.expected == 0) s.expected = group.size;
+  s.line = line;
+  const uint64_t phase = s.completed;
+  lane.open_tokens.emplace_back(group.key, phase);
+  if (++s.arrived == s.expected) {
+    s.arrived = 0;
+    ++s.completed;
+    const uint64_t t = ++w.clock;
+    for (Lane* waiter : s.waiters) {
+      waiter->released.time = t;
+      set_state(*waiter, LaneState::Runnable);
+    }
+    s.waiters.clear();
+  }
+  return phase;
+}
+
+void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* arrive_time,
+                uint64_t* depart_time) {
+  Worker& w = *t_worker;
+  Lane& lane = current_lane();
+  auto tok = std::find_if(lane.open_tokens.begin(), lane.open_tokens.end(),
+                          [&](auto& p) { return p.first == group.key && p.second == token; });
+  if (tok == lane.open_tokens.end())
+    fault("barrier_wait with a token that did not come from this group's barrier_arrive", line);
+  lane.open_tokens.erase(tok);
+  auto& table = group.launch_scope ? w.launch->splits : lane.block->splits;
+  SplitBarrier& s = table[group.key];
+  *arrive_time = w.clock;
+  if (s.completed > token) {
+    *depart_time = w.clock;
+    return;
+  }
+  s.waiters.push_back(&lane);
+  lane.line = line;
+  lane.waiting_what = "barrier_wait()";
+  set_state(lane, LaneState::Waiting);
+  yield_to_scheduler(lane);
+  *depart_time = lane.released.time;
+}
+
+void record(Event& e) {
+  Worker& w = *t_worker;
+  LaunchState& L = *w.launch;
+  if (!L.request->trace) return;
+  e.thread = t_thread->global_id;
+  const uint64_t seq = L.attempts.fetch_add(1, std::memory_order_relaxed);
+  if (seq >= L.request->capacity) return;  // counted as dropped, never written
+  e.sequence = uint32_t(seq);
+  w.events.push_back(e);
+}
+
+uint64_t now() { return t_worker->clock; }
+
+void fault(const std::string& message, uint16_t line) {
+  Lane& lane = current_lane();
+  t_worker->launch->fail(where(lane, line) + ": " + message);
+  set_state(lane, LaneState::Faulted);
+  // Never resumed again; when the launch is torn down the fiber unwinds from here.
+  for (;;) yield_to_scheduler(lane);
+}
+
+void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align) {
+  Lane& lane = current_lane();
+  LaunchState& L = *t_worker->launch;
+  uint32_t n = L.slot_count.load(std::memory_order_acquire);
+  uint32_t index = n;
+  for (uint32_t i = 0; i < n; ++i)
+    if (L.slots[i].slot == &slot) index = i;
+  if (index == n) {
+    std::lock_guard<std::mutex> lock(L.slot_mutex);
+    n = L.slot_count.load(std::memory_order_acquire);
+    index = n;
+    for (uint32_t i = 0; i < n; ++i)
+      if (L.slots[i].slot == &slot) index = i;
+    if (index == n) {
+      if (n == LaunchState::kMaxSlots)
+        fault("more than 64 __shared__ variables in one kernel", slot.line);
+      align = std::max<size_t>(align, 1);
+      const size_t offset = (L.static_top + align - 1) / align * align;
+      const size_t limit = std::max(L.request->device.smem_per_block_optin,
+                                    L.request->device.smem_per_block);
+      if (L.dynamic_bytes + offset + bytes > limit)
+        fault("__shared__ " + std::string(slot.name) + " (" + std::to_string(bytes) +
+              " bytes) takes the block's shared memory past the " + std::to_string(limit) +
+              " bytes allowed on " + L.request->device.name, slot.line);
+      L.slots[n] = SlotEntry{&slot, offset, bytes};
+      L.static_top = offset + bytes;
+      L.slot_count.store(n + 1, std::memory_order_release);
+    }
+  }
+  const SlotEntry& e = L.slots[index];
+  unsigned char* p = lane.block->smem.get() + L.dynamic_bytes + e.offset;
+  if (!(lane.block->smem_touched & (1ull << index))) {
+    std::memset(p, 0xA5, e.bytes);  // shared memory starts as garbage, as on a GPU
+    lane.block->smem_touched |= 1ull << index;
+  }
+  return p;
+}
+
+void* dynamic_shared() { return current_lane().block->smem.get(); }
+
+int64_t shared_offset(const void* p) {
+  const Lane& lane = current_lane();
+  const auto* base = lane.block->smem.get();
+  const auto* q = static_cast<const unsigned char*>(p);
+  if (q < base || q >= base + t_worker->launch->smem_bytes) return -1;
+  return q - base;
+}
+
+void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line) {
+  Lane& lane = current_lane();
+  const int64_t offset = shared_offset(p);
+  if (offset < 0) fault("map_shared_rank needs a pointer into this block's shared memory", line);
+  const Dim3 c = lane.info.cluster_dim;
+  if (cluster_rank >= c.count())
+    fault("map_shared_rank to block " + std::to_string(cluster_rank) + " of a cluster of " +
+          std::to_string(c.count()) + " blocks", line);
+  const Dim3 b = lane.info.block_idx;
+  const Dim3 origin{b.x / c.x * c.x, b.y / c.y * c.y, b.z / c.z * c.z};
+  const Dim3 local{cluster_rank % c.x, (cluster_rank / c.x) % c.y, cluster_rank / (c.x * c.y)};
+  const Dim3 g = lane.info.grid_dim;
+  const uint64_t rank = (origin.x + local.x) + uint64_t(g.x) * ((origin.y + local.y) +
+                                                                uint64_t(g.y) * (origin.z + local.z));
+  Block* target = t_worker->find_block(uint32_t(rank));
+  if (target == nullptr) fault("cluster block " + std::to_string(rank) + " is not resident", line);
+  return target->smem.get() + offset;
+}
+
+uint32_t choose(uint32_t count) {
+  if (count <= 1 || t_worker->launch->options->seed == 0) return 0;
+  return uint32_t(t_worker->random() % count);
+}
+
+}  // namespace coop::emu

@@ -1,0 +1,127 @@
+// The emulator's contract with kernel code: what a traced call (coop::cg on the host) may ask of
+// the scheduler. Every function here is called from inside an emulated thread's fiber.
+//
+// Execution model (see scheduler.cpp): each CUDA thread is a fiber; a warp's lanes run in
+// lock-step between *step points*. A step point is either
+//   - a plain step (atomics, traced loads/stores, coalesced_threads): lanes waiting at the same
+//     source site are released together as one "instruction", so they all read before any writes;
+//   - a rendezvous (barriers and collectives): the lane waits until every member of its group has
+//     arrived at the same call, then a resolver computes all members' results at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "device/launch/dims.hpp"
+#include "device/trace/event.hpp"
+
+namespace coop::emu {
+
+// Identity of the running thread, readable without a scheduler round trip.
+struct ThreadInfo {
+  Dim3 thread_idx;          // threadIdx
+  Dim3 block_idx;           // blockIdx
+  Dim3 block_dim;           // blockDim
+  Dim3 grid_dim;            // gridDim
+  Dim3 cluster_dim;         // cluster dimensions in blocks (1,1,1 without clusters)
+  uint32_t thread_rank;     // linear index within the block
+  uint32_t block_rank;      // linear index of the block within the grid
+  uint32_t global_id;       // grid-wide linear id (the trace's Event::thread)
+  uint32_t lane;            // thread_rank % 32
+  uint32_t warp;            // thread_rank / 32
+  uint32_t warp_size_here;  // lanes in this thread's warp (last warp may be partial)
+  uint32_t block_threads;   // threads per block
+  uint32_t sm;              // the SM this block was placed on by the emulated scheduler
+  bool cooperative;         // launched with cudaLaunchCooperativeKernel semantics
+};
+
+inline thread_local const ThreadInfo* t_thread = nullptr;
+inline const ThreadInfo& this_thread() { return *t_thread; }
+
+// Which threads form a group, for rendezvous matching and deadlock reports.
+struct GroupRef {
+  GroupKind kind = GroupKind::Block;
+  uint32_t id = 0;          // Event::group_id
+  uint32_t rank = 0;        // calling thread's rank in the group
+  uint32_t size = 0;        // number of members
+  uint64_t key = 0;         // identity of the member set within its scope
+  bool launch_scope = false;  // grid and cluster groups span blocks
+  uint32_t warp_mask = 0;   // members within the caller's warp when the group fits in one warp
+};
+
+// One thread's part in a collective operation.
+struct CollectiveCall;
+using Resolver = void (*)(std::span<CollectiveCall* const> by_rank);
+
+struct CollectiveCall {
+  GroupRef group;
+  uint16_t line = 0;
+  Op op = Op::None;            // what is being done, for mismatch checks and reports
+  EventKind kind = EventKind::Barrier;
+  const char* what = "";       // "sync()", "reduce()", ... for reports
+  Resolver resolve = nullptr;  // null: a pure barrier
+  uint64_t in = 0;             // this thread's input bits
+  uint64_t arg = 0;            // per-thread argument (source lane, delta, label, ...)
+  uint64_t shared_arg = 0;     // argument all members must agree on (operator, tile size, ...)
+  uint64_t out = 0;            // result bits, written by the resolver
+  uint64_t out2 = 0;           // second result (e.g. match_all predicate, label group size)
+  uint64_t arrive_time = 0;
+  uint64_t depart_time = 0;
+};
+
+// Result of a plain step: which lanes of the warp executed it together, and when.
+struct PlainStep {
+  uint32_t mask;   // lanes released together (the active mask at this instruction)
+  uint64_t time;   // logical time of the release
+};
+
+// Waits at a plain step point identified by (line, op); returns the lanes released with it.
+PlainStep step_plain(uint16_t line, Op op);
+
+// Arrives at a rendezvous with the other members of call.group; returns once all have arrived
+// and (if given) the resolver has filled call.out. Reports deadlock or mismatch instead of hanging.
+void rendezvous(CollectiveCall& call);
+
+// Split barrier: arrive returns at once with the phase token; wait blocks until that phase of
+// the group's barrier has been reached by every member.
+uint64_t split_arrive(const GroupRef& group, uint16_t line);
+void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* arrive_time,
+                uint64_t* depart_time);
+
+// Marks the group as having an outstanding split-barrier arrival by this thread, so that a
+// collective on the group before the matching wait is reported as misuse.
+bool split_pending(const GroupRef& group);
+
+// Records an event for the calling thread; fills time, sequence and thread.
+void record(Event& event);
+
+// The current logical time.
+uint64_t now();
+
+// Stops the launch with an error naming the line (the emulator's "trap").
+[[noreturn]] void fault(const std::string& message, uint16_t line);
+
+// Per-declaration key of a __shared__ variable (the lowering tool creates one per declaration).
+struct SharedSlot {
+  const char* name;
+  uint16_t line;
+};
+
+// The calling block's copy of a __shared__ variable of `bytes` bytes.
+void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align);
+
+// The calling block's dynamic shared memory (extern __shared__), `dynamic_smem` bytes.
+void* dynamic_shared();
+
+// Offset of a pointer inside the calling block's shared memory, or -1 if it is not shared.
+int64_t shared_offset(const void* p);
+
+// Pointer to the same shared offset in another block of the calling thread's cluster.
+void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line);
+
+// Chooses one of `count` candidates: 0 by default, seeded otherwise (legal hardware freedom).
+uint32_t choose(uint32_t count);
+
+}  // namespace coop::emu

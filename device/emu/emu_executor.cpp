@@ -1,0 +1,77 @@
+// The emulator as an Executor: host memory stands in for device memory, and launches run through
+// emulate() after the same validation the GPU path does.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "device/emu/emulator.hpp"
+#include "device/launch/executor.hpp"
+
+namespace coop {
+namespace {
+
+class EmuExecutor final : public Executor {
+ public:
+  explicit EmuExecutor(const DeviceProps& device) : device_(device) {}
+  Backend backend() const override { return Backend::Emu; }
+  const DeviceProps& device() const override { return device_; }
+
+  Result<void*> allocate(size_t bytes) override {
+    // 256-byte alignment like cudaMalloc; zeroed so runs are reproducible.
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (p == nullptr)
+      return Status::error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    std::memset(p, 0, bytes);
+    return p;
+  }
+  void release(void* p) override { std::free(p); }
+  Status upload(void* dst, const void* src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return {};
+  }
+  Status download(void* dst, const void* src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+    return {};
+  }
+  Status fill(void* dst, int byte, size_t bytes) override {
+    std::memset(dst, byte, bytes);
+    return {};
+  }
+  KernelResources resources(const GpuKernelEntry&, const char*) override { return {}; }
+
+ protected:
+  Status launch_erased(const ErasedLaunch& launch, const LaunchConfig& config,
+                       Trace& trace) override {
+    fill_header(trace, launch, config);
+    trace.events.clear();
+    if (!launch.emu_body)
+      return Status::error(std::string("kernel ") + launch.name + " was not built for the emulator");
+    if (Status s = validate_launch(config, device_, resources(launch.gpu, launch.name)); !s)
+      return s;
+    emu::EmuLaunch request;
+    request.config = config;
+    request.device = device_;
+    request.body = launch.emu_body;
+    request.capacity = options_.trace_capacity;
+    request.trace = options_.trace;
+    emu::EmuOptions o;
+    o.seed = options_.seed;
+    o.jobs = options_.jobs;
+    o.window = options_.window;
+    o.watchdog_seconds = options_.timeout_seconds;
+    Status status = emu::emulate(request, o, trace);
+    finalize_trace(trace);
+    return status;
+  }
+
+ private:
+  DeviceProps device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_emu_executor(const DeviceProps& device) {
+  return std::make_unique<EmuExecutor>(device);
+}
+
+}  // namespace coop

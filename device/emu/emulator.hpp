@@ -1,0 +1,38 @@
+// Public entry to the CPU emulator: run one kernel launch with every CUDA thread as a fiber.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "device/launch/device_props.hpp"
+#include "device/launch/launch_config.hpp"
+#include "device/launch/status.hpp"
+#include "device/trace/trace.hpp"
+
+namespace coop::emu {
+
+struct EmuOptions {
+  uint64_t seed = 0;              // 0: the default schedule; others pick other legal interleavings
+  unsigned jobs = 1;              // OS threads; >1 runs blocks in parallel (normal launches only),
+                                  // which makes the order of cross-block atomics unreproducible
+  unsigned window = 4;            // blocks interleaved per OS thread in a normal launch
+  double watchdog_seconds = 60;   // wall-clock bound on one launch
+  uint64_t max_steps = 0;         // bound on scheduler steps (0: none)
+  size_t stack_bytes = 64 * 1024; // per emulated thread
+};
+
+struct EmuLaunch {
+  LaunchConfig config;
+  DeviceProps device;
+  KernelResources resources;
+  std::function<void()> body;     // one CUDA thread of the kernel, arguments bound
+  uint64_t capacity = 1u << 22;   // trace event slots
+  bool trace = true;              // false: record nothing (for timing)
+};
+
+// Runs the launch; fills trace.events and trace.header.{capacity, attempts, schedule}.
+// Deadlocks, misuse, faults and the watchdog come back as an error Status; events recorded up to
+// that point are kept so the app can show where threads were.
+Status emulate(const EmuLaunch& launch, const EmuOptions& options, Trace& trace);
+
+}  // namespace coop::emu

@@ -1,0 +1,37 @@
+// What a CUDA kernel file needs to compile with the host compiler for the emulator: the built-in
+// variables (threadIdx, blockIdx, blockDim, gridDim, warpSize), dim3, and CUDA's function
+// qualifiers as no-ops. __shared__ declarations are rewritten by the lowering tool
+// (device/emu/lower_shared.cpp) before this header ever sees them.
+#pragma once
+
+#include "device/emu/emu_api.hpp"
+
+using dim3 = ::coop::Dim3;  // NOLINT: CUDA's name, in CUDA's (global) namespace
+using uint3 = ::coop::Dim3;
+
+#define threadIdx (::coop::emu::this_thread().thread_idx)
+#define blockIdx (::coop::emu::this_thread().block_idx)
+#define blockDim (::coop::emu::this_thread().block_dim)
+#define gridDim (::coop::emu::this_thread().grid_dim)
+#define warpSize 32
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+// A __shared__ that reached the compiler was not lowered: make that a clear compile error.
+#define __shared__ COOP_SHARED_DECLARATION_NOT_LOWERED_BY_THE_EMULATOR_BUILD
+
+namespace coop::emu {
+
+// The block's copy of a lowered `__shared__ T name[...]` declaration.
+template <class T>
+T& shared_decl(const SharedSlot& slot) {
+  return *static_cast<T*>(shared_variable(slot, sizeof(T), alignof(T)));
+}
+
+}  // namespace coop::emu

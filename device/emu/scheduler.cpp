@@ -1,0 +1,395 @@
+// [SECTION] The emulator's scheduler: creates blocks, steps warps in lock-step, detects deadlock.
+//
+// Index
+//   [SECTION] Lane bookkeeping
+//   [SECTION] Blocks: creation and retirement
+//   [SECTION] Stepping a warp
+//   [SECTION] Deadlock reports
+//   [SECTION] The worker loop and emulate()
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+#include "device/emu/scheduler_state.hpp"
+
+namespace coop::emu::detail {
+
+// [SECTION] Lane bookkeeping
+
+void LaunchState::fail(const std::string& message) {
+  std::lock_guard<std::mutex> lock(error_mutex);
+  if (!failed.exchange(true)) error = message;
+}
+
+uint64_t Worker::random() {  // splitmix64: small, fast, and reproducible from the seed
+  uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+Block* Worker::find_block(uint32_t rank) {
+  for (auto& b : resident)
+    if (b->rank == rank) return b.get();
+  return nullptr;
+}
+
+void set_state(Lane& lane, LaneState state) {
+  Warp& w = lane.block->warps[lane.info.warp];
+  const uint32_t bit = 1u << lane.info.lane;
+  w.runnable &= ~bit;
+  w.pending &= ~bit;
+  if (state == LaneState::Runnable) w.runnable |= bit;
+  if (state == LaneState::Pending) w.pending |= bit;
+  if (state == LaneState::Done && lane.state != LaneState::Done) {
+    w.live &= ~bit;
+    --lane.block->live;
+  }
+  lane.state = state;
+}
+
+void yield_to_scheduler(Lane& lane) { lane.back = std::move(lane.back).resume(); }
+
+namespace {
+
+// Stack allocator that also reports canary damage when a finished thread returns its stack.
+struct CheckedStack {
+  Worker* worker;
+  boost::context::stack_context allocate() { return worker->pool.allocate(); }
+  void deallocate(boost::context::stack_context& sc) {
+    if (worker->pool.overflowed(sc)) worker->stack_overflow = true;
+    worker->pool.deallocate(sc);
+  }
+};
+
+// [SECTION] Blocks: creation and retirement
+
+Dim3 unflatten(uint64_t i, const Dim3& d) {
+  return Dim3{uint32_t(i % d.x), uint32_t((i / d.x) % d.y), uint32_t(i / (uint64_t(d.x) * d.y))};
+}
+
+std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
+  LaunchState& L = *worker.launch;
+  const EmuLaunch& req = *L.request;
+  auto block = std::make_unique<Block>();
+  block->rank = rank;
+  block->idx = unflatten(rank, req.config.grid);
+  const uint32_t n = L.block_threads;
+  block->lanes.resize(n);
+  block->warps.resize((n + 31) / 32);
+  block->live = n;
+  block->smem = std::make_unique_for_overwrite<unsigned char[]>(L.smem_bytes);
+  // Dynamic shared memory starts with the same recognisable garbage as static variables.
+  std::memset(block->smem.get(), 0xA5, L.dynamic_bytes);
+  const Dim3 cluster = req.config.mode == LaunchMode::Cluster ? req.config.cluster : Dim3{};
+  for (uint32_t w = 0; w < block->warps.size(); ++w) {
+    Warp& warp = block->warps[w];
+    warp.first = w * 32;
+    warp.count = std::min<uint32_t>(32, n - w * 32);
+    warp.live = warp.count == 32 ? 0xffffffffu : ((1u << warp.count) - 1);
+    warp.runnable = warp.live;
+  }
+  for (uint32_t t = 0; t < n; ++t) {
+    Lane& lane = block->lanes[t];
+    lane.block = block.get();
+    ThreadInfo& info = lane.info;
+    info.thread_idx = unflatten(t, req.config.block);
+    info.block_idx = block->idx;
+    info.block_dim = req.config.block;
+    info.grid_dim = req.config.grid;
+    info.cluster_dim = cluster;
+    info.thread_rank = t;
+    info.block_rank = rank;
+    info.global_id = uint32_t(uint64_t(rank) * n + t);
+    info.lane = t % 32;
+    info.warp = t / 32;
+    info.warp_size_here = block->warps[t / 32].count;
+    info.block_threads = n;
+    info.cooperative = req.config.mode == LaunchMode::Cooperative;
+    info.sm = req.device.sm_count > 0 ? rank % uint32_t(req.device.sm_count) : 0;
+    lane.fiber = boost::context::fiber(
+        std::allocator_arg, CheckedStack{&worker}, [&lane](boost::context::fiber&& back) {
+          lane.back = std::move(back);
+          t_worker->launch->request->body();
+          set_state(lane, LaneState::Done);
+          return std::move(lane.back);
+        });
+  }
+  return block;
+}
+
+// [SECTION] Stepping a warp
+
+void resume(Worker& worker, Lane& lane) {
+  t_thread = &lane.info;
+  worker.current = &lane;
+  lane.fiber = std::move(lane.fiber).resume();
+  worker.current = nullptr;
+  ++worker.steps;
+}
+
+// Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
+int next_lane(Worker& worker, uint32_t mask) {
+  if (worker.launch->options->seed == 0) return std::countr_zero(mask);
+  const int n = std::popcount(mask);
+  int pick = int(worker.random() % uint64_t(n));
+  for (;; mask &= mask - 1)
+    if (pick-- == 0) return std::countr_zero(mask);
+}
+
+// Runs the warp's runnable lanes to their next step points, then releases one batch of lanes
+// that wait at the same plain step. Returns whether anything happened.
+bool step_warp(Worker& worker, Block& block, Warp& warp) {
+  bool progress = false;
+  while (warp.runnable && !worker.launch->failed.load(std::memory_order_relaxed)) {
+    const int lane = next_lane(worker, warp.runnable);
+    Lane& l = block.lanes[warp.first + lane];
+    l.state = LaneState::Runnable;
+    resume(worker, l);
+    progress = true;
+  }
+  if (warp.pending) {
+    // The batch: every lane waiting at the same site as the chosen lane, like one instruction
+    // issued for the lanes that are converged there.
+    const int chosen = next_lane(worker, warp.pending);
+    const uint32_t site = block.lanes[warp.first + chosen].site;
+    uint32_t batch = 0;
+    for (uint32_t m = warp.pending; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      if (block.lanes[warp.first + i].site == site) batch |= 1u << i;
+    }
+    const uint64_t t = ++worker.clock;
+    for (uint32_t m = batch; m; m &= m - 1) {
+      Lane& l = block.lanes[warp.first + std::countr_zero(m)];
+      l.released = PlainStep{batch, t};
+      set_state(l, LaneState::Runnable);
+    }
+    progress = true;
+  }
+  return progress;
+}
+
+// [SECTION] Deadlock reports
+
+std::string describe_rendezvous(const Rendezvous& r, const std::vector<Lane*>& members) {
+  std::ostringstream os;
+  const CollectiveCall& c = *r.first;
+  std::vector<const Lane*> arrived(r.arrived.begin(), r.arrived.end());
+  std::vector<const Lane*> exited, elsewhere;
+  for (const Lane* m : members) {
+    if (std::find(arrived.begin(), arrived.end(), m) != arrived.end()) continue;
+    (m->state == LaneState::Done ? exited : elsewhere).push_back(m);
+  }
+  os << c.what << " at line " << c.line << ": " << arrived.size() << " of " << c.group.size
+     << " threads arrived (" << describe_threads(arrived) << ")";
+  if (!exited.empty())
+    os << "; " << exited.size() << " exited without arriving (" << describe_threads(exited) << ")";
+  if (!elsewhere.empty()) {
+    os << "; " << elsewhere.size() << " wait elsewhere (" << describe_threads(elsewhere);
+    const Lane* first = elsewhere.front();
+    os << ", e.g. at line " << first->line;
+    if (first->waiting_what) os << " in " << first->waiting_what;
+    os << ")";
+  }
+  return os.str();
+}
+
+// Members of a block-scope group: the lanes whose waiting call names the same group key.
+std::vector<Lane*> members_of(Block& block, const Rendezvous& r) {
+  std::vector<Lane*> out;
+  const GroupRef& g = r.first->group;
+  if (g.kind == GroupKind::Block) {
+    for (Lane& l : block.lanes) out.push_back(&l);
+    return out;
+  }
+  // Other groups: arrived lanes plus lanes of the same block whose rank range matches is not
+  // recoverable in general; report the arrived ones and the lanes of the same warps.
+  uint64_t warps = 0;
+  for (const Lane* l : r.arrived) warps |= 1ull << (l->info.warp % 64);
+  for (Lane& l : block.lanes)
+    if (warps & (1ull << (l.info.warp % 64))) out.push_back(&l);
+  if (g.warp_mask) {
+    out.clear();
+    const uint32_t w = r.arrived.front()->info.warp;
+    for (uint32_t m = g.warp_mask; m; m &= m - 1)
+      out.push_back(&block.lanes[w * 32 + std::countr_zero(m)]);
+  }
+  return out;
+}
+
+std::string deadlock_report(Worker& worker) {
+  std::ostringstream os;
+  os << "deadlock: no thread can make progress";
+  int shown = 0;
+  for (auto& [key, r] : worker.launch->rendezvous) {
+    std::vector<Lane*> all;
+    for (auto& b : worker.resident)
+      for (Lane& l : b->lanes) all.push_back(&l);
+    os << "\n  grid-wide " << describe_rendezvous(r, all);
+    ++shown;
+  }
+  for (auto& b : worker.resident) {
+    for (auto& [key, r] : b->rendezvous) {
+      if (shown++ >= 6) break;
+      os << "\n  block (" << b->idx.str() << ") " << describe_rendezvous(r, members_of(*b, r));
+    }
+    for (auto& [key, s] : b->splits) {
+      if (s.waiters.empty()) continue;
+      os << "\n  block (" << b->idx.str() << ") barrier_wait at line " << s.line << ": "
+         << s.arrived << " of " << s.expected << " threads arrived in this phase";
+    }
+  }
+  return os.str();
+}
+
+// [SECTION] The worker loop and emulate()
+
+// Blocks are handed to workers in units: one block, or all blocks of one cluster (which must be
+// co-resident so that map_shared_rank and cluster.sync() can work).
+void fill_window(Worker& worker, unsigned window_units) {
+  LaunchState& L = *worker.launch;
+  const LaunchConfig& cfg = L.request->config;
+  const bool clustered = cfg.mode == LaunchMode::Cluster;
+  const Dim3 c = clustered ? cfg.cluster : Dim3{};
+  const uint32_t unit = uint32_t(c.count());
+  const Dim3 clusters{cfg.grid.x / c.x, cfg.grid.y / c.y, cfg.grid.z / c.z};
+  while (worker.resident.size() < size_t(window_units) * unit) {
+    const uint64_t u = L.next_block.fetch_add(1);
+    if (u >= L.total_blocks / unit) return;
+    const Dim3 origin = unflatten(u, clusters);
+    for (uint32_t i = 0; i < unit; ++i) {
+      const Dim3 local = unflatten(i, c);
+      const uint64_t x = origin.x * c.x + local.x, y = origin.y * c.y + local.y,
+                     z = origin.z * c.z + local.z;
+      const uint64_t rank = x + uint64_t(cfg.grid.x) * (y + uint64_t(cfg.grid.y) * z);
+      worker.resident.push_back(make_block(worker, uint32_t(rank)));
+    }
+  }
+}
+
+void watchdog(Worker& worker) {
+  LaunchState& L = *worker.launch;
+  const EmuOptions& o = *L.options;
+  if (o.max_steps && worker.steps > o.max_steps)
+    L.fail("watchdog: the launch took more than " + std::to_string(o.max_steps) +
+           " scheduler steps");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
+  if (seconds > o.watchdog_seconds)
+    L.fail("watchdog: the launch ran longer than " + std::to_string(int(o.watchdog_seconds)) +
+           " s; a thread may be spinning on a value no other thread will change");
+}
+
+void run_worker(Worker& worker, unsigned window_units) {
+  t_worker = &worker;
+  LaunchState& L = *worker.launch;
+  uint64_t next_check = 1u << 14;
+  while (!L.failed.load(std::memory_order_relaxed)) {
+    fill_window(worker, window_units);
+    if (worker.resident.empty()) break;
+    bool progress = false;
+    for (auto& block : worker.resident)
+      for (Warp& warp : block->warps)
+        if (warp.live) progress |= step_warp(worker, *block, warp);
+    if (L.failed.load(std::memory_order_relaxed)) break;
+    std::erase_if(worker.resident, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
+    if (!progress && !worker.resident.empty()) {
+      L.fail(deadlock_report(worker));
+      break;
+    }
+    if (worker.steps >= next_check) {
+      next_check = worker.steps + (1u << 14);
+      watchdog(worker);
+    }
+  }
+  if (worker.stack_overflow)
+    L.fail("an emulated thread overflowed its " + std::to_string(worker.pool.stack_bytes() / 1024) +
+           " KiB stack");
+  // Destroying blocks unwinds any fibers still suspended (after a fault or deadlock).
+  worker.resident.clear();
+  t_worker = nullptr;
+}
+
+}  // namespace
+
+std::string describe_threads(const std::vector<const Lane*>& lanes) {
+  std::vector<uint32_t> ids;
+  for (const Lane* l : lanes) ids.push_back(l->info.thread_rank);
+  std::sort(ids.begin(), ids.end());
+  std::ostringstream os;
+  os << "threads ";
+  int ranges = 0;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (ranges++) os << ", ";
+    if (ranges > 6) {
+      os << "...";
+      break;
+    }
+    os << ids[i];
+    if (j > i) os << "-" << ids[j];
+    i = j + 1;
+  }
+  if (!lanes.empty()) os << " of block (" << lanes.front()->info.block_idx.str() << ")";
+  return os.str();
+}
+
+}  // namespace coop::emu::detail
+
+namespace coop::emu {
+
+Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
+  using namespace detail;
+  LaunchState L;
+  L.request = &req;
+  L.options = &options;
+  L.block_threads = uint32_t(req.config.block.count());
+  L.total_blocks = req.config.grid.count();
+  L.dynamic_bytes = (req.config.dynamic_smem + 15) / 16 * 16;
+  const size_t limit = std::max(req.device.smem_per_block_optin, req.device.smem_per_block);
+  L.smem_bytes = std::max(limit, L.dynamic_bytes) + 16;
+  L.start = std::chrono::steady_clock::now();
+
+  const bool co_resident = req.config.mode != LaunchMode::Normal;
+  unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
+  if (uint64_t(jobs) > L.total_blocks) jobs = unsigned(L.total_blocks);
+  unsigned window = std::max(1u, options.window);
+  if (req.config.mode == LaunchMode::Cooperative) window = unsigned(L.total_blocks);
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned j = 0; j < jobs; ++j) {
+    workers.push_back(std::make_unique<Worker>(options.stack_bytes));
+    workers.back()->launch = &L;
+    workers.back()->rng = options.seed * 0x2545F4914F6CDD1Dull + j;
+  }
+  if (jobs == 1) {
+    run_worker(*workers[0], window);
+  } else {
+    std::vector<std::thread> threads;
+    for (auto& w : workers) threads.emplace_back([&w, window] { run_worker(*w, window); });
+    for (auto& t : threads) t.join();
+  }
+
+  trace.events.clear();
+  size_t total = 0;
+  for (auto& w : workers) total += w->events.size();
+  trace.events.reserve(total);
+  for (auto& w : workers) trace.events.insert(trace.events.end(), w->events.begin(), w->events.end());
+  if (jobs > 1)
+    std::sort(trace.events.begin(), trace.events.end(),
+              [](const Event& a, const Event& b) { return a.sequence < b.sequence; });
+  trace.header.capacity = req.capacity;
+  trace.header.attempts = req.trace ? L.attempts.load() : 0;
+  std::ostringstream schedule;
+  schedule << (jobs > 1 ? "parallel" : "deterministic") << ", " << jobs << " OS thread"
+           << (jobs > 1 ? "s" : "") << ", " << window << " block" << (window > 1 ? "s" : "")
+           << " interleaved per thread, seed " << options.seed;
+  trace.header.schedule = schedule.str();
+  if (L.failed) return Status::error(L.error);
+  return {};
+}
+
+}  // namespace coop::emu

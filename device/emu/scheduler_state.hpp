@@ -1,0 +1,143 @@
+// Internal state of an emulated launch: lanes (threads), warps, blocks, rendezvous points, and
+// the worker that schedules them. Only scheduler.cpp and emu_api.cpp include this.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device/emu/emu_api.hpp"
+#include "device/emu/emulator.hpp"
+#include "device/emu/stack_pool.hpp"
+
+namespace coop::emu::detail {
+
+enum class LaneState : uint8_t {
+  Runnable,  // will run at the warp's next step
+  Pending,   // waits at a plain step point (lock-step batch)
+  Waiting,   // waits at a rendezvous or split barrier
+  Done,      // returned from the kernel
+  Faulted,   // stopped by fault(); the launch is being aborted
+};
+
+struct Block;
+struct Worker;
+
+struct Lane {
+  ThreadInfo info{};
+  boost::context::fiber fiber;  // the suspended thread
+  boost::context::fiber back;   // the scheduler, while the thread runs
+  LaneState state = LaneState::Runnable;
+  uint16_t line = 0;            // where it waits, for reports
+  Op op = Op::None;
+  uint32_t site = 0;            // plain-step key: line and op
+  PlainStep released{};
+  CollectiveCall* call = nullptr;  // its part in an open rendezvous
+  const char* waiting_what = nullptr;
+  Block* block = nullptr;
+  // Split barriers this thread has arrived at and not yet waited on: (group key, phase).
+  std::vector<std::pair<uint64_t, uint64_t>> open_tokens;
+};
+
+struct Warp {
+  uint32_t first = 0;      // index of lane 0 in Block::lanes
+  uint32_t count = 0;      // lanes in this warp
+  uint32_t runnable = 0;   // lane masks by state
+  uint32_t pending = 0;
+  uint32_t live = 0;       // not Done
+};
+
+struct Rendezvous {
+  CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
+  std::vector<Lane*> arrived;
+};
+
+struct SplitBarrier {
+  uint32_t expected = 0;
+  uint32_t arrived = 0;     // in the current phase
+  uint64_t completed = 0;   // phases completed so far
+  std::vector<std::pair<uint64_t, uint64_t>> completion_time;  // (phase, time), recent only
+  std::vector<Lane*> waiters;
+  uint16_t line = 0;
+};
+
+struct Block {
+  uint32_t rank = 0;
+  Dim3 idx;
+  std::vector<Lane> lanes;
+  std::vector<Warp> warps;
+  uint32_t live = 0;
+  std::unique_ptr<unsigned char[]> smem;
+  uint64_t smem_touched = 0;  // slots whose initial pattern has been written
+  std::unordered_map<uint64_t, Rendezvous> rendezvous;
+  std::unordered_map<uint64_t, SplitBarrier> splits;
+};
+
+struct SlotEntry {
+  const SharedSlot* slot = nullptr;
+  size_t offset = 0;
+  size_t bytes = 0;
+};
+
+// Shared by all workers of one launch.
+struct LaunchState {
+  const EmuLaunch* request = nullptr;
+  const EmuOptions* options = nullptr;
+  uint32_t block_threads = 0;
+  uint64_t total_blocks = 0;
+  size_t smem_bytes = 0;        // per-block arena: dynamic first, then static variables
+  size_t dynamic_bytes = 0;     // aligned dynamic size
+  std::atomic<uint64_t> attempts{0};
+  std::atomic<uint64_t> next_block{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::string error;
+  // Static __shared__ layout, shared by every block so offsets match across blocks.
+  static constexpr size_t kMaxSlots = 64;
+  SlotEntry slots[kMaxSlots];
+  std::atomic<uint32_t> slot_count{0};
+  size_t static_top = 0;
+  std::mutex slot_mutex;
+  // Grid- and cluster-scope rendezvous (single-worker launches only).
+  std::unordered_map<uint64_t, Rendezvous> rendezvous;
+  std::unordered_map<uint64_t, SplitBarrier> splits;
+  std::chrono::steady_clock::time_point start;
+
+  void fail(const std::string& message);
+};
+
+struct Worker {
+  LaunchState* launch = nullptr;
+  StackPool pool;
+  std::vector<std::unique_ptr<Block>> resident;
+  std::vector<Event> events;
+  uint64_t clock = 0;
+  uint64_t steps = 0;
+  uint64_t rng = 0;
+  bool stack_overflow = false;
+  Lane* current = nullptr;
+
+  explicit Worker(size_t stack_bytes) : pool(stack_bytes) {}
+  uint64_t random();
+  Block* find_block(uint32_t rank);
+};
+
+inline thread_local Worker* t_worker = nullptr;
+
+// Suspends the running lane and returns to the scheduler; returns when the lane runs again.
+void yield_to_scheduler(Lane& lane);
+
+// Lane state changes keep the warp's masks in step.
+void set_state(Lane& lane, LaneState state);
+
+// "threads 0-15, 32-47 of block (1,0,0)"
+std::string describe_threads(const std::vector<const Lane*>& lanes);
+
+}  // namespace coop::emu::detail

@@ -1,0 +1,59 @@
+#include "device/emu/stack_pool.hpp"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+
+namespace coop::emu {
+namespace {
+constexpr uint64_t kCanary = 0xC00Bu * 0x0001000100010001ull;
+constexpr size_t kCanaryWords = 8;
+}  // namespace
+
+StackPool::StackPool(size_t stack_bytes, size_t stacks_per_chunk)
+    : stack_bytes_(stack_bytes), per_chunk_(stacks_per_chunk),
+      chunk_bytes_(stack_bytes * stacks_per_chunk) {}
+
+StackPool::~StackPool() {
+  for (void* c : chunks_) munmap(c, chunk_bytes_);
+}
+
+void StackPool::grow() {
+  void* chunk = mmap(nullptr, chunk_bytes_, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (chunk == MAP_FAILED) throw std::bad_alloc();
+  chunks_.push_back(chunk);
+  char* base = static_cast<char*>(chunk);
+  for (size_t i = per_chunk_; i-- > 0;) {
+    char* low = base + i * stack_bytes_;
+    auto* words = reinterpret_cast<uint64_t*>(low);
+    for (size_t w = 0; w < kCanaryWords; ++w) words[w] = kCanary;
+    free_.push_back(low);
+  }
+}
+
+boost::context::stack_context StackPool::allocate() {
+  if (free_.empty()) grow();
+  char* low = free_.back();
+  free_.pop_back();
+  boost::context::stack_context sc;
+  sc.size = stack_bytes_;
+  sc.sp = low + stack_bytes_;  // stacks grow down from the high end
+  return sc;
+}
+
+bool StackPool::overflowed(const boost::context::stack_context& sc) const {
+  const auto* words =
+      reinterpret_cast<const uint64_t*>(static_cast<char*>(sc.sp) - sc.size);
+  for (size_t w = 0; w < kCanaryWords; ++w)
+    if (words[w] != kCanary) return true;
+  return false;
+}
+
+void StackPool::deallocate(boost::context::stack_context& sc) {
+  free_.push_back(static_cast<char*>(sc.sp) - sc.size);
+}
+
+}  // namespace coop::emu

@@ -1,0 +1,70 @@
+// The GPU side of the recorder: where traced calls write their events on the device.
+//
+// Each translation unit that holds lesson kernels gets its own copy of the sink (a `static`
+// __constant__), set by that unit's own `set_trace_sink` right before a launch; this avoids
+// relocatable device code. Slots are reserved a warp at a time (one atomicAdd per coalesced set
+// of lanes), which keeps a full-GPU trace fast, and the counter keeps counting past the capacity
+// so overflow is known exactly without ever writing out of bounds.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "device/trace/event.hpp"
+#include "device/trace/value.hpp"
+
+namespace coop::gpu {
+
+static __constant__ TraceSink g_trace_sink;
+
+// Host side: points this translation unit's kernels at a sink (called by the GPU executor).
+static inline cudaError_t set_trace_sink(const TraceSink& sink, cudaStream_t stream) {
+  return cudaMemcpyToSymbolAsync(g_trace_sink, &sink, sizeof sink, 0, cudaMemcpyHostToDevice,
+                                 stream);
+}
+
+// %globaltimer: nanoseconds, updated every 32 ns or so on recent GPUs.
+__device__ __forceinline__ uint64_t global_timer() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ uint32_t sm_id() {
+  uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+__device__ __forceinline__ uint32_t global_thread_id() {
+  const uint32_t block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return block * (blockDim.x * blockDim.y * blockDim.z) + thread;
+}
+
+__device__ __forceinline__ bool tracing() { return g_trace_sink.enabled != 0; }
+
+// Appends one event for the calling thread. Fills thread and sequence.
+__device__ __forceinline__ void record(Event& event) {
+  if (!tracing()) return;
+  namespace cgr = ::cooperative_groups;
+  const cgr::coalesced_group active = cgr::coalesced_threads();
+  unsigned long long base = 0;
+  if (active.thread_rank() == 0) base = atomicAdd(g_trace_sink.attempts, active.num_threads());
+  const unsigned long long slot = active.shfl(base, 0) + active.thread_rank();
+  if (slot >= g_trace_sink.capacity) return;  // counted by the attempts counter, not written
+  event.thread = global_thread_id();
+  event.sequence = uint32_t(slot);
+  union alignas(16) Packed {
+    Event e;
+    uint4 v[4];
+  } packed;
+  packed.e = event;
+  uint4* dst = reinterpret_cast<uint4*>(g_trace_sink.events + slot);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) dst[i] = packed.v[i];
+}
+
+}  // namespace coop::gpu

@@ -1,0 +1,24 @@
+// A CUDA-style 3D extent (grid, block or cluster dimensions).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace coop {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+
+  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
+  constexpr int rank() const { return z > 1 ? 3 : (y > 1 ? 2 : 1); }
+  friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
+  // "256" or "16,16" or "8,8,4": the form the CLI accepts.
+  std::string str() const {
+    std::string s = std::to_string(x);
+    if (y != 1 || z != 1) s += "," + std::to_string(y);
+    if (z != 1) s += "," + std::to_string(z);
+    return s;
+  }
+};
+
+}  // namespace coop

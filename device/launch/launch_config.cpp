@@ -1,0 +1,150 @@
+#include "device/launch/launch_config.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+#include "device/occupancy/occupancy.hpp"
+
+namespace coop {
+
+const char* to_string(LaunchMode mode) {
+  switch (mode) {
+    case LaunchMode::Normal: return "normal";
+    case LaunchMode::Cooperative: return "cooperative";
+    case LaunchMode::Cluster: return "cluster";
+  }
+  return "?";
+}
+
+Result<uint64_t> parse_count(std::string_view text, std::string_view what, uint64_t limit) {
+  const std::string shown(text);
+  if (text.empty()) return Status::error(std::string(what) + ": empty value");
+  if (text.front() == '-')
+    return Status::error(std::string(what) + " '" + shown + "': must not be negative");
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range)
+    return Status::error(std::string(what) + " '" + shown + "' overflows: the limit is " +
+                         std::to_string(limit));
+  if (ec != std::errc() || end != text.data() + text.size())
+    return Status::error(std::string(what) + " '" + shown + "' is not a whole number");
+  if (value > limit)
+    return Status::error(std::string(what) + " " + shown + " exceeds the limit of " +
+                         std::to_string(limit));
+  return value;
+}
+
+Result<Dim3> parse_dim3(std::string_view text, std::string_view what) {
+  uint32_t parts[3] = {1, 1, 1};
+  int n = 0;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string_view piece =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (n == 3)
+      return Status::error(std::string(what) + " '" + std::string(text) +
+                           "' has more than 3 dimensions");
+    Result<uint64_t> v = parse_count(piece, what, 2147483647u);
+    if (!v) return v.status();
+    if (*v == 0)
+      return Status::error(std::string(what) + " '" + std::string(text) +
+                           "': every dimension must be at least 1");
+    parts[n++] = uint32_t(*v);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return Dim3{parts[0], parts[1], parts[2]};
+}
+
+namespace {
+
+std::string dims_message(const char* what, const Dim3& d, const Dim3& max) {
+  const char* axis[3] = {"x", "y", "z"};
+  const uint32_t v[3] = {d.x, d.y, d.z}, m[3] = {max.x, max.y, max.z};
+  for (int i = 0; i < 3; ++i)
+    if (v[i] > m[i])
+      return std::string(what) + " " + axis[i] + " = " + std::to_string(v[i]) +
+             " exceeds the device limit of " + std::to_string(m[i]);
+  return {};
+}
+
+}  // namespace
+
+Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelResources& k) {
+  const uint64_t threads = c.block.count();
+  if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || c.grid.x == 0 || c.grid.y == 0 ||
+      c.grid.z == 0)
+    return Status::error("grid and block dimensions must all be at least 1");
+  if (threads > uint64_t(d.max_threads_per_block))
+    return Status::error("block of " + std::to_string(threads) + " threads (" + c.block.str() +
+                         ") exceeds the limit of " + std::to_string(d.max_threads_per_block) +
+                         " threads per block");
+  if (std::string m = dims_message("block", c.block, d.max_block_dims); !m.empty())
+    return Status::error(m);
+  if (std::string m = dims_message("grid", c.grid, d.max_grid_dims); !m.empty())
+    return Status::error(m);
+  if (threads > uint64_t(k.max_threads_per_block))
+    return Status::error("block of " + std::to_string(threads) +
+                         " threads exceeds this kernel's limit of " +
+                         std::to_string(k.max_threads_per_block) +
+                         " (its register use or __launch_bounds__)");
+  if (c.total_threads() > 0xffffffffull)
+    return Status::error("grid of " + std::to_string(c.total_threads()) +
+                         " threads exceeds the 4294967295 a traced launch can number");
+  const size_t smem = k.static_smem + c.dynamic_smem;
+  const size_t smem_limit = d.smem_per_block_optin > 0 ? d.smem_per_block_optin : d.smem_per_block;
+  if (smem > smem_limit)
+    return Status::error("shared memory of " + std::to_string(smem) + " bytes per block (" +
+                         std::to_string(k.static_smem) + " static + " +
+                         std::to_string(c.dynamic_smem) + " dynamic) exceeds the " +
+                         std::to_string(smem_limit) + " bytes a block may use on " + d.name);
+  if (c.mode == LaunchMode::Cluster) {
+    if (!d.cluster_launch)
+      return Status::error("thread block clusters need compute capability 9.0 or newer; " +
+                           d.name + " is " + d.cc_string());
+    const uint64_t cluster = c.cluster.count();
+    if (cluster > uint64_t(d.max_cluster_size))
+      return Status::error("cluster of " + std::to_string(cluster) + " blocks exceeds the portable "
+                           "limit of " + std::to_string(d.max_cluster_size) + " blocks");
+    if (c.grid.x % c.cluster.x || c.grid.y % c.cluster.y || c.grid.z % c.cluster.z)
+      return Status::error("grid " + c.grid.str() + " is not a multiple of the cluster " +
+                           c.cluster.str());
+  }
+  return {};
+}
+
+uint64_t max_cooperative_blocks(const LaunchConfig& c, const DeviceProps& d,
+                                const KernelResources& k) {
+  OccupancyInput in;
+  in.block = c.block;
+  in.regs_per_thread = k.regs_per_thread;
+  in.static_smem = k.static_smem;
+  in.dynamic_smem = c.dynamic_smem;
+  Result<OccupancyResult> r = compute_occupancy(d, in);
+  return r ? r->max_cooperative_grid : 0;
+}
+
+Status validate_launch(const LaunchConfig& c, const DeviceProps& d, const KernelResources& k) {
+  if (Status s = validate_shape(c, d, k); !s) return s;
+  const uint64_t most = max_cooperative_blocks(c, d, k);
+  if (most == 0)
+    return Status::error("a block of " + std::to_string(c.block.count()) + " threads with " +
+                         std::to_string(k.regs_per_thread) + " registers per thread and " +
+                         std::to_string(k.static_smem + c.dynamic_smem) +
+                         " bytes of shared memory does not fit on one SM of " + d.name);
+  if (c.mode == LaunchMode::Cooperative) {
+    if (!d.cooperative_launch)
+      return Status::error(d.name + " does not support cooperative launch "
+                           "(cudaDevAttrCooperativeLaunch is 0)");
+    if (c.grid.count() > most)
+      return Status::error("grid of " + std::to_string(c.grid.count()) + " blocks exceeds the " +
+                           std::to_string(most) + " that can be co-resident on " + d.name +
+                           " with " + std::to_string(c.block.count()) +
+                           " threads per block: cooperative launch refused");
+  }
+  return {};
+}
+
+}  // namespace coop

@@ -1,0 +1,26 @@
+// Compares two traces of the same launch on what must not depend on the backend or the schedule:
+// for every thread, the sequence of events it recorded, with kinds, lines, group membership,
+// ranks, sizes, meta ranks, barrier phases and collective inputs and outputs. Fields the hardware
+// may legally choose (timestamps, sequence numbers, addresses, atomics' old values, the thread
+// invoke_one picked) are left out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device/trace/trace.hpp"
+
+namespace coop {
+
+struct TraceDiff {
+  uint64_t threads_compared = 0;
+  uint64_t events_compared = 0;
+  uint64_t mismatches = 0;
+  std::vector<std::string> examples;  // the first few differences, in words
+  bool equal() const { return mismatches == 0; }
+};
+
+TraceDiff compare_deterministic(const Trace& a, const Trace& b, size_t max_examples = 8);
+
+}  // namespace coop

@@ -1,0 +1,65 @@
+// One recorded kernel launch: what was launched where, and every event its threads recorded.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "device/launch/device_props.hpp"
+#include "device/launch/launch_config.hpp"
+#include "device/trace/event.hpp"
+
+namespace coop {
+
+enum class Backend : uint8_t { Gpu, Emu };
+const char* to_string(Backend backend);
+
+// A named allocation the kernel touched, so addresses in events can be shown as name[index].
+struct BufferInfo {
+  std::string name;
+  uint64_t base = 0;       // device address (GPU) or host address (emulator) at record time
+  uint64_t bytes = 0;
+  ValueType type = ValueType::None;
+  uint32_t element_size = 0;
+  bool shared = false;     // a __shared__ array; base is then its offset in the block's window
+};
+
+struct TraceHeader {
+  std::string lesson;          // lesson id, or "" for a bare kernel
+  std::string kernel;          // kernel function name
+  Backend backend = Backend::Emu;
+  DeviceProps device;          // the device it ran on (or the one the emulator imitated)
+  LaunchConfig launch;
+  uint64_t seed = 0;
+  std::map<std::string, std::string> params;  // lesson parameters as the user gave them
+  std::string recorded_at;     // UTC, ISO 8601
+  std::string coopviz_version;
+  uint64_t capacity = 0;       // event slots reserved before the launch
+  uint64_t attempts = 0;       // events offered; dropped = attempts - recorded
+  double kernel_ms = 0;        // wall time of the kernel itself (GPU: cudaEvent timing)
+  std::vector<BufferInfo> buffers;
+  std::string source_file;     // lesson kernel file name the line numbers refer to
+  std::string source;          // its text, so a replay shows the code that ran
+  std::string schedule;        // emulator: how blocks were interleaved; GPU: empty
+};
+
+struct Trace {
+  TraceHeader header;
+  std::vector<Event> events;   // in sequence order once finalized
+
+  uint64_t recorded() const { return events.size(); }
+  uint64_t dropped() const {
+    return header.attempts > events.size() ? header.attempts - events.size() : 0;
+  }
+};
+
+// Puts events in sequence order and numbers barrier phases: for each thread, the k-th barrier
+// event on a given group gets phase k (Event::extra). Both backends call this once after a
+// launch, so phase numbering is the same code on both.
+void finalize_trace(Trace& trace);
+
+// Current UTC time as ISO 8601 ("2026-11-22T10:00:00Z").
+std::string utc_now_iso8601();
+
+}  // namespace coop

@@ -1,0 +1,64 @@
+// Raw-bit encoding of the values an Event carries (Event::a / Event::b), shared by both backends.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "device/trace/event.hpp"
+
+namespace coop {
+
+// The ValueType tag for a C++ value type recorded in an event.
+template <class T>
+COOP_HD constexpr ValueType value_type_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>) return ValueType::Bool;
+  else if constexpr (std::is_same_v<U, float>) return ValueType::F32;
+  else if constexpr (std::is_same_v<U, double>) return ValueType::F64;
+  else if constexpr (std::is_integral_v<U> && sizeof(U) <= 4 && std::is_signed_v<U>) return ValueType::I32;
+  else if constexpr (std::is_integral_v<U> && sizeof(U) <= 4) return ValueType::U32;
+  else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) return ValueType::I64;
+  else if constexpr (std::is_integral_v<U>) return ValueType::U64;
+  else return ValueType::None;
+}
+
+// Value -> 64 raw bits (zero-extended; floats keep their IEEE bits).
+template <class T>
+COOP_HD inline uint64_t to_bits(T value) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, float>) {
+    uint32_t bits;
+    memcpy(&bits, &value, 4);
+    return bits;
+  } else if constexpr (std::is_same_v<U, double>) {
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    return bits;
+  } else if constexpr (std::is_integral_v<U> && sizeof(U) <= 4) {
+    return static_cast<uint32_t>(value);
+  } else if constexpr (std::is_integral_v<U>) {
+    return static_cast<uint64_t>(value);
+  } else {
+    return 0;
+  }
+}
+
+// 64 raw bits -> value.
+template <class T>
+COOP_HD inline T from_bits(uint64_t bits) {
+  if constexpr (std::is_same_v<T, float>) {
+    uint32_t low = static_cast<uint32_t>(bits);
+    T value;
+    memcpy(&value, &low, 4);
+    return value;
+  } else if constexpr (std::is_same_v<T, double>) {
+    T value;
+    memcpy(&value, &bits, 8);
+    return value;
+  } else {
+    return static_cast<T>(bits);
+  }
+}
+
+}  // namespace coop

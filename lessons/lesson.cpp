@@ -1,0 +1,151 @@
+#include "lessons/lesson.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace coop::lessons {
+
+const char* to_string(Level level) {
+  switch (level) {
+    case Level::Beginner: return "beginner";
+    case Level::Intermediate: return "intermediate";
+    case Level::Advanced: return "advanced";
+  }
+  return "?";
+}
+
+bool LessonRun::passed() const {
+  if (!status.ok()) return false;
+  for (const Check& c : checks)
+    if (!c.pass && !c.skipped) return false;
+  return true;
+}
+
+const LessonDef* find_lesson(std::string_view id) {
+  for (const LessonDef& l : registry())
+    if (l.id == id) return &l;
+  return nullptr;
+}
+
+std::string lesson_ids() {
+  std::string out;
+  for (const LessonDef& l : registry()) out += (out.empty() ? "" : ", ") + l.id;
+  return out;
+}
+
+Status check_params(const LessonDef& lesson, const Params& params) {
+  for (const auto& [name, value] : params) {
+    const ParamDef* def = nullptr;
+    for (const ParamDef& p : lesson.params)
+      if (p.name == name) def = &p;
+    if (def == nullptr) {
+      std::string known;
+      for (const ParamDef& p : lesson.params) known += (known.empty() ? "" : ", ") + p.name;
+      return Status::error("lesson " + lesson.id + " has no parameter '" + name + "'" +
+                           (known.empty() ? " (it takes none)" : " (it takes " + known + ")"));
+    }
+    if (value < def->min || value > def->max)
+      return Status::error("parameter " + name + " = " + std::to_string(value) + " is outside " +
+                           std::to_string(def->min) + ".." + std::to_string(def->max));
+    if (def->power_of_two && (value <= 0 || (value & (value - 1)) != 0))
+      return Status::error("parameter " + name + " = " + std::to_string(value) +
+                           " must be a power of two");
+  }
+  return {};
+}
+
+Result<Params> parse_params(const LessonDef& lesson, const std::vector<std::string>& items) {
+  Params params;
+  for (const ParamDef& p : lesson.params) params[p.name] = p.default_value;
+  for (const std::string& item : items) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Status::error("--param '" + item + "' is not of the form name=value");
+    const std::string name = item.substr(0, eq);
+    const std::string text = item.substr(eq + 1);
+    bool known = false;
+    for (const ParamDef& p : lesson.params) known |= p.name == name;
+    if (!known) {
+      Params probe{{name, 0}};
+      return check_params(lesson, probe);
+    }
+    const bool negative = !text.empty() && text[0] == '-';
+    Result<uint64_t> v = parse_count(negative ? std::string_view(text).substr(1) : text,
+                                     "--param " + name, uint64_t(1) << 62);
+    if (!v) return v.status();
+    params[name] = negative ? -int64_t(*v) : int64_t(*v);
+  }
+  if (Status s = check_params(lesson, params); !s) return s;
+  return params;
+}
+
+std::vector<int> lines_with(std::string_view source, std::string_view snippet) {
+  std::vector<int> lines;
+  int line = 1;
+  size_t start = 0;
+  while (start <= source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    if (source.substr(start, end - start).find(snippet) != std::string_view::npos)
+      lines.push_back(line);
+    ++line;
+    start = end + 1;
+  }
+  return lines;
+}
+
+LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request) {
+  LessonRun out;
+  if (Status s = check_params(lesson, request.params); !s) {
+    out.status = s;
+    return out;
+  }
+  if (lesson.validate) {
+    if (Status s = lesson.validate(request.config, request.params); !s) {
+      out.status = s;
+      return out;
+    }
+  }
+  if (exec.backend() == Backend::Gpu && !lesson.runs_on_gpu) {
+    out.status = Status::error("lesson " + lesson.id +
+                               " demonstrates a hazard (a deadlock or undefined behaviour) and "
+                               "runs only on the emulator, which reports it instead of hanging");
+    return out;
+  }
+  const DeviceProps& d = exec.device();
+  if (exec.backend() == Backend::Gpu && lesson.min_cc > d.cc_major * 10 + d.cc_minor) {
+    out.status = Status::error("lesson " + lesson.id + " needs compute capability " +
+                               std::to_string(lesson.min_cc / 10) + "." +
+                               std::to_string(lesson.min_cc % 10) + "; " + d.name + " is " +
+                               d.cc_string() + " (run it on the emulator)");
+    return out;
+  }
+  const uint64_t saved_seed = exec.options().seed;
+  exec.options().seed = request.seed;
+  out.status = lesson.run(exec, request, out);
+  exec.options().seed = saved_seed;
+  for (Trace& t : out.launches) {
+    t.header.lesson = lesson.id;
+    t.header.source_file = lesson.source_file;
+    t.header.source = std::string(lesson.source);
+    for (const auto& [name, value] : request.params) t.header.params[name] = std::to_string(value);
+  }
+  return out;
+}
+
+std::string format_float(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+Check make_check(std::string name, std::string expected, std::string got, bool pass) {
+  Check c;
+  c.name = std::move(name);
+  c.expected = std::move(expected);
+  c.got = std::move(got);
+  c.pass = pass;
+  return c;
+}
+
+}  // namespace coop::lessons

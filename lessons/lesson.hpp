@@ -1,0 +1,109 @@
+// What a lesson is: text, steps, parameters with legal ranges, a launch configuration, and a run
+// function that launches its kernels on any Executor and checks them against a CPU reference.
+// The registry (registry.cpp) is the single source of truth for which lessons exist.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "device/launch/executor.hpp"
+#include "device/launch/launch_config.hpp"
+#include "device/trace/trace.hpp"
+
+namespace coop::lessons {
+
+enum class Level { Beginner, Intermediate, Advanced };
+const char* to_string(Level level);
+
+// An integer parameter a student may change, with its legal range.
+struct ParamDef {
+  std::string name;
+  int64_t default_value = 0;
+  int64_t min = 0, max = 0;
+  std::string help;
+  bool power_of_two = false;
+};
+
+using Params = std::map<std::string, int64_t>;
+
+// One step of a lesson: what to watch, which code it concerns, where the playback starts.
+struct Step {
+  std::string title;
+  std::string watch;
+  std::vector<std::string> code;        // snippets of the kernel source; every line holding one
+  EventKind focus = EventKind::None;    // playback jumps to the first such event on those lines
+  Params params;                        // parameter values this step needs (e.g. a variant)
+};
+
+// One verified claim of a lesson run.
+struct Check {
+  std::string name;
+  std::string expected;
+  std::string got;
+  bool pass = false;
+  bool skipped = false;  // could not be checked; `got` says why
+};
+
+// Everything a run produced. Launch traces are kept even when the run failed (a deadlock report
+// is most useful next to the trace of what the threads did).
+struct LessonRun {
+  Status status;
+  std::vector<Trace> launches;
+  std::vector<Check> checks;
+  std::vector<std::pair<std::string, std::string>> results;  // named values to show
+  bool passed() const;
+};
+
+struct RunRequest {
+  LaunchConfig config;
+  Params params;
+  uint64_t seed = 0;
+};
+
+struct LessonDef {
+  std::string id;
+  int order = 0;
+  std::string title;
+  Level level = Level::Beginner;
+  std::vector<std::string> concepts;
+  int min_cc = 0;              // 10 * major + minor needed on a GPU (0: any)
+  bool runs_on_gpu = true;     // hazard lessons (deadlocks) run on the emulator only
+  std::string_view text;       // lesson text, Markdown
+  std::string_view source;     // the kernel file
+  std::string source_file;     // its name, as shown in the code view
+  std::vector<Step> steps;
+  std::vector<ParamDef> params;
+  LaunchConfig default_config;
+  // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
+  std::function<Status(const LaunchConfig&, const Params&)> validate;
+  // Sets up inputs, launches, computes the CPU reference and fills checks and results.
+  std::function<Status(Executor&, const RunRequest&, LessonRun&)> run;
+};
+
+// All lessons in teaching order.
+const std::vector<LessonDef>& registry();
+const LessonDef* find_lesson(std::string_view id);
+// "block-reduce, groups-and-ranks, ..." for error messages.
+std::string lesson_ids();
+
+// Parses "name=value" items against the lesson's parameters; unknown names and out-of-range
+// values are errors naming the parameter and its range. Missing ones take their defaults.
+Result<Params> parse_params(const LessonDef& lesson, const std::vector<std::string>& items);
+Status check_params(const LessonDef& lesson, const Params& params);
+
+// Source lines (1-based) of the lesson kernel that contain `snippet`.
+std::vector<int> lines_with(std::string_view source, std::string_view snippet);
+
+// Validates, runs the lesson and stamps each trace with the lesson's identity and source.
+LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request);
+
+// Helpers for checks.
+std::string format_float(double v, int digits = 9);
+Check make_check(std::string name, std::string expected, std::string got, bool pass);
+
+}  // namespace coop::lessons

@@ -1,0 +1,20 @@
+#include <algorithm>
+
+#include "lessons/lesson.hpp"
+#include "lessons/registry_entries.hpp"
+
+namespace coop::lessons {
+
+const std::vector<LessonDef>& registry() {
+  static const std::vector<LessonDef> lessons = [] {
+    std::vector<LessonDef> v = {
+        block_reduce::lesson(),
+    };
+    std::sort(v.begin(), v.end(),
+              [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
+    return v;
+  }();
+  return lessons;
+}
+
+}  // namespace coop::lessons

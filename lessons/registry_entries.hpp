@@ -1,0 +1,8 @@
+// One factory per lesson folder; registry.cpp lists them in teaching order.
+#pragma once
+
+#include "lessons/lesson.hpp"
+
+namespace coop::lessons {
+namespace block_reduce { LessonDef lesson(); }
+}  // namespace coop::lessons

@@ -1,0 +1,158 @@
+// Trace files: round trips in both encodings, and clear errors for damaged input.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "device/trace/trace_file.hpp"
+
+namespace coop {
+namespace {
+
+Trace sample_trace(size_t events) {
+  Trace t;
+  t.header.lesson = "block-reduce";
+  t.header.kernel = "reduce_block";
+  t.header.backend = Backend::Emu;
+  t.header.device.name = "NVIDIA H100";
+  t.header.device.cc_major = 9;
+  t.header.launch.grid = {4, 1, 1};
+  t.header.launch.block = {64, 2, 1};
+  t.header.params = {{"tiles", "1"}};
+  t.header.capacity = 1000;
+  t.header.attempts = events + 3;
+  t.header.source = "__global__ void k() {}\n";
+  t.header.buffers.push_back({"input", 0x7000, 4096, ValueType::F32, 4, false});
+  for (size_t i = 0; i < events; ++i) {
+    Event e{};
+    e.kind = i % 2 ? EventKind::Barrier : EventKind::GroupCreate;
+    e.group_kind = GroupKind::Tile;
+    e.op = Op::None;
+    e.sequence = uint32_t(i * 2 + 1);
+    e.thread = uint32_t(i % 512);
+    e.time = 1000 + i;
+    e.rank = uint32_t(i % 32);
+    e.group_size = 32;
+    e.a = 0x3f800000u;
+    e.b = ~0ull;
+    e.line = uint16_t(10 + i % 5);
+    e.value_type = ValueType::F32;
+    t.events.push_back(e);
+  }
+  return t;
+}
+
+void expect_same(const Trace& a, const Trace& b) {
+  EXPECT_EQ(a.header.lesson, b.header.lesson);
+  EXPECT_EQ(a.header.kernel, b.header.kernel);
+  EXPECT_EQ(a.header.launch, b.header.launch);
+  EXPECT_EQ(a.header.params, b.header.params);
+  EXPECT_EQ(a.header.attempts, b.header.attempts);
+  EXPECT_EQ(a.header.source, b.header.source);
+  ASSERT_EQ(a.header.buffers.size(), b.header.buffers.size());
+  EXPECT_EQ(a.header.buffers[0].name, b.header.buffers[0].name);
+  ASSERT_EQ(a.events.size(), b.events.size());
+  EXPECT_EQ(0, std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)));
+  EXPECT_EQ(a.dropped(), b.dropped());
+}
+
+TEST(TraceFile, CborRoundTripKeepsEveryByte) {
+  const Trace t = sample_trace(300);
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  ASSERT_EQ(back->size(), 1u);
+  expect_same(t, (*back)[0]);
+}
+
+TEST(TraceFile, JsonRoundTripKeepsEveryField) {
+  const Trace t = sample_trace(50);
+  const std::string text = encode_traces({t, t}, TraceEncoding::Json);
+  EXPECT_NE(text.find("\"group_create\""), std::string::npos);
+  auto back = decode_traces(text);
+  ASSERT_TRUE(back) << back.message();
+  ASSERT_EQ(back->size(), 2u);
+  expect_same(t, (*back)[1]);
+}
+
+TEST(TraceFile, EmptyTraceRoundTrips) {
+  const Trace t = sample_trace(0);
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  EXPECT_TRUE((*back)[0].events.empty());
+}
+
+TEST(TraceFile, TruncatedCborIsAClearError) {
+  const std::string bytes = encode_traces({sample_trace(100)}, TraceEncoding::Cbor);
+  for (size_t cut : {size_t(0), size_t(3), size_t(40), bytes.size() / 2, bytes.size() - 1}) {
+    auto back = decode_traces(bytes.substr(0, cut));
+    EXPECT_FALSE(back) << "cut at " << cut;
+  }
+  auto back = decode_traces(bytes.substr(0, bytes.size() - 10));
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.message().find("truncated"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, WrongVersionNamesBothVersions) {
+  std::string text = encode_traces({sample_trace(1)}, TraceEncoding::Json);
+  const size_t at = text.find("\"version\": 1");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "\"version\": 7");
+  auto back = decode_traces(text);
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.message().find("version 7"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, EventOutsideTheLaunchIsRejected) {
+  Trace t = sample_trace(4);
+  t.events[2].thread = 999999;
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.message().find("thread 999999"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, CorruptKindIsRejected) {
+  std::string bytes = encode_traces({sample_trace(4)}, TraceEncoding::Cbor);
+  // The kind byte of the last event sits 64 - offsetof(kind) bytes before the end.
+  bytes[bytes.size() - sizeof(Event) + offsetof(Event, kind)] = char(200);
+  auto back = decode_traces(bytes);
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.message().find("invalid kind"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, GarbageIsNotATrace) {
+  EXPECT_FALSE(decode_traces(""));
+  EXPECT_FALSE(decode_traces("hello"));
+  EXPECT_FALSE(decode_traces("{\"format\": 3}"));
+  EXPECT_FALSE(decode_traces("{\"format\": \"coopviz-trace\", \"version\": 1, \"launches\": 5}"));
+}
+
+TEST(TraceFile, SaveIsAtomicAndReportsFailure) {
+  const std::string path = ::testing::TempDir() + "coopviz_trace_test.cvt";
+  ASSERT_TRUE(save_traces(path, {sample_trace(10)}).ok());
+  auto back = load_traces(path);
+  ASSERT_TRUE(back) << back.message();
+  EXPECT_EQ((*back)[0].events.size(), 10u);
+  Status bad = save_traces("/nonexistent-dir/x.cvt", {sample_trace(1)});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("/nonexistent-dir"), std::string::npos);
+}
+
+TEST(TraceFile, FinalizeNumbersPhasesPerThreadAndGroup) {
+  Trace t;
+  t.header.launch.block = {64, 1, 1};
+  for (uint32_t i = 0; i < 6; ++i) {
+    Event e{};
+    e.kind = EventKind::Barrier;
+    e.thread = i % 2;
+    e.group_kind = GroupKind::Block;
+    e.sequence = i;
+    t.events.push_back(e);
+  }
+  finalize_trace(t);
+  EXPECT_EQ(t.events[0].extra, 1u);
+  EXPECT_EQ(t.events[1].extra, 1u);
+  EXPECT_EQ(t.events[4].extra, 3u);
+  EXPECT_EQ(t.events[5].extra, 3u);
+}
+
+}  // namespace
+}  // namespace coop
