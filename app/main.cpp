@@ -24,6 +24,8 @@ int run_cli(int argc, char** argv) {
   register_run(app, state);
   register_devices(app, state);
   register_gui(app, state);
+  register_bench(app, state);
+  register_export(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

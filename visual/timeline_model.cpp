@@ -12,7 +12,7 @@ TimelineModel::TimelineModel(Trace trace) : trace_(std::move(trace)) {
   block_threads_ = uint32_t(l.block.count());
   block_count_ = uint32_t(l.grid.count());
   thread_count_ = uint32_t(l.total_threads());
-  const std::vector<Event>& ev = trace_.events;
+  const EventVector& ev = trace_.events;
 
   order_.resize(ev.size());
   std::iota(order_.begin(), order_.end(), 0u);

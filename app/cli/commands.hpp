@@ -13,6 +13,8 @@ void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
+void register_bench(CLI::App& app, CliState& state);
+void register_export(CLI::App& app, CliState& state);
 
 // Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.
 int usage_error(const std::string& message);

@@ -491,7 +491,8 @@ class traced_ref {
   traced_ref(T& ref, int line) : p_(&ref), line_(line) {}
   operator T() const {  // NOLINT: reads like the plain variable it stands for
     const emu::PlainStep step = emu::step_plain(uint16_t(line_), Op::None);
-    const T value = std::atomic_ref<T>(*p_).load(std::memory_order_relaxed);
+    std::remove_cv_t<T> value;
+    __atomic_load(p_, &value, __ATOMIC_RELAXED);  // atomic on the host: racing blocks are not UB
     Event e = detail::memory_event(EventKind::Load, Op::None, p_, line_, step.time);
     e.b = to_bits(value);
     e.value_type = value_type_of<T>();
@@ -500,7 +501,7 @@ class traced_ref {
   }
   const traced_ref& operator=(T value) const {
     const emu::PlainStep step = emu::step_plain(uint16_t(line_), Op::AtomicStore);
-    std::atomic_ref<T>(*p_).store(value, std::memory_order_relaxed);
+    __atomic_store(p_, &value, __ATOMIC_RELAXED);
     Event e = detail::memory_event(EventKind::Store, Op::None, p_, line_, step.time);
     e.a = to_bits(value);
     e.value_type = value_type_of<T>();

@@ -42,7 +42,7 @@ const char* group_name(GroupKind k) {
 
 // Every member of a group must make the same collective call; warp-sized groups may make it from
 // different lines (sm_70+ lets a warp's lanes meet at different call sites of the same operation).
-void check_match(const CollectiveCall& first, const CollectiveCall& call, const Lane& lane) {
+void check_match(const CollectiveCall& first, const CollectiveCall& call) {
   const bool warp_level = call.group.warp_mask != 0;
   const bool same = first.op == call.op && first.kind == call.kind &&
                     first.shared_arg == call.shared_arg && (warp_level || first.line == call.line);
@@ -90,7 +90,7 @@ void rendezvous(CollectiveCall& call) {
     r.first = &call;
     r.arrived.reserve(call.group.size);
   } else {
-    check_match(*r.first, call, lane);
+    check_match(*r.first, call);
   }
   call.arrive_time = w.clock;
   lane.call = &call;
@@ -179,7 +179,7 @@ void record(Event& e) {
   const uint64_t seq = L.attempts.fetch_add(1, std::memory_order_relaxed);
   if (seq >= L.request->capacity) return;  // counted as dropped, never written
   e.sequence = uint32_t(seq);
-  w.events.push_back(e);
+  L.events[seq] = e;
 }
 
 uint64_t now() { return t_worker->clock; }

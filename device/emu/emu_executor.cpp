@@ -1,5 +1,7 @@
 // The emulator as an Executor: host memory stands in for device memory, and launches run through
 // emulate() after the same validation the GPU path does.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -48,6 +50,15 @@ class EmuExecutor final : public Executor {
       return Status::error(std::string("kernel ") + launch.name + " was not built for the emulator");
     if (Status s = validate_launch(config, device_, resources(launch.gpu, launch.name)); !s)
       return s;
+    // The event array is reserved up front (as on the GPU); refuse capacities the host cannot hold.
+    const double need_gib = double(options_.trace_capacity) * sizeof(Event) / double(1 << 30);
+    const double ram_gib = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE)) /
+                           double(1 << 30);
+    if (options_.trace && need_gib > ram_gib / 2)
+      return Status::error("a trace capacity of " + std::to_string(options_.trace_capacity) +
+                           " events needs " + std::to_string(int(need_gib + 0.5)) +
+                           " GiB, more than half of this machine's " +
+                           std::to_string(int(ram_gib + 0.5)) + " GiB: lower --trace-capacity");
     emu::EmuLaunch request;
     request.config = config;
     request.device = device_;

@@ -15,7 +15,8 @@ struct EmuOptions {
   uint64_t seed = 0;              // 0: the default schedule; others pick other legal interleavings
   unsigned jobs = 1;              // OS threads; >1 runs blocks in parallel (normal launches only),
                                   // which makes the order of cross-block atomics unreproducible
-  unsigned window = 4;            // blocks interleaved per OS thread in a normal launch
+  unsigned window = 0;            // blocks interleaved per OS thread in a normal launch; 0 picks
+                                  // about 1024 resident threads (their fiber stacks stay in cache)
   double watchdog_seconds = 60;   // wall-clock bound on one launch
   uint64_t max_steps = 0;         // bound on scheduler steps (0: none)
   size_t stack_bytes = 64 * 1024; // per emulated thread

@@ -344,6 +344,10 @@ namespace coop::emu {
 Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   using namespace detail;
   LaunchState L;
+  // Reserve the whole capacity as uninitialised memory: pages become resident only as events land.
+  trace.events.clear();
+  trace.events.resize(req.trace ? req.capacity : 0);
+  L.events = trace.events.data();
   L.request = &req;
   L.options = &options;
   L.block_threads = uint32_t(req.config.block.count());
@@ -356,7 +360,8 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   const bool co_resident = req.config.mode != LaunchMode::Normal;
   unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
   if (uint64_t(jobs) > L.total_blocks) jobs = unsigned(L.total_blocks);
-  unsigned window = std::max(1u, options.window);
+  unsigned window = options.window;
+  if (window == 0) window = std::clamp(1024u / std::max(1u, L.block_threads), 1u, 8u);
   if (req.config.mode == LaunchMode::Cooperative) window = unsigned(L.total_blocks);
 
   std::vector<std::unique_ptr<Worker>> workers;
@@ -373,16 +378,10 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
     for (auto& t : threads) t.join();
   }
 
-  trace.events.clear();
-  size_t total = 0;
-  for (auto& w : workers) total += w->events.size();
-  trace.events.reserve(total);
-  for (auto& w : workers) trace.events.insert(trace.events.end(), w->events.begin(), w->events.end());
-  if (jobs > 1)
-    std::sort(trace.events.begin(), trace.events.end(),
-              [](const Event& a, const Event& b) { return a.sequence < b.sequence; });
+  const uint64_t attempts = req.trace ? L.attempts.load() : 0;
+  trace.events.resize(std::min(attempts, req.trace ? req.capacity : 0));
   trace.header.capacity = req.capacity;
-  trace.header.attempts = req.trace ? L.attempts.load() : 0;
+  trace.header.attempts = attempts;
   std::ostringstream schedule;
   schedule << (jobs > 1 ? "parallel" : "deterministic") << ", " << jobs << " OS thread"
            << (jobs > 1 ? "s" : "") << ", " << window << " block" << (window > 1 ? "s" : "")

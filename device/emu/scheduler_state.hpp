@@ -88,6 +88,9 @@ struct SlotEntry {
 
 // Shared by all workers of one launch.
 struct LaunchState {
+  // Slot `sequence` of the trace's event array, sized to the capacity before the launch and
+  // written directly by whichever worker recorded the event, as the GPU recorder writes its buffer.
+  Event* events = nullptr;
   const EmuLaunch* request = nullptr;
   const EmuOptions* options = nullptr;
   uint32_t block_threads = 0;
@@ -117,7 +120,6 @@ struct Worker {
   LaunchState* launch = nullptr;
   StackPool pool;
   std::vector<std::unique_ptr<Block>> resident;
-  std::vector<Event> events;
   uint64_t clock = 0;
   uint64_t steps = 0;
   uint64_t rng = 0;

@@ -25,7 +25,7 @@ struct ExecOptions {
   bool trace = true;                   // false: untraced (timing runs)
   uint64_t seed = 0;                   // emulator schedule; 0 is the default order
   unsigned jobs = 1;                   // emulator OS threads for normal launches
-  unsigned window = 4;                 // emulator blocks interleaved per OS thread
+  unsigned window = 0;                 // emulator blocks interleaved per OS thread (0: automatic)
   double timeout_seconds = 60;         // GPU: give up waiting; emulator: watchdog
 };
 

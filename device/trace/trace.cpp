@@ -8,7 +8,7 @@ namespace coop {
 const char* to_string(Backend backend) { return backend == Backend::Gpu ? "gpu" : "emu"; }
 
 void finalize_trace(Trace& trace) {
-  std::vector<Event>& ev = trace.events;
+  EventVector& ev = trace.events;
   if (!std::is_sorted(ev.begin(), ev.end(),
                       [](const Event& a, const Event& b) { return a.sequence < b.sequence; }))
     std::stable_sort(ev.begin(), ev.end(),

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -44,9 +46,28 @@ struct TraceHeader {
   std::string schedule;        // emulator: how blocks were interleaved; GPU: empty
 };
 
+// An allocator that leaves new elements uninitialised. Recorders size the event array to the full
+// capacity up front and write slot `sequence` directly; with value-initialisation that would
+// touch (and make resident) every page of a capacity that is mostly never used.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) ::new (static_cast<void*>(p)) U;
+    else ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+using EventVector = std::vector<Event, UninitializedAllocator<Event>>;
+
 struct Trace {
   TraceHeader header;
-  std::vector<Event> events;   // in sequence order once finalized
+  EventVector events;  // in sequence order once finalized
 
   uint64_t recorded() const { return events.size(); }
   uint64_t dropped() const {

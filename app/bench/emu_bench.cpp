@@ -1,0 +1,175 @@
+// coopviz bench emu: how fast the CPU emulator runs kernels, against Numba's CUDA simulator on the
+// atomics notes' sum reduction, and on a million-thread block-tree reduction with tracing on.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "app/bench/bench.hpp"
+#include "app/bench/kernels/kernels.hpp"
+#include "device/launch/executor.hpp"
+#include "device/occupancy/presets.hpp"
+
+namespace coop::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Peak resident memory of this process so far (VmHWM), in MiB.
+double peak_rss_mib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      double kib = 0;
+      status >> kib;
+      return kib / 1024.0;
+    }
+    status.ignore(1 << 10, '\n');
+  }
+  return 0;
+}
+
+struct Timing {
+  double median_s = 0;
+  uint64_t events = 0, dropped = 0;
+  double sum = 0, expected = 0;
+  bool ok = false;
+  std::string error;
+};
+
+// Launches `kernel` `reps` times on a fresh input and returns the median wall time.
+template <class K>
+Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, int reps) {
+  Timing t;
+  const size_t n = grid.count() * block.count();
+  std::vector<float> input(n);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& x : input) {
+    x = u(rng);
+    t.expected += x;
+  }
+  auto d_in = DeviceArray<float>::create(exec, n, "input");
+  auto d_out = DeviceArray<float>::create(exec, 1, "total");
+  if (!d_in || !d_out) {
+    t.error = "allocation failed";
+    return t;
+  }
+  d_in->upload(input);
+  LaunchConfig config;
+  config.grid = grid;
+  config.block = block;
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    d_out->zero();
+    Trace trace;
+    const auto t0 = Clock::now();
+    Status s = exec.launch(kernel, config, trace, d_in->get(), d_out->get());
+    times.push_back(seconds_since(t0));
+    if (!s) {
+      t.error = s.message();
+      return t;
+    }
+    t.events = trace.events.size();
+    t.dropped = trace.dropped();
+  }
+  std::sort(times.begin(), times.end());
+  t.median_s = times[times.size() / 2];
+  t.sum = (*d_out->download())[0];
+  t.ok = std::abs(t.sum - t.expected) <= 1e-5 * t.expected;
+  return t;
+}
+
+// Runs scripts/numba_sum_reduce.py with Debian's python3; returns seconds or a negative value.
+double numba_seconds(const std::string& script) {
+  const std::string cmd = "/usr/bin/python3 " + script + " 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[64] = {};
+  const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
+  const int rc = pclose(p);
+  if (!got || rc != 0) return -1;
+  return std::atof(buf);
+}
+
+}  // namespace
+
+void add_bench_emu(CLI::App& bench, CliState& state) {
+  struct Options {
+    bool json = false;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    std::string numba_script = "scripts/numba_sum_reduce.py";
+    double numba_reference = 0;  // seconds, when the simulator cannot be run here
+    unsigned window = 0;
+  };
+  auto o = std::make_shared<Options>();
+  auto* cmd = bench.add_subcommand("emu", "Emulator speed: Numba-simulator comparison and a "
+                                          "1M-thread traced tree reduction");
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_option("--jobs", o->jobs, "OS threads for the large reduction")->capture_default_str();
+  cmd->add_option("--window", o->window, "Blocks interleaved per OS thread (0: automatic)")->capture_default_str();
+  cmd->add_option("--numba-script", o->numba_script, "Script timing Numba's CUDA simulator");
+  cmd->add_option("--numba-seconds", o->numba_reference,
+                  "Use this simulator time instead of running the script");
+  cmd->callback([o, &state] {
+    auto exec = make_emu_executor(default_emulated_device());
+    nlohmann::json out;
+    out["device"] = exec->device().name + " (emulated)";
+    out["cores"] = std::thread::hardware_concurrency();
+
+    // 1. A million threads, ten barriers each, every event recorded (run first: peak memory).
+    exec->options().jobs = o->jobs;
+    exec->options().window = o->window;
+    exec->options().trace_capacity = 16u << 20;
+    const Timing tree = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
+                                        Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
+    out["tree_1m"] = {{"threads", 1048576}, {"barriers_per_thread", 10},
+                      {"jobs", o->jobs},    {"seconds", tree.median_s},
+                      {"events", tree.events}, {"dropped", tree.dropped},
+                      {"peak_rss_mib", peak_rss_mib()}, {"correct", tree.ok},
+                      {"target_seconds", 2.0}, {"target_rss_mib", 2048}};
+    if (!tree.error.empty()) out["tree_1m"]["error"] = tree.error;
+
+    // 2. The Numba kernel: 64 blocks x 512 threads, deterministic single-thread schedule.
+    exec->options().jobs = 1;
+    const Timing staged = time_sum_kernel(*exec, lessons::bench::kernels().staged_sum,
+                                          Dim3{64, 1, 1}, Dim3{512, 1, 1}, 7);
+    double numba = o->numba_reference > 0 ? o->numba_reference : numba_seconds(o->numba_script);
+    out["numba_sum_reduce"] = {{"blocks", 64}, {"threads_per_block", 512},
+                               {"seconds", staged.median_s}, {"events", staged.events},
+                               {"correct", staged.ok}};
+    if (numba > 0) {
+      out["numba_sum_reduce"]["numba_simulator_seconds"] = numba;
+      out["numba_sum_reduce"]["speedup"] = numba / staged.median_s;
+      out["numba_sum_reduce"]["target_speedup"] = 1000;
+    } else {
+      out["numba_sum_reduce"]["numba_simulator_seconds"] = nullptr;
+      out["numba_sum_reduce"]["note"] = "python3-numba not available: pass --numba-seconds";
+    }
+    const bool pass = tree.ok && staged.ok && tree.dropped == 0 && tree.median_s < 2.0 &&
+                      (numba <= 0 || numba / staged.median_s >= 1000);
+    out["pass"] = pass;
+    if (o->json) {
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu dropped, "
+                  "peak %.0f MiB\n", tree.median_s, o->jobs, (unsigned long long)tree.events,
+                  (unsigned long long)tree.dropped, peak_rss_mib());
+      std::printf("Numba sum_reduce (64 x 512): %.2f ms", staged.median_s * 1e3);
+      if (numba > 0) std::printf(" vs %.1f s in Numba's simulator: %.0fx", numba, numba / staged.median_s);
+      std::printf("\n");
+    }
+    state.exit_code = pass ? 0 : 1;
+  });
+}
+
+}  // namespace coop::app
