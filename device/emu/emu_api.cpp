@@ -151,10 +151,12 @@ void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* 
                 uint64_t* depart_time) {
   Worker& w = *t_worker;
   Lane& lane = current_lane();
-  auto tok = std::find_if(lane.open_tokens.begin(), lane.open_tokens.end(),
-                          [&](auto& p) { return p.first == group.key && p.second == token; });
+  auto tok = std::find_if(lane.open_tokens.begin(), lane.open_tokens.end(), [&](auto& p) {
+    return p.first == group.key && (p.second == token || token == kOldestToken);
+  });
   if (tok == lane.open_tokens.end())
     fault("barrier_wait with a token that did not come from this group's barrier_arrive", line);
+  token = tok->second;
   lane.open_tokens.erase(tok);
   auto& table = group.launch_scope ? w.launch->splits : lane.block->splits;
   SplitBarrier& s = table[group.key];
@@ -257,6 +259,36 @@ void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line) {
   Block* target = t_worker->find_block(uint32_t(rank));
   if (target == nullptr) fault("cluster block " + std::to_string(rank) + " is not resident", line);
   return target->smem.get() + offset;
+}
+
+uint32_t query_shared_rank(const void* p, uint16_t line) {
+  const Lane& lane = current_lane();
+  const Dim3 c = lane.info.cluster_dim, b = lane.info.block_idx;
+  const size_t bytes = t_worker->launch->smem_bytes;
+  for (const auto& block : t_worker->resident) {
+    const auto* base = block->smem.get();
+    const auto* q = static_cast<const unsigned char*>(p);
+    if (q < base || q >= base + bytes) continue;
+    const Dim3 i = block->idx;
+    if (i.x / c.x != b.x / c.x || i.y / c.y != b.y / c.y || i.z / c.z != b.z / c.z) break;
+    return (i.x % c.x) + c.x * ((i.y % c.y) + c.y * (i.z % c.z));
+  }
+  fault("query_shared_rank: the address is not in the shared memory of a block of this cluster",
+        line);
+}
+
+void async_copy_commit(const AsyncCopy* copies, size_t count) {
+  current_lane().copies.emplace_back(copies, copies + count);
+}
+
+uint32_t async_copy_wait(uint32_t keep) {
+  Lane& lane = current_lane();
+  auto& batches = lane.copies;
+  const size_t land = batches.size() > keep ? batches.size() - keep : 0;
+  for (size_t i = 0; i < land; ++i)
+    for (const AsyncCopy& c : batches[i]) std::memmove(c.dst, c.src, c.bytes);
+  batches.erase(batches.begin(), batches.begin() + ptrdiff_t(land));
+  return uint32_t(batches.size());
 }
 
 uint32_t choose(uint32_t count) {

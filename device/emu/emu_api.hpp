@@ -85,7 +85,9 @@ PlainStep step_plain(uint16_t line, Op op);
 void rendezvous(CollectiveCall& call);
 
 // Split barrier: arrive returns at once with the phase token; wait blocks until that phase of
-// the group's barrier has been reached by every member.
+// the group's barrier has been reached by every member. kOldestToken waits on the calling thread's
+// oldest open arrival on the group (cluster_group::barrier_wait() takes no token).
+inline constexpr uint64_t kOldestToken = ~0ull;
 uint64_t split_arrive(const GroupRef& group, uint16_t line);
 void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* arrive_time,
                 uint64_t* depart_time);
@@ -120,6 +122,24 @@ int64_t shared_offset(const void* p);
 
 // Pointer to the same shared offset in another block of the calling thread's cluster.
 void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line);
+
+// Block rank within the calling thread's cluster of the block whose shared memory holds `p`.
+uint32_t query_shared_rank(const void* p, uint16_t line);
+
+// One thread's share of a memcpy_async: bytes it will copy when its batch completes.
+struct AsyncCopy {
+  void* dst;
+  const void* src;
+  size_t bytes;
+};
+
+// Commits the calling thread's copies of one memcpy_async call as one batch (cp.async's commit
+// group). The copies land when the thread waits for the batch, which is one legal moment: a GPU
+// may land them any time before the wait returns, so reading the destination early is a race.
+void async_copy_commit(const AsyncCopy* copies, size_t count);
+
+// Lands all but the `keep` newest batches of the calling thread; returns how many stay pending.
+uint32_t async_copy_wait(uint32_t keep);
 
 // Chooses one of `count` candidates: 0 by default, seeded otherwise (legal hardware freedom).
 uint32_t choose(uint32_t count);

@@ -196,25 +196,28 @@ std::string describe_rendezvous(const Rendezvous& r, const std::vector<Lane*>& m
   return os.str();
 }
 
-// Members of a block-scope group: the lanes whose waiting call names the same group key.
-std::vector<Lane*> members_of(Block& block, const Rendezvous& r) {
+bool same_cluster(const Dim3& a, const Dim3& b, const Dim3& c) {
+  return a.x / c.x == b.x / c.x && a.y / c.y == b.y / c.y && a.z / c.z == b.z / c.z;
+}
+
+// Members of the group a rendezvous is for, found from its first arrival: a warp-level group by
+// its lane mask, a grid or cluster by its blocks, a block or tile by its range of thread ranks.
+std::vector<Lane*> members_of(Worker& worker, const Rendezvous& r) {
   std::vector<Lane*> out;
   const GroupRef& g = r.first->group;
-  if (g.kind == GroupKind::Block) {
-    for (Lane& l : block.lanes) out.push_back(&l);
-    return out;
-  }
-  // Other groups: arrived lanes plus lanes of the same block whose rank range matches is not
-  // recoverable in general; report the arrived ones and the lanes of the same warps.
-  uint64_t warps = 0;
-  for (const Lane* l : r.arrived) warps |= 1ull << (l->info.warp % 64);
-  for (Lane& l : block.lanes)
-    if (warps & (1ull << (l.info.warp % 64))) out.push_back(&l);
+  const Lane& first = *r.arrived.front();
+  Block& block = *first.block;
   if (g.warp_mask) {
-    out.clear();
-    const uint32_t w = r.arrived.front()->info.warp;
     for (uint32_t m = g.warp_mask; m; m &= m - 1)
-      out.push_back(&block.lanes[w * 32 + std::countr_zero(m)]);
+      out.push_back(&block.lanes[first.info.warp * 32 + std::countr_zero(m)]);
+  } else if (g.kind == GroupKind::Grid || g.kind == GroupKind::Cluster) {
+    for (auto& b : worker.resident)
+      if (g.kind == GroupKind::Grid || same_cluster(b->idx, first.info.block_idx, first.info.cluster_dim))
+        for (Lane& l : b->lanes) out.push_back(&l);
+  } else {
+    const uint32_t lo = first.info.thread_rank - g.rank;
+    for (uint32_t t = lo; t < lo + g.size && t < block.lanes.size(); ++t)
+      out.push_back(&block.lanes[t]);
   }
   return out;
 }
@@ -224,16 +227,18 @@ std::string deadlock_report(Worker& worker) {
   os << "deadlock: no thread can make progress";
   int shown = 0;
   for (auto& [key, r] : worker.launch->rendezvous) {
-    std::vector<Lane*> all;
-    for (auto& b : worker.resident)
-      for (Lane& l : b->lanes) all.push_back(&l);
-    os << "\n  grid-wide " << describe_rendezvous(r, all);
+    os << "\n  " << (r.first->group.kind == GroupKind::Grid ? "grid-wide " : "cluster-wide ")
+       << describe_rendezvous(r, members_of(worker, r));
     ++shown;
   }
+  for (auto& [key, s] : worker.launch->splits)
+    if (!s.waiters.empty())
+      os << "\n  grid- or cluster-wide barrier_wait at line " << s.line << ": " << s.arrived
+         << " of " << s.expected << " threads arrived in this phase";
   for (auto& b : worker.resident) {
     for (auto& [key, r] : b->rendezvous) {
       if (shown++ >= 6) break;
-      os << "\n  block (" << b->idx.str() << ") " << describe_rendezvous(r, members_of(*b, r));
+      os << "\n  block (" << b->idx.str() << ") " << describe_rendezvous(r, members_of(worker, r));
     }
     for (auto& [key, s] : b->splits) {
       if (s.waiters.empty()) continue;
@@ -269,6 +274,25 @@ void fill_window(Worker& worker, unsigned window_units) {
   }
 }
 
+// Drops finished blocks. A cluster's blocks go together: a block's shared memory must outlive
+// its cluster peers, which may still read it through map_shared_rank (distributed shared memory).
+void retire_finished(Worker& worker) {
+  auto& res = worker.resident;
+  if (worker.launch->request->config.mode != LaunchMode::Cluster) {
+    std::erase_if(res, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
+    return;
+  }
+  const Dim3 c = worker.launch->request->config.cluster;
+  std::vector<const Block*> busy;
+  for (const auto& b : res)
+    if (b->live) busy.push_back(b.get());
+  std::erase_if(res, [&](const std::unique_ptr<Block>& b) {
+    return b->live == 0 && std::none_of(busy.begin(), busy.end(), [&](const Block* o) {
+             return same_cluster(o->idx, b->idx, c);
+           });
+  });
+}
+
 void watchdog(Worker& worker) {
   LaunchState& L = *worker.launch;
   const EmuOptions& o = *L.options;
@@ -294,7 +318,7 @@ void run_worker(Worker& worker, unsigned window_units) {
       for (Warp& warp : block->warps)
         if (warp.live) progress |= step_warp(worker, *block, warp);
     if (L.failed.load(std::memory_order_relaxed)) break;
-    std::erase_if(worker.resident, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
+    retire_finished(worker);
     if (!progress && !worker.resident.empty()) {
       L.fail(deadlock_report(worker));
       break;

@@ -44,6 +44,8 @@ struct Lane {
   Block* block = nullptr;
   // Split barriers this thread has arrived at and not yet waited on: (group key, phase).
   std::vector<std::pair<uint64_t, uint64_t>> open_tokens;
+  // memcpy_async batches committed and not yet waited for, oldest first.
+  std::vector<std::vector<AsyncCopy>> copies;
 };
 
 struct Warp {

@@ -23,11 +23,14 @@ enum class EventKind : uint8_t {
   BarrierWait = 4,    // barrier_wait(): time = wait start, b = departure time, extra = phase
   Collective = 5,     // reduce/scan/shfl/vote/match: op says which; a = input, b = output
   InvokeOne = 6,      // invoke_one(_broadcast): extra = rank of the chosen thread, b = broadcast value
+                      // (0 for invoke_one); a = 1 on the chosen thread
   Atomic = 7,         // op says which; address; a = operand, b = old value (gives landing order)
   Load = 8,           // traced load: address; b = value read
   Store = 9,          // traced store: address; a = value written
-  CopyIssue = 10,     // memcpy_async issued: address = destination, a = source address, extra = bytes
-  CopyWait = 11,      // wait/wait_prior: time = wait start, b = departure time, extra = copies left
+  CopyIssue = 10,     // memcpy_async issued: address = destination, a = source address,
+                      // extra = bytes the whole group copies
+  CopyWait = 11,      // wait/wait_prior<N>: time = wait start, b = departure time, extra = N (the
+                      // batches allowed to stay in flight; 0 for wait)
   ThreadBegin = 12,   // first event of a thread in a launch: extra = SM id (GPU) or emulated SM
   ThreadEnd = 13,     // last event of a thread
   Note = 14,          // free-form value a lesson records for the view: a = value, op = lesson tag
@@ -103,6 +106,7 @@ enum EventFlag : uint16_t {
   kFlagOrderRelease = 1u << 6,
   kFlagOrderSeqCst = 1u << 7,
   kFlagCluster = 1u << 8,        // address is in another block of the cluster (distributed smem)
+  kFlagScopeThread = 1u << 9,    // atomic scope cuda::thread_scope_thread
 };
 
 struct Event {

@@ -13,11 +13,13 @@ void finalize_trace(Trace& trace) {
                       [](const Event& a, const Event& b) { return a.sequence < b.sequence; }))
     std::stable_sort(ev.begin(), ev.end(),
                      [](const Event& a, const Event& b) { return a.sequence < b.sequence; });
-  // Phase counters per (thread, group kind, group id): a thread's k-th barrier on one group. A
+  // Phase counters per (thread, group kind, size, id): a thread's k-th barrier on one group (the
+  // size tells a 16-thread tile 0 from a 32-thread tile 0). A
   // split barrier's wait belongs to the phase of the arrive that preceded it on that thread.
   // Threads touch few groups, so each keeps a short list searched linearly.
   struct Counter {
     uint64_t group;
+    uint32_t size;
     uint32_t count;
   };
   std::vector<std::vector<Counter>> counters(trace.header.launch.total_threads());
@@ -27,9 +29,10 @@ void finalize_trace(Trace& trace) {
     if (e.thread >= counters.size()) continue;  // rejected by the loader; never trusted here
     const uint64_t group = (uint64_t(e.group_kind) << 32) | e.group_id;
     std::vector<Counter>& list = counters[e.thread];
-    auto it = std::find_if(list.begin(), list.end(),
-                           [&](const Counter& c) { return c.group == group; });
-    if (it == list.end()) it = list.insert(list.end(), Counter{group, 0});
+    auto it = std::find_if(list.begin(), list.end(), [&](const Counter& c) {
+      return c.group == group && c.size == e.group_size;
+    });
+    if (it == list.end()) it = list.insert(list.end(), Counter{group, e.group_size, 0});
     if (arrive) ++it->count;
     e.extra = it->count;
   }

@@ -1,0 +1,82 @@
+// Emulated memcpy_async / wait / wait_prior. Each member issues its share of the copy (elements
+// rank, rank + size, ... as cooperative_groups deals them) as one batch; the bytes land when the
+// member waits for that batch, and the wait then synchronizes the group, as cg::wait does. A read
+// of the destination before the wait therefore sees the old contents: the race a GPU may show.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "device/emu/cg/atomics.hpp"
+#include "device/emu/cg/record.hpp"
+
+namespace coop::cg {
+namespace detail {
+
+inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes,
+                       size_t element, int line) {
+  const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
+  std::vector<emu::AsyncCopy> mine;
+  const size_t count = bytes / element;
+  for (size_t i = g.rank; i < count; i += g.size)
+    mine.push_back({static_cast<unsigned char*>(dst) + i * element,
+                    static_cast<const unsigned char*>(src) + i * element, element});
+  if (g.rank == 0 && bytes % element)
+    mine.push_back({static_cast<unsigned char*>(dst) + count * element,
+                    static_cast<const unsigned char*>(src) + count * element, bytes % element});
+  emu::async_copy_commit(mine.data(), mine.size());
+  Event e = ::coop::detail::memory_event(EventKind::CopyIssue, Op::None, dst, line, step.time);
+  e.group_kind = g.kind;
+  e.group_id = g.id;
+  e.rank = g.rank;
+  e.group_size = g.size;
+  e.a = reinterpret_cast<uint64_t>(src);
+  e.extra = uint32_t(bytes);
+  emu::record(e);
+}
+
+inline void wait_copies(const emu::GroupRef& g, uint32_t keep, int line) {
+  emu::async_copy_wait(keep);
+  const emu::CollectiveCall call = meet(g, line, EventKind::CopyWait, Op::None, "wait()");
+  Event e = group_event(EventKind::CopyWait, g, line);
+  e.time = call.arrive_time;
+  e.b = call.depart_time;
+  e.extra = keep;
+  emu::record(e);
+}
+
+template <class T>
+constexpr size_t element_size() {
+  if constexpr (std::is_void_v<T>) return 1;
+  else return sizeof(T);
+}
+
+}  // namespace detail
+
+// Copies `bytes` bytes from src to dst asynchronously, shared among the group's members.
+template <class Group, class T>
+void memcpy_async(const Group& g, T* dst, const T* src, size_t bytes, int line = __builtin_LINE()) {
+  detail::issue_copy(g.trace_ref(), dst, src, bytes, detail::element_size<T>(), line);
+}
+// The element-count form: min(dst_count, src_count) elements.
+template <class Group, class T>
+void memcpy_async(const Group& g, T* dst, size_t dst_count, const T* src, size_t src_count,
+                  int line = __builtin_LINE()) {
+  const size_t n = dst_count < src_count ? dst_count : src_count;
+  detail::issue_copy(g.trace_ref(), dst, src, n * sizeof(T), sizeof(T), line);
+}
+
+// Waits until every copy this group's members issued has landed, then synchronizes the group.
+template <class Group>
+void wait(const Group& g, int line = __builtin_LINE()) {
+  detail::wait_copies(g.trace_ref(), 0, line);
+}
+// As wait, but the newest Stage batches of each member may stay in flight.
+template <unsigned Stage, class Group>
+void wait_prior(const Group& g, int line = __builtin_LINE()) {
+  detail::wait_copies(g.trace_ref(), Stage, line);
+}
+
+}  // namespace coop::cg

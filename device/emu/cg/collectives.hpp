@@ -1,0 +1,258 @@
+// Emulated coop::cg, part 5: reduce, inclusive_scan, exclusive_scan and invoke_one.
+//
+// Floating-point results depend on the order values are combined in, so each group shape
+// combines exactly as the GPU code does (CUDA 13 cooperative_groups/details/*.h, and coop's own
+// thread_block versions in device/gpu/cg/block_collectives.cuh):
+//   tile <= 32 threads  reduce: xor butterfly over the tile (coalesced_reduce); integer operators
+//                       on 16/32-thread tiles use redux.sync on sm_80+, which is exact anyway.
+//                       scans: Hillis-Steele over shfl_up (inclusive_scan_contiguous).
+//   coalesced group     32 lanes: as a 32-thread tile. Fewer: Hillis-Steele scan over ranks
+//                       (inclusive_scan_non_contiguous); reduce returns the last rank's value.
+//   tile of 64..512     per warp as above, then one warp combines the warp results (butterfly
+//                       for reduce, Hillis-Steele of warp totals for scans).
+//   thread_block        coop's own: per warp a shfl_down tree (reduce) or Hillis-Steele (scan),
+//                       then warp 0 combines the warp results the same way.
+// Exclusive scans give rank 0 a value-initialized T (0), as cooperative_groups does.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "device/coop/operators.hpp"
+#include "device/emu/cg/partitions.hpp"
+
+namespace coop::cg {
+namespace detail {
+
+enum class Shape : uint8_t { Tile, Coalesced, MultiWarp, Block };
+enum class Scan : uint8_t { None, Inclusive, Exclusive };
+
+template <class G>
+constexpr Shape shape_of() {
+  if constexpr (std::is_same_v<G, coalesced_group>) return Shape::Coalesced;
+  else if constexpr (std::is_same_v<G, thread_block>) return Shape::Block;
+  else if constexpr (G::num_threads() <= 32) return Shape::Tile;
+  else return Shape::MultiWarp;
+}
+
+template <class Fn>
+constexpr Op op_code() {
+  if constexpr (requires { Fn::op; }) return Fn::op;
+  else return Op::None;
+}
+
+template <class T, class Fn>
+struct Combine {
+  // Each step every member combines its value with the one `offset` ranks away (xor).
+  static void butterfly(T* v, size_t n) {
+    std::vector<T> next(n);
+    for (size_t offset = n / 2; offset > 0; offset /= 2) {
+      for (size_t i = 0; i < n; ++i) next[i] = Fn{}(v[i], v[i ^ offset]);
+      std::copy(next.begin(), next.end(), v);
+    }
+  }
+  // Inclusive Hillis-Steele scan: step d adds in the value d ranks below, where there is one.
+  static void hillis_steele(T* v, size_t n) {
+    std::vector<T> next(n);
+    for (size_t d = 1; d < n; d *= 2) {
+      for (size_t i = 0; i < n; ++i) next[i] = i >= d ? Fn{}(v[i], v[i - d]) : v[i];
+      std::copy(next.begin(), next.end(), v);
+    }
+  }
+  // shfl_down tree over the n <= 32 lanes of one warp; lane 0 ends with the whole reduction.
+  static T down_tree(const T* v, size_t n) {
+    T w[32], next[32];
+    std::copy(v, v + n, w);
+    for (size_t offset = 16; offset > 0; offset /= 2) {
+      for (size_t l = 0; l < n; ++l) next[l] = l + offset < n ? Fn{}(w[l], w[l + offset]) : w[l];
+      std::copy(next, next + n, w);
+    }
+    return w[0];
+  }
+
+  static void reduce(Shape shape, std::vector<T>& v) {
+    const size_t n = v.size(), warps = (n + 31) / 32;
+    if (shape == Shape::Tile || (shape == Shape::Coalesced && n == 32)) {
+      butterfly(v.data(), n);
+    } else if (shape == Shape::Coalesced) {
+      hillis_steele(v.data(), n);
+      std::fill(v.begin(), v.end(), v[n - 1]);
+    } else if (shape == Shape::MultiWarp) {
+      std::vector<T> part(warps);
+      for (size_t w = 0; w < warps; ++w) {
+        butterfly(v.data() + w * 32, 32);
+        part[w] = v[w * 32];
+      }
+      butterfly(part.data(), warps);
+      for (size_t i = 0; i < n; ++i) v[i] = part[i / 32];
+    } else {
+      std::vector<T> part(warps);
+      for (size_t w = 0; w < warps; ++w)
+        part[w] = down_tree(v.data() + w * 32, std::min<size_t>(32, n - w * 32));
+      std::fill(v.begin(), v.end(), down_tree(part.data(), warps));
+    }
+  }
+
+  static void scan(Shape shape, Scan kind, std::vector<T>& v) {
+    const size_t n = v.size();
+    if (shape == Shape::Tile || shape == Shape::Coalesced) {
+      hillis_steele(v.data(), n);
+      if (kind == Scan::Exclusive) {
+        for (size_t i = n; i-- > 1;) v[i] = v[i - 1];
+        v[0] = T{};
+      }
+      return;
+    }
+    // Multi-warp tiles and blocks: scan each warp, scan the warp totals, add the prefix of the
+    // warps before (op(own, prefix), in that order).
+    const size_t warps = (n + 31) / 32;
+    std::vector<T> inclusive(v), totals(warps);
+    for (size_t w = 0; w < warps; ++w) {
+      const size_t count = std::min<size_t>(32, n - w * 32);
+      hillis_steele(inclusive.data() + w * 32, count);
+      totals[w] = inclusive[w * 32 + count - 1];
+    }
+    hillis_steele(totals.data(), warps);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t w = i / 32, lane = i % 32;
+      if (kind == Scan::Inclusive) {
+        v[i] = w == 0 ? inclusive[i] : Fn{}(inclusive[i], totals[w - 1]);
+      } else if (lane == 0) {
+        v[i] = w == 0 ? T{} : totals[w - 1];
+      } else {
+        v[i] = w == 0 ? inclusive[i - 1] : Fn{}(inclusive[i - 1], totals[w - 1]);
+      }
+    }
+  }
+
+  template <Shape S, Scan K>
+  static void resolve(std::span<emu::CollectiveCall* const> by_rank) {
+    std::vector<T> v(by_rank.size());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = from_bits<T>(by_rank[i]->in);
+    if constexpr (K == Scan::None) reduce(S, v);
+    else scan(S, K, v);
+    for (size_t i = 0; i < v.size(); ++i) by_rank[i]->out = to_bits(v[i]);
+  }
+};
+
+template <Scan K, class Group, class T, class Fn>
+T reduce_or_scan(const Group& g, T value, int line) {
+  static_assert(std::is_arithmetic_v<T>, "traced reduce and scans take arithmetic values");
+  constexpr Shape S = shape_of<Group>();
+  constexpr Op op = K == Scan::None ? Op::Reduce
+                    : K == Scan::Inclusive ? Op::InclusiveScan : Op::ExclusiveScan;
+  const char* what = K == Scan::None ? "reduce()" : K == Scan::Inclusive ? "inclusive_scan()"
+                                                                         : "exclusive_scan()";
+  return collective(g.trace_ref(), line, op, what, value,
+                    &Combine<T, Fn>::template resolve<S, K>, 0, uint64_t(op_code<Fn>()),
+                    uint32_t(op_code<Fn>()));
+}
+
+template <class G>
+struct is_tile : std::false_type {};
+template <unsigned N, class P>
+struct is_tile<thread_block_tile<N, P>> : std::true_type {};
+
+template <class G>
+concept Reducible = std::is_same_v<G, coalesced_group> || std::is_same_v<G, thread_block> ||
+                    is_tile<G>::value;
+
+}  // namespace detail
+
+// cooperative_groups::reduce over a tile, a coalesced group or (coop's own) a thread block.
+template <detail::Reducible Group, class T, class Fn>
+T reduce(const Group& g, T value, Fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::None, Group, T, Fn>(g, value, line);
+}
+template <detail::Reducible Group, class T, class Fn>
+T inclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, Fn>(g, value, line);
+}
+template <detail::Reducible Group, class T>
+T inclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, plus<T>>(g, value, line);
+}
+template <detail::Reducible Group, class T, class Fn>
+T exclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, Fn>(g, value, line);
+}
+template <detail::Reducible Group, class T>
+T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, plus<T>>(g, value, line);
+}
+
+namespace detail {
+
+// The group of an invoke_one call plus the caller's line (a trailing line parameter cannot follow
+// the invocable's arguments, so the conversion to this type captures it).
+struct invoke_target {
+  emu::GroupRef ref;
+  int line;
+  template <class Group>
+  invoke_target(const Group& g, int line = __builtin_LINE())  // NOLINT
+      : ref(g.trace_ref()), line(line) {}
+};
+
+// The hardware may pick any member: rank 0 by default, another with --seed.
+inline void resolve_choice(std::span<emu::CollectiveCall* const> by_rank) {
+  const uint64_t pick = emu::choose(uint32_t(by_rank.size()));
+  for (auto* c : by_rank) c->out = pick;
+}
+inline void resolve_from_chosen(std::span<emu::CollectiveCall* const> by_rank) {
+  for (auto* c : by_rank) c->out = by_rank[c->shared_arg]->in;
+}
+
+inline uint32_t choose_one(const invoke_target& g, uint64_t* arrive) {
+  const emu::CollectiveCall call =
+      meet(g.ref, g.line, EventKind::InvokeOne, Op::None, "invoke_one()", resolve_choice);
+  *arrive = call.arrive_time;
+  return uint32_t(call.out);
+}
+
+inline void record_invoke(const invoke_target& g, uint32_t chosen, uint64_t arrive, uint64_t value,
+                          ValueType type) {
+  Event e = group_event(EventKind::InvokeOne, g.ref, g.line);
+  e.time = arrive;
+  e.a = g.ref.rank == chosen;
+  e.b = value;
+  e.extra = chosen;
+  e.value_type = type;
+  e.flags |= kFlagNondeterministic;
+  emu::record(e);
+}
+
+}  // namespace detail
+
+// One member of the group runs fn(args...); the others go on. Records the chosen rank.
+template <class Fn, class... Args>
+void invoke_one(detail::invoke_target g, Fn&& fn, Args&&... args) {
+  uint64_t arrive = 0;
+  const uint32_t chosen = detail::choose_one(g, &arrive);
+  if (g.ref.rank == chosen) std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
+  detail::record_invoke(g, chosen, arrive, 0, ValueType::None);
+}
+
+// As invoke_one, and every member receives what the chosen one's call returned.
+template <class Fn, class... Args>
+auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&... args)
+    -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
+  using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
+  static_assert(!std::is_void_v<R>, "use invoke_one for invocables that return nothing");
+  static_assert(sizeof(R) <= 8 && std::is_trivially_copyable_v<R>,
+                "invoke_one_broadcast carries values of at most 8 bytes");
+  uint64_t arrive = 0;
+  const uint32_t chosen = detail::choose_one(g, &arrive);
+  R result{};
+  if (g.ref.rank == chosen) result = std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
+  const emu::CollectiveCall call =
+      detail::meet(g.ref, g.line, EventKind::InvokeOne, Op::Shfl, "invoke_one_broadcast()",
+                   detail::resolve_from_chosen, to_bits(result), 0, chosen);
+  detail::record_invoke(g, chosen, arrive, call.out, value_type_of<R>());
+  return from_bits<R>(call.out);
+}
+
+}  // namespace coop::cg

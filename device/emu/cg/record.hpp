@@ -1,0 +1,198 @@
+// Emulated coop::cg, part 1: how a traced call meets its group and what it records. Every group
+// operation is a rendezvous (emu_api.hpp) of the group's members at one call; the resolver sees
+// all members' inputs at once, ordered by rank, and computes each member's result.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "device/emu/emu_api.hpp"
+#include "device/trace/event.hpp"
+#include "device/trace/value.hpp"
+
+namespace coop::cg::detail {
+
+// Identity of a member set within its scope (block, or launch for grid and cluster groups).
+inline uint64_t group_key(GroupKind kind, uint32_t a, uint32_t b) {
+  return (uint64_t(kind) << 56) ^ (uint64_t(a) << 32) ^ b;
+}
+
+inline uint32_t low_mask(uint32_t n) { return n >= 32 ? 0xffffffffu : ((1u << n) - 1); }
+
+// Rank of the lane among the set bits of `mask` below it (a coalesced group's thread_rank()).
+inline uint32_t rank_in_mask(uint32_t mask, uint32_t lane) {
+  return uint32_t(std::popcount(mask & low_mask(lane)));
+}
+
+// A group of lanes of the caller's warp given by their lane mask: coalesced groups and the
+// results of labeled, binary and stride partitions.
+inline emu::GroupRef warp_group(GroupKind kind, uint32_t id, uint32_t mask) {
+  const emu::ThreadInfo& t = emu::this_thread();
+  emu::GroupRef g;
+  g.kind = kind;
+  g.id = id;
+  g.rank = rank_in_mask(mask, t.lane);
+  g.size = uint32_t(std::popcount(mask));
+  g.key = group_key(GroupKind::Coalesced, t.warp, mask);
+  g.warp_mask = mask;
+  return g;
+}
+
+// The calling thread's block as a group (this_thread_block(), __syncthreads()).
+inline emu::GroupRef block_group() {
+  const emu::ThreadInfo& t = emu::this_thread();
+  emu::GroupRef g;
+  g.kind = GroupKind::Block;
+  g.id = t.block_rank;
+  g.rank = t.thread_rank;
+  g.size = t.block_threads;
+  g.key = group_key(GroupKind::Block, 0, 0);
+  return g;
+}
+
+// A tile of `size` threads (a power of two) holding the caller, counted from the block's start.
+// Tiles of at most 32 threads live in one warp; `present` is how many of its threads exist.
+inline emu::GroupRef tile_group(uint32_t size, uint32_t present) {
+  const emu::ThreadInfo& t = emu::this_thread();
+  emu::GroupRef g;
+  g.kind = GroupKind::Tile;
+  g.id = t.thread_rank / size;
+  g.rank = t.thread_rank % size;
+  g.size = present;
+  g.key = group_key(GroupKind::Tile, size, g.id);
+  if (size <= 32) g.warp_mask = low_mask(present) << (t.lane & ~(size - 1));
+  return g;
+}
+
+inline Event group_event(EventKind kind, const emu::GroupRef& g, int line) {
+  Event e{};
+  e.kind = kind;
+  e.group_kind = g.kind;
+  e.group_id = g.id;
+  e.rank = g.rank;
+  e.group_size = g.size;
+  e.line = uint16_t(line);
+  e.time = emu::now();
+  return e;
+}
+
+inline void record_create(const emu::GroupRef& g, uint32_t meta_rank, uint32_t meta_size,
+                          int line) {
+  Event e = group_event(EventKind::GroupCreate, g, line);
+  e.extra = pack_meta(meta_rank, meta_size);
+  emu::record(e);
+}
+
+// Meets the other members of `g` at one call and returns this member's part once all arrived.
+inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind, Op op,
+                                const char* what, emu::Resolver resolve = nullptr,
+                                uint64_t in = 0, uint64_t arg = 0, uint64_t shared_arg = 0) {
+  emu::CollectiveCall call;
+  call.group = g;
+  call.line = uint16_t(line);
+  call.kind = kind;
+  call.op = op;
+  call.what = what;
+  call.resolve = resolve;
+  call.in = in;
+  call.arg = arg;
+  call.shared_arg = shared_arg;
+  emu::rendezvous(call);
+  return call;
+}
+
+// A barrier of the whole group (sync(), __syncthreads(), grid.sync(), cluster.sync()).
+inline void barrier(const emu::GroupRef& g, int line, const char* what) {
+  const emu::CollectiveCall call = meet(g, line, EventKind::Barrier, Op::None, what);
+  Event e = group_event(EventKind::Barrier, g, line);
+  e.time = call.arrive_time;
+  e.b = call.depart_time;
+  emu::record(e);
+}
+
+// Runs a collective on `g`: every member passes `in`; the resolver computes each member's result.
+template <class T>
+T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
+             emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
+             uint32_t extra = 0, uint64_t* out2 = nullptr) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
+                "traced collectives carry values of at most 8 bytes");
+  const emu::CollectiveCall call =
+      meet(g, line, EventKind::Collective, op, what, resolve, to_bits(in), arg, shared_arg);
+  Event e = group_event(EventKind::Collective, g, line);
+  e.time = call.arrive_time;
+  e.op = op;
+  e.a = call.in;
+  e.b = call.out;
+  e.extra = extra;
+  e.value_type = value_type_of<T>();
+  emu::record(e);
+  if (out2) *out2 = call.out2;
+  return from_bits<T>(call.out);
+}
+
+// [SECTION] Resolvers of the warp collectives: values move between members by rank.
+
+// shfl(var, src): the source rank wraps within the group, as the hardware does within a tile.
+inline void resolve_shfl(std::span<emu::CollectiveCall* const> by_rank) {
+  const size_t n = by_rank.size();
+  for (auto* c : by_rank) c->out = by_rank[c->arg % n]->in;
+}
+// shfl_down / shfl_up / shfl_xor: a source outside the group leaves the caller's own value.
+inline void resolve_shfl_down(std::span<emu::CollectiveCall* const> by_rank) {
+  const size_t n = by_rank.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t src = i + by_rank[i]->arg;
+    by_rank[i]->out = src < n ? by_rank[src]->in : by_rank[i]->in;
+  }
+}
+inline void resolve_shfl_up(std::span<emu::CollectiveCall* const> by_rank) {
+  const size_t n = by_rank.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t delta = by_rank[i]->arg;
+    by_rank[i]->out = i >= delta ? by_rank[i - delta]->in : by_rank[i]->in;
+  }
+}
+inline void resolve_shfl_xor(std::span<emu::CollectiveCall* const> by_rank) {
+  const size_t n = by_rank.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t src = i ^ by_rank[i]->arg;
+    by_rank[i]->out = src < n ? by_rank[src]->in : by_rank[i]->in;
+  }
+}
+// Ballot by rank; any() and all() are read from it. Groups above 32 threads (multi-warp tiles)
+// only use any/all, which need just "none" / "every" and are kept in out2.
+inline void resolve_vote(std::span<emu::CollectiveCall* const> by_rank) {
+  uint64_t ballot = 0, count = 0;
+  for (size_t i = 0; i < by_rank.size(); ++i)
+    if (by_rank[i]->in) {
+      if (i < 64) ballot |= 1ull << i;
+      ++count;
+    }
+  const uint64_t every = count == by_rank.size();
+  for (auto* c : by_rank) {
+    c->out = ballot;
+    c->out2 = (count != 0) | (every << 1);
+  }
+}
+// match_any: the members holding the same bits; match_all: everyone if all agree (out2: pred).
+inline void resolve_match_any(std::span<emu::CollectiveCall* const> by_rank) {
+  for (auto* c : by_rank) {
+    uint64_t mask = 0;
+    for (size_t j = 0; j < by_rank.size(); ++j)
+      if (by_rank[j]->in == c->in) mask |= 1ull << j;
+    c->out = mask;
+  }
+}
+inline void resolve_match_all(std::span<emu::CollectiveCall* const> by_rank) {
+  bool same = true;
+  for (auto* c : by_rank) same = same && c->in == by_rank[0]->in;
+  for (auto* c : by_rank) {
+    c->out = same ? low_mask(uint32_t(by_rank.size())) : 0;
+    c->out2 = same;
+  }
+}
+
+}  // namespace coop::cg::detail

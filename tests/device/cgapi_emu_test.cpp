@@ -1,0 +1,121 @@
+// The traced-API feature suite on the emulator (runs in CI): every case against its CPU
+// reference, the same results under other seeds, and the hazards the emulator must report.
+#include <gtest/gtest.h>
+
+#include "device/trace/compare.hpp"
+#include "tests/device/cgapi_cases.hpp"
+#include "tests/support.hpp"
+
+namespace coop::testing {
+namespace {
+
+class CgApiEmu : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(CgApiEmu, MatchesTheCpuReference) {
+  const FeatureCase& c = feature_cases()[GetParam()];
+  auto exec = emulator();
+  const Outcome o = c.run(*exec);
+  EXPECT_EQ(c.check(o), "") << c.name;
+  EXPECT_FALSE(o.trace.events.empty());
+  EXPECT_EQ(o.trace.dropped(), 0u);
+}
+
+// Other seeds choose other legal schedules (and invoke_one picks): results stay correct and the
+// deterministic fields of the trace stay the same.
+TEST_P(CgApiEmu, OtherSeedsKeepTheDeterministicFields) {
+  const FeatureCase& c = feature_cases()[GetParam()];
+  auto exec = emulator();
+  const Outcome base = c.run(*exec);
+  exec->options().seed = 7;
+  const Outcome seeded = c.run(*exec);
+  EXPECT_EQ(c.check(seeded), "") << c.name << " with seed 7";
+  if (c.name == "InvokeOne") return;  // the chosen thread's own events differ legally
+  const TraceDiff diff = compare_deterministic(base.trace, seeded.trace);
+  EXPECT_TRUE(diff.equal()) << c.name << ": " << (diff.examples.empty() ? "" : diff.examples[0]);
+}
+
+std::string case_name(const ::testing::TestParamInfo<size_t>& info) {
+  return feature_cases()[info.param].name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Features, CgApiEmu,
+                         ::testing::Range<size_t>(0, feature_cases().size()), case_name);
+
+using lessons::cgapi::kernels;
+
+Status launch_hazard(const Kernel<int*>& k, LaunchConfig c, Trace& trace, double timeout = 60) {
+  auto exec = emulator();
+  exec->options().timeout_seconds = timeout;
+  auto out = DeviceArray<int>::create(*exec, 1024, "out");
+  return exec->launch(k, c, trace, out->get());
+}
+
+TEST(CgApiHazards, PartitionInADivergentBranchIsADeadlockNamingTheThreads) {
+  Trace trace;
+  const Status s = launch_hazard(kernels().partition_in_branch, cases::config({1, 1, 1}, {64, 1, 1}), trace);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("deadlock"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("tiled_partition() at line"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("48 of 64 threads arrived (threads 0-47"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("16 exited without arriving (threads 48-63"), std::string::npos) << s.message();
+}
+
+TEST(CgApiHazards, CollectiveReachedByPartOfATileIsADeadlock) {
+  Trace trace;
+  const Status s = launch_hazard(kernels().shfl_in_branch, cases::config({1, 1, 1}, {32, 1, 1}), trace);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("shfl() at line"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("20 of 32 threads arrived"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("12 exited without arriving (threads 20-31"), std::string::npos) << s.message();
+}
+
+TEST(CgApiHazards, CollectiveBetweenArriveAndWaitIsReported) {
+  Trace trace;
+  const Status s = launch_hazard(kernels().collective_inside_split_barrier,
+                                 cases::config({1, 1, 1}, {64, 1, 1}), trace);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("between its barrier_arrive and barrier_wait"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("line"), std::string::npos) << s.message();
+}
+
+TEST(CgApiHazards, GridSyncNeedsACooperativeLaunch) {
+  auto exec = emulator();
+  auto data = DeviceArray<int>::create(*exec, 256, "data");
+  auto out = DeviceArray<int>::create(*exec, 256 * cases::S, "out");
+  Trace trace;
+  const Status s = exec->launch(kernels().grid_barriers, cases::config({4, 1, 1}, {64, 1, 1}),
+                                trace, data->get(), out->get());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("needs a cooperative launch"), std::string::npos) << s.message();
+}
+
+TEST(CgApiHazards, CooperativeLaunchOverTheResidencyLimitIsRefusedAsOnTheGpu) {
+  auto exec = emulator();
+  const LaunchConfig probe = cases::config({1, 1, 1}, {1024, 1, 1}, LaunchMode::Cooperative);
+  const uint64_t most = max_cooperative_blocks(probe, exec->device(), KernelResources{});
+  ASSERT_GT(most, 0u);
+  auto data = DeviceArray<int>::create(*exec, 1, "data");
+  Trace trace;
+  const Status s = exec->launch(kernels().grid_barriers,
+                                cases::config({uint32_t(most + 1), 1, 1}, {1024, 1, 1},
+                                              LaunchMode::Cooperative),
+                                trace, data->get(), data->get());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("grid of " + std::to_string(most + 1) + " blocks exceeds the " +
+                             std::to_string(most) + " that can be co-resident"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("cooperative launch refused"), std::string::npos) << s.message();
+}
+
+TEST(CgApiHazards, TheWatchdogStopsASpinThatNothingEnds) {
+  Trace trace;
+  const Status s = launch_hazard(kernels().spin_forever, cases::config({1, 1, 1}, {32, 1, 1}),
+                                 trace, 1.0);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("watchdog"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace coop::testing
