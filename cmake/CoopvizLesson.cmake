@@ -16,6 +16,9 @@ function(coopviz_kernels target dir name)
     DEPENDS coopviz_lower ${dir}/${name}.cuh
     COMMENT "Lowering ${name}.cuh for the emulator")
   target_sources(${target} PRIVATE ${dir}/kernels.cu ${dir}/kernels_emu.cpp ${gen}/${name}.emu.cuh)
+  # No fused multiply-add on the GPU side: the host compiler does not fuse a*b+c either, and the
+  # two backends must round every operation the same way to agree bit for bit.
+  set_property(SOURCE ${dir}/kernels.cu APPEND PROPERTY COMPILE_OPTIONS --fmad=false)
   set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${gen})
   set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY OBJECT_DEPENDS ${gen}/${name}.emu.cuh)
 endfunction()

@@ -73,6 +73,10 @@ struct LessonDef {
   std::vector<std::string> concepts;
   int min_cc = 0;              // 10 * major + minor needed on a GPU (0: any)
   bool runs_on_gpu = true;     // hazard lessons (deadlocks) run on the emulator only
+  // False where the traces may legally differ between backends beyond what compare_deterministic
+  // already ignores (e.g. races whose lost updates change later values); the equivalence test
+  // then compares only checks, not traces.
+  bool traces_comparable = true;
   std::string_view text;       // lesson text, Markdown
   std::string_view source;     // the kernel file
   std::string source_file;     // its name, as shown in the code view

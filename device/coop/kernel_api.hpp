@@ -3,6 +3,8 @@
 // cuda::atomic_ref resolve to coop's traced versions, which
 //   - under nvcc forward to cooperative_groups and record events into a device buffer;
 //   - under the host compiler run on the CPU emulator and record the same events.
+// Kernels are compiled for the GPU with --fmad=false (cmake/CoopvizLesson.cmake) so that a*b+c
+// rounds twice on both backends and results agree bit for bit.
 #pragma once
 
 #if defined(__CUDACC__)

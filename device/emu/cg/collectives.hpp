@@ -255,4 +255,19 @@ auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&... args)
   return from_bits<R>(call.out);
 }
 
+// The usual form, invoke_one(group, lambda), with the line as a trailing default argument, as
+// on the GPU side.
+template <class Group, class Fn,
+          class = std::enable_if_t<std::is_invocable_v<Fn&> &&
+                                   !std::is_same_v<Group, detail::invoke_target>>>
+void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  invoke_one(detail::invoke_target(g, line), std::forward<Fn>(fn));
+}
+template <class Group, class Fn,
+          class = std::enable_if_t<std::is_invocable_v<Fn&> &&
+                                   !std::is_same_v<Group, detail::invoke_target>>>
+auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  return invoke_one_broadcast(detail::invoke_target(g, line), std::forward<Fn>(fn));
+}
+
 }  // namespace coop::cg

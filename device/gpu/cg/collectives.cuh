@@ -157,4 +157,20 @@ __device__ auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&...
   return from_bits<R>(bits);
 }
 
+// The usual form, invoke_one(group, lambda): the line comes from a trailing default argument.
+// (When the invocable takes arguments, the line comes from the conversion to invoke_target, which
+// nvcc evaluates at this header rather than at the call: such calls record this header's line.)
+template <class Group, class Fn,
+          class = ::cuda::std::enable_if_t<::cuda::std::is_invocable_v<Fn&> &&
+                                           !::cuda::std::is_same_v<Group, detail::invoke_target>>>
+__device__ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  invoke_one(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
+}
+template <class Group, class Fn,
+          class = ::cuda::std::enable_if_t<::cuda::std::is_invocable_v<Fn&> &&
+                                           !::cuda::std::is_same_v<Group, detail::invoke_target>>>
+__device__ auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  return invoke_one_broadcast(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
+}
+
 }  // namespace coop::cg

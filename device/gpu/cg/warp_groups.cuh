@@ -135,6 +135,8 @@ class thread_block_tile {
       : t_real(o.t_real), t_(o.t_) {}
   __device__ thread_block_tile(const real_tile& t, const detail::TraceId& id) : t_real(t), t_(id) {}
 
+  // No trailing requires-clauses on members taking `line`: nvcc then evaluates the
+  // __builtin_LINE() default at the declaration instead of at the call.
   template <class T>
   __device__ T shfl(T var, int src_rank, int line = __builtin_LINE()) const {
     return ops::shuffle(t_real, t_, line, Op::Shfl, var, uint32_t(src_rank), [&] {
@@ -143,23 +145,20 @@ class thread_block_tile {
     });
   }
   template <class T>
-  __device__ T shfl_down(T var, unsigned int delta, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ T shfl_down(T var, unsigned int delta, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::shuffle(t_real, t_, line, Op::ShflDown, var, delta,
                         [&] { return T(t_real.shfl_down(var, delta)); });
   }
   template <class T>
-  __device__ T shfl_up(T var, unsigned int delta, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ T shfl_up(T var, unsigned int delta, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::shuffle(t_real, t_, line, Op::ShflUp, var, delta,
                         [&] { return T(t_real.shfl_up(var, delta)); });
   }
   template <class T>
-  __device__ T shfl_xor(T var, unsigned int lane_mask, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ T shfl_xor(T var, unsigned int lane_mask, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::shuffle(t_real, t_, line, Op::ShflXor, var, lane_mask,
                         [&] { return T(t_real.shfl_xor(var, lane_mask)); });
   }
@@ -169,21 +168,18 @@ class thread_block_tile {
   __device__ int all(int pred, int line = __builtin_LINE()) const {
     return int(ops::vote(t_real, t_, line, Op::All, pred, uint32_t(t_real.all(pred))));
   }
-  __device__ unsigned int ballot(int pred, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ unsigned int ballot(int pred, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::vote(t_real, t_, line, Op::Ballot, pred, t_real.ballot(pred));
   }
   template <class T>
-  __device__ unsigned int match_any(T value, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ unsigned int match_any(T value, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::match(t_real, t_, line, value, nullptr);
   }
   template <class T>
-  __device__ unsigned int match_all(T value, int& pred, int line = __builtin_LINE()) const
-    requires(Size <= 32)
-  {
+  __device__ unsigned int match_all(T value, int& pred, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
     return ops::match(t_real, t_, line, value, &pred);
   }
 

@@ -1,0 +1,143 @@
+// Every lesson in the registry, validated the same way: metadata complete, every code snippet a
+// step names exists in the kernel, parameters and the default launch legal, checks pass on the
+// emulator; on a GPU, checks pass there too and both backends' traces agree.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "device/trace/compare.hpp"
+#include "device/trace/names.hpp"
+#include "lessons/lesson.hpp"
+#include "tests/support.hpp"
+
+namespace coop::lessons {
+namespace {
+
+RunRequest default_request(const LessonDef& l) {
+  RunRequest r;
+  r.config = l.default_config;
+  for (const ParamDef& p : l.params) r.params[p.name] = p.default_value;
+  return r;
+}
+
+std::vector<std::string> lesson_ids_for_tests() {
+  std::vector<std::string> ids;
+  for (const LessonDef& l : registry()) ids.push_back(l.id);
+  return ids;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+TEST(Registry, IdsAreUniqueAndOrdered) {
+  std::set<std::string> ids;
+  int previous = -1;
+  for (const LessonDef& l : registry()) {
+    EXPECT_TRUE(ids.insert(l.id).second) << "duplicate lesson id " << l.id;
+    EXPECT_GT(l.order, previous) << l.id << ": orders must be distinct";
+    previous = l.order;
+    EXPECT_EQ(find_lesson(l.id), &l);
+  }
+  EXPECT_GE(registry().size(), 1u);
+}
+
+class Lesson : public ::testing::TestWithParam<std::string> {
+ protected:
+  const LessonDef& lesson() const { return *find_lesson(GetParam()); }
+};
+
+TEST_P(Lesson, MetadataIsComplete) {
+  const LessonDef& l = lesson();
+  EXPECT_FALSE(l.title.empty());
+  EXPECT_FALSE(l.concepts.empty());
+  EXPECT_GT(l.text.size(), 200u) << "the lesson text is the lesson";
+  EXPECT_FALSE(l.source.empty());
+  EXPECT_FALSE(l.source_file.empty());
+  EXPECT_TRUE(l.run != nullptr);
+  ASSERT_FALSE(l.steps.empty());
+  for (const Step& s : l.steps) {
+    EXPECT_FALSE(s.title.empty());
+    EXPECT_FALSE(s.watch.empty()) << s.title;
+    EXPECT_FALSE(s.code.empty()) << s.title << ": a step names the code it concerns";
+    for (const std::string& snippet : s.code)
+      EXPECT_FALSE(lines_with(l.source, snippet).empty())
+          << s.title << ": '" << snippet << "' is not in " << l.source_file;
+    EXPECT_LT(uint8_t(s.focus), uint8_t(EventKind::Count));
+    EXPECT_TRUE(check_params(l, s.params).ok()) << s.title << ": " << check_params(l, s.params).message();
+  }
+  for (const ParamDef& p : l.params) {
+    EXPECT_LE(p.min, p.default_value) << p.name;
+    EXPECT_LE(p.default_value, p.max) << p.name;
+    EXPECT_FALSE(p.help.empty()) << p.name;
+  }
+}
+
+TEST_P(Lesson, DefaultLaunchIsLegal) {
+  const LessonDef& l = lesson();
+  const RunRequest r = default_request(l);
+  if (l.validate) EXPECT_TRUE(l.validate(r.config, r.params).ok()) << l.validate(r.config, r.params).message();
+  EXPECT_TRUE(check_params(l, r.params).ok());
+}
+
+TEST_P(Lesson, ChecksPassOnTheEmulator) {
+  const LessonDef& l = lesson();
+  auto exec = testing::emulator();
+  const LessonRun run = run_lesson(l, *exec, default_request(l));
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
+  EXPECT_FALSE(run.checks.empty()) << "every lesson states its checks";
+  for (const Check& c : run.checks)
+    EXPECT_TRUE(c.pass || c.skipped) << c.name << ": expected " << c.expected << ", got " << c.got;
+  for (const Trace& t : run.launches) {
+    EXPECT_EQ(t.dropped(), 0u) << t.header.kernel;
+    EXPECT_EQ(t.header.lesson, l.id);
+  }
+  // Every step's focus exists in some launch of the default run or of a run with its params.
+  for (const Step& s : l.steps) {
+    if (s.focus == EventKind::None) continue;
+    RunRequest r = default_request(l);
+    for (const auto& [k, v] : s.params) r.params[k] = v;
+    const LessonRun step_run = s.params.empty() ? LessonRun{} : run_lesson(l, *exec, r);
+    const LessonRun& used = s.params.empty() ? run : step_run;
+    bool found = false;
+    for (const Trace& t : used.launches)
+      for (const Event& e : t.events) found |= e.kind == s.focus;
+    EXPECT_TRUE(found) << s.title << ": no " << name_of(s.focus) << " event to start at";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Lesson, ::testing::ValuesIn(lesson_ids_for_tests()), test_name);
+
+// gpu: the same lessons on the device; checks pass and traces agree with the emulator's.
+class LessonGpu : public Lesson {};
+
+TEST_P(LessonGpu, ChecksPassAndTracesMatchTheEmulator) {
+  COOP_GPU_OR_SKIP(gpu);
+  const LessonDef& l = lesson();
+  const DeviceProps& d = gpu->device();
+  if (!l.runs_on_gpu) GTEST_SKIP() << l.id << " runs on the emulator only (it demonstrates a hazard)";
+  if (l.min_cc > d.cc_major * 10 + d.cc_minor) GTEST_SKIP() << l.id << " needs cc " << l.min_cc;
+  auto emu = make_emu_executor(d);
+  const RunRequest r = default_request(l);
+  const LessonRun on_gpu = run_lesson(l, *gpu, r);
+  const LessonRun on_emu = run_lesson(l, *emu, r);
+  ASSERT_TRUE(on_gpu.status.ok()) << on_gpu.status.message();
+  ASSERT_TRUE(on_emu.status.ok()) << on_emu.status.message();
+  for (const Check& c : on_gpu.checks)
+    EXPECT_TRUE(c.pass || c.skipped) << "gpu: " << c.name << ": expected " << c.expected << ", got " << c.got;
+  if (!l.traces_comparable) return;
+  ASSERT_EQ(on_gpu.launches.size(), on_emu.launches.size());
+  for (size_t i = 0; i < on_gpu.launches.size(); ++i) {
+    const TraceDiff diff = compare_deterministic(on_gpu.launches[i], on_emu.launches[i]);
+    EXPECT_TRUE(diff.equal()) << on_gpu.launches[i].header.kernel << ": " << diff.mismatches
+                              << " differences, first: " << (diff.examples.empty() ? "" : diff.examples[0]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, LessonGpu, ::testing::ValuesIn(lesson_ids_for_tests()), test_name);
+
+}  // namespace
+}  // namespace coop::lessons
