@@ -50,6 +50,7 @@ class EmuExecutor final : public Executor {
       return Status::error(std::string("kernel ") + launch.name + " was not built for the emulator");
     if (Status s = validate_launch(config, device_, resources(launch.gpu, launch.name)); !s)
       return s;
+    if (Status s = check_options(config); !s) return s;
     // The event array is reserved up front (as on the GPU); refuse capacities the host cannot hold.
     const double need_gib = double(options_.trace_capacity) * sizeof(Event) / double(1 << 30);
     const double ram_gib = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE)) /

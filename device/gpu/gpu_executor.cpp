@@ -81,6 +81,7 @@ class GpuExecutor final : public Executor {
       return Status::error(std::string("kernel ") + launch.name + " was not built for the GPU");
     if (Status s = validate_launch(config, device_, resources(launch.gpu, launch.name)); !s)
       return s;
+    if (Status s = check_options(config); !s) return s;
     if (config.dynamic_smem > 48 * 1024)
       COOP_CUDA_STATUS(cudaFuncSetAttribute(launch.gpu.function,
                                             cudaFuncAttributeMaxDynamicSharedMemorySize,

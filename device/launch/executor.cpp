@@ -10,6 +10,17 @@ void Executor::forget_buffer(uint64_t base) {
   std::erase_if(buffers_, [base](const BufferInfo& b) { return b.base == base; });
 }
 
+Status Executor::check_options(const LaunchConfig& config) const {
+  if (options_.trace && config.total_threads() > kMaxTracedThreads)
+    return Status::error("a traced launch may have at most " + std::to_string(kMaxTracedThreads) +
+                         " threads: this one has " + std::to_string(config.total_threads()) +
+                         " (turn tracing off for larger grids)");
+  if (options_.trace && options_.trace_capacity > 0xffffffffull)
+    return Status::error("a trace capacity of " + std::to_string(options_.trace_capacity) +
+                         " events exceeds the 4294967295 a trace can number");
+  return {};
+}
+
 void Executor::fill_header(Trace& trace, const ErasedLaunch& launch,
                            const LaunchConfig& config) const {
   TraceHeader& h = trace.header;

@@ -78,6 +78,8 @@ class Executor {
   virtual Status launch_erased(const ErasedLaunch& launch, const LaunchConfig& config,
                                Trace& trace) = 0;
   void fill_header(Trace& trace, const ErasedLaunch& launch, const LaunchConfig& config) const;
+  // Checks shared by both backends that depend on the options (trace size limits).
+  Status check_options(const LaunchConfig& config) const;
 
   ExecOptions options_;
   std::vector<BufferInfo> buffers_;

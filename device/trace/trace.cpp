@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <unordered_map>
 
 namespace coop {
 
@@ -14,27 +15,44 @@ void finalize_trace(Trace& trace) {
     std::stable_sort(ev.begin(), ev.end(),
                      [](const Event& a, const Event& b) { return a.sequence < b.sequence; });
   // Phase counters per (thread, group kind, size, id): a thread's k-th barrier on one group (the
-  // size tells a 16-thread tile 0 from a 32-thread tile 0). A
-  // split barrier's wait belongs to the phase of the arrive that preceded it on that thread.
-  // Threads touch few groups, so each keeps a short list searched linearly.
+  // size tells a 16-thread tile 0 from a 32-thread tile 0). A split barrier's wait belongs to the
+  // phase of the arrive that preceded it on that thread.
+  //
+  // Most threads meet one or two groups: each thread gets two inline counters (memory grows with
+  // the threads that appear, not with what a header claims), and rarer extra groups go to a map.
   struct Counter {
-    uint64_t group;
-    uint32_t size;
-    uint32_t count;
+    uint64_t group = ~0ull;
+    uint32_t size = 0;
+    uint32_t count = 0;
   };
-  std::vector<std::vector<Counter>> counters(trace.header.launch.total_threads());
+  struct Inline {
+    Counter c[2];
+  };
+  uint32_t max_thread = 0;
+  for (const Event& e : ev) max_thread = std::max(max_thread, e.thread);
+  std::vector<Inline> counters(ev.empty() ? 0 : size_t(max_thread) + 1);
+  std::unordered_map<uint64_t, std::vector<Counter>> overflow;
   for (Event& e : ev) {
     const bool arrive = e.kind == EventKind::Barrier || e.kind == EventKind::BarrierArrive;
     if (!arrive && e.kind != EventKind::BarrierWait) continue;
-    if (e.thread >= counters.size()) continue;  // rejected by the loader; never trusted here
     const uint64_t group = (uint64_t(e.group_kind) << 32) | e.group_id;
-    std::vector<Counter>& list = counters[e.thread];
-    auto it = std::find_if(list.begin(), list.end(), [&](const Counter& c) {
-      return c.group == group && c.size == e.group_size;
-    });
-    if (it == list.end()) it = list.insert(list.end(), Counter{group, e.group_size, 0});
-    if (arrive) ++it->count;
-    e.extra = it->count;
+    auto same = [&](const Counter& c) { return c.group == group && c.size == e.group_size; };
+    Counter* counter = nullptr;
+    for (Counter& c : counters[e.thread].c) {
+      if (same(c)) counter = &c;
+      else if (!counter && c.group == ~0ull) {
+        c = Counter{group, e.group_size, 0};
+        counter = &c;
+      }
+      if (counter) break;
+    }
+    if (!counter) {
+      std::vector<Counter>& list = overflow[e.thread];
+      auto it = std::find_if(list.begin(), list.end(), same);
+      counter = it != list.end() ? &*it : &list.emplace_back(Counter{group, e.group_size, 0});
+    }
+    if (arrive) ++counter->count;
+    e.extra = counter->count;
   }
 }
 

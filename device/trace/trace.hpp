@@ -15,6 +15,11 @@
 namespace coop {
 
 enum class Backend : uint8_t { Gpu, Emu };
+
+// The most threads a traced launch (and a trace file) may have. Views and analysis keep a little
+// state per thread; bounding the count bounds what an untrusted file can make the app allocate.
+// The largest grid that fills an H200 at full occupancy has 270 336 threads.
+inline constexpr uint64_t kMaxTracedThreads = uint64_t(1) << 24;
 const char* to_string(Backend backend);
 
 // A named allocation the kernel touched, so addresses in events can be shown as name[index].

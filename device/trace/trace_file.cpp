@@ -118,9 +118,9 @@ Status header_from(const json& j, TraceHeader& h) {
     if (h.launch.block.count() > 1024)
       return Status::error("launch.block has " + std::to_string(h.launch.block.count()) +
                            " threads; a block holds at most 1024");
-    if (h.launch.total_threads() > 0xffffffffull)
+    if (h.launch.total_threads() > kMaxTracedThreads)
       return Status::error("launch has " + std::to_string(h.launch.total_threads()) +
-                           " threads; a trace can number at most 4294967295");
+                           " threads; a trace holds at most " + std::to_string(kMaxTracedThreads));
     h.seed = j.value("seed", uint64_t(0));
     h.params = j.value("params", std::map<std::string, std::string>{});
     h.recorded_at = j.value("recorded_at", "");
