@@ -1,10 +1,11 @@
 // The reduction-performance kernels: every variant's sum against the host reference on the
-// emulator (exact on integer inputs, within the stated bound on random ones), and on a GPU every
-// variant and cub::DeviceReduce::Sum at a moderate n.
+// emulator (exact on integer inputs, within the stated bound on random ones), the lesson's checks,
+// and on a GPU every variant and cub::DeviceReduce::Sum at a moderate n.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "lessons/lesson.hpp"
 #include "lessons/reduction_perf/gpu_reference.hpp"
 #include "lessons/reduction_perf/variants.hpp"
 #include "tests/support.hpp"
@@ -129,6 +130,38 @@ TEST(ReductionPerf, ErrorBoundGrowsWithDepthAndGivesUp) {
   EXPECT_FALSE(check_sum(NAN, {1, 1}, 10).pass);
 }
 
+TEST(ReductionPerf, LessonChecksPassOnTheEmulator) {
+  const LessonDef* l = find_lesson("reduction-performance");
+  ASSERT_NE(l, nullptr);
+  auto exec = testing::emulator();
+  RunRequest r;
+  r.config = l->default_config;
+  for (const ParamDef& p : l->params) r.params[p.name] = p.default_value;
+  LessonRun run = run_lesson(*l, *exec, r);
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
+  EXPECT_EQ(run.launches.size(), variants().size());
+  EXPECT_EQ(run.checks.size(), variants().size());
+  for (const Check& c : run.checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.got;
+  // One variant at a time, as the lesson's steps ask for.
+  r.params["variant"] = int64_t(variants().size());
+  run = run_lesson(*l, *exec, r);
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_EQ(run.launches[0].header.kernel, "tuned");
+  EXPECT_GT(run.launches[0].events.size(), 0u);
+}
+
+TEST(ReductionPerf, LessonStepsPointAtRealCode) {
+  const LessonDef* l = find_lesson("reduction-performance");
+  ASSERT_NE(l, nullptr);
+  for (const Step& s : l->steps) {
+    for (const std::string& snippet : s.code)
+      EXPECT_FALSE(lines_with(l->source, snippet).empty()) << s.title << ": " << snippet;
+    EXPECT_TRUE(check_params(*l, s.params).ok()) << s.title;
+    EXPECT_NE(s.params.at("variant"), 0) << s.title << " should show one kernel";
+  }
+}
+
 // gpu: every variant and CUB at a size that spans many waves, checked exactly and within bound.
 TEST(ReductionPerfGpu, EveryVariantAndCubMatchTheReference) {
   COOP_GPU_OR_SKIP(gpu);
@@ -158,6 +191,19 @@ TEST(ReductionPerfGpu, EveryVariantAndCubMatchTheReference) {
   Result<float> cub_exact = cub_sum(d_integers->get(), integers.size());
   ASSERT_TRUE(cub_exact.ok()) << cub_exact.message();
   EXPECT_EQ(double(*cub_exact), exact);
+}
+
+// gpu: the lesson's traced small-n run, with CUB's check, on the real device.
+TEST(ReductionPerfGpu, LessonChecksPassOnTheGpu) {
+  COOP_GPU_OR_SKIP(gpu);
+  const LessonDef* l = find_lesson("reduction-performance");
+  RunRequest r;
+  r.config = l->default_config;
+  for (const ParamDef& p : l->params) r.params[p.name] = p.default_value;
+  LessonRun run = run_lesson(*l, *gpu, r);
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
+  EXPECT_EQ(run.checks.size(), variants().size() + 1) << "every variant and CUB";
+  for (const Check& c : run.checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.got;
 }
 
 }  // namespace
