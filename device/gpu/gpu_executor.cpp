@@ -47,16 +47,23 @@ class GpuExecutor final : public Executor {
     return p;
   }
   void release(void* p) override { cudaFree(p); }
+  // Copies and fills go through the launch stream and finish before returning. The stream is
+  // non-blocking, so work on the legacy default stream (plain cudaMemcpy/cudaMemset) would not be
+  // ordered with the next launch, and a pageable upload or a memset may still be in flight when
+  // those calls return.
   Status upload(void* dst, const void* src, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    COOP_CUDA_STATUS(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
   Status download(void* dst, const void* src, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    COOP_CUDA_STATUS(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
   Status fill(void* dst, int byte, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemset(dst, byte, bytes));
+    COOP_CUDA_STATUS(cudaMemsetAsync(dst, byte, bytes, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
 
