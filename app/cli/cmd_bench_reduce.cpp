@@ -66,7 +66,8 @@ void print_human(const rp::ReduceBenchReport& r) {
             << r.device << " (" << r.arch << ", " << r.sm_count << " SMs, " << r.backend
             << "), measured " << r.measured_at << "\n"
             << "timing: median of " << r.runs << " runs of " << r.repeat
-            << " back-to-back launches after " << r.warmup << " warm-up launches (cudaEvents)\n";
+            << " back-to-back launches after " << r.warmup << " warm-up launches ("
+            << (r.backend == "gpu" ? "cudaEvents" : "host clock") << ")\n";
   for (const std::string& note : r.notes) std::cout << "note: " << note << "\n";
   if (r.copy_gbs > 0)
     std::cout << "copy bandwidth (cudaMemcpy device to device, read + write): "
