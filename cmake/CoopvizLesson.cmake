@@ -37,3 +37,26 @@ function(coopviz_lesson folder)
     DEPENDS coopviz_lower ${dir}/lesson.md)
   target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${gen}/source.cpp ${gen}/text.cpp)
 endfunction()
+
+# coopviz_embed_optional(target file symbol): embeds `file` as `extern const char symbol[]`, or an
+# empty string while the file does not exist. Adding the file later re-runs CMake (its folder is a
+# configure dependency), so the next build picks it up.
+function(coopviz_embed_optional target file symbol)
+  get_filename_component(folder ${file} DIRECTORY)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/generated/embedded/${symbol}.cpp)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/generated/embedded)
+  if(EXISTS ${folder})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${folder})
+  endif()
+  if(EXISTS ${file})
+    add_custom_command(
+      OUTPUT ${out}
+      COMMAND coopviz_lower embed ${file} ${out} ${symbol}
+      DEPENDS coopviz_lower ${file})
+  else()
+    file(WRITE ${out}.in "// Generated: ${file} does not exist yet.\n"
+                         "extern const char ${symbol}[] = \"\";\n")
+    configure_file(${out}.in ${out} COPYONLY)
+  endif()
+  target_sources(${target} PRIVATE ${out})
+endfunction()

@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "app/bench/bench.hpp"
+#include "app/cli/commands.hpp"
 #include "app/bench/kernels/kernels.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/presets.hpp"
@@ -103,7 +103,7 @@ double numba_seconds(const std::string& script) {
 
 }  // namespace
 
-void add_bench_emu(CLI::App& bench, CliState& state) {
+void register_bench_emu(CLI::App& bench, CliState& state) {
   struct Options {
     bool json = false;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());

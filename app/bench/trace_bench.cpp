@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "app/bench/bench.hpp"
+#include "app/cli/commands.hpp"
 #include "app/bench/kernels/kernels.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/occupancy.hpp"
@@ -45,7 +45,7 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-void add_bench_trace(CLI::App& bench, CliState& state) {
+void register_bench_trace(CLI::App& bench, CliState& state) {
   struct Options {
     bool json = false;
     unsigned loads_per_thread = 30;
@@ -154,7 +154,7 @@ void add_bench_trace(CLI::App& bench, CliState& state) {
   });
 }
 
-void add_bench_trace_file(CLI::App& bench, CliState& state) {
+void register_bench_trace_file(CLI::App& bench, CliState& state) {
   struct Options {
     bool json = false;
     uint64_t events = 10'000'000;

@@ -4,6 +4,8 @@
 // (device/emu/lower_shared.cpp) before this header ever sees them.
 #pragma once
 
+#include <atomic>
+
 #include "device/emu/emu_api.hpp"
 
 using dim3 = ::coop::Dim3;  // NOLINT: CUDA's name, in CUDA's (global) namespace
@@ -14,6 +16,16 @@ using uint3 = ::coop::Dim3;
 #define blockDim (::coop::emu::this_thread().block_dim)
 #define gridDim (::coop::emu::this_thread().grid_dim)
 #define warpSize 32
+
+// CUDA's 16-byte vector of four floats, aligned like the built-in type so that a kernel's
+// reinterpret_cast<const float4*> loads four elements at once on both backends.
+struct alignas(16) float4 {  // NOLINT: CUDA's name, in CUDA's (global) namespace
+  float x, y, z, w;
+};
+
+// __threadfence(): orders this thread's earlier writes before its later ones for every other
+// thread of the device. Emulated threads share host memory, so a C++ fence gives the same order.
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }  // NOLINT
 
 #define __global__
 #define __device__

@@ -47,16 +47,23 @@ class GpuExecutor final : public Executor {
     return p;
   }
   void release(void* p) override { cudaFree(p); }
+  // Copies and fills go through the launch stream and finish before returning. The stream is
+  // non-blocking, so work on the legacy default stream (plain cudaMemcpy/cudaMemset) would not be
+  // ordered with the next launch, and a pageable upload or a memset may still be in flight when
+  // those calls return.
   Status upload(void* dst, const void* src, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    COOP_CUDA_STATUS(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
   Status download(void* dst, const void* src, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    COOP_CUDA_STATUS(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
   Status fill(void* dst, int byte, size_t bytes) override {
-    COOP_CUDA_STATUS(cudaMemset(dst, byte, bytes));
+    COOP_CUDA_STATUS(cudaMemsetAsync(dst, byte, bytes, stream_));
+    COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
     return {};
   }
 
@@ -101,35 +108,11 @@ class GpuExecutor final : public Executor {
     COOP_CUDA_STATUS(cudaEventCreate(&start));
     COOP_CUDA_STATUS(cudaEventCreate(&stop));
     COOP_CUDA_STATUS(cudaEventRecord(start, stream_));
-    const dim3 grid(config.grid.x, config.grid.y, config.grid.z);
-    const dim3 block(config.block.x, config.block.y, config.block.z);
+    // Back-to-back repeats keep launch gaps out of timing runs (ExecOptions::repeat); a traced
+    // launch runs once so its trace holds one launch's events.
+    const unsigned repeat = options_.trace ? 1u : std::max(1u, options_.repeat);
     cudaError_t err = cudaSuccess;
-    switch (config.mode) {
-      case LaunchMode::Normal:
-        err = cudaLaunchKernel(launch.gpu.function, grid, block, launch.gpu_args,
-                               config.dynamic_smem, stream_);
-        break;
-      case LaunchMode::Cooperative:
-        err = cudaLaunchCooperativeKernel(launch.gpu.function, grid, block, launch.gpu_args,
-                                          config.dynamic_smem, stream_);
-        break;
-      case LaunchMode::Cluster: {
-        cudaLaunchConfig_t lc{};
-        lc.gridDim = grid;
-        lc.blockDim = block;
-        lc.dynamicSmemBytes = config.dynamic_smem;
-        lc.stream = stream_;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = config.cluster.x;
-        attr[0].val.clusterDim.y = config.cluster.y;
-        attr[0].val.clusterDim.z = config.cluster.z;
-        lc.attrs = attr;
-        lc.numAttrs = 1;
-        err = cudaLaunchKernelExC(&lc, launch.gpu.function, launch.gpu_args);
-        break;
-      }
-    }
+    for (unsigned r = 0; r < repeat && err == cudaSuccess; ++r) err = launch_once(launch, config);
     if (err != cudaSuccess) {
       cudaGetLastError();
       return Status::error(std::string("launching ") + launch.name + " failed: " +
@@ -141,7 +124,7 @@ class GpuExecutor final : public Executor {
     cudaEventElapsedTime(&ms, start, stop);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    trace.header.kernel_ms = ms;
+    trace.header.kernel_ms = ms / repeat;
 
     unsigned long long attempts = 0;
     COOP_CUDA_STATUS(cudaMemcpy(&attempts, d_attempts_, sizeof attempts, cudaMemcpyDeviceToHost));
@@ -157,6 +140,36 @@ class GpuExecutor final : public Executor {
   }
 
  private:
+  // One launch of the kernel in the mode the configuration asks for.
+  cudaError_t launch_once(const ErasedLaunch& launch, const LaunchConfig& config) {
+    const dim3 grid(config.grid.x, config.grid.y, config.grid.z);
+    const dim3 block(config.block.x, config.block.y, config.block.z);
+    switch (config.mode) {
+      case LaunchMode::Normal:
+        return cudaLaunchKernel(launch.gpu.function, grid, block, launch.gpu_args,
+                                config.dynamic_smem, stream_);
+      case LaunchMode::Cooperative:
+        return cudaLaunchCooperativeKernel(launch.gpu.function, grid, block, launch.gpu_args,
+                                            config.dynamic_smem, stream_);
+      case LaunchMode::Cluster: {
+        cudaLaunchConfig_t lc{};
+        lc.gridDim = grid;
+        lc.blockDim = block;
+        lc.dynamicSmemBytes = config.dynamic_smem;
+        lc.stream = stream_;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = config.cluster.x;
+        attr[0].val.clusterDim.y = config.cluster.y;
+        attr[0].val.clusterDim.z = config.cluster.z;
+        lc.attrs = attr;
+        lc.numAttrs = 1;
+        return cudaLaunchKernelExC(&lc, launch.gpu.function, launch.gpu_args);
+      }
+    }
+    return cudaErrorInvalidValue;
+  }
+
   Status prepare_sink() {
     const uint64_t want = options_.trace ? options_.trace_capacity : 0;
     if (want > capacity_ || d_events_ == nullptr) {
