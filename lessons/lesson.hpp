@@ -77,6 +77,9 @@ struct LessonDef {
   // already ignores (e.g. races whose lost updates change later values); the equivalence test
   // then compares only checks, not traces.
   bool traces_comparable = true;
+  // Kernels whose control flow depends on a legal hardware choice (e.g. "the last block to finish
+  // adds the partial sums": which block that is differs by run), so their traces are not compared.
+  std::vector<std::string> incomparable_kernels;
   std::string_view text;       // lesson text, Markdown
   std::string_view source;     // the kernel file
   std::string source_file;     // its name, as shown in the code view

@@ -18,7 +18,7 @@ using lessons::format_float;
 
 struct ReduceCliOptions {
   std::string n = std::to_string(uint64_t(1) << 28);
-  uint32_t block = 256;
+  uint32_t block = 512;
   unsigned warmup = 3, runs = 9, repeat = 10;
   uint64_t seed = 1;
   std::vector<std::string> variants;

@@ -131,6 +131,10 @@ TEST_P(LessonGpu, ChecksPassAndTracesMatchTheEmulator) {
   if (!l.traces_comparable) return;
   ASSERT_EQ(on_gpu.launches.size(), on_emu.launches.size());
   for (size_t i = 0; i < on_gpu.launches.size(); ++i) {
+    const std::string& kernel = on_gpu.launches[i].header.kernel;
+    if (std::find(l.incomparable_kernels.begin(), l.incomparable_kernels.end(), kernel) !=
+        l.incomparable_kernels.end())
+      continue;
     const TraceDiff diff = compare_deterministic(on_gpu.launches[i], on_emu.launches[i]);
     EXPECT_TRUE(diff.equal()) << on_gpu.launches[i].header.kernel << ": " << diff.mismatches
                               << " differences, first: " << (diff.examples.empty() ? "" : diff.examples[0]);

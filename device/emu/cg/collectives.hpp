@@ -187,13 +187,12 @@ T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
 
 namespace detail {
 
-// The group of an invoke_one call plus the caller's line (a trailing line parameter cannot follow
-// the invocable's arguments, so the conversion to this type captures it).
+// The group of an invoke_one call plus the caller's line.
 struct invoke_target {
   emu::GroupRef ref;
   int line;
   template <class Group>
-  invoke_target(const Group& g, int line = __builtin_LINE())  // NOLINT
+  invoke_target(const Group& g, int line)
       : ref(g.trace_ref()), line(line) {}
 };
 
@@ -225,11 +224,10 @@ inline void record_invoke(const invoke_target& g, uint32_t chosen, uint64_t arri
   emu::record(e);
 }
 
-}  // namespace detail
 
 // One member of the group runs fn(args...); the others go on. Records the chosen rank.
 template <class Fn, class... Args>
-void invoke_one(detail::invoke_target g, Fn&& fn, Args&&... args) {
+void invoke_one_on(invoke_target g, Fn&& fn, Args&&... args) {
   uint64_t arrive = 0;
   const uint32_t chosen = detail::choose_one(g, &arrive);
   if (g.ref.rank == chosen) std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
@@ -238,7 +236,7 @@ void invoke_one(detail::invoke_target g, Fn&& fn, Args&&... args) {
 
 // As invoke_one, and every member receives what the chosen one's call returned.
 template <class Fn, class... Args>
-auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&... args)
+auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args)
     -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
   using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
   static_assert(!std::is_void_v<R>, "use invoke_one for invocables that return nothing");
@@ -255,19 +253,22 @@ auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&... args)
   return from_bits<R>(call.out);
 }
 
-// The usual form, invoke_one(group, lambda), with the line as a trailing default argument, as
-// on the GPU side.
-template <class Group, class Fn,
-          class = std::enable_if_t<std::is_invocable_v<Fn&> &&
-                                   !std::is_same_v<Group, detail::invoke_target>>>
+}  // namespace detail
+
+// One member of the group runs fn(); the others go on. The chosen rank is recorded.
+// coop takes the invocable alone (give it arguments by capture): the source line then travels as a
+// plain trailing default argument. nvcc's device pass evaluates __builtin_LINE() defaults at the
+// declaration for templates with SFINAE, constraints or a trailing decltype, and at the call only
+// for plain ones like these.
+template <class Group, class Fn>
 void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  invoke_one(detail::invoke_target(g, line), std::forward<Fn>(fn));
+  detail::invoke_one_on(detail::invoke_target(g, line), std::forward<Fn>(fn));
 }
-template <class Group, class Fn,
-          class = std::enable_if_t<std::is_invocable_v<Fn&> &&
-                                   !std::is_same_v<Group, detail::invoke_target>>>
+
+// As invoke_one, and every member receives what the chosen one's fn() returned.
+template <class Group, class Fn>
 auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  return invoke_one_broadcast(detail::invoke_target(g, line), std::forward<Fn>(fn));
+  return detail::invoke_one_broadcast_on(detail::invoke_target(g, line), std::forward<Fn>(fn));
 }
 
 }  // namespace coop::cg

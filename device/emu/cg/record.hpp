@@ -126,7 +126,7 @@ T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
   e.op = op;
   e.a = call.in;
   e.b = call.out;
-  e.extra = extra;
+  e.extra = out2 ? uint32_t(call.out2) : extra;  // match_all: the predicate it returned
   e.value_type = value_type_of<T>();
   emu::record(e);
   if (out2) *out2 = call.out2;

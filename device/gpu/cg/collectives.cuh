@@ -84,8 +84,7 @@ __device__ uint64_t broadcast_rank0(const void* group, uint64_t bits) {
   return bits;
 }
 
-// The group of an invoke_one call plus the caller's line (a trailing line parameter cannot follow
-// the invocable's arguments, so the conversion to this type captures it).
+// The group of an invoke_one call plus the caller's line.
 struct invoke_target {
   TraceId id;
   uint32_t rank, size;
@@ -93,7 +92,7 @@ struct invoke_target {
   const void* group;
   uint64_t (*broadcast)(const void*, uint64_t);
   template <class Group>
-  __device__ invoke_target(const Group& g, int line = __builtin_LINE())  // NOLINT
+  __device__ invoke_target(const Group& g, int line)
       : id(g.trace_id()),
         rank(uint32_t(g.thread_rank())),
         size(uint32_t(g.num_threads())),
@@ -127,11 +126,10 @@ __device__ __forceinline__ void record_invoke(const invoke_target& t, uint32_t c
   gpu::record(e);
 }
 
-}  // namespace detail
 
 // One member of the group runs fn(args...); the others go on. Records the chosen rank.
 template <class Fn, class... Args>
-__device__ void invoke_one(detail::invoke_target g, Fn&& fn, Args&&... args) {
+__device__ void invoke_one_on(invoke_target g, Fn&& fn, Args&&... args) {
   const uint64_t arrive = gpu::global_timer();
   uint32_t leader = 0;
   const uint32_t chosen = detail::elect(g, &leader);
@@ -141,7 +139,7 @@ __device__ void invoke_one(detail::invoke_target g, Fn&& fn, Args&&... args) {
 
 // As invoke_one, and every member receives what the chosen one's call returned.
 template <class Fn, class... Args>
-__device__ auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&... args)
+__device__ auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args)
     -> ::cuda::std::remove_cvref_t<decltype(fn(args...))> {
   using R = ::cuda::std::remove_cvref_t<decltype(fn(args...))>;
   static_assert(!::cuda::std::is_void_v<R>, "use invoke_one for invocables that return nothing");
@@ -157,20 +155,22 @@ __device__ auto invoke_one_broadcast(detail::invoke_target g, Fn&& fn, Args&&...
   return from_bits<R>(bits);
 }
 
-// The usual form, invoke_one(group, lambda): the line comes from a trailing default argument.
-// (When the invocable takes arguments, the line comes from the conversion to invoke_target, which
-// nvcc evaluates at this header rather than at the call: such calls record this header's line.)
-template <class Group, class Fn,
-          class = ::cuda::std::enable_if_t<::cuda::std::is_invocable_v<Fn&> &&
-                                           !::cuda::std::is_same_v<Group, detail::invoke_target>>>
+}  // namespace detail
+
+// One member of the group runs fn(); the others go on. The chosen rank is recorded.
+// coop takes the invocable alone (give it arguments by capture): the source line then travels as a
+// plain trailing default argument. nvcc's device pass evaluates __builtin_LINE() defaults at the
+// declaration for templates with SFINAE, constraints or a trailing decltype, and at the call only
+// for plain ones like these.
+template <class Group, class Fn>
 __device__ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  invoke_one(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
+  detail::invoke_one_on(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
 }
-template <class Group, class Fn,
-          class = ::cuda::std::enable_if_t<::cuda::std::is_invocable_v<Fn&> &&
-                                           !::cuda::std::is_same_v<Group, detail::invoke_target>>>
+
+// As invoke_one, and every member receives what the chosen one's fn() returned.
+template <class Group, class Fn>
 __device__ auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  return invoke_one_broadcast(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
+  return detail::invoke_one_broadcast_on(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
 }
 
 }  // namespace coop::cg

@@ -216,8 +216,8 @@ __global__ void invoke(int* out, int* ran) {
     cg::coalesced_group c = cg::coalesced_threads();
     o[1] = cg::invoke_one_broadcast(c, [&] { return 2000 + int(c.thread_rank()); });
   }
-  cg::invoke_one(t32, [&](int base) { ran[blockIdx.x * 64 + 1 + t32.meta_group_rank()] = base + 1; },
-                 int(t32.thread_rank()));
+  const int base = int(t32.thread_rank());  // each member's own value, seen by the chosen one
+  cg::invoke_one(t32, [&] { ran[blockIdx.x * 64 + 1 + t32.meta_group_rank()] = base + 1; });
 }
 
 // Block barriers: sync, __syncthreads and a split barrier with work between arrive and wait.
