@@ -115,25 +115,32 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
   return {};
 }
 
-uint64_t max_cooperative_blocks(const LaunchConfig& c, const DeviceProps& d,
-                                const KernelResources& k) {
+namespace {
+
+Result<OccupancyResult> occupancy_of(const LaunchConfig& c, const DeviceProps& d,
+                                     const KernelResources& k) {
   OccupancyInput in;
   in.block = c.block;
   in.regs_per_thread = k.regs_per_thread;
   in.static_smem = k.static_smem;
   in.dynamic_smem = c.dynamic_smem;
-  Result<OccupancyResult> r = compute_occupancy(d, in);
+  return compute_occupancy(d, in);
+}
+
+}  // namespace
+
+uint64_t max_cooperative_blocks(const LaunchConfig& c, const DeviceProps& d,
+                                const KernelResources& k) {
+  Result<OccupancyResult> r = occupancy_of(c, d, k);
   return r ? r->max_cooperative_grid : 0;
 }
 
 Status validate_launch(const LaunchConfig& c, const DeviceProps& d, const KernelResources& k) {
   if (Status s = validate_shape(c, d, k); !s) return s;
-  const uint64_t most = max_cooperative_blocks(c, d, k);
-  if (most == 0)
-    return Status::error("a block of " + std::to_string(c.block.count()) + " threads with " +
-                         std::to_string(k.regs_per_thread) + " registers per thread and " +
-                         std::to_string(k.static_smem + c.dynamic_smem) +
-                         " bytes of shared memory does not fit on one SM of " + d.name);
+  Result<OccupancyResult> occ = occupancy_of(c, d, k);
+  if (!occ) return occ.status();
+  const uint64_t most = occ->max_cooperative_grid;
+  if (most == 0) return Status::error(occ->does_not_fit);
   if (c.mode == LaunchMode::Cooperative) {
     if (!d.cooperative_launch)
       return Status::error(d.name + " does not support cooperative launch "
