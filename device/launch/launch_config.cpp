@@ -94,7 +94,7 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
     return Status::error("grid of " + std::to_string(c.total_threads()) +
                          " threads exceeds the 4294967295 a traced launch can number");
   const size_t smem = k.static_smem + c.dynamic_smem;
-  const size_t smem_limit = d.smem_per_block_optin > 0 ? d.smem_per_block_optin : d.smem_per_block;
+  const size_t smem_limit = max_smem_per_block(d);
   if (smem > smem_limit)
     return Status::error("shared memory of " + std::to_string(smem) + " bytes per block (" +
                          std::to_string(k.static_smem) + " static + " +

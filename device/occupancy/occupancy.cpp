@@ -37,10 +37,6 @@ cudaOccDeviceProp to_occ(const DeviceProps& d) {
   return p;
 }
 
-size_t optin_limit(const DeviceProps& d) {
-  return d.smem_per_block_optin > 0 ? d.smem_per_block_optin : d.smem_per_block;
-}
-
 // The kernel as the runtime describes it to the engine (cudaOccFuncAttributes' converting
 // constructor): opt-in shared memory limit, one block barrier. The dynamic limit is the opt-in
 // maximum, as if the program had raised cudaFuncAttributeMaxDynamicSharedMemorySize as far as
@@ -53,7 +49,7 @@ cudaOccFuncAttributes to_occ_func(const DeviceProps& d, int regs, size_t static_
   a.sharedSizeBytes = static_smem;
   a.partitionedGCConfig = PARTITIONED_GC_OFF;
   a.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  const size_t limit = optin_limit(d);
+  const size_t limit = max_smem_per_block(d);
   a.maxDynamicSharedSizeBytes = limit > static_smem ? limit - static_smem : 0;
   a.numBlockBarriers = 1;
   a.virtualResourceCount = 0;
@@ -171,7 +167,7 @@ Status validate(const DeviceProps& d, const OccupancyInput& in) {
 // Why a well-formed block still cannot be resident at all.
 std::string why_not(const DeviceProps& d, const OccupancyResult& r) {
   if (r.limits.shared_memory == 0) {
-    const size_t limit = optin_limit(d);
+    const size_t limit = max_smem_per_block(d);
     return "shared memory of " + std::to_string(r.requested_smem_per_block) +
            " bytes per block exceeds the " + std::to_string(limit) + " bytes a block may use on " +
            d.name + " (" + std::to_string(r.allocated_smem_per_block) +
@@ -261,6 +257,10 @@ Result<OccupancyResult> compute_occupancy(const DeviceProps& device, const Occup
 }
 
 // [SECTION] Carveout, potential block size, register-limited block size
+
+size_t max_smem_per_block(const DeviceProps& d) {
+  return d.smem_per_block_optin > 0 ? d.smem_per_block_optin : d.smem_per_block;
+}
 
 Result<size_t> carveout_smem_per_sm(const DeviceProps& device, int carveout_percent) {
   if (carveout_percent < -1 || carveout_percent > 100)

@@ -99,6 +99,9 @@ struct OccupancyResult {
 // shared memory per block) gives a result with 0 active blocks and `does_not_fit` saying why.
 Result<OccupancyResult> compute_occupancy(const DeviceProps& device, const OccupancyInput& input);
 
+// The most shared memory (static + dynamic) one block may use: the opt-in limit where there is one.
+size_t max_smem_per_block(const DeviceProps& device);
+
 // Shared memory per SM that a carveout preference (0..100, or -1 for the default) selects.
 Result<size_t> carveout_smem_per_sm(const DeviceProps& device, int carveout_percent);
 
