@@ -12,6 +12,7 @@ struct CliState {
 void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
+void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
 
 // Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.
