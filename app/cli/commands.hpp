@@ -13,6 +13,7 @@ void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
 void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
+void register_bench(CLI::App& app, CliState& state);      // timed workloads
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
 
 // Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.
