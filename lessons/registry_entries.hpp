@@ -5,4 +5,6 @@
 
 namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
+namespace occupancy { LessonDef lesson(); }
+namespace block_scheduling { LessonDef lesson(); }
 }  // namespace coop::lessons

@@ -256,6 +256,18 @@ Result<OccupancyResult> compute_occupancy(const DeviceProps& device, const Occup
   return out;
 }
 
+Result<OccupancyResult> launch_occupancy(const DeviceProps& device, const LaunchConfig& c,
+                                         const KernelResources& k) {
+  OccupancyInput in;
+  in.block = c.block;
+  in.regs_per_thread = k.regs_per_thread;
+  in.static_smem = k.static_smem;
+  in.dynamic_smem = c.dynamic_smem;
+  in.grid_blocks = c.grid.count();
+  if (c.mode == LaunchMode::Cluster) in.cluster_size = int(c.cluster.count());
+  return compute_occupancy(device, in);
+}
+
 // [SECTION] Carveout, potential block size, register-limited block size
 
 size_t max_smem_per_block(const DeviceProps& d) {

@@ -9,6 +9,7 @@
 
 #include "device/launch/device_props.hpp"
 #include "device/launch/dims.hpp"
+#include "device/launch/launch_config.hpp"
 #include "device/launch/result.hpp"
 
 namespace coop {
@@ -101,6 +102,10 @@ Result<OccupancyResult> compute_occupancy(const DeviceProps& device, const Occup
 
 // The most shared memory (static + dynamic) one block may use: the opt-in limit where there is one.
 size_t max_smem_per_block(const DeviceProps& device);
+
+// compute_occupancy for a launch of a kernel with these compiler-reported resources.
+Result<OccupancyResult> launch_occupancy(const DeviceProps& device, const LaunchConfig& config,
+                                         const KernelResources& kernel);
 
 // Shared memory per SM that a carveout preference (0..100, or -1 for the default) selects.
 Result<size_t> carveout_smem_per_sm(const DeviceProps& device, int carveout_percent);
