@@ -1,5 +1,7 @@
 #include "app/cli/occupancy_report.hpp"
 
+#include "device/occupancy/presets.hpp"
+
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -66,6 +68,12 @@ nlohmann::json occupancy_json(const OccupancyQuery& q, const OccupancyResult& r)
   out["allocated_smem_per_block"] = r.allocated_smem_per_block;
   out["carveout_smem_per_sm"] = r.carveout_smem_per_sm;
   out["smem_per_sm_configured"] = r.smem_per_sm_configured;
+  nlohmann::json options = nlohmann::json::array();
+  for (const CarveoutOption& o : carveout_options(d))
+    options.push_back({{"smem_per_sm", o.smem_per_sm},
+                       {"min_percent", o.min_percent},
+                       {"max_percent", o.max_percent}});
+  out["carveout_options"] = options;
   out["waves"] = r.grid_blocks > 0 && r.max_cooperative_grid > 0 ? nlohmann::json(r.waves)
                                                                  : nlohmann::json(nullptr);
   out["full_waves"] = r.full_waves;
@@ -126,6 +134,10 @@ void print_occupancy(std::ostream& os, const OccupancyQuery& q, const OccupancyR
      << (in.carveout_percent < 0 ? std::string("default")
                                  : std::to_string(in.carveout_percent) + " %")
      << " selects " << r.carveout_smem_per_sm << ")\n";
+  os << "  carveout options       ";
+  for (const CarveoutOption& o : carveout_options(d))
+    os << " " << o.smem_per_sm / 1024 << " KB (" << o.min_percent << "-" << o.max_percent << " %)";
+  os << "\n";
   os << "  largest cooperative grid " << r.max_cooperative_grid << " blocks ("
      << r.active_blocks_per_sm << " per SM x " << d.sm_count << " SMs)\n";
   if (in.cluster_size > 1)

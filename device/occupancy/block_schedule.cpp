@@ -69,6 +69,26 @@ std::vector<int> peak_resident_per_sm(const BlockSchedule& s) {
   return peak;
 }
 
+std::vector<uint32_t> slots_of_blocks(const BlockSchedule& s) {
+  std::vector<uint32_t> slot(s.blocks.size(), 0);
+  std::map<uint32_t, std::vector<size_t>> by_sm;
+  for (size_t i = 0; i < s.blocks.size(); ++i) by_sm[s.blocks[i].sm].push_back(i);
+  for (auto& [sm, blocks] : by_sm) {
+    std::sort(blocks.begin(), blocks.end(),
+              [&](size_t a, size_t b) { return s.blocks[a].start < s.blocks[b].start; });
+    std::vector<double> free_at;  // per slot: when its current block ends
+    for (size_t i : blocks) {
+      const ScheduledBlock& b = s.blocks[i];
+      auto it =
+          std::find_if(free_at.begin(), free_at.end(), [&](double t) { return t <= b.start; });
+      if (it == free_at.end()) it = free_at.insert(free_at.end(), 0.0);
+      *it = b.end;
+      slot[i] = uint32_t(it - free_at.begin());
+    }
+  }
+  return slot;
+}
+
 BlockSchedule schedule_from_trace(const Trace& trace) {
   BlockSchedule s;
   s.modelled = trace.header.schedule.rfind("modelled", 0) == 0;

@@ -39,6 +39,11 @@ BlockSchedule model_block_schedule(uint32_t sm_count, int blocks_per_sm,
 // overlap).
 std::vector<int> peak_resident_per_sm(const BlockSchedule& schedule);
 
+// For drawing: the slot (row within its SM's lane) of each block in schedule.blocks, so that
+// blocks resident at the same time on one SM sit in different rows. Slots are reused as soon as
+// their block ends; the number of rows an SM needs is its peak_resident_per_sm.
+std::vector<uint32_t> slots_of_blocks(const BlockSchedule& schedule);
+
 // The blocks' ThreadBegin/ThreadEnd records (record_block_start/finish) of a trace; times are
 // made relative to the earliest start. Blocks without both records are left out.
 BlockSchedule schedule_from_trace(const Trace& trace);

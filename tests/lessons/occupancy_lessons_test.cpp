@@ -85,6 +85,17 @@ TEST(BlockSchedulingLesson, EmulatorShowsTheModelledScheduleLabelledAsSuch) {
   EXPECT_EQ(first_wave.size(), 16u) << "the first blocks spread over every SM";
 }
 
+TEST(OccupancyLessons, EveryStepPointsAtRealSourceLines) {
+  for (const char* id : {"occupancy", "block-scheduling"}) {
+    const LessonDef* l = find_lesson(id);
+    ASSERT_NE(l, nullptr) << id;
+    EXPECT_FALSE(l->text.empty());
+    for (const Step& step : l->steps)
+      for (const std::string& snippet : step.code)
+        EXPECT_FALSE(lines_with(l->source, snippet).empty()) << id << ": " << snippet;
+  }
+}
+
 TEST(BlockScheduleModel, FillsSlotsAsTheyFree) {
   // 2 SMs x 2 slots, 6 blocks: durations 1, 1, 3, 3, 1, 1.
   const double durations[] = {1, 1, 3, 3, 1, 1};
@@ -107,6 +118,8 @@ TEST(BlockScheduleModel, PeakCountsOverlapsOnly) {
   s.sm_count = 1;
   s.blocks = {{0, 0, 0, 10}, {1, 0, 10, 20}, {2, 0, 5, 15}};
   EXPECT_EQ(peak_resident_per_sm(s), std::vector<int>{2});  // touching ends do not overlap
+  // Drawing rows: block 1 reuses block 0's row, block 2 overlaps both and needs a second one.
+  EXPECT_EQ(slots_of_blocks(s), (std::vector<uint32_t>{0, 0, 1}));
 }
 
 // gpu: both lessons' checks hold on real hardware (residency measured with %smid).
