@@ -74,9 +74,20 @@ Status fill_input(const OccupancyOptions& o, const DeviceProps& d, OccupancyQuer
   Result<Dim3> block = parse_dim3(o.block, "--block");
   if (!block) return block.status();
   in.block = *block;
+  if (!o.maxrregcount.empty()) {
+    Result<uint64_t> v =
+        parse_count(o.maxrregcount, "--maxrregcount", uint64_t(d.max_regs_per_thread));
+    if (!v) return v.status();
+    if (*v == 0) return Status::error("--maxrregcount 0: the cap must be at least 1");
+    in.max_regs_cap = int(*v);
+  }
   if (!o.kernel.empty()) {
+    // With a cap, the build's own -maxrregcount report when it has one (the registers ptxas
+    // really used); otherwise the uncapped report, capped below.
     const int arch = d.cc_major * 10 + d.cc_minor;
-    Result<const CompiledKernelResources*> row = find_compiled_resources_by_name(o.kernel, arch);
+    Result<const CompiledKernelResources*> row =
+        find_compiled_resources_by_name(o.kernel, arch, in.max_regs_cap);
+    if (!row && in.max_regs_cap > 0) row = find_compiled_resources_by_name(o.kernel, arch);
     if (!row) return Status::error("--kernel: " + row.message());
     const KernelResources k = to_kernel_resources(**row, d);
     in.regs_per_thread = k.regs_per_thread;
@@ -91,13 +102,6 @@ Status fill_input(const OccupancyOptions& o, const DeviceProps& d, OccupancyQuer
     if (!v) return v.status();
     in.regs_per_thread = int(*v);
     if (!o.kernel.empty()) q.resources_source = "typed (kernel " + o.kernel + ")";
-  }
-  if (!o.maxrregcount.empty()) {
-    Result<uint64_t> v =
-        parse_count(o.maxrregcount, "--maxrregcount", uint64_t(d.max_regs_per_thread));
-    if (!v) return v.status();
-    if (*v == 0) return Status::error("--maxrregcount 0: the cap must be at least 1");
-    in.max_regs_cap = int(*v);
   }
   if (!o.smem.empty()) {
     Result<uint64_t> v = parse_bytes(o.smem, "--smem", d);
