@@ -23,6 +23,7 @@ int run_cli(int argc, char** argv) {
   register_list(app, state);
   register_run(app, state);
   register_devices(app, state);
+  register_occupancy(app, state);
   register_gui(app, state);
   register_bench(app, state);
   register_export(app, state);

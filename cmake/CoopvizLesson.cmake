@@ -4,9 +4,64 @@
 #   dir/kernels.cu binds the GPU entries (nvcc) and dir/kernels_emu.cpp the emulator entries
 #   (host compiler, including the lowered <name>.emu.cuh generated here).
 #
-# coopviz_lesson(folder): a lesson folder lessons/<folder>/ with the above plus
-#   lesson.cpp (definition, CPU reference, checks) and lesson.md (the text). The kernel file and
-#   the text are embedded as coop_source_<folder> and coop_text_<folder>.
+# coopviz_lesson(folder [PTX_ARCH nn] [REGISTER_CAPS n...]): a lesson folder lessons/<folder>/ with the above
+#   plus lesson.cpp (definition, CPU reference, checks) and lesson.md (the text). The kernel file
+#   and the text are embedded as coop_source_<folder> and coop_text_<folder>. The kernels'
+#   compiler resource report goes into coopviz_kernel_resources (below).
+#
+# coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
+#   static shared memory, stack and spills of every kernel in dir/kernels.cu, known without a GPU.
+#   The file is compiled once more, to PTX for compute_75 (the oldest architecture nvcc 13
+#   targets, so the PTX assembles for every newer one; a lesson that needs a newer one, e.g. for
+#   clusters, says PTX_ARCH 90 and gets reports from sm_90 up); coopviz_resources runs `ptxas -v` on it for each architecture
+#   in COOPVIZ_RESOURCE_ARCHS (and with -maxrregcount n for each REGISTER_CAPS value on
+#   COOPVIZ_REGISTER_CAP_ARCHS) and writes a table that registers itself at start-up. The table
+#   lives in the OBJECT library coopviz_kernel_resources, which executables link directly so the
+#   registration is never dropped by the static-library linker.
+set(COOPVIZ_RESOURCE_ARCHS "75;80;86;87;89;90;100;103;110;120;121" CACHE STRING
+    "Architectures (sm_XX numbers) whose lesson-kernel resource reports are compiled in")
+set(COOPVIZ_REGISTER_CAP_ARCHS "75;80;86;89;90;100;120" CACHE STRING
+    "Architectures for which the --maxrregcount variants of lesson kernels are reported")
+find_program(COOPVIZ_PTXAS ptxas HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
+
+function(coopviz_kernel_resources folder dir)
+  cmake_parse_arguments(ARG "" "PTX_ARCH" "REGISTER_CAPS" ${ARGN})
+  if(NOT ARG_PTX_ARCH)
+    set(ARG_PTX_ARCH 75)
+  endif()
+  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
+  set(ptx coopviz_ptx_${folder})
+  add_library(${ptx} OBJECT ${dir}/kernels.cu)
+  set_target_properties(${ptx} PROPERTIES CUDA_PTX_COMPILATION ON
+                                          CUDA_ARCHITECTURES ${ARG_PTX_ARCH}-virtual)
+  target_link_libraries(${ptx} PRIVATE coopviz_device)
+  # PTX assembles only for its own architecture and newer ones.
+  set(arch_list "")
+  set(cap_arch_list "")
+  foreach(a IN LISTS COOPVIZ_RESOURCE_ARCHS)
+    if(a GREATER_EQUAL ARG_PTX_ARCH)
+      list(APPEND arch_list ${a})
+    endif()
+  endforeach()
+  foreach(a IN LISTS COOPVIZ_REGISTER_CAP_ARCHS)
+    if(a GREATER_EQUAL ARG_PTX_ARCH)
+      list(APPEND cap_arch_list ${a})
+    endif()
+  endforeach()
+  string(REPLACE ";" "," archs "${arch_list}")
+  string(REPLACE ";" "," cap_archs "${cap_arch_list}")
+  string(REPLACE ";" "," caps "${ARG_REGISTER_CAPS}")
+  add_custom_command(
+    OUTPUT ${gen}/resources.cpp
+    COMMAND coopviz_resources --ptxas=${COOPVIZ_PTXAS} --ptx=$<TARGET_OBJECTS:${ptx}>
+            --out=${gen}/resources.cpp --symbol=${folder} --archs=${archs} --caps=${caps}
+            --cap-archs=${cap_archs}
+    DEPENDS coopviz_resources ${ptx} $<TARGET_OBJECTS:${ptx}>
+    COMMENT "Compiler resource report (ptxas -v) of the ${folder} kernels"
+    VERBATIM)
+  target_sources(coopviz_kernel_resources PRIVATE ${gen}/resources.cpp)
+endfunction()
+
 function(coopviz_kernels target dir name)
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${name})
   file(MAKE_DIRECTORY ${gen})
@@ -27,6 +82,7 @@ function(coopviz_lesson folder)
   set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
   coopviz_kernels(coopviz_lessons ${dir} ${folder})
+  coopviz_kernel_resources(${folder} ${dir} ${ARGN})
   add_custom_command(
     OUTPUT ${gen}/source.cpp
     COMMAND coopviz_lower embed ${dir}/${folder}.cuh ${gen}/source.cpp coop_source_${folder}

@@ -10,6 +10,8 @@ const std::vector<LessonDef>& registry() {
     std::vector<LessonDef> v = {
         block_reduce::lesson(),
         reduction_perf::lesson(),
+        occupancy::lesson(),
+        block_scheduling::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

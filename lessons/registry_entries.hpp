@@ -6,4 +6,6 @@
 namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
 namespace reduction_perf { LessonDef lesson(); }
+namespace occupancy { LessonDef lesson(); }
+namespace block_scheduling { LessonDef lesson(); }
 }  // namespace coop::lessons

@@ -38,6 +38,10 @@ if want test; then
   (cd $B && ctest -L gpu --output-on-failure > "$OUT/ctest-gpu.log" 2>&1)
   say "ctest -L gpu: $(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log")"
   grep -E "Skipped|\(Failed\)" "$OUT/ctest-gpu.log" | head -20 | tee -a "$summary"
+  # The occupancy model against the CUDA runtime: the agreement counts.
+  $B/tests/coopviz_tests --gtest_filter='OccupancyGpu.*:KernelResourcesGpu.*' \
+    > "$OUT/occupancy-gpu.log" 2>&1
+  grep -E "agreement|FAILED|PASSED" "$OUT/occupancy-gpu.log" | tee -a "$summary"
 fi
 
 if want traces; then

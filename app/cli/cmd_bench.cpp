@@ -21,6 +21,7 @@ const Benchmark kBenchmarks[] = {
     {"trace", register_bench_trace},
     {"trace-file", register_bench_trace_file},
     {"emu", register_bench_emu},
+    {"occupancy", register_bench_occupancy},
 };
 
 }  // namespace

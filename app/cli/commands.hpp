@@ -12,6 +12,7 @@ struct CliState {
 void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
+void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
 void register_bench(CLI::App& app, CliState& state);       // bench and every benchmark under it
 
@@ -20,6 +21,7 @@ void register_bench_reduce(CLI::App& bench, CliState& state);      // reduction 
 void register_bench_trace(CLI::App& bench, CliState& state);       // GPU recorder throughput
 void register_bench_trace_file(CLI::App& bench, CliState& state);  // large trace files
 void register_bench_emu(CLI::App& bench, CliState& state);         // emulator speed
+void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy sweep speed
 void register_export(CLI::App& app, CliState& state);
 
 // Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.

@@ -9,7 +9,9 @@
 
 #if defined(__CUDACC__)
 #include "device/gpu/cg_gpu.cuh"
+#include "device/gpu/schedule.cuh"
 #else
 #include "device/emu/kernel_env.hpp"
 #include "device/emu/cg_emu.hpp"
+#include "device/emu/schedule_emu.hpp"
 #endif

@@ -8,6 +8,7 @@
 
 #include "device/emu/emulator.hpp"
 #include "device/launch/executor.hpp"
+#include "device/occupancy/kernel_resources.hpp"
 
 namespace coop {
 namespace {
@@ -39,7 +40,14 @@ class EmuExecutor final : public Executor {
     std::memset(dst, byte, bytes);
     return {};
   }
-  KernelResources resources(const GpuKernelEntry&, const char*) override { return {}; }
+  // The compiler's report for this kernel on the emulated architecture, compiled in at build time
+  // (device/occupancy/kernel_resources.hpp); defaults for kernels without one.
+  KernelResources resources(const GpuKernelEntry& gpu, const char* name) override {
+    const int arch = device_.cc_major * 10 + device_.cc_minor;
+    if (const CompiledKernelResources* row = find_compiled_resources(gpu.function, name, arch))
+      return to_kernel_resources(*row, device_);
+    return {};
+  }
 
  protected:
   Status launch_erased(const ErasedLaunch& launch, const LaunchConfig& config,
@@ -47,7 +55,8 @@ class EmuExecutor final : public Executor {
     fill_header(trace, launch, config);
     trace.events.clear();
     if (!launch.emu_body)
-      return Status::error(std::string("kernel ") + launch.name + " was not built for the emulator");
+      return Status::error(std::string("kernel ") + launch.name +
+                           " was not built for the emulator");
     if (Status s = validate_launch(config, device_, resources(launch.gpu, launch.name)); !s)
       return s;
     if (Status s = check_options(config); !s) return s;

@@ -10,9 +10,12 @@ namespace coop {
 
 const char* to_string(LaunchMode mode) {
   switch (mode) {
-    case LaunchMode::Normal: return "normal";
-    case LaunchMode::Cooperative: return "cooperative";
-    case LaunchMode::Cluster: return "cluster";
+    case LaunchMode::Normal:
+      return "normal";
+    case LaunchMode::Cooperative:
+      return "cooperative";
+    case LaunchMode::Cluster:
+      return "cluster";
   }
   return "?";
 }
@@ -41,8 +44,8 @@ Result<Dim3> parse_dim3(std::string_view text, std::string_view what) {
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    const std::string_view piece =
-        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const std::string_view piece = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     if (n == 3)
       return Status::error(std::string(what) + " '" + std::string(text) +
                            "' has more than 3 dimensions");
@@ -86,15 +89,14 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
   if (std::string m = dims_message("grid", c.grid, d.max_grid_dims); !m.empty())
     return Status::error(m);
   if (threads > uint64_t(k.max_threads_per_block))
-    return Status::error("block of " + std::to_string(threads) +
-                         " threads exceeds this kernel's limit of " +
-                         std::to_string(k.max_threads_per_block) +
-                         " (its register use or __launch_bounds__)");
+    return Status::error(
+        "block of " + std::to_string(threads) + " threads exceeds this kernel's limit of " +
+        std::to_string(k.max_threads_per_block) + " (its register use or __launch_bounds__)");
   if (c.total_threads() > 0xffffffffull)
     return Status::error("grid of " + std::to_string(c.total_threads()) +
                          " threads exceeds the 4294967295 a traced launch can number");
   const size_t smem = k.static_smem + c.dynamic_smem;
-  const size_t smem_limit = d.smem_per_block_optin > 0 ? d.smem_per_block_optin : d.smem_per_block;
+  const size_t smem_limit = max_smem_per_block(d);
   if (smem > smem_limit)
     return Status::error("shared memory of " + std::to_string(smem) + " bytes per block (" +
                          std::to_string(k.static_smem) + " static + " +
@@ -102,12 +104,14 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
                          std::to_string(smem_limit) + " bytes a block may use on " + d.name);
   if (c.mode == LaunchMode::Cluster) {
     if (!d.cluster_launch)
-      return Status::error("thread block clusters need compute capability 9.0 or newer; " +
-                           d.name + " is " + d.cc_string());
+      return Status::error("thread block clusters need compute capability 9.0 or newer; " + d.name +
+                           " is " + d.cc_string());
     const uint64_t cluster = c.cluster.count();
     if (cluster > uint64_t(d.max_cluster_size))
-      return Status::error("cluster of " + std::to_string(cluster) + " blocks exceeds the portable "
-                           "limit of " + std::to_string(d.max_cluster_size) + " blocks");
+      return Status::error("cluster of " + std::to_string(cluster) +
+                           " blocks exceeds the portable "
+                           "limit of " +
+                           std::to_string(d.max_cluster_size) + " blocks");
     if (c.grid.x % c.cluster.x || c.grid.y % c.cluster.y || c.grid.z % c.cluster.z)
       return Status::error("grid " + c.grid.str() + " is not a multiple of the cluster " +
                            c.cluster.str());
@@ -117,26 +121,20 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
 
 uint64_t max_cooperative_blocks(const LaunchConfig& c, const DeviceProps& d,
                                 const KernelResources& k) {
-  OccupancyInput in;
-  in.block = c.block;
-  in.regs_per_thread = k.regs_per_thread;
-  in.static_smem = k.static_smem;
-  in.dynamic_smem = c.dynamic_smem;
-  Result<OccupancyResult> r = compute_occupancy(d, in);
+  Result<OccupancyResult> r = launch_occupancy(d, c, k);
   return r ? r->max_cooperative_grid : 0;
 }
 
 Status validate_launch(const LaunchConfig& c, const DeviceProps& d, const KernelResources& k) {
   if (Status s = validate_shape(c, d, k); !s) return s;
-  const uint64_t most = max_cooperative_blocks(c, d, k);
-  if (most == 0)
-    return Status::error("a block of " + std::to_string(c.block.count()) + " threads with " +
-                         std::to_string(k.regs_per_thread) + " registers per thread and " +
-                         std::to_string(k.static_smem + c.dynamic_smem) +
-                         " bytes of shared memory does not fit on one SM of " + d.name);
+  Result<OccupancyResult> occ = launch_occupancy(d, c, k);
+  if (!occ) return occ.status();
+  const uint64_t most = occ->max_cooperative_grid;
+  if (most == 0) return Status::error(occ->does_not_fit);
   if (c.mode == LaunchMode::Cooperative) {
     if (!d.cooperative_launch)
-      return Status::error(d.name + " does not support cooperative launch "
+      return Status::error(d.name +
+                           " does not support cooperative launch "
                            "(cudaDevAttrCooperativeLaunch is 0)");
     if (c.grid.count() > most)
       return Status::error("grid of " + std::to_string(c.grid.count()) + " blocks exceeds the " +
