@@ -10,6 +10,7 @@ const std::vector<LessonDef>& registry() {
     std::vector<LessonDef> v = {
         block_reduce::lesson(),
         groups_and_ranks::lesson(),
+        tiled_partitions::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
