@@ -11,6 +11,7 @@ const std::vector<LessonDef>& registry() {
         block_reduce::lesson(),
         groups_and_ranks::lesson(),
         tiled_partitions::lesson(),
+        labeled_binary_stride::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -7,4 +7,5 @@ namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
 namespace groups_and_ranks { LessonDef lesson(); }
 namespace tiled_partitions { LessonDef lesson(); }
+namespace labeled_binary_stride { LessonDef lesson(); }
 }  // namespace coop::lessons
