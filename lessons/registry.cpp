@@ -12,6 +12,7 @@ const std::vector<LessonDef>& registry() {
         groups_and_ranks::lesson(),
         tiled_partitions::lesson(),
         labeled_binary_stride::lesson(),
+        synchronization_hazards::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

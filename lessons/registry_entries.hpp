@@ -8,4 +8,5 @@ namespace block_reduce { LessonDef lesson(); }
 namespace groups_and_ranks { LessonDef lesson(); }
 namespace tiled_partitions { LessonDef lesson(); }
 namespace labeled_binary_stride { LessonDef lesson(); }
+namespace synchronization_hazards { LessonDef lesson(); }
 }  // namespace coop::lessons
