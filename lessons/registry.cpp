@@ -13,6 +13,7 @@ const std::vector<LessonDef>& registry() {
         tiled_partitions::lesson(),
         labeled_binary_stride::lesson(),
         synchronization_hazards::lesson(),
+        split_barriers::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

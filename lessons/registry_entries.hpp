@@ -9,4 +9,5 @@ namespace groups_and_ranks { LessonDef lesson(); }
 namespace tiled_partitions { LessonDef lesson(); }
 namespace labeled_binary_stride { LessonDef lesson(); }
 namespace synchronization_hazards { LessonDef lesson(); }
+namespace split_barriers { LessonDef lesson(); }
 }  // namespace coop::lessons
