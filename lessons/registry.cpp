@@ -12,6 +12,11 @@ const std::vector<LessonDef>& registry() {
         reduction_perf::lesson(),
         occupancy::lesson(),
         block_scheduling::lesson(),
+        groups_and_ranks::lesson(),
+        tiled_partitions::lesson(),
+        labeled_binary_stride::lesson(),
+        synchronization_hazards::lesson(),
+        split_barriers::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -8,4 +8,9 @@ namespace block_reduce { LessonDef lesson(); }
 namespace reduction_perf { LessonDef lesson(); }
 namespace occupancy { LessonDef lesson(); }
 namespace block_scheduling { LessonDef lesson(); }
+namespace groups_and_ranks { LessonDef lesson(); }
+namespace tiled_partitions { LessonDef lesson(); }
+namespace labeled_binary_stride { LessonDef lesson(); }
+namespace synchronization_hazards { LessonDef lesson(); }
+namespace split_barriers { LessonDef lesson(); }
 }  // namespace coop::lessons

@@ -1,0 +1,268 @@
+// Lesson "synchronization-hazards": definition, CPU reference and checks. Variants 1 and 2
+// deadlock on purpose and run only on the emulator, whose report becomes the lesson's check.
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+#include "lessons/lesson_checks.hpp"
+#include "lessons/registry_entries.hpp"
+#include "lessons/synchronization_hazards/kernels.hpp"
+
+extern const char coop_text_synchronization_hazards[];
+extern const char coop_source_synchronization_hazards[];
+
+namespace coop::lessons::synchronization_hazards {
+namespace {
+
+// Source lines are found by the comments on them, so reformatting the kernel keeps them.
+int line_in_kernel(std::string_view snippet) {
+  return line_of(coop_source_synchronization_hazards, snippet);
+}
+
+Status validate(const LaunchConfig& c, const Params&) {
+  if (c.block.y != 1 || c.block.z != 1)
+    return Status::error(
+        "synchronization-hazards uses 1D blocks (block_sum indexes by "
+        "threadIdx.x): got block " +
+        c.block.str());
+  if (c.block.x % 64 != 0 || c.block.x > 1024)
+    return Status::error(
+        "synchronization-hazards splits each block into halves of whole warps: "
+        "the block must be a multiple of 64 threads, at most 1024, got " +
+        std::to_string(c.block.x));
+  if (c.grid.y != 1 || c.grid.z != 1 || c.grid.x > 4096)
+    return Status::error("synchronization-hazards uses a 1D grid of at most 4096 blocks: got " +
+                         c.grid.str());
+  return {};
+}
+
+// Per-thread random inputs from the `data` seed.
+std::vector<int> make_inputs(const RunRequest& req) {
+  std::vector<int> in(req.config.total_threads());
+  std::mt19937 rng(uint32_t(req.params.at("data")));
+  std::uniform_int_distribution<int> pick(0, 99);
+  for (int& x : in) x = pick(rng);
+  return in;
+}
+
+// [SECTION] The safe variant: one barrier three ways, and the group-parameter fix.
+
+Status run_three_spellings(Executor& exec, const RunRequest& req, const std::vector<int>& in,
+                           LessonRun& out) {
+  const size_t threads = in.size(), n = req.config.block.x;
+  auto d_in = DeviceArray<int>::create(exec, threads, "in");
+  auto d_out = DeviceArray<int>::create(exec, threads, "out");
+  for (Status s : {d_in.status(), d_out.status()})
+    if (!s) return s;
+  if (Status s = d_in->upload(in); !s) return s;
+  Trace trace;
+  Status launched =
+      exec.launch(kernels().three_spellings, req.config, trace, d_in->get(), d_out->get());
+  out.launches.push_back(std::move(trace));
+  if (!launched) return launched;
+  auto got = d_out->download();
+  if (!got) return got.status();
+  auto want = [&](size_t i) { return in[i / n * n + (i % n + 2) % n]; };
+  out.checks.push_back(all_of(
+      "each thread read the value two places to its right (both barriers held)", threads,
+      [&](size_t i) { return (*got)[i] == want(i); },
+      [&](size_t i) {
+        return "thread " + std::to_string(i) + " read " + std::to_string((*got)[i]) +
+               ", expected " + std::to_string(want(i));
+      }));
+
+  // The three spellings are one barrier: phases 1, 2, 3 of the block, on their three lines.
+  const Trace& t = out.launches.back();
+  const int lines[3] = {line_in_kernel("// the group's own barrier"),
+                        line_in_kernel("// the same barrier, spelled the classic way"),
+                        line_in_kernel("// and once more, as the free function")};
+  std::vector<int> seen(threads, 0);
+  size_t right = 0, barriers = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>
+      window;  // last in, first out
+  for (const Event& e : t.events) {
+    if (e.kind != EventKind::Barrier) continue;
+    ++barriers;
+    const int k = seen[e.thread]++;
+    right += k < 3 && e.group_kind == GroupKind::Block && e.group_size == n &&
+             e.extra == uint32_t(k + 1) && e.line == lines[k];
+    auto [it, fresh] = window.try_emplace({e.group_id, e.extra}, e.time, e.b);
+    it->second.first = std::max(it->second.first, e.time);
+    it->second.second = std::min(it->second.second, e.b);
+  }
+  out.checks.push_back(make_check(
+      "sync(), __syncthreads() and cg::sync() are phases 1, 2, 3 of the same block barrier",
+      std::to_string(3 * threads) + " block barriers in order",
+      std::to_string(right) + " of " + std::to_string(barriers),
+      right == 3 * threads && barriers == 3 * threads));
+  size_t held = 0;
+  for (const auto& [key, w] : window) held += w.first <= w.second;
+  out.checks.push_back(make_check(
+      "no thread left a barrier before the last thread of its block arrived",
+      std::to_string(window.size()) + " of " + std::to_string(window.size()) + " barrier phases",
+      std::to_string(held) + " of " + std::to_string(window.size()), held == window.size()));
+  return {};
+}
+
+Status run_fixed(Executor& exec, const RunRequest& req, const std::vector<int>& in,
+                 LessonRun& out) {
+  const size_t threads = in.size(), n = req.config.block.x, blocks = req.config.grid.x;
+  auto d_in = DeviceArray<int>::create(exec, threads, "in");
+  auto d_block = DeviceArray<int>::create(exec, blocks, "block_sums");
+  auto d_warp = DeviceArray<int>::create(exec, threads, "warp_sums");
+  for (Status s : {d_in.status(), d_block.status(), d_warp.status()})
+    if (!s) return s;
+  if (Status s = d_in->upload(in); !s) return s;
+  if (Status s = d_warp->upload(std::vector<int>(threads, -1)); !s) return s;  // "not written"
+  if (Status s = d_block->zero(); !s) return s;
+  Trace trace;
+  Status launched = exec.launch(kernels().half_block_fixed, req.config, trace, d_in->get(),
+                                d_block->get(), d_warp->get());
+  out.launches.push_back(std::move(trace));
+  if (!launched) return launched;
+  auto block_sums = d_block->download();
+  auto warp_sums = d_warp->download();
+  if (!block_sums) return block_sums.status();
+  if (!warp_sums) return warp_sums.status();
+
+  auto sum = [&](size_t first, size_t count) {
+    int s = 0;
+    for (size_t k = first; k < first + count; ++k) s += in[k];
+    return s;
+  };
+  out.checks.push_back(all_of(
+      "group_sum(block, ...) called by every thread: each block's sum", blocks,
+      [&](size_t b) { return (*block_sums)[b] == sum(b * n, n); },
+      [&](size_t b) {
+        return "block " + std::to_string(b) + " got " + std::to_string((*block_sums)[b]) +
+               ", expected " + std::to_string(sum(b * n, n));
+      }));
+  // Lower half: its warp's sum; upper half: untouched (-1), since it never called group_sum.
+  auto want = [&](size_t i) { return i % n < n / 2 ? sum(i / 32 * 32, 32) : -1; };
+  out.checks.push_back(all_of(
+      "group_sum(warp, ...) called by the lower half only: whole warps, no deadlock", threads,
+      [&](size_t i) { return (*warp_sums)[i] == want(i); },
+      [&](size_t i) {
+        return "thread " + std::to_string(i) + " got " + std::to_string((*warp_sums)[i]) +
+               ", expected " + std::to_string(want(i));
+      }));
+  out.results.emplace_back("block 0 sum", std::to_string((*block_sums)[0]));
+  out.results.emplace_back("warp 0 sum", std::to_string((*warp_sums)[0]));
+  return {};
+}
+
+// [SECTION] The hazard variants: emulator only, the deadlock report is the result.
+
+Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>& in, int variant,
+                  LessonRun& out) {
+  const SumKernel& kernel =
+      variant == 1 ? kernels().half_block_deadlock : kernels().partition_in_branch;
+  const char* what = variant == 1 ? "__syncthreads()" : "tiled_partition()";
+  const int line = variant == 1 ? line_in_kernel("// the whole block, whoever called")
+                                : line_in_kernel("// too late: half are gone");
+  const std::string name = variant == 1 ? "variant 1 (library sum called by half a block)"
+                                        : "variant 2 (partition inside a branch)";
+  if (Status s = refuse_hazard_on_gpu(exec, name, "deadlocks"); !s) return s;
+
+  const size_t threads = in.size(), n = req.config.block.x;
+  auto d_in = DeviceArray<int>::create(exec, threads, "in");
+  auto d_block = DeviceArray<int>::create(exec, req.config.grid.x, "block_sums");
+  auto d_warp = DeviceArray<int>::create(exec, threads, "warp_sums");
+  for (Status s : {d_in.status(), d_block.status(), d_warp.status()})
+    if (!s) return s;
+  if (Status s = d_in->upload(in); !s) return s;
+  Trace trace;
+  const Status launched =
+      exec.launch(kernel, req.config, trace, d_in->get(), d_block->get(), d_warp->get());
+  out.launches.push_back(std::move(trace));  // the partial trace: what happened up to the hang
+
+  const std::string half = std::to_string(n / 2);
+  out.checks.push_back(hazard_reported(
+      "the emulator reported the deadlock at line " + std::to_string(line) + " with " +
+          thread_range(n / 2, n - 1) + " missing",
+      launched,
+      {"deadlock", std::string(what) + " at line " + std::to_string(line),
+       half + " of " + std::to_string(n) + " threads arrived (" + thread_range(0, n / 2 - 1),
+       half + " exited without arriving (" + thread_range(n / 2, n - 1)}));
+  out.results.emplace_back("emulator report", launched.ok() ? "none" : launched.message());
+  return {};
+}
+
+Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
+  const int variant = int(req.params.at("variant"));
+  const std::vector<int> in = make_inputs(req);
+  if (variant != 0) return run_hazard(exec, req, in, variant, out);
+  if (Status s = run_three_spellings(exec, req, in, out); !s) return s;
+  if (Status s = run_fixed(exec, req, in, out); !s) return s;
+  out.checks.push_back(nothing_dropped(out.launches));
+  return {};
+}
+
+}  // namespace
+
+LessonDef lesson() {
+  LessonDef l;
+  l.id = "synchronization-hazards";
+  l.order = 40;
+  l.title = "Synchronization and its hazards";
+  l.level = Level::Intermediate;
+  l.concepts = {"sync",     "__syncthreads",         "barrier guarantees",
+                "deadlock", "collective operations", "group as a parameter"};
+  l.text = coop_text_synchronization_hazards;
+  l.source = coop_source_synchronization_hazards;
+  l.source_file = "synchronization_hazards.cuh";
+  l.params = {
+      {"variant", 0, 0, 2,
+       "0: safe (one barrier three ways, and the group-parameter fix); 1: a block-wide library "
+       "called by half a block (deadlock, emulator only); 2: a partition made inside a branch "
+       "(deadlock, emulator only)"},
+      {"data", 1, 0, 1 << 30, "seed of the random input values"},
+  };
+  l.default_config.grid = {2, 1, 1};
+  l.default_config.block = {64, 1, 1};
+  l.steps = {
+      {"One barrier, three spellings",
+       "block.sync(), __syncthreads() and cg::sync(block) are the same barrier: the trace "
+       "numbers them phases 1, 2 and 3 of one block group.",
+       {"// the group's own barrier", "// the same barrier, spelled the classic way",
+        "// and once more, as the free function"},
+       EventKind::Barrier,
+       {{"variant", 0}}},
+      {"What a barrier guarantees",
+       "Nobody leaves until everybody has arrived, and every write before the barrier is "
+       "visible after it. Watch the departures: all come after the last arrival, so every "
+       "thread reads its neighbour's new value.",
+       {"const int right = slot[(r + 1) % n];", "traced(out[grid.thread_rank()])"},
+       EventKind::Barrier,
+       {{"variant", 0}}},
+      {"A library hides a barrier",
+       "Only the lower half calls block_sum, whose __syncthreads() waits for the whole block. "
+       "The upper half has already finished: the emulator stops and reports the deadlock.",
+       {"if (threadIdx.x < blockDim.x / 2)", "block_sum(scratch, in[i])",
+        "// the whole block, whoever called"},
+       EventKind::None,
+       {{"variant", 1}}},
+      {"A partition made too late",
+       "tiled_partition is collective: every thread of the block must call it. Made inside a "
+       "branch that half the block skips, it can never complete.",
+       {"// too late: half are gone"},
+       EventKind::None,
+       {{"variant", 2}}},
+      {"The fix: the group is a parameter",
+       "group_sum takes the group that will sync. The warp tiles are made by everyone before "
+       "the branch, and whole tiles take it: each tile waits only for its own 32 threads.",
+       {"cg::thread_group warp = cg::tiled_partition(block, 32);",
+        "group_sum(warp, scratch + r / 32 * 32, value)", "// only the members of g"},
+       EventKind::Barrier,
+       {{"variant", 0}}},
+  };
+  l.validate = validate;
+  l.run = run;
+  return l;
+}
+
+}  // namespace coop::lessons::synchronization_hazards
