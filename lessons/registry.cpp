@@ -9,6 +9,7 @@ const std::vector<LessonDef>& registry() {
   static const std::vector<LessonDef> lessons = [] {
     std::vector<LessonDef> v = {
         block_reduce::lesson(),
+        collectives::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

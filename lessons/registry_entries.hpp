@@ -5,4 +5,5 @@
 
 namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
+namespace collectives { LessonDef lesson(); }
 }  // namespace coop::lessons
