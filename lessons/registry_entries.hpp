@@ -6,4 +6,5 @@
 namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
 namespace collectives { LessonDef lesson(); }
+namespace warp_collectives { LessonDef lesson(); }
 }  // namespace coop::lessons
