@@ -11,6 +11,7 @@ const std::vector<LessonDef>& registry() {
         block_reduce::lesson(),
         collectives::lesson(),
         warp_collectives::lesson(),
+        divergence_and_coalesced::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -7,4 +7,5 @@ namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
 namespace collectives { LessonDef lesson(); }
 namespace warp_collectives { LessonDef lesson(); }
+namespace divergence_and_coalesced { LessonDef lesson(); }
 }  // namespace coop::lessons
