@@ -12,6 +12,7 @@ const std::vector<LessonDef>& registry() {
         collectives::lesson(),
         warp_collectives::lesson(),
         divergence_and_coalesced::lesson(),
+        async_data_movement::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -8,4 +8,5 @@ namespace block_reduce { LessonDef lesson(); }
 namespace collectives { LessonDef lesson(); }
 namespace warp_collectives { LessonDef lesson(); }
 namespace divergence_and_coalesced { LessonDef lesson(); }
+namespace async_data_movement { LessonDef lesson(); }
 }  // namespace coop::lessons
