@@ -17,6 +17,10 @@ const std::vector<LessonDef>& registry() {
         labeled_binary_stride::lesson(),
         synchronization_hazards::lesson(),
         split_barriers::lesson(),
+        collectives::lesson(),
+        warp_collectives::lesson(),
+        divergence_and_coalesced::lesson(),
+        async_data_movement::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -13,4 +13,8 @@ namespace tiled_partitions { LessonDef lesson(); }
 namespace labeled_binary_stride { LessonDef lesson(); }
 namespace synchronization_hazards { LessonDef lesson(); }
 namespace split_barriers { LessonDef lesson(); }
+namespace collectives { LessonDef lesson(); }
+namespace warp_collectives { LessonDef lesson(); }
+namespace divergence_and_coalesced { LessonDef lesson(); }
+namespace async_data_movement { LessonDef lesson(); }
 }  // namespace coop::lessons
