@@ -9,6 +9,7 @@ const std::vector<LessonDef>& registry() {
   static const std::vector<LessonDef> lessons = [] {
     std::vector<LessonDef> v = {
         block_reduce::lesson(),
+        atomics_and_races::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -5,4 +5,5 @@
 
 namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
+namespace atomics_and_races { LessonDef lesson(); }
 }  // namespace coop::lessons

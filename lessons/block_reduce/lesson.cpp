@@ -112,7 +112,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
 LessonDef lesson() {
   LessonDef l;
   l.id = "block-reduce";
-  l.order = 100;
+  l.order = 45;
   l.title = "Reducing a block, then the grid";
   l.level = Level::Beginner;
   l.concepts = {"thread_group", "this_thread_block", "sync", "shared memory", "binary tree",
