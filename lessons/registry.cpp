@@ -10,6 +10,7 @@ const std::vector<LessonDef>& registry() {
     std::vector<LessonDef> v = {
         block_reduce::lesson(),
         atomics_and_races::lesson(),
+        atomic_scopes::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
