@@ -11,6 +11,7 @@ const std::vector<LessonDef>& registry() {
         block_reduce::lesson(),
         atomics_and_races::lesson(),
         atomic_scopes::lesson(),
+        grid_sync::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

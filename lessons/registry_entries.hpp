@@ -7,4 +7,5 @@ namespace coop::lessons {
 namespace block_reduce { LessonDef lesson(); }
 namespace atomics_and_races { LessonDef lesson(); }
 namespace atomic_scopes { LessonDef lesson(); }
+namespace grid_sync { LessonDef lesson(); }
 }  // namespace coop::lessons
