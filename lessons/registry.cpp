@@ -12,6 +12,7 @@ const std::vector<LessonDef>& registry() {
         atomics_and_races::lesson(),
         atomic_scopes::lesson(),
         grid_sync::lesson(),
+        clusters::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

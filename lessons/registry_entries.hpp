@@ -8,4 +8,5 @@ namespace block_reduce { LessonDef lesson(); }
 namespace atomics_and_races { LessonDef lesson(); }
 namespace atomic_scopes { LessonDef lesson(); }
 namespace grid_sync { LessonDef lesson(); }
+namespace clusters { LessonDef lesson(); }
 }  // namespace coop::lessons
