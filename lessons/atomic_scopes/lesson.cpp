@@ -20,7 +20,14 @@ extern const char coop_source_atomic_scopes[];
 namespace coop::lessons::atomic_scopes {
 namespace {
 
-enum Part : int64_t { kAll = 0, kScopes = 1, kSumReduction = 2, kLitmus = 3, kPartCount };
+enum Part : int64_t {
+  kAll = 0,
+  kScopes = 1,          // scoped_counts
+  kSumReduction = 2,    // the seed's sumReduction
+  kRelaxed = 3,         // message passing with a relaxed flag
+  kReleaseAcquire = 4,  // message passing with a release/acquire flag
+  kPartCount
+};
 
 Status validate(const LaunchConfig& c, const Params& p) {
   if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
@@ -174,8 +181,10 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     if (Status s = run_scopes(exec, req, out); !s) return s;
   if (part == kAll || part == kSumReduction)
     if (Status s = run_sum_reduction(exec, req, out); !s) return s;
-  if (part == kAll || part == kLitmus)
-    if (Status s = run_litmus(exec, req, out); !s) return s;
+  const unsigned litmus = (part == kAll || part == kRelaxed ? kRelaxedTest : 0u) |
+                          (part == kAll || part == kReleaseAcquire ? kReleaseAcquireTest : 0u);
+  if (litmus)
+    if (Status s = run_litmus(exec, req, out, litmus); !s) return s;
   out.checks.push_back(every_event_recorded(out.launches));
   return {};
 }
@@ -195,7 +204,8 @@ LessonDef lesson() {
   l.source_file = "atomic_scopes.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1,
-       "0: everything; 1 scoped counters, 2 the seed's sumReduction, 3 the litmus test"},
+       "0: everything; 1 scoped counters, 2 the seed's sumReduction, 3 message passing with a "
+       "relaxed flag, 4 the same with release/acquire"},
       {"data", 1, 0, 1 << 30, "seed of sumReduction's input values"},
       {"distance", 1, 1, 1 << 19,
        "litmus: how many threads apart a writer and its reader are (1: neighbouring lanes)", true},
@@ -211,7 +221,8 @@ LessonDef lesson() {
        "scope. The atomics view shows each event's scope.",
        {"cuda::atomic_ref<int, cuda::thread_scope_block> in_block(block_count)",
         "cuda::atomic_ref<int, cuda::thread_scope_device> in_grid(*grid_count)",
-        "cuda::std::atomic_ref<int> anywhere(*system_count)"},
+        "cuda::std::atomic_ref<int> anywhere(*system_count)", "in_block.fetch_add(1",
+        "in_grid.fetch_add(1", "anywhere.fetch_add(1)"},
        EventKind::Atomic,
        {{"part", kScopes}}},
       {"The seed's sumReduction",
@@ -227,14 +238,14 @@ LessonDef lesson() {
        {"pass_message<cuda::memory_order_relaxed, cuda::memory_order_relaxed>",
         "f.store(1, kRaise)", "f.load(kLook)"},
        EventKind::Atomic,
-       {{"part", kLitmus}}},
+       {{"part", kRelaxed}}},
       {"Message passing, release/acquire",
        "A release store of the flag and an acquire load that reads it make the data store "
        "visible: flag 1 with data 0 is forbidden, and the checks assert it never shows up.",
        {"pass_message<cuda::memory_order_release, cuda::memory_order_acquire>",
         "f.store(1, kRaise)", "f.load(kLook)"},
        EventKind::Atomic,
-       {{"part", kLitmus}}},
+       {{"part", kReleaseAcquire}}},
   };
   l.validate = validate;
   l.run = run;

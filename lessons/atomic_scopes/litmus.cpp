@@ -2,6 +2,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "lessons/atomic_scopes/kernels.hpp"
 #include "lessons/gpu_runs.hpp"
@@ -87,7 +88,10 @@ Status one_round(Executor& exec, const Ordering& o, const LaunchConfig& config, 
 
 }  // namespace
 
-Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out) {
+Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out, unsigned which) {
+  std::vector<Ordering> chosen;
+  for (size_t i = 0; i < orderings().size(); ++i)
+    if (which & (1u << i)) chosen.push_back(orderings()[i]);
   const int distance = int(req.params.at("distance"));
   const int runs = int(req.params.at("runs"));
   const size_t pairs = req.config.total_threads() / 2;
@@ -95,7 +99,7 @@ Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out) {
   if (!buffers) return buffers.status();
 
   // Traced: one launch per ordering, with the run's schedule.
-  for (const Ordering& o : orderings()) {
+  for (const Ordering& o : chosen) {
     Histogram h{};
     uint64_t missing = 0;
     Trace trace;
@@ -111,7 +115,7 @@ Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out) {
                                       (seen_set(h) & ~o.allowed) == 0));
     out.results.emplace_back(tag + ", distance " + std::to_string(distance), describe(h));
   }
-  for (const Ordering& o : orderings())
+  for (const Ordering& o : chosen)
     out.results.emplace_back(std::string("allowed by the model, ") + o.name,
                              outcome_set(o.allowed));
 
@@ -129,7 +133,7 @@ Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out) {
   if (!wide) return wide.status();
   UntracedScope untraced(exec);
   const uint64_t saved_seed = exec.options().seed;
-  for (const Ordering& o : orderings()) {
+  for (const Ordering& o : chosen) {
     Histogram all{};
     for (int d : distances) {
       Histogram h{};

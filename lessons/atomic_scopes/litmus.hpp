@@ -7,6 +7,9 @@
 
 namespace coop::lessons::atomic_scopes {
 
-Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out);
+// Which orderings to test (bits of `which`).
+constexpr unsigned kRelaxedTest = 1u << 0, kReleaseAcquireTest = 1u << 1;
+
+Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out, unsigned which);
 
 }  // namespace coop::lessons::atomic_scopes

@@ -281,7 +281,7 @@ LessonDef lesson() {
       {"Each block writes a partial sum",
        "Every block reduces its slice with a tree that starts at half the block, and its thread "
        "0 writes the block's sum to partial[blockIdx.x].",
-       {"tree_from(block, temp, input[grid.thread_rank()], block.size() / 2)",
+       {"tree_from(block, temp, input[grid.thread_rank()], block.size() / 2)", "g.sync()",
         "partial[blockIdx.x] = block_sum"},
        EventKind::Barrier,
        {}},
