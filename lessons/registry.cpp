@@ -21,6 +21,10 @@ const std::vector<LessonDef>& registry() {
         warp_collectives::lesson(),
         divergence_and_coalesced::lesson(),
         async_data_movement::lesson(),
+        atomics_and_races::lesson(),
+        atomic_scopes::lesson(),
+        grid_sync::lesson(),
+        clusters::lesson(),
     };
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -17,4 +17,8 @@ namespace collectives { LessonDef lesson(); }
 namespace warp_collectives { LessonDef lesson(); }
 namespace divergence_and_coalesced { LessonDef lesson(); }
 namespace async_data_movement { LessonDef lesson(); }
+namespace atomics_and_races { LessonDef lesson(); }
+namespace atomic_scopes { LessonDef lesson(); }
+namespace grid_sync { LessonDef lesson(); }
+namespace clusters { LessonDef lesson(); }
 }  // namespace coop::lessons

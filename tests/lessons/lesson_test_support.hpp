@@ -1,10 +1,11 @@
-// Helpers for lesson tests: requests with non-default parameters, a GPU stand-in that only
-// counts launch attempts (to prove that hazard variants never reach a GPU), and the comparison
-// of a lesson run on a GPU with the same run on the emulator.
+// Helpers for lesson tests: requests with non-default parameters, results and checks by name, a
+// GPU stand-in that only counts launch attempts (to prove that hazard variants never reach a
+// GPU), and the comparison of a lesson run on a GPU with the same run on the emulator.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,14 +15,45 @@
 
 namespace coop::testing {
 
-// The lesson's default request with some parameters (and optionally the block) changed.
-inline lessons::RunRequest lesson_request(const lessons::LessonDef& l,
-                                          const lessons::Params& changed = {}) {
-  lessons::RunRequest r;
+using lessons::Check;
+using lessons::LessonDef;
+using lessons::LessonRun;
+using lessons::ParamDef;
+using lessons::Params;
+using lessons::RunRequest;
+
+// The lesson's default launch and parameters, with `overrides` applied.
+inline RunRequest lesson_request(const LessonDef& l, const Params& overrides = {},
+                                 uint64_t seed = 0) {
+  RunRequest r;
   r.config = l.default_config;
-  for (const lessons::ParamDef& p : l.params) r.params[p.name] = p.default_value;
-  for (const auto& [name, value] : changed) r.params[name] = value;
+  r.seed = seed;
+  for (const ParamDef& p : l.params) r.params[p.name] = p.default_value;
+  for (const auto& [k, v] : overrides) r.params[k] = v;
   return r;
+}
+
+// The same with another 1D grid and block.
+inline RunRequest lesson_request(const LessonDef& l, const Params& overrides, uint32_t grid,
+                                 uint32_t block, uint64_t seed = 0) {
+  RunRequest r = lesson_request(l, overrides, seed);
+  r.config.grid = {grid, 1, 1};
+  r.config.block = {block, 1, 1};
+  return r;
+}
+
+// The value of the result called `name`, or "" when the run has none.
+inline std::string result_of(const LessonRun& run, const std::string& name) {
+  for (const auto& [k, v] : run.results)
+    if (k == name) return v;
+  return "";
+}
+
+// The first check whose name starts with `prefix`.
+inline const Check* check_named(const LessonRun& run, const std::string& prefix) {
+  for (const Check& c : run.checks)
+    if (c.name.rfind(prefix, 0) == 0) return &c;
+  return nullptr;
 }
 
 // Reports itself as a GPU of the given compute capability, keeps memory on the host, and
@@ -66,12 +98,23 @@ class CountingGpu : public Executor {
 };
 
 // Every check of a run passed (or was skipped with a reason).
-inline void expect_checks_pass(const lessons::LessonRun& run, const std::string& where) {
+inline void expect_checks_pass(const LessonRun& run, const std::string& where = "") {
   ASSERT_TRUE(run.status.ok()) << where << ": " << run.status.message();
   ASSERT_FALSE(run.checks.empty()) << where;
-  for (const lessons::Check& c : run.checks)
+  for (const Check& c : run.checks)
     EXPECT_TRUE(c.pass || c.skipped)
         << where << ": " << c.name << ": expected " << c.expected << ", got " << c.got;
+}
+
+// Two runs of the same request launched the same kernels, and their traces agree on every field
+// the backends must agree on.
+inline void expect_same_traces(const LessonRun& a, const LessonRun& b) {
+  ASSERT_EQ(a.launches.size(), b.launches.size());
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const TraceDiff d = compare_deterministic(a.launches[i], b.launches[i]);
+    EXPECT_TRUE(d.equal()) << a.launches[i].header.kernel << ": " << d.mismatches
+                           << " differences, first: " << (d.examples.empty() ? "" : d.examples[0]);
+  }
 }
 
 // gpu: the same request on the GPU and on an emulator of that GPU: checks pass on both, and

@@ -1,0 +1,121 @@
+// Lesson "atomics-and-races": definition, parameters, steps; the experiments live in parts.cpp.
+#include <random>
+#include <string>
+
+#include "lessons/atomics_and_races/parts.hpp"
+#include "lessons/lesson.hpp"
+#include "lessons/registry_entries.hpp"
+#include "lessons/run_helpers.hpp"
+
+extern const char coop_text_atomics_and_races[];
+extern const char coop_source_atomics_and_races[];
+
+namespace coop::lessons::atomics_and_races {
+namespace {
+
+// The race analysis keeps every load and store; this bounds the traced threads of one launch.
+constexpr uint64_t kMaxThreads = 1u << 18;
+
+Status validate(const LaunchConfig& c, const Params&) {
+  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
+    return Status::error("atomics-and-races uses 1D blocks and grids: got block " + c.block.str() +
+                         ", grid " + c.grid.str());
+  if (c.block.x > 1024)
+    return Status::error("staged_sum stages at most 1024 values per block: got a block of " +
+                         std::to_string(c.block.x));
+  if (c.mode != LaunchMode::Normal)
+    return Status::error(std::string("atomics-and-races uses normal launches: got ") +
+                         to_string(c.mode));
+  if (c.total_threads() > kMaxThreads)
+    return Status::error("atomics-and-races traces at most " + std::to_string(kMaxThreads) +
+                         " threads: got " + std::to_string(c.total_threads()));
+  return {};
+}
+
+Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
+  PartContext c{exec, req, out, {}};
+  c.x.resize(req.config.total_threads());
+  std::mt19937 rng(uint32_t(req.params.at("data")));
+  std::uniform_int_distribution<int> share(1, 100);
+  for (int& v : c.x) v = share(rng);
+
+  const int64_t part = req.params.at("part");
+  Status (*const parts[])(PartContext&) = {nullptr,         run_race,       run_atomic, run_staged,
+                                           run_staged_race, run_contention, run_float};
+  for (int64_t p = kRace; p < kPartCount; ++p) {
+    if (part != kAll && part != p) continue;
+    if (Status s = parts[p](c); !s) return s;
+  }
+  out.checks.push_back(every_event_recorded(out.launches));
+  return {};
+}
+
+}  // namespace
+
+LessonDef lesson() {
+  LessonDef l;
+  l.id = "atomics-and-races";
+  l.order = 90;
+  l.title = "Atomics and races";
+  l.level = Level::Intermediate;
+  l.concepts = {"race condition", "lost update",           "atomicAdd",      "landing order",
+                "contention",     "block-local reduction", "float precision"};
+  l.text = coop_text_atomics_and_races;
+  l.source = coop_source_atomics_and_races;
+  l.source_file = "atomics_and_races.cuh";
+  l.params = {
+      {"part", kAll, kAll, kPartCount - 1,
+       "0: every experiment; 1 race, 2 atomicAdd, 3 block sum then one atomic, 4 the same "
+       "unprotected, 5 contention, 6 float counter"},
+      {"data", 1, 0, 1 << 30, "seed of the values the threads add (1..100 each)"},
+      {"spread", 1, 1, 65536, "contention: how many addresses the threads' atomics spread over"},
+      {"headroom", 64, 0, 1 << 20,
+       "float counter: how far below 2^24 = 16777216 the counters start"},
+  };
+  l.default_config.grid = {8, 1, 1};
+  l.default_config.block = {256, 1, 1};
+  l.steps = {
+      {"Read, add, write: a race",
+       "Every thread reads s[0], adds its share and writes the sum back. Threads that read the "
+       "same old value overwrite each other: watch the loads all return the same number, then "
+       "the stores replace one another. The results say whose updates survived.",
+       {"traced(s[0]) = traced(s[0]) + x[i]"},
+       EventKind::Store,
+       {{"part", kRace}}},
+      {"atomicAdd takes a ticket",
+       "atomicAdd does the read, add and write as one step and returns what it found. Sorted by "
+       "that old value, the threads form a queue: the order in which their adds landed.",
+       {"before[i] = atomicAdd(&s[0], x[i])"},
+       EventKind::Atomic,
+       {{"part", kAtomic}}},
+      {"Add up the block first",
+       "The seed's Numba kernel in CUDA: the block stages its values in shared memory, thread 0 "
+       "adds them, and only one atomic per block touches s[0].",
+       {"staging[threadIdx.x] =", "local = local + staging[j]", "atomicAdd(&s[0], local)"},
+       EventKind::Atomic,
+       {{"part", kStaged}}},
+      {"The same without the atomic",
+       "Replace the atomic with s[0] = s[0] + local, as the seed warns against: whole block sums "
+       "disappear, and which ones depends on timing.",
+       {"traced(s[0]) = traced(s[0]) + local"},
+       EventKind::Store,
+       {{"part", kStagedRace}}},
+      {"Contention",
+       "Every atomic on one address waits for the one before it; spread over many addresses they "
+       "run side by side. On a GPU the results time both; raise spread to see the queue shrink.",
+       {"atomicAdd(&counters[i % spread], 1)"},
+       EventKind::Atomic,
+       {{"part", kContention}}},
+      {"A float counter stops at 2^24",
+       "Both counters start just below 16777216. The unsigned one keeps counting; the float one "
+       "reaches 2^24 and every later add of 1.0f returns the same old value.",
+       {"atomicAdd(float_count, 1.0f)"},
+       EventKind::Atomic,
+       {{"part", kFloat}}},
+  };
+  l.validate = validate;
+  l.run = run;
+  return l;
+}
+
+}  // namespace coop::lessons::atomics_and_races

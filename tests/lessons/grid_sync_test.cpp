@@ -1,0 +1,83 @@
+// The grid-sync lesson: every final step against the CPU, the refusal of one block too many,
+// the seed's tile bound, and the hazard variant reported by the emulator.
+#include <gtest/gtest.h>
+
+#include "lessons/lesson.hpp"
+#include "tests/lessons/lesson_test_support.hpp"
+#include "tests/support.hpp"
+
+namespace coop::lessons {
+namespace {
+
+using testing::check_named;
+using testing::expect_checks_pass;
+using testing::lesson_request;
+
+const LessonDef& lesson() {
+  return *find_lesson("grid-sync");
+}
+
+TEST(GridSync, EveryFinalStepMatchesTheCpuOnManyShapes) {
+  ASSERT_NE(find_lesson("grid-sync"), nullptr);
+  auto exec = testing::emulator();
+  for (int64_t step : {0, 1, 2})
+    for (auto [grid, block] : {std::pair{8u, 256u}, {40u, 64u}, {3u, 1024u}, {5u, 32u}})
+      expect_checks_pass(run_lesson(lesson(), *exec,
+                                    lesson_request(lesson(), {{"final_step", step}}, grid, block)));
+}
+
+TEST(GridSync, OneBlockTooManyIsRefusedWithTheLaunchCheck) {
+  auto exec = testing::emulator();
+  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson()));
+  expect_checks_pass(run);
+  // The emulated H100-like device: 8 blocks of 256 threads per SM, 132 SMs.
+  const Check* refused = check_named(run, "a grid of 1057 blocks is refused");
+  ASSERT_NE(refused, nullptr);
+  EXPECT_TRUE(refused->pass);
+  EXPECT_NE(refused->got.find("exceeds the 1056 that can be co-resident"), std::string::npos)
+      << refused->got;
+}
+
+TEST(GridSync, TheHazardIsReportedAtTheGridSyncLine) {
+  auto exec = testing::emulator();
+  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"launch", 1}}));
+  expect_checks_pass(run);
+  ASSERT_EQ(run.checks.size(), 1u);
+  const int line = lines_with(lesson().source, "grid.sync();").at(0);
+  EXPECT_NE(run.checks[0].got.find("line " + std::to_string(line)), std::string::npos)
+      << run.checks[0].got;
+  ASSERT_EQ(run.launches.size(), 1u);
+  EXPECT_FALSE(run.launches[0].events.empty()) << "the partial trace is kept";
+}
+
+TEST(GridSync, RequiresACooperativeLaunch) {
+  auto exec = testing::emulator();
+  RunRequest r = lesson_request(lesson());
+  r.config.mode = LaunchMode::Normal;
+  const LessonRun run = run_lesson(lesson(), *exec, r);
+  EXPECT_NE(run.status.message().find("cooperative"), std::string::npos) << run.status.message();
+}
+
+// gpu: every final step with 1024-thread blocks on the device, traces equal to the emulator's;
+// the largest cooperative grid launches; the hazard is refused before launching.
+TEST(GridSyncGpu, SeedBoundAndLargestGridOnTheDevice) {
+  COOP_GPU_OR_SKIP(gpu);
+  auto emu = make_emu_executor(gpu->device());
+  for (int64_t step : {0, 1, 2}) {
+    const RunRequest r = lesson_request(lesson(), {{"final_step", step}}, 16, 1024);
+    const LessonRun on_gpu = run_lesson(lesson(), *gpu, r);
+    const LessonRun on_emu = run_lesson(lesson(), *emu, r);
+    expect_checks_pass(on_gpu, "gpu: ");
+    expect_checks_pass(on_emu, "emu: ");
+    const Check* largest = check_named(on_gpu, "the largest cooperative grid");
+    ASSERT_NE(largest, nullptr);
+    EXPECT_TRUE(largest->pass && !largest->skipped) << largest->got;
+    testing::expect_same_traces(on_gpu, on_emu);
+  }
+  const LessonRun hazard = run_lesson(lesson(), *gpu, lesson_request(lesson(), {{"launch", 1}}));
+  EXPECT_FALSE(hazard.status.ok());
+  EXPECT_NE(hazard.status.message().find("only on the emulator"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace coop::lessons
