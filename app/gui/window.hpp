@@ -1,0 +1,66 @@
+// The GLFW window, its OpenGL 3.3 core context and Dear ImGui's platform and renderer backends.
+// The only file that touches GLFW and GL (besides the PNG read-back in capture).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "app/gui/gui_app.hpp"
+
+struct GLFWwindow;
+
+namespace coop::app {
+
+struct WindowOptions {
+  int width = 1440, height = 900;
+  bool visible = true;  // false: offscreen work only (screenshots, benchmarks)
+  std::string title = "coopviz";
+};
+
+class GuiWindow {
+ public:
+  // Opens the window and initialises ImGui, or says why not (no display, no GL 3.3).
+  static Result<std::unique_ptr<GuiWindow>> open(const WindowOptions& options);
+  ~GuiWindow();
+  GuiWindow(const GuiWindow&) = delete;
+  GuiWindow& operator=(const GuiWindow&) = delete;
+
+  // Runs the interactive loop until the window is closed. `each_frame` runs before drawing
+  // (scripts use it); returning false closes the window.
+  void run(GuiApp& app, const std::function<bool(GuiApp&)>& each_frame = {});
+
+  // Draws `frames` frames of the app offscreen at width x height and writes the last one to
+  // `png_path` (frames let ImGui settle its layout). The app is not advanced in time.
+  Status capture(GuiApp& app, int width, int height, int frames, const std::string& png_path);
+
+  // Draws one frame offscreen at width x height without reading it back; returns the CPU
+  // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,
+  // including the GPU (or llvmpipe) finishing it.
+  struct FrameTiming {
+    double build_ms = 0, frame_ms = 0;
+  };
+  FrameTiming timed_frame(GuiApp& app, int width, int height);
+
+  // Largest offscreen image this GL can render (GL_MAX_RENDERBUFFER_SIZE).
+  int max_image_size() const;
+
+ private:
+  GuiWindow() = default;
+  void apply_style(const GuiApp& app);  // fonts, colours and sizes for the app's scale and mode
+  void begin_frame(GuiApp& app, double now, int width, int height, bool offscreen);
+  void end_frame();
+
+  GLFWwindow* window_ = nullptr;
+  float style_scale_ = 0;  // the scale fonts were built for
+  bool style_presentation_ = false;
+  double last_time_ = 0;
+  unsigned fbo_ = 0, color_rb_ = 0;
+  int fbo_w_ = 0, fbo_h_ = 0;
+  bool bind_offscreen(int width, int height);
+};
+
+// Writes tightly packed RGBA rows (bottom row first, as GL reads them) as a PNG, atomically.
+Status write_png(const std::string& path, int width, int height, const unsigned char* rgba);
+
+}  // namespace coop::app
