@@ -136,6 +136,9 @@ Status GuiApp::open_trace(const std::string& path) {
 
 void GuiApp::show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> next) {
   snapshot.reset();
+  derived = DerivedViews{};
+  barrier_view.zoom = 0;  // fit the new trace's time scale
+  barrier_view.followed_cursor = SIZE_MAX;
   models = std::move(next);
   launch = 0;
   selected_thread = -1;
@@ -183,6 +186,27 @@ void GuiApp::apply_focus() {
   }
   visual::seek(playback, *m, cursor);
   playback.playing = false;
+  // Show the view this step is about.
+  switch (s.focus) {
+    case EventKind::Barrier:
+    case EventKind::BarrierArrive:
+    case EventKind::BarrierWait:
+      tab_request = ResultTab::Barriers;
+      break;
+    case EventKind::Atomic:
+      tab_request = ResultTab::Atomics;
+      break;
+    case EventKind::Collective:
+      tab_request = ResultTab::DataFlow;
+      break;
+    case EventKind::Load:
+    case EventKind::Store:
+    case EventKind::CopyIssue:
+      tab_request = ResultTab::Memory;
+      break;
+    default:
+      break;
+  }
 }
 
 void GuiApp::jump_to_line(int line) {

@@ -10,17 +10,24 @@
 #include <vector>
 
 #include "app/gui/lesson_runner.hpp"
+#include "visual/barrier_timeline.hpp"
+#include "visual/collective_flow.hpp"
 #include "visual/markdown.hpp"
+#include "visual/memory_order.hpp"
+#include "visual/memory_state.hpp"
 #include "visual/playback.hpp"
 #include "visual/thread_snapshot.hpp"
+#include "visual/views/barrier_view.hpp"
 #include "visual/views/code_view.hpp"
+#include "visual/views/flow_view.hpp"
 #include "visual/views/grid_view.hpp"
+#include "visual/views/memory_views.hpp"
 
 namespace coop::app {
 
 // Sizes of the splitter-separated panels, as fractions of the window (remembered between runs).
 struct LayoutState {
-  float left = 0.205f;     // lessons, steps and launch column
+  float left = 0.205f;    // lessons, steps and launch column
   float middle = 0.37f;   // lesson text and code column
   float lessons = 0.20f;  // left column: the lesson list
   float steps = 0.40f;    // left column: the steps
@@ -29,6 +36,21 @@ struct LayoutState {
 };
 
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
+
+// The tabs under the thread grid.
+enum class ResultTab { Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, None };
+
+// What the barrier, atomic, flow and memory views derive from the shown model, built when a
+// view first needs it and dropped with the model.
+struct DerivedViews {
+  std::optional<visual::BarrierTimeline> barriers;
+  std::optional<std::vector<visual::AddressHistory>> histories;
+  size_t memory_cursor = SIZE_MAX;  // cursor `memory` was computed at
+  std::vector<visual::MemoryArray> memory;
+  size_t flow_cursor = SIZE_MAX;
+  int flow_line = -1;
+  std::optional<visual::CollectiveCall> flow;
+};
 
 struct GuiApp {
   // [what is shown]
@@ -61,6 +83,10 @@ struct GuiApp {
   // [views]
   visual::GridViewSettings grid;
   visual::CodeViewSettings code;
+  visual::BarrierViewSettings barrier_view;
+  visual::FlowViewSettings flow_view;
+  DerivedViews derived;
+  ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
   LayoutState layout;
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window

@@ -34,6 +34,11 @@ void draw_launch_config(GuiApp& app, double now);
 void draw_result_tabs(GuiApp& app);
 void draw_checks(GuiApp& app);
 void draw_thread_events(GuiApp& app);
+// [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
+void draw_barrier_tab(GuiApp& app);
+void draw_atomic_tab(GuiApp& app);
+void draw_flow_tab(GuiApp& app);
+void draw_memory_tab(GuiApp& app);
 
 // More tabs under the thread grid, registered by other views (the occupancy panel goes here).
 struct ExtraTab {

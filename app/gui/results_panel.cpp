@@ -109,14 +109,25 @@ void draw_thread_events(GuiApp& app) {
 
 void draw_result_tabs(GuiApp& app) {
   if (!ImGui::BeginTabBar("results")) return;
-  if (ImGui::BeginTabItem("Checks")) {
-    draw_checks(app);
-    ImGui::EndTabItem();
+  struct Tab {
+    const char* title;
+    ResultTab id;
+    void (*draw)(GuiApp&);
+  };
+  static constexpr Tab kTabs[] = {{"Checks", ResultTab::Checks, draw_checks},
+                                  {"Thread events", ResultTab::ThreadEvents, draw_thread_events},
+                                  {"Barriers", ResultTab::Barriers, draw_barrier_tab},
+                                  {"Atomics", ResultTab::Atomics, draw_atomic_tab},
+                                  {"Data flow", ResultTab::DataFlow, draw_flow_tab},
+                                  {"Memory", ResultTab::Memory, draw_memory_tab}};
+  for (const Tab& tab : kTabs) {
+    const ImGuiTabItemFlags flags = app.tab_request == tab.id ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(tab.title, nullptr, flags)) {
+      tab.draw(app);
+      ImGui::EndTabItem();
+    }
   }
-  if (ImGui::BeginTabItem("Thread events")) {
-    draw_thread_events(app);
-    ImGui::EndTabItem();
-  }
+  app.tab_request = ResultTab::None;
   for (ExtraTab& tab : extra_tabs())
     if (ImGui::BeginTabItem(tab.title.c_str())) {
       tab.draw(app);
