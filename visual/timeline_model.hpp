@@ -43,9 +43,9 @@ class TimelineModel {
  private:
   Trace trace_;
   uint32_t thread_count_ = 0, block_threads_ = 0, block_count_ = 0;
-  std::vector<uint32_t> order_;             // playback position -> event index
-  std::vector<uint32_t> thread_offsets_;    // CSR: thread -> [offset, next offset)
-  std::vector<uint32_t> thread_positions_;  // positions grouped by thread
+  std::vector<uint32_t> order_;            // playback position -> event index
+  std::vector<uint32_t> thread_offsets_;   // CSR: thread -> [offset, next offset)
+  std::vector<uint32_t> thread_positions_; // positions grouped by thread
   std::vector<size_t> phase_ends_;
 };
 
