@@ -24,6 +24,7 @@ int run_cli(int argc, char** argv) {
   register_run(app, state);
   register_devices(app, state);
   register_gui(app, state);
+  register_bench(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

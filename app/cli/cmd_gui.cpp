@@ -1,9 +1,13 @@
 // coopviz gui [--lesson ID] [--step N] [--trace FILE] and
 // coopviz screenshot [--lesson L] [--step S] [--trace FILE] --out PNG [--size WxH].
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/commands.hpp"
 #include "app/gui/gui_app.hpp"
+#include "app/gui/script.hpp"
+#include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
 #include "lessons/lesson.hpp"
 
@@ -14,7 +18,7 @@ constexpr int kMinImage = 200, kMaxImage = 8192;
 constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesson to run
 
 struct GuiOptions {
-  std::string lesson, trace, out, size = "1280x800", step;
+  std::string lesson, trace, out, size = "1280x800", step, script, settings;
   bool presentation = false;
   int frames = 4;
 };
@@ -78,12 +82,59 @@ void register_gui(CLI::App& app, CliState& state) {
   auto gui = std::make_shared<GuiOptions>();
   auto* g = app.add_subcommand("gui", "Open the desktop app (the default when a display exists)");
   add_common(g, *gui);
+  g->add_option("--script", gui->script,
+                "Run a walkthrough script in the window (see app/gui/script.hpp)");
+  g->add_option("--settings", gui->settings,
+                "Settings file (default: " + default_settings_path() + ")");
   g->callback([gui, &state] {
+    // Settings: the layout always; the last lesson and step when none is asked for.
+    const std::string settings_path =
+        gui->settings.empty() ? default_settings_path() : gui->settings;
+    Result<GuiSettings> saved = load_settings(settings_path);
+    if (!saved) std::cerr << "coopviz: note: " << saved.message() << "\n";
+    const GuiSettings settings = saved ? *saved : GuiSettings{};
+    std::vector<ScriptCommand> script;
+    if (!gui->script.empty()) {
+      std::ifstream in(gui->script);
+      if (!in) return void(state.exit_code = usage_error("cannot read --script " + gui->script));
+      std::stringstream text;
+      text << in.rdbuf();
+      Result<std::vector<ScriptCommand>> parsed = parse_script(text.str());
+      if (!parsed) return void(state.exit_code = usage_error(parsed.message()));
+      script = std::move(*parsed);
+    }
     GuiApp app;
-    if (Status s = prepare(app, *gui); !s) return void(state.exit_code = usage_error(s.message()));
-    Result<std::unique_ptr<GuiWindow>> window = GuiWindow::open({});
+    app.restore(settings);
+    GuiOptions options = *gui;
+    if (options.lesson.empty() && options.trace.empty() && lessons::find_lesson(settings.lesson)) {
+      options.lesson = settings.lesson;
+      if (options.step.empty()) options.step = std::to_string(settings.step + 1);
+    }
+    if (Status s = prepare(app, options); !s) {
+      // A remembered step the lesson no longer has is not the user's error.
+      if (gui->step.empty() && !options.step.empty()) {
+        options.step.clear();
+        if (Status again = prepare(app, options); !again)
+          return void(state.exit_code = usage_error(again.message()));
+      } else {
+        return void(state.exit_code = usage_error(s.message()));
+      }
+    }
+    if (gui->presentation) app.presentation = true;
+    Result<std::unique_ptr<GuiWindow>> window =
+        GuiWindow::open({.width = settings.window_width, .height = settings.window_height});
     if (!window) return void(state.exit_code = usage_error(window.message()));
-    (*window)->run(app);
+    ScriptRunner runner(std::move(script), **window);
+    (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
+    if (runner.failed()) return void(state.exit_code = 1);
+    if (gui->script.empty() || !gui->settings.empty()) {
+      // Scripts leave the user's settings alone unless given a settings file of their own.
+      GuiSettings now = app.remembered();
+      now.window_width = (*window)->width();
+      now.window_height = (*window)->height();
+      if (Status s = save_settings(settings_path, now); !s)
+        std::cerr << "coopviz: note: settings not saved: " << s.message() << "\n";
+    }
     state.exit_code = 0;
   });
 

@@ -106,32 +106,52 @@ void GuiApp::run_now() {
   runner.submit(std::move(job));
 }
 
+GuiSettings GuiApp::remembered() const {
+  GuiSettings s;
+  s.layout = layout;
+  if (const lessons::LessonDef* l = lesson_def(); l && !replay) s.lesson = l->id;
+  s.step = std::max(0, step);
+  s.presentation = presentation;
+  return s;
+}
+
+void GuiApp::restore(const GuiSettings& s) {
+  layout = s.layout;
+  presentation = s.presentation;
+}
+
 Status GuiApp::open_trace(const std::string& path) {
   Result<std::vector<Trace>> traces = load_traces(path);
   if (!traces) return traces.status();
   if (traces->empty()) return Status::error(path + " holds no launches");
+  show_traces(std::move(*traces), path);
+  return {};
+}
+
+void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   std::vector<std::shared_ptr<const visual::TimelineModel>> loaded;
-  for (Trace& t : *traces)
+  for (Trace& t : traces)
     loaded.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
   replay = true;
-  trace_path = path;
+  trace_path = label;
   run_due = -1;
   ++generation;  // a run still in flight must not replace the trace
-  const std::string& id = loaded.front()->trace().header.lesson;
   lesson = -1;
   lesson_text.clear();
-  const auto& all = lessons::registry();
-  for (size_t i = 0; i < all.size(); ++i)
-    if (all[i].id == id) {
-      lesson = int(i);
-      lesson_text = visual::parse_markdown(all[i].text);
-    }
-  config = loaded.front()->launch();
+  if (!loaded.empty()) {
+    const std::string& id = loaded.front()->trace().header.lesson;
+    const auto& all = lessons::registry();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].id == id) {
+        lesson = int(i);
+        lesson_text = visual::parse_markdown(all[i].text);
+      }
+    config = loaded.front()->launch();
+  }
   outcome.reset();
   step = -1;
   show_models(std::move(loaded));
   if (const lessons::LessonDef* l = lesson_def(); l && !l->steps.empty()) step = 0;
-  return {};
 }
 
 void GuiApp::show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> next) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/lesson_runner.hpp"
+#include "app/gui/settings.hpp"
 #include "visual/barrier_timeline.hpp"
 #include "visual/collective_flow.hpp"
 #include "visual/markdown.hpp"
@@ -24,16 +25,6 @@
 #include "visual/views/memory_views.hpp"
 
 namespace coop::app {
-
-// Sizes of the splitter-separated panels, as fractions of the window (remembered between runs).
-struct LayoutState {
-  float left = 0.205f;    // lessons, steps and launch column
-  float middle = 0.37f;   // lesson text and code column
-  float lessons = 0.20f;  // left column: the lesson list
-  float steps = 0.40f;    // left column: the steps
-  float text = 0.42f;     // middle column: lesson text above the code
-  float grid = 0.60f;     // right column: thread grid above the tabs
-};
 
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 
@@ -94,6 +85,11 @@ struct GuiApp {
   float ui_scale = 1.0f;          // HiDPI content scale
   std::string notice;             // last one-line message (export done, settings error, ...)
 
+  // What to remember between runs, and putting it back (layout and presentation mode; the
+  // caller selects the remembered lesson and step).
+  GuiSettings remembered() const;
+  void restore(const GuiSettings& settings);
+
   // Selects lesson `index` with its default configuration and its first step, and runs it.
   void select_lesson(int index, double now);
   // Selects `index` of the current lesson's steps: applies its parameters (running again if
@@ -103,6 +99,8 @@ struct GuiApp {
   void config_edited(double now);
   // Submits the current configuration now.
   void run_now();
+  // Shows `traces` as if loaded from a file (benchmarks, tests).
+  void show_traces(std::vector<Trace> traces, const std::string& label);
   // Shows the traces in `path` instead of running anything.
   Status open_trace(const std::string& path);
 

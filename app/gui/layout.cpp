@@ -22,6 +22,11 @@
 namespace coop::app {
 namespace {
 
+// Backgrounds come from glClear alone (the panel colour): ImGui's window backgrounds are
+// blended quads, and every layer of them costs the software renderer a full pass over its
+// pixels. Panels are told apart by their borders.
+constexpr ImGuiWindowFlags kContainer = ImGuiWindowFlags_NoBackground;
+
 void top_bar(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   visual::push_font(st.fonts.bold);
@@ -72,7 +77,7 @@ void right_column(GuiApp& app, float height) {
   const visual::ViewStyle& st = visual::view_style();
   const float split = 6.0f * st.scale;
   float grid_h = app.layout.grid * height, tabs_h = height - grid_h - split;
-  ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true);
+  ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
   const visual::TimelineModel* m = app.model();
   if (m) {
     const LaunchConfig& l = m->launch();
@@ -115,7 +120,7 @@ void right_column(GuiApp& app, float height) {
   }
   ImGui::EndChild();
   splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
-  ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true);
+  ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
   draw_result_tabs(app);
   ImGui::EndChild();
   app.layout.grid = grid_h / height;
@@ -176,6 +181,7 @@ void draw_app(GuiApp& app, double now) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
   ImGui::Begin("coopviz", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoBackground |  // glClear paints it: one layer less to blend
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PopStyleVar(2);
   top_bar(app);
@@ -195,14 +201,14 @@ void draw_app(GuiApp& app, double now) {
   // so splitters sit flush between panels).
   auto panel = [&](const char* id, float height, auto&& draw) {
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, spacing);
-    ImGui::BeginChild(id, ImVec2(0, height), true);
+    ImGui::BeginChild(id, ImVec2(0, height), true, kContainer);
     draw();
     ImGui::EndChild();
     ImGui::PopStyleVar();
   };
 
   // Left column: lessons, steps, launch configuration.
-  ImGui::BeginChild("left", ImVec2(left, body_h));
+  ImGui::BeginChild("left", ImVec2(left, body_h), false, kContainer);
   {
     float lessons_h = app.layout.lessons * body_h, steps_h = app.layout.steps * body_h;
     float launch_h = body_h - lessons_h - steps_h - 2 * split;
@@ -220,7 +226,7 @@ void draw_app(GuiApp& app, double now) {
   ImGui::SameLine();
 
   // Middle column: lesson text above the kernel source.
-  ImGui::BeginChild("middle", ImVec2(middle, body_h));
+  ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
   {
     float text_h = app.layout.text * body_h, code_h = body_h - text_h - split;
     panel("text", text_h, [&] { draw_lesson_text(app); });
@@ -233,7 +239,7 @@ void draw_app(GuiApp& app, double now) {
   splitter("split_middle", true, body_h, middle, right, min_col, min_col * 2);
   ImGui::SameLine();
 
-  ImGui::BeginChild("right", ImVec2(right, body_h));
+  ImGui::BeginChild("right", ImVec2(right, body_h), false, kContainer);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, spacing);
   right_column(app, body_h);
   ImGui::PopStyleVar();

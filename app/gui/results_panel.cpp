@@ -85,7 +85,7 @@ void draw_thread_events(GuiApp& app) {
   ImGui::SameLine();
   if (ImGui::SmallButton("clear")) app.selected_thread = -1;
   const std::span<const uint32_t> positions = m->thread_positions(t);
-  ImGui::BeginChild("events");
+  ImGui::BeginChild("events", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   ImGuiListClipper clipper;
   clipper.Begin(int(positions.size()));
   while (clipper.Step()) {

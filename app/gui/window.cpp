@@ -72,6 +72,18 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
 }  // namespace
 
 // [SECTION] Opening and closing
@@ -129,6 +141,11 @@ int GuiWindow::max_image_size() const {
   return size;
 }
 
+std::string GuiWindow::renderer() const {
+  const GLubyte* name = glGetString(GL_RENDERER);
+  return name ? reinterpret_cast<const char*>(name) : "unknown";
+}
+
 void GuiWindow::apply_style(const GuiApp& app) {
   const float scale = app.ui_scale * (app.presentation ? 1.0f : 1.0f);
   if (scale == style_scale_ && app.presentation == style_presentation_) return;
@@ -176,7 +193,7 @@ void GuiWindow::begin_frame(GuiApp& app, double now, int width, int height, bool
 }
 
 void GuiWindow::end_frame() {
-  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_ChildBg];  // see layout.cpp
   ImDrawData* dd = ImGui::GetDrawData();
   glViewport(0, 0, int(dd->DisplaySize.x * dd->FramebufferScale.x),
              int(dd->DisplaySize.y * dd->FramebufferScale.y));
@@ -185,7 +202,19 @@ void GuiWindow::end_frame() {
   ImGui_ImplOpenGL3_RenderDrawData(dd);
 }
 
-void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&)>& each_frame) {
+int GuiWindow::width() const {
+  int w = 0, h = 0;
+  glfwGetWindowSize(window_, &w, &h);
+  return w;
+}
+
+int GuiWindow::height() const {
+  int w = 0, h = 0;
+  glfwGetWindowSize(window_, &w, &h);
+  return h;
+}
+
+void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& each_frame) {
   while (!glfwWindowShouldClose(window_)) {
     // Idle windows sleep until input arrives; playing or running ones keep drawing.
     if (app.playback.playing || app.running())
@@ -198,7 +227,7 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&)>& each_frame)
     const double now = glfwGetTime();
     app.update(now, now - last_time_);
     last_time_ = now;
-    if (each_frame && !each_frame(app)) break;
+    if (each_frame && !each_frame(app, now)) break;
     if (ImGui::IsKeyPressed(GLFW_KEY_F11)) {
       // Full screen on the current monitor, and back.
       GLFWmonitor* monitor = glfwGetPrimaryMonitor();
@@ -256,12 +285,22 @@ GuiWindow::FrameTiming GuiWindow::timed_frame(GuiApp& app, int width, int height
   const double now = glfwGetTime();
   app.update(now, now - last_time_);
   last_time_ = now;
+  t.update_ms = milliseconds_since(start);
   const auto build = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_ms();
   begin_frame(app, now, width, height, true);
+  t.build_cpu_ms = thread_cpu_ms() - cpu_start;
   t.build_ms = milliseconds_since(build);
+  const ImDrawData* dd = ImGui::GetDrawData();
+  t.vertices = dd->TotalVtxCount;
+  for (int i = 0; i < dd->CmdListsCount; ++i) t.draw_calls += dd->CmdLists[i]->CmdBuffer.Size;
+  const auto render = std::chrono::steady_clock::now();
+  const double render_cpu = process_cpu_ms();
   bind_offscreen(width, height);
   end_frame();
   glFinish();  // count the rasterising too: llvmpipe does it on the CPU
+  t.render_ms = milliseconds_since(render);
+  t.render_cpu_ms = process_cpu_ms() - render_cpu;
   t.frame_ms = milliseconds_since(start);
   return t;
 }

@@ -26,9 +26,13 @@ class GuiWindow {
   GuiWindow(const GuiWindow&) = delete;
   GuiWindow& operator=(const GuiWindow&) = delete;
 
-  // Runs the interactive loop until the window is closed. `each_frame` runs before drawing
-  // (scripts use it); returning false closes the window.
-  void run(GuiApp& app, const std::function<bool(GuiApp&)>& each_frame = {});
+  // Runs the interactive loop until the window is closed. `each_frame(app, now)` runs before
+  // drawing (scripts use it); returning false closes the window.
+  void run(GuiApp& app, const std::function<bool(GuiApp&, double)>& each_frame = {});
+
+  // The window's size in screen coordinates (remembered between runs).
+  int width() const;
+  int height() const;
 
   // Draws `frames` frames of the app offscreen at width x height and writes the last one to
   // `png_path` (frames let ImGui settle its layout). The app is not advanced in time.
@@ -38,12 +42,20 @@ class GuiWindow {
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,
   // including the GPU (or llvmpipe) finishing it.
   struct FrameTiming {
-    double build_ms = 0, frame_ms = 0;
+    double build_ms = 0;      // wall time from NewFrame to Render: building the draw lists
+    double build_cpu_ms = 0;  // the same span in this thread's CPU time
+    double update_ms = 0;     // app.update: runs picked up, playback, thread snapshot
+    double render_ms = 0;     // OpenGL: clear, draw the lists, glFinish (llvmpipe rasterises)
+    double render_cpu_ms = 0; // the same span in CPU time of the whole process (all threads)
+    double frame_ms = 0;      // the whole frame, rasterising included
+    int vertices = 0, draw_calls = 0;  // what the frame sent to OpenGL
   };
   FrameTiming timed_frame(GuiApp& app, int width, int height);
 
   // Largest offscreen image this GL can render (GL_MAX_RENDERBUFFER_SIZE).
   int max_image_size() const;
+  // The GL_RENDERER string ("llvmpipe (LLVM 15.0.6, 256 bits)", a GPU's name, ...).
+  std::string renderer() const;
 
  private:
   GuiWindow() = default;

@@ -49,7 +49,8 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
   const uint64_t now = cursor > 0 ? model.at(cursor - 1).time : tl.begin_time();
   const float row = std::max(kMinCellPixels + 1, s.row_height * st.scale);
   const float label_w = ImGui::CalcTextSize("b0000 w00").x + 8;
-  ImGui::BeginChild("rows", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("rows", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float view_w = std::max(50.0f, ImGui::GetContentRegionAvail().x - label_w);

@@ -44,7 +44,8 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const ViewStyle& st = view_style();
   const SourceCache& src = cached(in.source);
   int clicked = 0;
-  ImGui::BeginChild(id, ImVec2(0, height), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild(id, ImVec2(0, height), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
   ImFont* mono = st.fonts.mono ? st.fonts.mono : ImGui::GetFont();
   ImGui::PushFont(mono);
   const float line_h = ImGui::GetTextLineHeight() + 2.0f * st.scale;

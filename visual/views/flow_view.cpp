@@ -58,7 +58,8 @@ int64_t draw_flow_view(const char* id, const TimelineModel& model,
   const size_t n = std::min<size_t>(c.members.size(), 64);
   if (c.members.size() > n)
     ImGui::TextDisabled("showing the first %zu of %zu members", n, c.members.size());
-  ImGui::BeginChild("flow", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("flow", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fh = ImGui::GetTextLineHeight();
   const float box_w = std::max(ImGui::GetContentRegionAvail().x / float(n), fh * 1.6f);

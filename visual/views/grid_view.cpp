@@ -144,7 +144,8 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   in.block_count = std::max(1u, model.block_count());
   in.block_threads = block_threads;
   in.gap = std::max(3.0f, 6.0f * st.scale);
-  ImGui::BeginChild("grid", size, false, s.fit ? ImGuiWindowFlags_NoScrollbar : 0);
+  ImGui::BeginChild("grid", size, false,
+                    ImGuiWindowFlags_NoBackground | (s.fit ? ImGuiWindowFlags_NoScrollbar : 0));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   in.width = std::max(40.0f, avail.x);
   const float label_h = ImGui::GetTextLineHeight();

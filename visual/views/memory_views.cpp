@@ -169,7 +169,7 @@ int64_t draw_atomic_order_view(const char* id, const TimelineModel& model,
                                const std::vector<AddressHistory>& histories, size_t cursor) {
   int64_t seek = -1;
   ImGui::PushID(id);
-  ImGui::BeginChild("atomics");
+  ImGui::BeginChild("atomics", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   bool any = false;
   for (size_t i = 0; i < histories.size(); ++i) {
     const AddressHistory& h = histories[i];
@@ -198,7 +198,7 @@ int64_t draw_memory_view(const char* id, const TimelineModel& model,
   int64_t seek = -1;
   const ViewStyle& st = view_style();
   ImGui::PushID(id);
-  ImGui::BeginChild("memory");
+  ImGui::BeginChild("memory", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   if (arrays.empty())
     ImGui::TextDisabled(cursor == 0 ? "Nothing has touched memory yet."
                                     : "No traced loads, stores or atomics so far.");
