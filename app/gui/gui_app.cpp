@@ -52,7 +52,7 @@ void GuiApp::select_lesson(int index, double now) {
   for (const lessons::ParamDef& p : l.params) params[p.name] = p.default_value;
   replay = false;
   trace_path.clear();
-  selected_thread = -1;
+  selection = {};
   code.followed_line = 0;
   step = -1;
   if (!l.steps.empty()) {
@@ -161,7 +161,7 @@ void GuiApp::show_models(std::vector<std::shared_ptr<const visual::TimelineModel
   barrier_view.followed_cursor = SIZE_MAX;
   models = std::move(next);
   launch = 0;
-  selected_thread = -1;
+  selection = {};
   visual::PlaybackState fresh;
   fresh.speed = playback.speed;
   fresh.loop = playback.loop;

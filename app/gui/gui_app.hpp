@@ -17,6 +17,7 @@
 #include "visual/memory_order.hpp"
 #include "visual/memory_state.hpp"
 #include "visual/playback.hpp"
+#include "visual/selection.hpp"
 #include "visual/thread_snapshot.hpp"
 #include "visual/views/barrier_view.hpp"
 #include "visual/views/code_view.hpp"
@@ -41,6 +42,8 @@ struct DerivedViews {
   size_t flow_cursor = SIZE_MAX;
   int flow_line = -1;
   std::optional<visual::CollectiveCall> flow;
+  visual::Selection listed;                // selection `listed_positions` belongs to
+  std::vector<uint32_t> listed_positions;  // its events, in playback order
 };
 
 struct GuiApp {
@@ -68,8 +71,8 @@ struct GuiApp {
   int launch = 0;
   visual::PlaybackState playback;
   visual::ThreadSnapshot snapshot;
-  bool focus_pending = false;  // jump to the step's focus event when the next run lands
-  int64_t selected_thread = -1;
+  bool focus_pending = false;   // jump to the step's focus event when the next run lands
+  visual::Selection selection;  // thread, warp or block picked in the grid
 
   // [views]
   visual::GridViewSettings grid;

@@ -104,8 +104,11 @@ void right_column(GuiApp& app, float height) {
     }
     m = app.model();
     const visual::GridViewResult r =
-        visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selected_thread);
-    if (r.clicked_thread >= 0) app.selected_thread = r.clicked_thread;
+        visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
+    if (r.clicked_thread >= 0) {
+      app.selection.thread = r.clicked_thread;
+      app.tab_request = ResultTab::ThreadEvents;
+    }
   } else {
     panel_title("Threads");
     if (app.running()) {

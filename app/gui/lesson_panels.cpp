@@ -1,5 +1,6 @@
 // The lesson list, the steps, the lesson text and the kernel source panels.
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
@@ -76,19 +77,29 @@ void draw_code_panel(GuiApp& app) {
   else if (const lessons::LessonDef* l = app.lesson_def())
     title = l->source_file;
   panel_title(title.c_str());
-  if (m) {
+  // With a selection, the counts are the selected threads'; otherwise every thread's.
+  std::vector<uint32_t> selected_counts;
+  const std::vector<uint32_t>* counts = m ? &app.snapshot.line_counts() : nullptr;
+  if (m && !app.selection.empty()) {
+    selected_counts = visual::selection_line_counts(app.snapshot, *m, app.selection);
+    counts = &selected_counts;
+  }
+  if (counts) {
     ImGui::SameLine();
     uint32_t at_lines = 0, lines = 0;
-    for (uint32_t c : app.snapshot.line_counts())
+    for (uint32_t c : *counts)
       if (c) at_lines += c, ++lines;
-    ImGui::TextDisabled("  %u threads on %u highlighted line%s", at_lines, lines,
+    const std::string whose =
+        app.selection.empty() ? std::string() : " of " + visual::selection_label(*m, app.selection);
+    ImGui::TextDisabled("  %u threads%s on %u highlighted line%s", at_lines, whose.c_str(), lines,
                         lines == 1 ? "" : "s");
   }
   visual::CodeViewInput in;
   in.source = app.source();
   if (m) {
-    in.line_counts = &app.snapshot.line_counts();
-    in.thread_count = m->thread_count();
+    in.line_counts = counts;
+    const auto [first, last] = visual::selected_threads(*m, app.selection);
+    in.thread_count = first < last ? last - first : m->thread_count();
     if (app.playback.cursor > 0) in.last_event_line = m->at(app.playback.cursor - 1).line;
   }
   in.step_lines = app.step_lines();

@@ -2,6 +2,7 @@
 // events; other views add tabs through extra_tabs().
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include <imgui.h>
 
@@ -75,16 +76,34 @@ void draw_checks(GuiApp& app) {
 
 void draw_thread_events(GuiApp& app) {
   const visual::TimelineModel* m = app.model();
-  if (!m || app.selected_thread < 0 || uint64_t(app.selected_thread) >= m->thread_count()) {
-    ImGui::TextDisabled("Click a thread in the grid to list its events.");
+  const auto [first, last] =
+      m ? visual::selected_threads(*m, app.selection) : std::pair<uint32_t, uint32_t>{};
+  if (first == last) {
+    ImGui::TextDisabled(
+        "Click a thread in the grid to list its events (or its warp's, or block's).");
     return;
   }
-  const uint32_t t = uint32_t(app.selected_thread);
-  const uint32_t bt = std::max(1u, m->block_threads());
-  ImGui::Text("thread %u: block %u, warp %u, lane %u", t, t / bt, t % bt / 32, t % 32);
+  int scope = int(app.selection.scope);
+  ImGui::RadioButton("thread", &scope, 0);
   ImGui::SameLine();
-  if (ImGui::SmallButton("clear")) app.selected_thread = -1;
-  const std::span<const uint32_t> positions = m->thread_positions(t);
+  ImGui::RadioButton("warp", &scope, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton("block", &scope, 2);
+  app.selection.scope = visual::SelectionScope(scope);
+  ImGui::SameLine();
+  ImGui::TextUnformatted(visual::selection_label(*m, app.selection).c_str());
+  ImGui::SameLine();
+  if (ImGui::SmallButton("clear")) {
+    app.selection = {};
+    return;
+  }
+  DerivedViews& d = app.derived;
+  if (d.listed.thread != app.selection.thread || d.listed.scope != app.selection.scope) {
+    d.listed = app.selection;
+    d.listed_positions = visual::selection_positions(*m, app.selection);
+  }
+  const std::vector<uint32_t>& positions = d.listed_positions;
+  const bool many = last - first > 1;
   ImGui::BeginChild("events", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   ImGuiListClipper clipper;
   clipper.Begin(int(positions.size()));
@@ -93,12 +112,13 @@ void draw_thread_events(GuiApp& app) {
       const uint32_t pos = positions[size_t(i)];
       const Event& e = m->at(pos);
       const bool happened = pos < app.playback.cursor;
-      const std::string label = "t=" + std::to_string(e.time) + "  line " + std::to_string(e.line) +
-                                "  " + visual::describe_event(e, m->trace().header);
+      std::string label = "t=" + std::to_string(e.time) + "  line " + std::to_string(e.line) + "  ";
+      if (many) label += "thread " + std::to_string(e.thread) + ": ";
+      label += visual::describe_event(e, m->trace().header);
       ImGui::PushID(i);
       if (!happened)
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      const bool current = int64_t(pos) == app.snapshot.last_position(t);
+      const bool current = int64_t(pos) == app.snapshot.last_position(e.thread);
       if (ImGui::Selectable(label.c_str(), current)) visual::seek(app.playback, *m, pos + 1);
       if (!happened) ImGui::PopStyleColor();
       ImGui::PopID();

@@ -21,8 +21,9 @@ const std::map<std::string, Arity>& verbs() {
       {"seed", {1, 1}},       {"wait", {0, 0}},         {"next-event", {0, 1}},
       {"prev-event", {0, 1}}, {"next-phase", {0, 1}},   {"prev-phase", {0, 1}},
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
-      {"tab", {1, 1}},        {"presentation", {1, 1}}, {"screenshot", {1, 2}},
-      {"expect", {2, 2}},     {"print", {0, 0}},        {"quit", {0, 0}}};
+      {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
+      {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
+      {"quit", {0, 0}}};
   return v;
 }
 
@@ -177,6 +178,9 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
+  } else if (c.verb == "demo") {
+    if (a0 != "on" && a0 != "off") return Status::error("demo takes on or off");
+    app.show_demo = a0 == "on";
   } else if (c.verb == "screenshot") {
     int w = 1280, h = 800;
     if (c.args.size() > 1 && std::sscanf(c.args[1].c_str(), "%dx%d", &w, &h) != 2)
@@ -197,8 +201,10 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.config.block.str();
     else if (a0 == "events")
       got = m ? std::to_string(m->size()) : "none";
-    else if (a0 == "lesson") got = app.lesson_def() ? app.lesson_def()->id : "none";
-    else if (a0 == "step") got = std::to_string(app.step + 1);
+    else if (a0 == "lesson")
+      got = app.lesson_def() ? app.lesson_def()->id : "none";
+    else if (a0 == "step")
+      got = std::to_string(app.step + 1);
     else if (a0 == "status")
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
     else

@@ -12,6 +12,7 @@
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory
 //   presentation on|off
+//   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
 //   print                one line: lesson, step, launch, threads, cursor

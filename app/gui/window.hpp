@@ -42,12 +42,12 @@ class GuiWindow {
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,
   // including the GPU (or llvmpipe) finishing it.
   struct FrameTiming {
-    double build_ms = 0;      // wall time from NewFrame to Render: building the draw lists
-    double build_cpu_ms = 0;  // the same span in this thread's CPU time
-    double update_ms = 0;     // app.update: runs picked up, playback, thread snapshot
-    double render_ms = 0;     // OpenGL: clear, draw the lists, glFinish (llvmpipe rasterises)
-    double render_cpu_ms = 0; // the same span in CPU time of the whole process (all threads)
-    double frame_ms = 0;      // the whole frame, rasterising included
+    double build_ms = 0;       // wall time from NewFrame to Render: building the draw lists
+    double build_cpu_ms = 0;   // the same span in this thread's CPU time
+    double update_ms = 0;      // app.update: runs picked up, playback, thread snapshot
+    double render_ms = 0;      // OpenGL: clear, draw the lists, glFinish (llvmpipe rasterises)
+    double render_cpu_ms = 0;  // the same span in CPU time of the whole process (all threads)
+    double frame_ms = 0;       // the whole frame, rasterising included
     int vertices = 0, draw_calls = 0;  // what the frame sent to OpenGL
   };
   FrameTiming timed_frame(GuiApp& app, int width, int height);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GUI test: `coopviz gui --script` drives the live window. Changing the block size re-runs the
-# lesson (the thread count and the picture change), a bad size reports its limit, and the
-# last lesson and step are remembered in the settings file for the next start.
+# lesson (the thread count and the picture change), a bad size reports its limit, the demo
+# window and presentation mode render, and the last lesson and step are remembered in the
+# settings file for the next start.
 #   walkthrough_test.sh COOPVIZ PNG_CHECK SCRIPT OUT_DIR
 set -euo pipefail
 coopviz=$1 png_check=$2 script=$3 out=$4
@@ -13,9 +14,12 @@ rm -rf "$out" && mkdir -p "$out" && cd "$out"
 grep -q "threads 1024" walk.log || { echo "FAIL: no run with 1024 threads"; exit 1; }
 grep -q "power-of-two block of at most 1024 threads for its tree: got 100" walk.log ||
   { echo "FAIL: the bad block size was not reported with its limit"; exit 1; }
-for f in walk-before walk-after walk-barriers walk-error; do "$png_check" "$f.png" 1024 640; done
+for f in walk-before walk-after walk-barriers walk-error walk-demo walk-presentation; do
+  "$png_check" "$f.png" 1024 640
+done
 "$png_check" --differ walk-before.png walk-after.png
 "$png_check" --differ walk-after.png walk-error.png
+"$png_check" --differ walk-demo.png walk-presentation.png
 
 # The settings file remembers lesson and step; the next start comes back to them.
 grep -q '"step": 2' settings.json || { echo "FAIL: step not saved"; cat settings.json; exit 1; }

@@ -61,7 +61,8 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
     std::vector<uint64_t> lengths;
     for (uint32_t lane = 0; lane < tl.lane_count() && lengths.size() < 512; ++lane)
       for (const BarrierSpan& b : tl.lane(lane)) lengths.push_back(b.depart - b.first_arrive + 1);
-    std::nth_element(lengths.begin(), lengths.begin() + ptrdiff_t(lengths.size() / 2), lengths.end());
+    std::nth_element(lengths.begin(), lengths.begin() + ptrdiff_t(lengths.size() / 2),
+                     lengths.end());
     const double median_px = double(lengths[lengths.size() / 2]) / span * view_w;
     s.zoom = float(std::clamp(16.0 * st.scale / std::max(median_px, 1e-6), 1.0, 256.0));
   }

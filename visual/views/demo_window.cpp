@@ -10,9 +10,12 @@
 
 #include "visual/markdown.hpp"
 #include "visual/synthetic_trace.hpp"
+#include "visual/views/barrier_view.hpp"
 #include "visual/views/code_view.hpp"
+#include "visual/views/flow_view.hpp"
 #include "visual/views/grid_view.hpp"
 #include "visual/views/markdown_view.hpp"
+#include "visual/views/memory_views.hpp"
 #include "visual/views/playback_view.hpp"
 
 namespace coop::visual {
@@ -27,13 +30,20 @@ struct DemoState {
   ThreadSnapshot snapshot;
   GridViewSettings grid;
   CodeViewSettings code;
-  int64_t selected = -1;
+  Selection selected;
+  BarrierViewSettings barrier_settings;
+  FlowViewSettings flow_settings;
+  std::unique_ptr<BarrierTimeline> barriers;
+  std::vector<AddressHistory> histories;
 
   void rebuild() {
     snapshot.reset();
     model = std::make_unique<TimelineModel>(make_synthetic_trace(spec));
     playback = PlaybackState{};
     step_phases(playback, *model, 1);
+    barriers = std::make_unique<BarrierTimeline>(*model, barrier_settings.lanes);
+    histories = build_memory_histories(*model);
+    barrier_settings.zoom = 0;
   }
 };
 
@@ -73,7 +83,7 @@ void DemoPlayback(DemoState& d) {
 void DemoThreadGrid(DemoState& d) {
   const GridViewResult r = draw_grid_view("demo_grid", *d.model, d.snapshot, d.grid, d.selected,
                                           ImVec2(0, ImGui::GetFontSize() * 16));
-  if (r.clicked_thread >= 0) d.selected = r.clicked_thread;
+  if (r.clicked_thread >= 0) d.selected.thread = r.clicked_thread;
   ImGui::TextDisabled("%u rectangles drawn", r.drawn_rects);
 }
 
@@ -89,6 +99,39 @@ void DemoCode(DemoState& d) {
     const size_t pos = find_next_on_line(*d.model, d.playback.cursor, line);
     if (pos < d.model->size()) seek(d.playback, *d.model, end_of_moment(*d.model, pos));
   }
+}
+
+void DemoBarriers(DemoState& d) {
+  ImGui::BeginChild("demo_barriers", ImVec2(0, ImGui::GetFontSize() * 14));
+  const BarrierViewResult r =
+      draw_barrier_view("barriers", *d.model, *d.barriers, d.playback.cursor, d.barrier_settings);
+  if (r.lanes_changed)
+    d.barriers = std::make_unique<BarrierTimeline>(*d.model, d.barrier_settings.lanes);
+  if (r.seek >= 0) seek(d.playback, *d.model, size_t(r.seek));
+  ImGui::EndChild();
+}
+
+void DemoAtomics(DemoState& d) {
+  ImGui::BeginChild("demo_atomics", ImVec2(0, ImGui::GetFontSize() * 16));
+  const int64_t at = draw_atomic_order_view("atomics", *d.model, d.histories, d.playback.cursor);
+  if (at >= 0) seek(d.playback, *d.model, size_t(at));
+  ImGui::EndChild();
+}
+
+void DemoFlow(DemoState& d) {
+  ImGui::BeginChild("demo_flow", ImVec2(0, ImGui::GetFontSize() * 11));
+  const auto call = collective_before(*d.model, d.playback.cursor, d.flow_settings.line);
+  const int64_t at = draw_flow_view("flow", *d.model, call, d.flow_settings);
+  if (at >= 0) seek(d.playback, *d.model, size_t(at));
+  ImGui::EndChild();
+}
+
+void DemoMemory(DemoState& d) {
+  ImGui::BeginChild("demo_memory", ImVec2(0, ImGui::GetFontSize() * 12));
+  const int64_t at = draw_memory_view("memory", *d.model, memory_at(*d.model, d.playback.cursor),
+                                      d.playback.cursor);
+  if (at >= 0) seek(d.playback, *d.model, size_t(at));
+  ImGui::EndChild();
 }
 
 void DemoMarkdown() {
@@ -115,6 +158,10 @@ void ShowVisualDemoWindow(bool* open) {
   if (ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen)) DemoPlayback(d);
   d.snapshot.update(*d.model, d.playback.cursor);
   if (ImGui::CollapsingHeader("Thread grid", ImGuiTreeNodeFlags_DefaultOpen)) DemoThreadGrid(d);
+  if (ImGui::CollapsingHeader("Barrier timeline")) DemoBarriers(d);
+  if (ImGui::CollapsingHeader("Atomic order and lost updates")) DemoAtomics(d);
+  if (ImGui::CollapsingHeader("Collective data flow")) DemoFlow(d);
+  if (ImGui::CollapsingHeader("Memory")) DemoMemory(d);
   if (ImGui::CollapsingHeader("Code")) DemoCode(d);
   if (ImGui::CollapsingHeader("Lesson text")) DemoMarkdown();
   ImGui::End();

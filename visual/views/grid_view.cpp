@@ -130,7 +130,7 @@ GroupKind default_color_group(const ThreadSnapshot& snapshot) {
 
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                               const ThreadSnapshot& snap, GridViewSettings& s,
-                              int64_t selected_thread, ImVec2 size) {
+                              const Selection& selected, ImVec2 size) {
   GridViewResult result;
   const ViewStyle& st = view_style();
   const GroupKind kind = s.group == GroupKind::None ? default_color_group(snap) : s.group;
@@ -249,15 +249,19 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
       }
     }
   }
-  // The selected thread: outlined wherever it is drawn.
-  if (selected_thread >= 0 &&
-      uint64_t(selected_thread) < uint64_t(in.block_count) * block_threads) {
-    const uint32_t t = uint32_t(selected_thread), b = t / block_threads, r = t % block_threads;
+  // The selection: its block, warp or thread outlined.
+  if (const auto [sel_first, sel_last] = selected_threads(model, selected); sel_first < sel_last) {
+    const uint32_t b = sel_first / block_threads, r0 = sel_first % block_threads;
     const float bx = origin.x + g.block_x(b), by = origin.y + g.block_y(b);
-    dl->AddRect(ImVec2(bx - 2, by - 2), ImVec2(bx + g.block_w + 1, by + g.block_h + 1),
-                scale_color(st.colors.selection, 0.6f), 0, 0, 1.0f);
-    if (g.detail == GridDetail::Lanes) {
-      const ImVec2 a(bx + float(r % 32) * s.cell, by + float(r / 32) * s.cell);
+    if (selected.scope == SelectionScope::Block || g.detail == GridDetail::Blocks) {
+      dl->AddRect(ImVec2(bx - 2, by - 2), ImVec2(bx + g.block_w + 1, by + g.block_h + 1),
+                  st.colors.selection, 0, 0, 2.0f);
+    } else if (selected.scope == SelectionScope::Warp || g.detail == GridDetail::Warps) {
+      const float y = by + float(r0 / 32) * s.cell;
+      dl->AddRect(ImVec2(bx - 2, y - 2), ImVec2(bx + g.block_w + 1, y + s.cell + 1),
+                  st.colors.selection, 0, 0, 2.0f);
+    } else {
+      const ImVec2 a(bx + float(r0 % 32) * s.cell, by + float(r0 / 32) * s.cell);
       dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + s.cell, a.y + s.cell), st.colors.selection,
                   0, 0, 2.0f);
     }
@@ -293,7 +297,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         if (snap.activity(t) == ThreadActivity::Waiting)
           ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
       }
-      ImGui::TextDisabled("click: list this thread's events");
+      ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
       ImGui::EndTooltip();
     }
   }

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "visual/selection.hpp"
 #include "visual/thread_snapshot.hpp"
 
 namespace coop::visual {
@@ -39,6 +40,6 @@ GroupKind default_color_group(const ThreadSnapshot& snapshot);
 // Draws the toolbar and the grid filling `size` (0: the rest of the window).
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                               const ThreadSnapshot& snapshot, GridViewSettings& settings,
-                              int64_t selected_thread, ImVec2 size = ImVec2(0, 0));
+                              const Selection& selected, ImVec2 size = ImVec2(0, 0));
 
 }  // namespace coop::visual

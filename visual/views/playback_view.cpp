@@ -19,11 +19,11 @@ bool button(const char* label, const char* tip) {
 }  // namespace
 
 std::string playback_status(const TimelineModel& model, const PlaybackState& p) {
-  std::string s = "event " + std::to_string(p.cursor) + " of " + std::to_string(model.size());
+  std::string s = "event " + std::to_string(p.cursor) + "/" + std::to_string(model.size());
   if (!model.phase_ends().empty())
-    s += "  \xc2\xb7  phase " + std::to_string(phases_done(model, p.cursor)) + " of " +
-         std::to_string(model.phase_ends().size()) + " done";
-  if (p.cursor > 0) s += "  \xc2\xb7  t = " + std::to_string(model.at(p.cursor - 1).time);
+    s += "  \xc2\xb7  phase " + std::to_string(phases_done(model, p.cursor)) + "/" +
+         std::to_string(model.phase_ends().size());
+  if (p.cursor > 0) s += "  \xc2\xb7  t=" + std::to_string(model.at(p.cursor - 1).time);
   return s;
 }
 
@@ -54,7 +54,7 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   if (button("\xe2\x96\xb6|", "End (End)")) seek(p, model, model.size());
   ImGui::SameLine();
   const std::string status = playback_status(model, p);
-  const float right_w = ImGui::GetFontSize() * 13;
+  const float right_w = ImGui::GetFontSize() * 9.5f;
   const float status_w = ImGui::CalcTextSize(status.c_str()).x;
   ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - right_w - status_w -
                                               ImGui::GetStyle().ItemSpacing.x * 3));
@@ -64,8 +64,9 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   ImGui::SameLine();
   ImGui::TextUnformatted(status.c_str());
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "speed %.1fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
+  ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed");
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &p.loop);
   ImGui::PopID();
