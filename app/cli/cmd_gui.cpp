@@ -21,6 +21,7 @@ struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings;
   bool presentation = false;
   int frames = 4;
+  float scale = 1;  // HiDPI content scale for screenshots
 };
 
 // "1280x800" -> {1280, 800}, each within [kMinImage, limit].
@@ -143,10 +144,15 @@ void register_gui(CLI::App& app, CliState& state) {
   add_common(s, *shot);
   s->add_option("--out", shot->out, "PNG file to write")->required();
   s->add_option("--size", shot->size, "Image size WIDTHxHEIGHT")->capture_default_str();
+  s->add_option("--scale", shot->scale, "HiDPI scale of fonts and sizes (1 to 3), as on a 2x screen")
+      ->capture_default_str();
   s->callback([shot, &state] {
     // Validate what needs no display before opening one.
     Result<std::pair<int, int>> size = parse_size(shot->size, kMaxImage);
     if (!size) return void(state.exit_code = usage_error(size.message()));
+    if (!(shot->scale >= 1 && shot->scale <= 3))
+      return void(state.exit_code = usage_error("--scale " + std::to_string(shot->scale) +
+                                                " must be between 1 and 3"));
     GuiApp app;
     if (Status st = prepare(app, *shot); !st)
       return void(state.exit_code = usage_error(st.message()));
@@ -157,6 +163,7 @@ void register_gui(CLI::App& app, CliState& state) {
       return void(state.exit_code =
                       usage_error("--size " + shot->size + ": this OpenGL renders at most " +
                                   std::to_string((*window)->max_image_size()) + " pixels a side"));
+    app.ui_scale = shot->scale;
     if (!app.wait_for_runs(kRunTimeout)) {
       std::cerr << "coopviz: error: the lesson run took longer than " << kRunTimeout << " s\n";
       return void(state.exit_code = 1);

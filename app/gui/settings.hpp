@@ -13,8 +13,8 @@ namespace coop::app {
 struct LayoutState {
   float left = 0.205f;    // lessons, steps and launch column
   float middle = 0.37f;   // lesson text and code column
-  float lessons = 0.20f;  // left column: the lesson list
-  float steps = 0.40f;    // left column: the steps
+  float lessons = 0.16f;  // left column: the lesson list
+  float steps = 0.44f;    // left column: the steps
   float text = 0.42f;     // middle column: lesson text above the code
   float grid = 0.60f;     // right column: thread grid above the tabs
 };
