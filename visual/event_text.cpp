@@ -107,6 +107,24 @@ std::string op_label(Op op) {
   return std::string(name_of(op));
 }
 
+bool event_value(const Event& e, uint64_t& bits) {
+  if (e.value_type == ValueType::None) return false;
+  switch (e.kind) {
+    case EventKind::Collective:
+    case EventKind::Load:
+    case EventKind::Atomic:
+    case EventKind::InvokeOne:
+      bits = e.b;
+      return true;
+    case EventKind::Store:
+    case EventKind::Note:
+      bits = e.a;
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string describe_event(const Event& e, const TraceHeader& h) {
   const std::string group = group_label(e.group_kind, e.group_id);
   const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);

@@ -21,6 +21,10 @@ std::string group_label(GroupKind kind, uint32_t id);
 // What the event did, in one line.
 std::string describe_event(const Event& e, const TraceHeader& header);
 
+// The value an event leaves its thread holding (a collective's output, a load's value, a
+// store's value, an atomic's old value, a broadcast); false for events that carry none.
+bool event_value(const Event& e, uint64_t& bits);
+
 // The CUDA spelling of an atomic op ("atomicAdd"), or of a collective ("shfl_down").
 std::string op_label(Op op);
 

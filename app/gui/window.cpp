@@ -214,7 +214,24 @@ int GuiWindow::height() const {
   return h;
 }
 
+void GuiWindow::set_full_screen(bool on) {
+  const bool full = glfwGetWindowMonitor(window_) != nullptr;
+  if (on == full) return;
+  if (on) {
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (!mode) return;
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3],
+                         0);
+  }
+}
+
 void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& each_frame) {
+  bool presenting = false;  // presentation mode as last seen (started windowed)
   while (!glfwWindowShouldClose(window_)) {
     // Idle windows sleep until input arrives; playing or running ones keep drawing.
     if (app.playback.playing || app.running())
@@ -228,15 +245,12 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& eac
     app.update(now, now - last_time_);
     last_time_ = now;
     if (each_frame && !each_frame(app, now)) break;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F11)) {
-      // Full screen on the current monitor, and back.
-      GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-      if (glfwGetWindowMonitor(window_)) {
-        glfwSetWindowMonitor(window_, nullptr, 80, 80, 1440, 900, 0);
-      } else if (monitor) {
-        const GLFWvidmode* mode = glfwGetVideoMode(monitor);
-        glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-      }
+    // F11 toggles full screen; presentation mode goes full screen and back with it.
+    const bool full = glfwGetWindowMonitor(window_) != nullptr;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F11)) set_full_screen(!full);
+    if (app.presentation != presenting) {
+      presenting = app.presentation;
+      set_full_screen(presenting);
     }
     int w = 0, h = 0;
     glfwGetFramebufferSize(window_, &w, &h);

@@ -70,6 +70,8 @@ class GuiWindow {
   unsigned fbo_ = 0, color_rb_ = 0;
   int fbo_w_ = 0, fbo_h_ = 0;
   bool bind_offscreen(int width, int height);
+  void set_full_screen(bool on);
+  int windowed_[4] = {80, 80, 1440, 900};  // position and size to return to from full screen
 };
 
 // Writes tightly packed RGBA rows (bottom row first, as GL reads them) as a PNG, atomically.

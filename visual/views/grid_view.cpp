@@ -169,6 +169,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   ImFont* small = st.fonts.small ? st.fonts.small : ImGui::GetFont();
   const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 11;
   const bool gaps = s.cell >= 7;  // separate lanes visually once there is room
+  const bool values = ranks && s.show_values && s.cell >= 34;
 
   // [SECTION] Drawing at each level of detail
   for (uint32_t b = first; b < last; ++b) {
@@ -237,14 +238,32 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
           }
           char text[16];
           const int digits = std::snprintf(text, sizeof text, "%u", rank);
+          // Big cells also show the value the thread holds (its last collective's output, the
+          // value it loaded, ...), under the rank.
+          uint64_t bits = 0;
+          const int64_t last_pos = values ? snap.last_position(t) : -1;
+          const bool value = last_pos >= 0 && event_value(model.at(size_t(last_pos)), bits);
+          const float line_y = value ? 0.3f : 0.5f;
           // As large as fits: half the cell, narrowed for long numbers; too small is left out.
           const float fs = std::min(
               {s.cell * 0.55f, small->FontSize * 1.2f, (s.cell - 2) / (0.62f * float(digits))});
           if (fs < 7.0f) continue;
           const ImVec2 ts = small->CalcTextSizeA(fs, 1e9f, 0, text);
-          dl->AddText(small, fs,
-                      ImVec2(a.x + (s.cell - 1 - ts.x) * 0.5f, a.y + (s.cell - 1 - ts.y) * 0.5f),
-                      text_on(c), text);
+          dl->AddText(
+              small, fs,
+              ImVec2(a.x + (s.cell - 1 - ts.x) * 0.5f, a.y + (s.cell - 1) * line_y - ts.y * 0.5f),
+              text_on(c), text);
+          if (value) {
+            const std::string v = format_value(bits, model.at(size_t(last_pos)).value_type);
+            const float vs = std::min(fs * 0.85f, (s.cell - 3) / (0.62f * float(v.size())));
+            if (vs >= 6.5f) {
+              const ImVec2 vsz = small->CalcTextSizeA(vs, 1e9f, 0, v.c_str());
+              dl->AddText(small, vs,
+                          ImVec2(a.x + (s.cell - 1 - vsz.x) * 0.5f,
+                                 a.y + (s.cell - 1) * 0.72f - vsz.y * 0.5f),
+                          (text_on(c) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 200), v.c_str());
+            }
+          }
         }
       }
     }

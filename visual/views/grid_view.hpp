@@ -24,7 +24,8 @@ struct GridViewSettings {
   GroupKind group = GroupKind::None;  // None: the finest kind the trace creates
   bool fit = true;                    // choose the cell size that shows the whole grid
   float cell = 14;                    // pixels per lane when !fit
-  bool show_ranks = true;             // rank numbers in cells of at least ~18 px
+  bool show_ranks = true;             // rank numbers in cells of at least ~11 px
+  bool show_values = true;            // and the value each thread holds, from ~34 px
   bool show_toolbar = true;
 };
 
