@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GUI test: `coopviz screenshot` renders every lesson's first and last step; each image has the
-# requested size, is not blank, and the two steps look different. Bad arguments fail clearly.
+# requested size, is not blank, and the two steps look different. A saved trace replays. Bad
+# arguments fail clearly.
 # Without a display it re-runs itself under a virtual X server.
 #   screenshot_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
@@ -37,4 +38,10 @@ for id in $ids; do
   "$png_check" "$out/$id-last.png" 1024 640
   if [ "$steps" -gt 1 ]; then "$png_check" --differ "$out/$id-first.png" "$out/$id-last.png"; fi
 done
+# Replaying a saved trace runs nothing and still shows the lesson it came from.
+"$coopviz" run block-reduce --backend emu --grid 4 --block 128 --trace "$out/saved.cvt" > /dev/null
+"$coopviz" screenshot --trace "$out/saved.cvt" --step 2 --size 1024x640 --out "$out/replay.png"
+"$png_check" "$out/replay.png" 1024 640
+expect_error "not both" --trace "$out/saved.cvt" --lesson block-reduce --out "$out/x.png"
+expect_error "cannot\|not a\|no such\|open" --trace "$out/missing.cvt" --out "$out/x.png"
 echo "screenshots ok"
