@@ -8,17 +8,21 @@
 namespace coop::app {
 namespace {
 
+#if COOPVIZ_WITH_GUI
+constexpr bool kWithGui = true;
+#else
+constexpr bool kWithGui = false;
+#endif
+
 struct Benchmark {
   const char* name;
   void (*add)(CLI::App& bench, CliState& state);  // adds the `name` subcommand to `bench`
+  bool available;  // false: the subcommand only says why it cannot run in this build
 };
 
-// Every benchmark, in --list order. The frame benchmark needs the GUI build.
+// Every benchmark, in --list order; --list names only those this build can run.
 const Benchmark kBenchmarks[] = {
-#if COOPVIZ_WITH_GUI
-    {"frame", register_bench_frame},
-#endif
-    {nullptr, nullptr},
+    {"frame", register_bench_frame, kWithGui},
 };
 
 }  // namespace
@@ -28,16 +32,15 @@ void register_bench(CLI::App& app, CliState& state) {
   auto list = std::make_shared<bool>(false);
   bench->add_flag("--list", *list, "Print the benchmark names, one per line");
   bench->require_subcommand(0, 1);
-  for (const Benchmark& b : kBenchmarks)
-    if (b.add) b.add(*bench, state);
+  for (const Benchmark& b : kBenchmarks) b.add(*bench, state);
   // CLI11 runs the chosen benchmark's callback before this one.
   bench->callback([bench, list, &state] {
     std::string names;
     for (const Benchmark& b : kBenchmarks)
-      if (b.name) names += (names.empty() ? "" : ", ") + std::string(b.name);
+      if (b.available) names += (names.empty() ? "" : ", ") + std::string(b.name);
     if (*list) {
       for (const Benchmark& b : kBenchmarks)
-        if (b.name) std::cout << b.name << "\n";
+        if (b.available) std::cout << b.name << "\n";
       state.exit_code = 0;
     } else if (bench->get_subcommands().empty()) {
       state.exit_code =
