@@ -144,7 +144,8 @@ void register_gui(CLI::App& app, CliState& state) {
   add_common(s, *shot);
   s->add_option("--out", shot->out, "PNG file to write")->required();
   s->add_option("--size", shot->size, "Image size WIDTHxHEIGHT")->capture_default_str();
-  s->add_option("--scale", shot->scale, "HiDPI scale of fonts and sizes (1 to 3), as on a 2x screen")
+  s->add_option("--scale", shot->scale,
+                "HiDPI scale of fonts and sizes (1 to 3), as on a 2x screen")
       ->capture_default_str();
   s->callback([shot, &state] {
     // Validate what needs no display before opening one.
