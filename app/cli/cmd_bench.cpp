@@ -1,6 +1,5 @@
-// coopviz bench NAME [...]: performance measurements, one subcommand per benchmark.
-// `coopviz bench --list` prints the benchmark names, one per line, for scripts
-// (scripts/gpu-check.sh runs each of them with --json).
+// coopviz bench NAME [...]: performance measurements, one subcommand per benchmark;
+// `coopviz bench --list` names them one per line (scripts/gpu-check.sh runs each with --json).
 #include <iostream>
 #include <string>
 
@@ -9,42 +8,49 @@
 namespace coop::app {
 namespace {
 
+#if COOPVIZ_WITH_GUI
+constexpr bool kWithGui = true;
+#else
+constexpr bool kWithGui = false;
+#endif
+
 struct Benchmark {
   const char* name;
   void (*add)(CLI::App& bench, CliState& state);  // adds the `name` subcommand to `bench`
+  bool available;  // false: the subcommand only says why it cannot run in this build
 };
 
-// Every benchmark, in the order --list prints them. A new one adds a line here and its
-// register_bench_<name> (declared in commands.hpp) in its own file.
+// Every benchmark, in --list order; --list names only those this build can run.
 const Benchmark kBenchmarks[] = {
-    {"reduce", register_bench_reduce},
-    {"trace", register_bench_trace},
-    {"trace-file", register_bench_trace_file},
-    {"emu", register_bench_emu},
-    {"occupancy", register_bench_occupancy},
+    {"reduce", register_bench_reduce, true},
+    {"trace", register_bench_trace, true},
+    {"trace-file", register_bench_trace_file, true},
+    {"emu", register_bench_emu, true},
+    {"occupancy", register_bench_occupancy, true},
+    {"frame", register_bench_frame, kWithGui},
 };
 
 }  // namespace
 
 void register_bench(CLI::App& app, CliState& state) {
-  auto* bench = app.add_subcommand("bench", "Measure performance on the GPU (--list names them)");
+  auto* bench = app.add_subcommand("bench", "Measure performance (--list names the benchmarks)");
   auto list = std::make_shared<bool>(false);
-  bench->add_flag("--list", *list, "Print the available benchmark names, one per line");
+  bench->add_flag("--list", *list, "Print the benchmark names, one per line");
   bench->require_subcommand(0, 1);
   for (const Benchmark& b : kBenchmarks) b.add(*bench, state);
-  // Runs after the chosen benchmark's own callback (CLI11 runs subcommands first).
+  // CLI11 runs the chosen benchmark's callback before this one.
   bench->callback([bench, list, &state] {
+    std::string names;
+    for (const Benchmark& b : kBenchmarks)
+      if (b.available) names += (names.empty() ? "" : ", ") + std::string(b.name);
     if (*list) {
-      for (const Benchmark& b : kBenchmarks) std::cout << b.name << "\n";
-      state.exit_code = 0;
-      return;
-    }
-    if (bench->get_subcommands().empty()) {
-      std::string names;
       for (const Benchmark& b : kBenchmarks)
-        names += (names.empty() ? "" : ", ") + std::string(b.name);
-      state.exit_code = usage_error("bench needs a benchmark name (" + names +
-                                    "), or --list; see `coopviz bench --help`");
+        if (b.available) std::cout << b.name << "\n";
+      state.exit_code = 0;
+    } else if (bench->get_subcommands().empty()) {
+      state.exit_code =
+          usage_error("bench needs a benchmark name (" +
+                      (names.empty() ? std::string("none in this build") : names) + "), or --list");
     }
   });
 }

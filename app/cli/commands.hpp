@@ -23,6 +23,7 @@ void register_bench_trace_file(CLI::App& bench, CliState& state);  // large trac
 void register_bench_emu(CLI::App& bench, CliState& state);         // emulator speed
 void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy sweep speed
 void register_export(CLI::App& app, CliState& state);
+void register_bench_frame(CLI::App& bench, CliState& state);  // GUI builds only
 
 // Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.
 int usage_error(const std::string& message);

@@ -306,11 +306,15 @@ int max_threads_for_registers(const DeviceProps& device, int regs, int kernel_ma
   int most = device.max_threads_per_block;
   if (kernel_max_threads > 0) most = std::min(most, kernel_max_threads);
   // The register check is the only one that depends on the block size alone; walk down by warps.
+  bool evaluated = false;
   for (int threads = most; threads > 0; threads -= device.warp_size) {
     const OccupancyPoint p = occupancy_point(device, threads, regs, 0, 0);
+    evaluated |= p.ok;
     if (p.ok && p.limits.registers > 0) return threads;
   }
-  return 0;
+  // A device the calculator cannot evaluate at all imposes no register limit we could state;
+  // the launch validation then reports what is wrong with the device instead of "0 threads".
+  return evaluated ? 0 : most;
 }
 
 }  // namespace coop

@@ -42,13 +42,9 @@ TEST(Clusters, LaunchRulesNameTheValue) {
   EXPECT_NE(run.status.message().find("portable limit of 8"), std::string::npos)
       << run.status.message();
   // An emulated device without clusters (as before sm_90) refuses them as the hardware would.
-  DeviceProps ampere = default_emulated_device();
-  ampere.name = "an sm_80-like device";
-  ampere.cc_major = 8;
-  ampere.cc_minor = 0;
-  ampere.cluster_launch = false;
-  ampere.max_cluster_size = 0;
-  auto old = make_emu_executor(ampere);
+  auto ampere = find_preset("sm_80");
+  ASSERT_TRUE(ampere) << ampere.message();
+  auto old = make_emu_executor(*ampere);
   run = run_lesson(lesson(), *old, lesson_request(lesson()));
   EXPECT_NE(run.status.message().find("compute capability 9.0"), std::string::npos)
       << run.status.message();

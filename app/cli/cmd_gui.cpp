@@ -1,0 +1,185 @@
+// coopviz gui [--lesson ID] [--step N] [--trace FILE] and
+// coopviz screenshot [--lesson L] [--step S] [--trace FILE] --out PNG [--size WxH].
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/commands.hpp"
+#include "app/gui/gui_app.hpp"
+#include "app/gui/script.hpp"
+#include "app/gui/settings.hpp"
+#include "app/gui/window.hpp"
+#include "lessons/lesson.hpp"
+
+namespace coop::app {
+namespace {
+
+constexpr int kMinImage = 200, kMaxImage = 8192;
+constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesson to run
+
+struct GuiOptions {
+  std::string lesson, trace, out, size = "1280x800", step, script, settings;
+  bool presentation = false;
+  int frames = 4;
+  float scale = 1;  // HiDPI content scale for screenshots
+};
+
+// "1280x800" -> {1280, 800}, each within [kMinImage, limit].
+Result<std::pair<int, int>> parse_size(const std::string& text, int limit) {
+  const size_t x = text.find('x');
+  const std::string what = "--size '" + text + "'";
+  if (x == std::string::npos) return Status::error(what + " is not of the form WIDTHxHEIGHT");
+  Result<uint64_t> w = parse_count(std::string_view(text).substr(0, x), "--size width", 1u << 20);
+  Result<uint64_t> h = parse_count(std::string_view(text).substr(x + 1), "--size height", 1u << 20);
+  if (!w) return w.status();
+  if (!h) return h.status();
+  for (uint64_t v : {*w, *h})
+    if (v < uint64_t(kMinImage) || v > uint64_t(limit))
+      return Status::error(what + ": each side must be between " + std::to_string(kMinImage) +
+                           " and " + std::to_string(limit) + " pixels");
+  return std::pair<int, int>(int(*w), int(*h));
+}
+
+// Sets up the app from --lesson / --trace / --step; the error names the bad value.
+Status prepare(GuiApp& app, const GuiOptions& o) {
+  if (!o.lesson.empty() && !o.trace.empty())
+    return Status::error("give --lesson or --trace, not both (a trace names its lesson)");
+  app.presentation = o.presentation;
+  if (!o.trace.empty()) {
+    if (Status s = app.open_trace(o.trace); !s) return s;
+  } else {
+    const std::string id = o.lesson.empty() ? lessons::registry().front().id : o.lesson;
+    const lessons::LessonDef* l = lessons::find_lesson(id);
+    if (!l)
+      return Status::error("unknown lesson '" + id + "': known lessons are " +
+                           lessons::lesson_ids());
+    app.select_lesson(int(l - lessons::registry().data()), 0);
+  }
+  if (!o.step.empty()) {
+    const lessons::LessonDef* l = app.lesson_def();
+    const size_t steps = l ? l->steps.size() : 0;
+    Result<uint64_t> n = parse_count(o.step, "--step", 1u << 20);
+    if (!n) return n.status();
+    if (*n < 1 || *n > steps)
+      return Status::error(
+          "--step " + o.step + ": " +
+          (l ? "lesson " + l->id + " has steps 1 to " + std::to_string(steps)
+             : std::string("this trace is from no known lesson, so it has no steps")));
+    app.select_step(int(*n) - 1, 0);
+  }
+  return {};
+}
+
+void add_common(CLI::App* cmd, GuiOptions& o) {
+  cmd->add_option("--lesson", o.lesson, "Lesson id (see `coopviz list`)");
+  cmd->add_option("--step", o.step, "Step of the lesson to show, from 1");
+  cmd->add_option("--trace", o.trace, "Replay a saved trace instead of running (.cvt or .json)");
+  cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
+}
+
+}  // namespace
+
+void register_gui(CLI::App& app, CliState& state) {
+  auto gui = std::make_shared<GuiOptions>();
+  auto* g = app.add_subcommand("gui", "Open the desktop app (the default when a display exists)");
+  add_common(g, *gui);
+  g->add_option("--script", gui->script,
+                "Run a walkthrough script in the window (see app/gui/script.hpp)");
+  g->add_option("--settings", gui->settings,
+                "Settings file (default: " + default_settings_path() + ")");
+  g->callback([gui, &state] {
+    // Settings: the layout always; the last lesson and step when none is asked for.
+    const std::string settings_path =
+        gui->settings.empty() ? default_settings_path() : gui->settings;
+    Result<GuiSettings> saved = load_settings(settings_path);
+    if (!saved) std::cerr << "coopviz: note: " << saved.message() << "\n";
+    const GuiSettings settings = saved ? *saved : GuiSettings{};
+    std::vector<ScriptCommand> script;
+    if (!gui->script.empty()) {
+      std::ifstream in(gui->script);
+      if (!in) return void(state.exit_code = usage_error("cannot read --script " + gui->script));
+      std::stringstream text;
+      text << in.rdbuf();
+      Result<std::vector<ScriptCommand>> parsed = parse_script(text.str());
+      if (!parsed) return void(state.exit_code = usage_error(parsed.message()));
+      script = std::move(*parsed);
+    }
+    GuiApp app;
+    app.restore(settings);
+    GuiOptions options = *gui;
+    if (options.lesson.empty() && options.trace.empty() && lessons::find_lesson(settings.lesson)) {
+      options.lesson = settings.lesson;
+      if (options.step.empty()) options.step = std::to_string(settings.step + 1);
+    }
+    if (Status s = prepare(app, options); !s) {
+      // A remembered step the lesson no longer has is not the user's error.
+      if (gui->step.empty() && !options.step.empty()) {
+        options.step.clear();
+        if (Status again = prepare(app, options); !again)
+          return void(state.exit_code = usage_error(again.message()));
+      } else {
+        return void(state.exit_code = usage_error(s.message()));
+      }
+    }
+    if (gui->presentation) app.presentation = true;
+    Result<std::unique_ptr<GuiWindow>> window =
+        GuiWindow::open({.width = settings.window_width, .height = settings.window_height});
+    if (!window) return void(state.exit_code = usage_error(window.message()));
+    ScriptRunner runner(std::move(script), **window);
+    (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
+    if (runner.failed()) return void(state.exit_code = 1);
+    if (gui->script.empty() || !gui->settings.empty()) {
+      // Scripts leave the user's settings alone unless given a settings file of their own.
+      GuiSettings now = app.remembered();
+      now.window_width = (*window)->width();
+      now.window_height = (*window)->height();
+      if (Status s = save_settings(settings_path, now); !s)
+        std::cerr << "coopviz: note: settings not saved: " << s.message() << "\n";
+    }
+    state.exit_code = 0;
+  });
+
+  auto shot = std::make_shared<GuiOptions>();
+  auto* s = app.add_subcommand("screenshot", "Render the app offscreen and save a PNG");
+  add_common(s, *shot);
+  s->add_option("--out", shot->out, "PNG file to write")->required();
+  s->add_option("--size", shot->size, "Image size WIDTHxHEIGHT")->capture_default_str();
+  s->add_option("--scale", shot->scale,
+                "HiDPI scale of fonts and sizes (1 to 3), as on a 2x screen")
+      ->capture_default_str();
+  s->callback([shot, &state] {
+    // Validate what needs no display before opening one.
+    Result<std::pair<int, int>> size = parse_size(shot->size, kMaxImage);
+    if (!size) return void(state.exit_code = usage_error(size.message()));
+    if (!(shot->scale >= 1 && shot->scale <= 3))
+      return void(state.exit_code = usage_error("--scale " + std::to_string(shot->scale) +
+                                                " must be between 1 and 3"));
+    GuiApp app;
+    if (Status st = prepare(app, *shot); !st)
+      return void(state.exit_code = usage_error(st.message()));
+    Result<std::unique_ptr<GuiWindow>> window =
+        GuiWindow::open({.width = 320, .height = 240, .visible = false});
+    if (!window) return void(state.exit_code = usage_error(window.message()));
+    if (size->first > (*window)->max_image_size() || size->second > (*window)->max_image_size())
+      return void(state.exit_code =
+                      usage_error("--size " + shot->size + ": this OpenGL renders at most " +
+                                  std::to_string((*window)->max_image_size()) + " pixels a side"));
+    app.ui_scale = shot->scale;
+    if (!app.wait_for_runs(kRunTimeout)) {
+      std::cerr << "coopviz: error: the lesson run took longer than " << kRunTimeout << " s\n";
+      return void(state.exit_code = 1);
+    }
+    if (app.outcome && !app.outcome->run.status.ok())
+      std::cerr << "coopviz: note: the run failed (the image shows why): "
+                << app.outcome->run.status.message() << "\n";
+    if (Status st = (*window)->capture(app, size->first, size->second, shot->frames, shot->out);
+        !st) {
+      std::cerr << "coopviz: error: " << st.message() << "\n";
+      return void(state.exit_code = 1);
+    }
+    std::cout << "wrote " << shot->out << " (" << size->first << "x" << size->second << ")\n";
+    state.exit_code = 0;
+  });
+}
+
+}  // namespace coop::app

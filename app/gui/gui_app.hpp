@@ -1,0 +1,133 @@
+// The desktop app's state and what changes it: the lesson and step shown, the launch
+// configuration being edited, the runs it triggers, the timeline being played and the view
+// settings. Drawing lives in panels*.cpp; GLFW and OpenGL in window.cpp. Nothing here needs GL,
+// so scripts and screenshots drive the same object the window does.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/lesson_runner.hpp"
+#include "app/gui/settings.hpp"
+#include "visual/barrier_timeline.hpp"
+#include "visual/collective_flow.hpp"
+#include "visual/markdown.hpp"
+#include "visual/memory_order.hpp"
+#include "visual/memory_state.hpp"
+#include "visual/playback.hpp"
+#include "visual/selection.hpp"
+#include "visual/thread_snapshot.hpp"
+#include "visual/views/barrier_view.hpp"
+#include "visual/views/code_view.hpp"
+#include "visual/views/flow_view.hpp"
+#include "visual/views/grid_view.hpp"
+#include "visual/views/memory_views.hpp"
+
+namespace coop::app {
+
+inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
+
+// The tabs under the thread grid.
+enum class ResultTab { Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, None };
+
+// What the barrier, atomic, flow and memory views derive from the shown model, built when a
+// view first needs it and dropped with the model.
+struct DerivedViews {
+  std::optional<visual::BarrierTimeline> barriers;
+  std::optional<std::vector<visual::AddressHistory>> histories;
+  size_t memory_cursor = SIZE_MAX;  // cursor `memory` was computed at
+  std::vector<visual::MemoryArray> memory;
+  size_t flow_cursor = SIZE_MAX;
+  int flow_line = -1;
+  std::optional<visual::CollectiveCall> flow;
+  visual::Selection listed;                // selection `listed_positions` belongs to
+  std::vector<uint32_t> listed_positions;  // its events, in playback order
+};
+
+struct GuiApp {
+  // [what is shown]
+  int lesson = -1;  // index in lessons::registry(), -1: none (a trace of no lesson)
+  int step = -1;    // index in the lesson's steps, -1: none
+  std::vector<visual::TextBlock> lesson_text;
+
+  // [launch configuration being edited]
+  LaunchConfig config;
+  lessons::Params params;
+  int backend = 0;  // index in kBackendChoices
+  uint64_t seed = 0;
+
+  // [runs]
+  LessonRunner runner;
+  uint64_t generation = 0;  // of the newest job submitted
+  double run_due = -1;      // when a debounced edit should start a run (seconds, app clock)
+  std::optional<RunOutcome> outcome;  // the run whose trace is shown
+  bool replay = false;                // showing a trace file; nothing runs
+  std::string trace_path;
+
+  // [timeline]
+  std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
+  int launch = 0;
+  visual::PlaybackState playback;
+  visual::ThreadSnapshot snapshot;
+  bool focus_pending = false;   // jump to the step's focus event when the next run lands
+  visual::Selection selection;  // thread, warp or block picked in the grid
+
+  // [views]
+  visual::GridViewSettings grid;
+  visual::CodeViewSettings code;
+  visual::BarrierViewSettings barrier_view;
+  visual::FlowViewSettings flow_view;
+  DerivedViews derived;
+  ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
+  LayoutState layout;
+  bool presentation = false;      // large fonts, high contrast
+  bool show_demo = false;         // the visual demo window
+  bool export_requested = false;  // write a PNG of the next frame (the window does it)
+  float ui_scale = 1.0f;          // HiDPI content scale
+  std::string notice;             // last one-line message (export done, settings error, ...)
+
+  // What to remember between runs, and putting it back (layout and presentation mode; the
+  // caller selects the remembered lesson and step).
+  GuiSettings remembered() const;
+  void restore(const GuiSettings& settings);
+
+  // Selects lesson `index` with its default configuration and its first step, and runs it.
+  void select_lesson(int index, double now);
+  // Selects `index` of the current lesson's steps: applies its parameters (running again if
+  // they change) and jumps playback to its focus event.
+  void select_step(int index, double now);
+  // Marks the configuration edited: a run starts shortly unless another edit follows.
+  void config_edited(double now);
+  // Submits the current configuration now.
+  void run_now();
+  // Shows `traces` as if loaded from a file (benchmarks, tests).
+  void show_traces(std::vector<Trace> traces, const std::string& label);
+  // Shows the traces in `path` instead of running anything.
+  Status open_trace(const std::string& path);
+
+  // Per frame: picks up finished runs, starts debounced ones, advances playback.
+  void update(double now, double frame_seconds);
+  // Blocks until no run is queued or running and the last outcome is shown (screenshots,
+  // scripts); false on timeout.
+  bool wait_for_runs(double timeout_seconds);
+  bool running() const { return runner.busy() || run_due >= 0; }
+
+  const lessons::LessonDef* lesson_def() const;
+  const visual::TimelineModel* model() const;
+  // The kernel text the code view shows: the trace's copy, else the lesson's.
+  std::string_view source() const;
+  // Lines of the current step's code snippets.
+  std::vector<int> step_lines() const;
+  // Moves playback to the current step's focus event in the current model.
+  void apply_focus();
+  // Jumps playback to the next event on `line` after the cursor (wrapping to the start).
+  void jump_to_line(int line);
+
+ private:
+  void take(RunOutcome outcome);
+  void show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> models);
+};
+
+}  // namespace coop::app

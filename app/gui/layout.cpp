@@ -1,0 +1,266 @@
+// The window's arrangement: a top bar, three columns separated by splitters, and the playback
+// bar along the bottom.
+//
+//   +---------+-------------+---------------------------+
+//   | lessons | lesson text | thread grid               |
+//   |---------|             |                           |
+//   | steps   |-------------|---------------------------|
+//   |---------| kernel code | checks / events / ...     |
+//   | launch  |             | (occupancy tab)           |
+//   +---------+-------------+---------------------------+
+//   | playback                                          |
+//   +---------------------------------------------------+
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/gui/panels.hpp"
+#include "visual/views/playback_view.hpp"
+#include "visual/views/style.hpp"
+
+namespace coop::app {
+namespace {
+
+// Backgrounds come from glClear alone (the panel colour): ImGui's window backgrounds are
+// blended quads, and every layer of them costs the software renderer a full pass over its
+// pixels. Panels are told apart by their borders.
+constexpr ImGuiWindowFlags kContainer = ImGuiWindowFlags_NoBackground;
+
+void top_bar(GuiApp& app) {
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::TextUnformatted("coopviz");
+  visual::pop_font(st.fonts.bold);
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  if (const lessons::LessonDef* l = app.lesson_def()) {
+    ImGui::TextUnformatted(l->title.c_str());
+    if (app.step >= 0) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("step %d of %zu", app.step + 1, l->steps.size());
+    }
+  } else if (app.replay) {
+    ImGui::TextUnformatted("saved trace");
+  }
+  if (app.replay) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("replaying %s", app.trace_path.c_str());
+  }
+  // Right-aligned: run state and the window-wide switches.
+  const char* state = app.running() ? "running..." : "";
+  const float buttons_w = ImGui::CalcTextSize("Presentation  Export PNG  Demo").x +
+                          ImGui::GetStyle().FramePadding.x * 6 + ImGui::GetFontSize() * 2 +
+                          ImGui::CalcTextSize(state).x;
+  ImGui::SameLine(
+      std::max(ImGui::GetCursorPosX() + 10, ImGui::GetWindowContentRegionMax().x - buttons_w));
+  if (app.running()) {
+    ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
+    ImGui::SameLine();
+  }
+  if (ImGui::Checkbox("Presentation", &app.presentation)) app.notice.clear();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Large fonts and high contrast (F11: full screen)");
+  ImGui::SameLine();
+  if (ImGui::Button("Export PNG")) app.export_requested = true;
+  ImGui::SameLine();
+  ImGui::Checkbox("Demo", &app.show_demo);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every view on synthetic data");
+  // The emulator banner: students must know when they are not looking at a real GPU.
+  if (app.outcome && !app.outcome->banner.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
+    ImGui::TextWrapped("%s", app.outcome->banner.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (!app.notice.empty()) ImGui::TextDisabled("%s", app.notice.c_str());
+}
+
+void right_column(GuiApp& app, float height) {
+  const visual::ViewStyle& st = visual::view_style();
+  const float split = 6.0f * st.scale;
+  float grid_h = app.layout.grid * height, tabs_h = height - grid_h - split;
+  ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
+  const visual::TimelineModel* m = app.model();
+  if (m) {
+    const LaunchConfig& l = m->launch();
+    const std::string title = "Threads: " + std::to_string(l.grid.count()) + " blocks of " +
+                              std::to_string(l.block.count()) + " (" +
+                              std::to_string(m->warps_per_block()) + " warps each)";
+    panel_title(title.c_str());
+    if (app.models.size() > 1) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+      const std::string current = m->trace().header.kernel;
+      if (ImGui::BeginCombo("##launch", current.c_str())) {
+        for (size_t i = 0; i < app.models.size(); ++i)
+          if (ImGui::Selectable(
+                  (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
+                  int(i) == app.launch)) {
+            app.launch = int(i);
+            app.snapshot.reset();
+            visual::seek(app.playback, *app.models[i], app.models[i]->size());
+            app.snapshot.update(*app.models[i], app.playback.cursor);
+          }
+        ImGui::EndCombo();
+      }
+    }
+    m = app.model();
+    const visual::GridViewResult r =
+        visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
+    if (r.clicked_thread >= 0) {
+      app.selection.thread = r.clicked_thread;
+      app.tab_request = ResultTab::ThreadEvents;
+    }
+  } else {
+    panel_title("Threads");
+    if (app.running()) {
+      ImGui::TextDisabled("running...");
+    } else if (app.outcome && !app.outcome->run.status.ok()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
+      ImGui::TextWrapped("%s", app.outcome->run.status.message().c_str());
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::TextDisabled("Pick a lesson to run it.");
+    }
+  }
+  ImGui::EndChild();
+  splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
+  ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
+  draw_result_tabs(app);
+  ImGui::EndChild();
+  app.layout.grid = grid_h / height;
+}
+
+}  // namespace
+
+void panel_title(const char* title) {
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::TextUnformatted(title);
+  visual::pop_font(st.fonts.bold);
+}
+
+void same_line_if_fits(const char* label) {
+  const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+}
+
+bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
+              float min_b) {
+  const float thickness = 6.0f * visual::view_style().scale;
+  const ImVec2 size = vertical ? ImVec2(thickness, length) : ImVec2(length, thickness);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  const bool active = ImGui::IsItemActive();
+  const bool hovered = ImGui::IsItemHovered();
+  if (hovered || active)
+    ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+  const ImU32 color = ImGui::GetColorU32(active    ? ImGuiCol_SeparatorActive
+                                         : hovered ? ImGuiCol_SeparatorHovered
+                                                   : ImGuiCol_Separator);
+  const ImVec2 mid(at.x + size.x * 0.5f, at.y + size.y * 0.5f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (vertical)
+    dl->AddLine(ImVec2(mid.x, at.y), ImVec2(mid.x, at.y + size.y), color,
+                hovered || active ? 3 : 1);
+  else
+    dl->AddLine(ImVec2(at.x, mid.y), ImVec2(at.x + size.x, mid.y), color,
+                hovered || active ? 3 : 1);
+  if (active) {
+    const ImVec2 d = ImGui::GetIO().MouseDelta;
+    float delta = vertical ? d.x : d.y;
+    delta = std::clamp(delta, min_a - a, b - min_b);
+    a += delta;
+    b -= delta;
+  }
+  return active;
+}
+
+void draw_app(GuiApp& app, double now) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const visual::ViewStyle& st = visual::view_style();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+  ImGui::Begin("coopviz", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoBackground |  // glClear paints it: one layer less to blend
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::PopStyleVar(2);
+  top_bar(app);
+
+  const float split = 6.0f * st.scale;
+  const float bar_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float body_h = std::max(100.0f, avail.y - bar_h);
+  const float width = std::max(300.0f, avail.x);
+  const float min_col = 120.0f * st.scale;
+  float left = app.layout.left * width, middle = app.layout.middle * width;
+  float right = width - left - middle - 2 * split;
+  const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
+
+  // A bordered panel with the normal item spacing inside (the columns themselves have none,
+  // so splitters sit flush between panels).
+  auto panel = [&](const char* id, float height, auto&& draw) {
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, spacing);
+    ImGui::BeginChild(id, ImVec2(0, height), true, kContainer);
+    draw();
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+  };
+
+  // Left column: lessons, steps, launch configuration.
+  ImGui::BeginChild("left", ImVec2(left, body_h), false, kContainer);
+  {
+    float lessons_h = app.layout.lessons * body_h, steps_h = app.layout.steps * body_h;
+    float launch_h = body_h - lessons_h - steps_h - 2 * split;
+    panel("lessons", lessons_h, [&] { draw_lesson_list(app, now); });
+    splitter("split_lessons", false, left, lessons_h, steps_h, 60, 60);
+    panel("steps", steps_h, [&] { draw_steps(app, now); });
+    splitter("split_steps", false, left, steps_h, launch_h, 60, 80);
+    panel("launch", launch_h, [&] { draw_launch_config(app, now); });
+    app.layout.lessons = lessons_h / body_h;
+    app.layout.steps = steps_h / body_h;
+  }
+  ImGui::EndChild();
+  ImGui::SameLine();
+  splitter("split_left", true, body_h, left, middle, min_col, min_col);
+  ImGui::SameLine();
+
+  // Middle column: lesson text above the kernel source.
+  ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
+  {
+    float text_h = app.layout.text * body_h, code_h = body_h - text_h - split;
+    panel("text", text_h, [&] { draw_lesson_text(app); });
+    splitter("split_text", false, middle, text_h, code_h, 60, 80);
+    panel("code_panel", code_h, [&] { draw_code_panel(app); });
+    app.layout.text = text_h / body_h;
+  }
+  ImGui::EndChild();
+  ImGui::SameLine();
+  splitter("split_middle", true, body_h, middle, right, min_col, min_col * 2);
+  ImGui::SameLine();
+
+  ImGui::BeginChild("right", ImVec2(right, body_h), false, kContainer);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, spacing);
+  right_column(app, body_h);
+  ImGui::PopStyleVar();
+  ImGui::EndChild();
+  ImGui::PopStyleVar();
+  app.layout.left = left / width;
+  app.layout.middle = middle / width;
+
+  // Playback along the bottom, and its keys anywhere in the window.
+  ImGui::Dummy(ImVec2(0, ImGui::GetStyle().ItemSpacing.y * 0.5f));
+  if (const visual::TimelineModel* m = app.model()) {
+    visual::draw_playback_bar(*m, app.playback);
+    visual::handle_playback_keys(*m, app.playback);
+    app.snapshot.update(*m, app.playback.cursor);
+  } else {
+    ImGui::TextDisabled("No trace to play yet.");
+  }
+  ImGui::End();
+}
+
+}  // namespace coop::app

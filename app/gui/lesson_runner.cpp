@@ -1,0 +1,80 @@
+#include "app/gui/lesson_runner.hpp"
+
+#include <chrono>
+
+namespace coop::app {
+
+RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice>>& executors) {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome out;
+  out.generation = job.generation;
+  out.lesson_id = job.lesson ? job.lesson->id : "";
+  auto it = executors.find(job.backend);
+  if (it == executors.end()) it = executors.emplace(job.backend, choose_backend(job.backend)).first;
+  if (!it->second) {
+    out.run.status = it->second.status();
+  } else if (job.lesson) {
+    BackendChoice& choice = *it->second;
+    out.backend = to_string(choice.exec->backend());
+    out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
+    out.banner = choice.banner;
+    out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
+    // The timeline models sort a million events; build them here, not on the UI thread.
+    for (Trace& t : out.run.launches)
+      out.models.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
+    out.run.launches.clear();
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+LessonRunner::LessonRunner() : worker_([this] { work(); }) {}
+
+LessonRunner::~LessonRunner() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    pending_.reset();
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void LessonRunner::submit(RunJob job) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_ = std::move(job);
+  }
+  wake_.notify_all();
+}
+
+std::optional<RunOutcome> LessonRunner::poll() {
+  std::lock_guard lock(mutex_);
+  std::optional<RunOutcome> out = std::move(done_);
+  done_.reset();
+  return out;
+}
+
+bool LessonRunner::busy() const {
+  std::lock_guard lock(mutex_);
+  return running_ || pending_.has_value();
+}
+
+void LessonRunner::work() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [&] { return stop_ || pending_.has_value(); });
+    if (stop_) return;
+    RunJob job = std::move(*pending_);
+    pending_.reset();
+    running_ = true;
+    lock.unlock();
+    RunOutcome outcome = run_job(job, executors_);
+    lock.lock();
+    running_ = false;
+    // Newer outcomes replace older ones the UI has not picked up yet.
+    if (!done_ || done_->generation < outcome.generation) done_ = std::move(outcome);
+  }
+}
+
+}  // namespace coop::app

@@ -1,0 +1,71 @@
+// Runs lessons off the UI thread. The UI submits a job whenever the launch configuration
+// changes and polls for the outcome each frame; the newest job wins, so the window never
+// blocks on a run and never shows an out-of-date one as current.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/backend.hpp"
+#include "lessons/lesson.hpp"
+#include "visual/timeline_model.hpp"
+
+namespace coop::app {
+
+struct RunJob {
+  const lessons::LessonDef* lesson = nullptr;
+  lessons::RunRequest request;
+  std::string backend = "auto";  // auto, gpu or emu
+  uint64_t generation = 0;       // the UI's counter; outcomes carry it back
+};
+
+struct RunOutcome {
+  uint64_t generation = 0;
+  std::string lesson_id;
+  lessons::LessonRun run;  // status, checks, results (launch traces moved into models)
+  std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
+  std::string backend;  // "gpu" or "emu", empty if none could be made
+  std::string device;   // the device it ran on or imitated
+  std::string banner;   // e.g. "No CUDA device: running on the CPU emulator, ..."
+  double seconds = 0;   // run plus model building
+};
+
+// Runs one job to completion on the calling thread (the worker, screenshots and tests).
+// `executors` caches one backend per choice between calls.
+RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice>>& executors);
+
+class LessonRunner {
+ public:
+  LessonRunner();
+  ~LessonRunner();  // finishes the job in flight (runs are bounded by the emulator watchdog)
+  LessonRunner(const LessonRunner&) = delete;
+  LessonRunner& operator=(const LessonRunner&) = delete;
+
+  // Queues `job`, replacing any job not yet started.
+  void submit(RunJob job);
+  // The newest finished outcome, once.
+  std::optional<RunOutcome> poll();
+  // A job is queued or running.
+  bool busy() const;
+
+ private:
+  void work();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<RunJob> pending_;
+  std::optional<RunOutcome> done_;
+  bool running_ = false;
+  bool stop_ = false;
+  std::map<std::string, Result<BackendChoice>> executors_;  // worker thread only
+  std::thread worker_;
+};
+
+}  // namespace coop::app

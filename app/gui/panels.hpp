@@ -1,0 +1,50 @@
+// The window's panels, drawn with ImGui from the GuiApp state. layout.cpp arranges them with
+// splitters (ImGui 1.86 has no docking); each panel lives in the file named after it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/gui/gui_app.hpp"
+
+namespace coop::app {
+
+// Draws the whole window for one frame (`now`: the app clock in seconds).
+void draw_app(GuiApp& app, double now);
+
+// [layout.cpp] A draggable bar between two panels; `a` and `b` are their sizes in pixels.
+bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
+              float min_b);
+// A panel's title line.
+void panel_title(const char* title);
+// Continues the line for a button labelled `label` if it fits, else starts a new line.
+void same_line_if_fits(const char* label);
+
+// [lesson_panels.cpp]
+void draw_lesson_list(GuiApp& app, double now);
+void draw_steps(GuiApp& app, double now);
+void draw_lesson_text(GuiApp& app);
+void draw_code_panel(GuiApp& app);
+
+// [launch_panel.cpp]
+void draw_launch_config(GuiApp& app, double now);
+
+// [results_panel.cpp] The tabs under the thread grid.
+void draw_result_tabs(GuiApp& app);
+void draw_checks(GuiApp& app);
+void draw_thread_events(GuiApp& app);
+// [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
+void draw_barrier_tab(GuiApp& app);
+void draw_atomic_tab(GuiApp& app);
+void draw_flow_tab(GuiApp& app);
+void draw_memory_tab(GuiApp& app);
+
+// More tabs under the thread grid, registered by other views (the occupancy panel goes here).
+struct ExtraTab {
+  std::string title;
+  std::function<void(GuiApp&)> draw;
+};
+std::vector<ExtraTab>& extra_tabs();
+
+}  // namespace coop::app

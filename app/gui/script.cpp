@@ -1,0 +1,223 @@
+#include "app/gui/script.hpp"
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/gui/window.hpp"
+#include "visual/playback.hpp"
+
+namespace coop::app {
+namespace {
+
+struct Arity {
+  size_t min, max;
+};
+
+const std::map<std::string, Arity>& verbs() {
+  static const std::map<std::string, Arity> v = {
+      {"lesson", {1, 1}},     {"step", {1, 1}},         {"grid", {1, 1}},
+      {"block", {1, 1}},      {"param", {1, 1}},        {"backend", {1, 1}},
+      {"seed", {1, 1}},       {"wait", {0, 0}},         {"next-event", {0, 1}},
+      {"prev-event", {0, 1}}, {"next-phase", {0, 1}},   {"prev-phase", {0, 1}},
+      {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
+      {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
+      {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
+      {"quit", {0, 0}}};
+  return v;
+}
+
+Result<int64_t> count_arg(const ScriptCommand& c, size_t i, int64_t fallback) {
+  if (i >= c.args.size()) return fallback;
+  Result<uint64_t> n = parse_count(c.args[i], c.verb, uint64_t(1) << 40);
+  if (!n) return n.status();
+  return int64_t(*n);
+}
+
+std::string status_line(const GuiApp& app) {
+  std::ostringstream out;
+  const lessons::LessonDef* l = app.lesson_def();
+  out << "lesson " << (l ? l->id : "-") << ", step " << app.step + 1 << ", grid "
+      << app.config.grid.str() << ", block " << app.config.block.str();
+  if (const visual::TimelineModel* m = app.model())
+    out << ", threads " << m->thread_count() << ", events " << m->size() << ", cursor "
+        << app.playback.cursor;
+  if (app.outcome && !app.outcome->run.status.ok())
+    out << ", error: " << app.outcome->run.status.message();
+  return out.str();
+}
+
+}  // namespace
+
+Result<std::vector<ScriptCommand>> parse_script(const std::string& text) {
+  std::vector<ScriptCommand> out;
+  std::istringstream in(text);
+  std::string raw;
+  int line = 0;
+  while (std::getline(in, raw)) {
+    ++line;
+    std::istringstream words(raw);
+    ScriptCommand c;
+    c.line = line;
+    if (!(words >> c.verb) || c.verb[0] == '#') continue;
+    for (std::string w; words >> w;) c.args.push_back(w);
+    auto it = verbs().find(c.verb);
+    if (it == verbs().end())
+      return Status::error("script line " + std::to_string(line) + ": unknown command '" + c.verb +
+                           "'");
+    if (c.args.size() < it->second.min || c.args.size() > it->second.max)
+      return Status::error(
+          "script line " + std::to_string(line) + ": '" + c.verb + "' takes " +
+          std::to_string(it->second.min) +
+          (it->second.max != it->second.min ? " to " + std::to_string(it->second.max) : "") +
+          " argument(s), got " + std::to_string(c.args.size()));
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool ScriptRunner::step(GuiApp& app, double now) {
+  while (next_ < commands_.size() && !quit_ && error_.empty()) {
+    const ScriptCommand& c = commands_[next_];
+    // Everything except editing waits for the lesson to finish re-running, as a user would.
+    const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
+                      c.verb == "backend" || c.verb == "seed";
+    if (!edit) {
+      if (app.run_due >= 0) app.run_now();
+      if (app.runner.busy()) return true;  // next frame
+      app.update(now, 0);                  // pick up the finished run
+    }
+    std::cout << "script: line " << c.line << ": " << c.verb;
+    for (const std::string& a : c.args) std::cout << " " << a;
+    std::cout << "\n";
+    if (Status s = execute(c, app, now); !s)
+      error_ = "script line " + std::to_string(c.line) + ": " + s.message();
+    ++next_;
+  }
+  if (!error_.empty()) {
+    if (!reported_) std::cerr << "coopviz: error: " << error_ << "\n";
+    reported_ = true;
+    return false;
+  }
+  return !quit_;  // after the last command the window stays open for the user
+}
+
+Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
+  const std::string& a0 = c.args.empty() ? std::string() : c.args[0];
+  const visual::TimelineModel* m = app.model();
+  auto need_model = [&]() -> Status {
+    return m ? Status() : Status::error("no trace to play (the run failed or none ran yet)");
+  };
+  if (c.verb == "lesson") {
+    const lessons::LessonDef* l = lessons::find_lesson(a0);
+    if (!l)
+      return Status::error("unknown lesson '" + a0 + "': known lessons are " +
+                           lessons::lesson_ids());
+    app.select_lesson(int(l - lessons::registry().data()), now);
+  } else if (c.verb == "step") {
+    const lessons::LessonDef* l = app.lesson_def();
+    Result<int64_t> n = count_arg(c, 0, 1);
+    if (!n) return n.status();
+    if (!l || *n < 1 || size_t(*n) > l->steps.size())
+      return Status::error("step " + a0 + ": the lesson has steps 1 to " +
+                           std::to_string(l ? l->steps.size() : 0));
+    app.select_step(int(*n - 1), now);
+  } else if (c.verb == "grid" || c.verb == "block") {
+    Result<Dim3> d = parse_dim3(a0, c.verb);
+    if (!d) return d.status();
+    (c.verb == "grid" ? app.config.grid : app.config.block) = *d;
+    app.config_edited(now);
+  } else if (c.verb == "param") {
+    const lessons::LessonDef* l = app.lesson_def();
+    if (!l) return Status::error("no lesson selected");
+    Result<lessons::Params> p = lessons::parse_params(*l, {a0});
+    if (!p) return p.status();
+    const std::string name = a0.substr(0, a0.find('='));
+    app.params[name] = p->at(name);
+    app.config_edited(now);
+  } else if (c.verb == "backend") {
+    int index = -1;
+    for (int i = 0; i < 3; ++i)
+      if (a0 == kBackendChoices[i]) index = i;
+    if (index < 0) return Status::error("backend '" + a0 + "': choose auto, gpu or emu");
+    app.backend = index;
+    app.config_edited(now);
+  } else if (c.verb == "seed") {
+    Result<int64_t> n = count_arg(c, 0, 0);
+    if (!n) return n.status();
+    app.seed = uint64_t(*n);
+    app.config_edited(now);
+  } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
+             c.verb == "prev-phase") {
+    if (Status s = need_model(); !s) return s;
+    Result<int64_t> n = count_arg(c, 0, 1);
+    if (!n) return n.status();
+    const int64_t sign = c.verb.starts_with("next") ? 1 : -1;
+    if (c.verb.ends_with("event"))
+      visual::step_events(app.playback, *m, sign * *n);
+    else
+      visual::step_phases(app.playback, *m, int(sign * *n));
+  } else if (c.verb == "start" || c.verb == "end" || c.verb == "seek") {
+    if (Status s = need_model(); !s) return s;
+    Result<int64_t> n = count_arg(c, 0, 0);
+    if (!n) return n.status();
+    visual::seek(app.playback, *m,
+                 c.verb == "start" ? 0
+                 : c.verb == "end" ? m->size()
+                                   : size_t(*n));
+  } else if (c.verb == "tab") {
+    static const std::map<std::string, ResultTab> tabs = {
+        {"checks", ResultTab::Checks},     {"events", ResultTab::ThreadEvents},
+        {"barriers", ResultTab::Barriers}, {"atomics", ResultTab::Atomics},
+        {"flow", ResultTab::DataFlow},     {"memory", ResultTab::Memory}};
+    auto it = tabs.find(a0);
+    if (it == tabs.end())
+      return Status::error("tab '" + a0 +
+                           "': choose checks, events, barriers, atomics, flow or memory");
+    app.tab_request = it->second;
+  } else if (c.verb == "presentation") {
+    if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
+    app.presentation = a0 == "on";
+  } else if (c.verb == "demo") {
+    if (a0 != "on" && a0 != "off") return Status::error("demo takes on or off");
+    app.show_demo = a0 == "on";
+  } else if (c.verb == "screenshot") {
+    int w = 1280, h = 800;
+    if (c.args.size() > 1 && std::sscanf(c.args[1].c_str(), "%dx%d", &w, &h) != 2)
+      return Status::error("size '" + c.args[1] + "' is not WIDTHxHEIGHT");
+    if (w < 200 || h < 200 || w > 8192 || h > 8192)
+      return Status::error("size " + c.args[1] + ": each side must be between 200 and 8192");
+    if (m) app.snapshot.update(*m, app.playback.cursor);
+    if (Status s = window_.capture(app, w, h, 3, a0); !s) return s;
+    std::cout << "script: wrote " << a0 << "\n";
+  } else if (c.verb == "expect") {
+    const std::string& want = c.args[1];
+    std::string got;
+    if (a0 == "threads")
+      got = m ? std::to_string(m->thread_count()) : "none";
+    else if (a0 == "blocks")
+      got = m ? std::to_string(m->block_count()) : "none";
+    else if (a0 == "block")
+      got = app.config.block.str();
+    else if (a0 == "events")
+      got = m ? std::to_string(m->size()) : "none";
+    else if (a0 == "lesson")
+      got = app.lesson_def() ? app.lesson_def()->id : "none";
+    else if (a0 == "step")
+      got = std::to_string(app.step + 1);
+    else if (a0 == "status")
+      got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
+    else
+      return Status::error("expect " + a0 + ": choose threads, blocks, block, events or status");
+    if (got != want)
+      return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
+                           status_line(app) + ")");
+  } else if (c.verb == "print") {
+    std::cout << "script: " << status_line(app) << "\n";
+  } else if (c.verb == "quit") {
+    quit_ = true;
+  }
+  return {};
+}
+
+}  // namespace coop::app

@@ -1,0 +1,63 @@
+// Scripted walkthroughs for `coopviz gui --script FILE`: one command per line, run in the live
+// window, so a test (or a teacher preparing a class) can drive the app as a user would.
+//
+//   lesson ID            select a lesson (and its first step)
+//   step N               select step N (1-based)
+//   grid X[,Y[,Z]]       edit the launch configuration (the lesson re-runs, as in the UI)
+//   block X[,Y[,Z]]
+//   param NAME=VALUE
+//   backend auto|gpu|emu
+//   seed N
+//   wait                 wait until the re-run has landed (commands below wait anyway)
+//   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
+//   tab checks|events|barriers|atomics|flow|memory
+//   presentation on|off
+//   demo on|off          the window with every view on synthetic data
+//   screenshot FILE [WxH]
+//   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
+//   print                one line: lesson, step, launch, threads, cursor
+//   quit
+// Blank lines and lines starting with # are ignored.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/gui/gui_app.hpp"
+
+namespace coop::app {
+
+class GuiWindow;
+
+struct ScriptCommand {
+  int line = 0;
+  std::string verb;
+  std::vector<std::string> args;
+};
+
+// Parses a script; unknown commands and wrong argument counts are errors naming the line.
+Result<std::vector<ScriptCommand>> parse_script(const std::string& text);
+
+class ScriptRunner {
+ public:
+  ScriptRunner(std::vector<ScriptCommand> commands, GuiWindow& window)
+      : commands_(std::move(commands)), window_(window) {}
+
+  // Runs commands until one has to wait for a run or the script ends. Returns false when the
+  // window should close (quit or an error); after the last command the window stays open.
+  bool step(GuiApp& app, double now);
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  Status execute(const ScriptCommand& c, GuiApp& app, double now);
+
+  std::vector<ScriptCommand> commands_;
+  GuiWindow& window_;
+  size_t next_ = 0;
+  std::string error_;
+  bool quit_ = false;
+  bool reported_ = false;
+};
+
+}  // namespace coop::app

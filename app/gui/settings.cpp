@@ -1,0 +1,89 @@
+#include "app/gui/settings.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "device/trace/trace_file.hpp"
+
+namespace coop::app {
+namespace {
+
+constexpr int kVersion = 1;
+
+float fraction(const nlohmann::json& j, const char* key, float fallback, float lo, float hi) {
+  if (!j.contains(key) || !j[key].is_number()) return fallback;
+  return std::clamp(j[key].get<float>(), lo, hi);
+}
+
+}  // namespace
+
+std::string default_settings_path() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/coopviz/settings.json";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.config/coopviz/settings.json";
+  return "";
+}
+
+Result<GuiSettings> load_settings(const std::string& path) {
+  GuiSettings s;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return s;  // first run
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Status::error("settings file " + path + " is not valid JSON; delete it to start afresh");
+  if (j.value("version", 0) != kVersion) return s;  // another version's layout: start afresh
+  if (j.contains("layout") && j["layout"].is_object()) {
+    const nlohmann::json& l = j["layout"];
+    LayoutState& d = s.layout;
+    d.left = fraction(l, "left", d.left, 0.08f, 0.6f);
+    d.middle = fraction(l, "middle", d.middle, 0.1f, 0.7f);
+    if (d.left + d.middle > 0.85f) d = LayoutState{};
+    d.lessons = fraction(l, "lessons", d.lessons, 0.05f, 0.6f);
+    d.steps = fraction(l, "steps", d.steps, 0.05f, 0.8f);
+    if (d.lessons + d.steps > 0.9f)
+      d.lessons = LayoutState{}.lessons, d.steps = LayoutState{}.steps;
+    d.text = fraction(l, "text", d.text, 0.05f, 0.95f);
+    d.grid = fraction(l, "grid", d.grid, 0.05f, 0.95f);
+  }
+  if (j.contains("lesson") && j["lesson"].is_string()) s.lesson = j["lesson"].get<std::string>();
+  if (j.contains("step") && j["step"].is_number_integer())
+    s.step = std::max(0, j["step"].get<int>());
+  if (j.contains("presentation") && j["presentation"].is_boolean())
+    s.presentation = j["presentation"].get<bool>();
+  if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
+      j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
+    s.window_width = std::clamp(j["window"][0].get<int>(), 640, 16384);
+    s.window_height = std::clamp(j["window"][1].get<int>(), 400, 16384);
+  }
+  return s;
+}
+
+Status save_settings(const std::string& path, const GuiSettings& s) {
+  if (path.empty()) return Status::error("no settings path (set HOME or XDG_CONFIG_HOME)");
+  const LayoutState& l = s.layout;
+  const nlohmann::json j = {{"version", kVersion},
+                            {"layout",
+                             {{"left", l.left},
+                              {"middle", l.middle},
+                              {"lessons", l.lessons},
+                              {"steps", l.steps},
+                              {"text", l.text},
+                              {"grid", l.grid}}},
+                            {"lesson", s.lesson},
+                            {"step", s.step},
+                            {"presentation", s.presentation},
+                            {"window", {s.window_width, s.window_height}}};
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) return Status::error("cannot create the folder for " + path + ": " + ec.message());
+  return write_file_atomically(path, j.dump(2) + "\n");
+}
+
+}  // namespace coop::app

@@ -1,0 +1,62 @@
+// The desktop app's settings file: round trip, first run, damaged files and clamped values.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/settings.hpp"
+
+namespace coop::app {
+namespace {
+
+std::string temp_path(const char* name) {
+  return (std::filesystem::temp_directory_path() /
+          ("coopviz-settings-" + std::to_string(::getpid()) + name))
+      .string();
+}
+
+TEST(Settings, RoundTripAndFirstRun) {
+  const std::string path = temp_path("/sub/settings.json");
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+  Result<GuiSettings> first = load_settings(path);
+  ASSERT_TRUE(first.ok()) << "a missing file is a first run, not an error";
+  EXPECT_TRUE(first->lesson.empty());
+  GuiSettings s;
+  s.lesson = "block-reduce";
+  s.step = 3;
+  s.presentation = true;
+  s.layout.left = 0.3f;
+  s.window_width = 1600;
+  ASSERT_TRUE(save_settings(path, s).ok()) << "creates the folder too";
+  Result<GuiSettings> back = load_settings(path);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->lesson, "block-reduce");
+  EXPECT_EQ(back->step, 3);
+  EXPECT_TRUE(back->presentation);
+  EXPECT_FLOAT_EQ(back->layout.left, 0.3f);
+  EXPECT_EQ(back->window_width, 1600);
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+TEST(Settings, DamagedFilesAreErrorsAndWildValuesAreClamped) {
+  const std::string path = temp_path("-bad.json");
+  std::ofstream(path) << "{ not json";
+  Result<GuiSettings> bad = load_settings(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("not valid JSON"), std::string::npos);
+  std::ofstream(path) << R"({"version": 1, "layout": {"left": 5, "grid": -1}, "step": -4,
+                            "window": [10, 99999]})";
+  Result<GuiSettings> wild = load_settings(path);
+  ASSERT_TRUE(wild.ok());
+  EXPECT_LE(wild->layout.left, 0.6f);
+  EXPECT_GE(wild->layout.grid, 0.05f);
+  EXPECT_EQ(wild->step, 0);
+  EXPECT_EQ(wild->window_width, 640);
+  EXPECT_EQ(wild->window_height, 16384);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace coop::app

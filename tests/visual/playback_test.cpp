@@ -1,0 +1,92 @@
+// Playback over a synthetic block reduction: stepping by event and by barrier phase, playing,
+// and jumping to a line.
+#include <gtest/gtest.h>
+
+#include "visual/playback.hpp"
+#include "visual/synthetic_trace.hpp"
+
+namespace coop::visual {
+namespace {
+
+TimelineModel small_model(uint32_t rounds = 2) {
+  SyntheticTraceSpec spec;
+  spec.blocks = 2;
+  spec.block_threads = 64;
+  spec.rounds = rounds;
+  return TimelineModel(make_synthetic_trace(spec));
+}
+
+TEST(Playback, StepsByEventAndClamps) {
+  const TimelineModel m = small_model();
+  PlaybackState p;
+  step_events(p, m, 5);
+  EXPECT_EQ(p.cursor, 5u);
+  EXPECT_EQ(current_position(p), 4);
+  step_events(p, m, -10);
+  EXPECT_EQ(p.cursor, 0u);
+  EXPECT_EQ(current_position(p), -1);
+  step_events(p, m, int64_t(m.size()) + 7);
+  EXPECT_EQ(p.cursor, m.size());
+}
+
+TEST(Playback, StepsPhaseByPhaseThroughEveryBarrier) {
+  const TimelineModel m = small_model(2);
+  // Two blocks, two rounds of two syncs: four phases per block.
+  ASSERT_EQ(m.phase_ends().size(), 8u);
+  PlaybackState p;
+  for (size_t k = 1; k <= m.phase_ends().size(); ++k) {
+    step_phases(p, m, 1);
+    EXPECT_EQ(p.cursor, m.phase_ends()[k - 1] + 1);
+    EXPECT_EQ(phases_done(m, p.cursor), k);
+  }
+  step_phases(p, m, 1);
+  EXPECT_EQ(p.cursor, m.size()) << "after the last phase: the end";
+  step_phases(p, m, -1);
+  EXPECT_EQ(p.cursor, m.phase_ends().back() + 1);
+  step_phases(p, m, -1);
+  EXPECT_EQ(p.cursor, m.phase_ends()[6] + 1) << "back from a phase end: the previous one";
+  step_events(p, m, 3);  // inside the next phase
+  step_phases(p, m, -1);
+  EXPECT_EQ(p.cursor, m.phase_ends()[6] + 1) << "back from inside a phase: its start";
+  step_phases(p, m, -100);
+  EXPECT_EQ(p.cursor, 0u);
+}
+
+TEST(Playback, PlaysAtItsRateAndStopsOrLoops) {
+  const TimelineModel m = small_model();
+  PlaybackState p;
+  p.playing = true;
+  const double rate = events_per_second(m);
+  EXPECT_TRUE(advance(p, m, 10.0 / rate));
+  EXPECT_NEAR(double(p.cursor), 10.0, 1.0);
+  p.speed = 2.0f;
+  const size_t before = p.cursor;
+  advance(p, m, 10.0 / rate);
+  EXPECT_NEAR(double(p.cursor - before), 20.0, 1.0);
+  advance(p, m, 1e6);
+  EXPECT_EQ(p.cursor, m.size());
+  EXPECT_FALSE(p.playing) << "stops at the end";
+  p.playing = true;
+  p.loop = true;
+  advance(p, m, 1.0 / rate);
+  EXPECT_LT(p.cursor, 5u) << "loop starts over";
+  EXPECT_TRUE(p.playing);
+}
+
+TEST(Playback, JumpsToALineAndTheEndOfItsMoment) {
+  const TimelineModel m = small_model();
+  const size_t shfl = find_next_on_line(m, 0, 12);
+  ASSERT_LT(shfl, m.size());
+  EXPECT_EQ(m.at(shfl).kind, EventKind::Collective);
+  for (size_t pos = 0; pos < shfl; ++pos) EXPECT_NE(m.at(pos).line, 12);
+  const size_t end = end_of_moment(m, shfl);
+  EXPECT_GT(end, shfl);
+  for (size_t pos = shfl; pos < end; ++pos) EXPECT_EQ(m.at(pos).time, m.at(shfl).time);
+  if (end < m.size()) {
+    EXPECT_NE(m.at(end).time, m.at(shfl).time);
+  }
+  EXPECT_EQ(find_next_on_line(m, 0, 999), m.size());
+}
+
+}  // namespace
+}  // namespace coop::visual

@@ -1,0 +1,171 @@
+#include "visual/event_text.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "device/trace/names.hpp"
+#include "device/trace/value.hpp"
+
+namespace coop::visual {
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_value(uint64_t bits, ValueType type) {
+  switch (type) {
+    case ValueType::I32:
+      return std::to_string(from_bits<int32_t>(bits));
+    case ValueType::U32:
+      return std::to_string(from_bits<uint32_t>(bits));
+    case ValueType::I64:
+      return std::to_string(from_bits<int64_t>(bits));
+    case ValueType::U64:
+      return std::to_string(bits);
+    case ValueType::F32:
+      return format("%.7g", double(from_bits<float>(bits)));
+    case ValueType::F64:
+      return format("%.10g", from_bits<double>(bits));
+    case ValueType::Bool:
+      return bits ? "true" : "false";
+    case ValueType::Mask:
+      return format("0x%08" PRIx32, uint32_t(bits));
+    case ValueType::None:
+      break;
+  }
+  return std::to_string(bits);
+}
+
+std::string address_name(uint64_t address, uint16_t flags, const TraceHeader& header) {
+  const bool shared = flags & kFlagShared;
+  for (const BufferInfo& b : header.buffers) {
+    if (b.shared != shared || address < b.base || address >= b.base + b.bytes) continue;
+    const uint64_t size = b.element_size ? b.element_size : 1;
+    return b.name + "[" + std::to_string((address - b.base) / size) + "]" +
+           (shared ? " (shared)" : "");
+  }
+  return format(shared ? "shared+0x%" PRIx64 : "0x%" PRIx64, address);
+}
+
+std::string group_label(GroupKind kind, uint32_t id) {
+  switch (kind) {
+    case GroupKind::Coalesced:
+      return format("coalesced 0x%08" PRIx32, id);
+    case GroupKind::Labeled:
+      return "label " + std::to_string(id);
+    case GroupKind::Binary:
+      return "binary " + std::to_string(id);
+    case GroupKind::Stride:
+      return "stride class " + std::to_string(id);
+    case GroupKind::Grid:
+      return "the grid";
+    case GroupKind::Thread:
+      return "the thread";
+    default:
+      break;
+  }
+  return std::string(name_of(kind)) + " " + std::to_string(id);
+}
+
+std::string op_label(Op op) {
+  switch (op) {
+    case Op::AtomicAdd:
+      return "atomicAdd";
+    case Op::AtomicSub:
+      return "atomicSub";
+    case Op::AtomicMin:
+      return "atomicMin";
+    case Op::AtomicMax:
+      return "atomicMax";
+    case Op::AtomicExch:
+      return "atomicExch";
+    case Op::AtomicCas:
+      return "atomicCAS";
+    case Op::AtomicAnd:
+      return "atomicAnd";
+    case Op::AtomicOr:
+      return "atomicOr";
+    case Op::AtomicXor:
+      return "atomicXor";
+    case Op::AtomicInc:
+      return "atomicInc";
+    case Op::AtomicDec:
+      return "atomicDec";
+    case Op::AtomicLoad:
+      return "atomic load";
+    case Op::AtomicStore:
+      return "atomic store";
+    default:
+      break;
+  }
+  return std::string(name_of(op));
+}
+
+bool event_value(const Event& e, uint64_t& bits) {
+  if (e.value_type == ValueType::None) return false;
+  switch (e.kind) {
+    case EventKind::Collective:
+    case EventKind::Load:
+    case EventKind::Atomic:
+    case EventKind::InvokeOne:
+      bits = e.b;
+      return true;
+    case EventKind::Store:
+    case EventKind::Note:
+      bits = e.a;
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string describe_event(const Event& e, const TraceHeader& h) {
+  const std::string group = group_label(e.group_kind, e.group_id);
+  const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);
+  switch (e.kind) {
+    case EventKind::GroupCreate:
+      return "joins " + group + " as rank " + std::to_string(e.rank) + " of " +
+             std::to_string(e.group_size);
+    case EventKind::Barrier:
+      return "sync() on " + group + ", phase " + std::to_string(e.extra) +
+             " (arrives t=" + std::to_string(e.time) + ", leaves t=" + std::to_string(e.b) + ")";
+    case EventKind::BarrierArrive:
+      return "barrier_arrive on " + group + ", phase " + std::to_string(e.extra);
+    case EventKind::BarrierWait:
+      return "barrier_wait on " + group + ", phase " + std::to_string(e.extra) +
+             " (leaves t=" + std::to_string(e.b) + ")";
+    case EventKind::Collective:
+      return op_label(e.op) + " on " + group + ": in " + a + ", out " + b;
+    case EventKind::InvokeOne:
+      return "invoke_one on " + group + ": rank " + std::to_string(e.extra) + " runs it";
+    case EventKind::Atomic:
+      return op_label(e.op) + " " + address_name(e.address, e.flags, h) + " with " + a +
+             ": old value " + b;
+    case EventKind::Load:
+      return "loads " + address_name(e.address, e.flags, h) + " = " + b;
+    case EventKind::Store:
+      return "stores " + address_name(e.address, e.flags, h) + " = " + a;
+    case EventKind::CopyIssue:
+      return "memcpy_async of " + std::to_string(e.extra) + " bytes to " +
+             address_name(e.address, e.flags, h);
+    case EventKind::CopyWait:
+      return "waits for copies (leaves t=" + std::to_string(e.b) + ")";
+    case EventKind::ThreadBegin:
+      return "starts on SM " + std::to_string(e.extra);
+    case EventKind::ThreadEnd:
+      return "ends";
+    case EventKind::Note:
+      return "note " + a;
+    default:
+      break;
+  }
+  return std::string(name_of(e.kind));
+}
+
+}  // namespace coop::visual

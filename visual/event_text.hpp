@@ -1,0 +1,31 @@
+// Events in words, as the views show them: values by their type, addresses as buffer[index],
+// and one line per event ("sync() on block 1, phase 3", "atomicAdd total[0] += 5, old 12").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "device/trace/trace.hpp"
+
+namespace coop::visual {
+
+// The raw bits of Event::a / Event::b read as `type` ("3", "0.25", "true", "0x0000ffff").
+std::string format_value(uint64_t bits, ValueType type);
+
+// "total[0]", "temp[12] (shared)", or the raw address when no traced buffer holds it.
+std::string address_name(uint64_t address, uint16_t flags, const TraceHeader& header);
+
+// "block 3", "tile 2", "label 7", "coalesced 0xff00ff00", ...
+std::string group_label(GroupKind kind, uint32_t id);
+
+// What the event did, in one line.
+std::string describe_event(const Event& e, const TraceHeader& header);
+
+// The value an event leaves its thread holding (a collective's output, a load's value, a
+// store's value, an atomic's old value, a broadcast); false for events that carry none.
+bool event_value(const Event& e, uint64_t& bits);
+
+// The CUDA spelling of an atomic op ("atomicAdd"), or of a collective ("shfl_down").
+std::string op_label(Op op);
+
+}  // namespace coop::visual

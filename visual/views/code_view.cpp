@@ -1,0 +1,143 @@
+#include "visual/views/code_view.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <imgui.h>
+
+#include "visual/syntax.hpp"
+#include "visual/views/style.hpp"
+
+namespace coop::visual {
+namespace {
+
+// Lines and the block-comment state at the start of each, recomputed only when the source
+// changes (a lesson switch), not every frame.
+struct SourceCache {
+  const char* data = nullptr;
+  size_t size = 0;
+  std::vector<std::string_view> lines;
+  std::vector<bool> starts_in_comment;
+};
+
+const SourceCache& cached(std::string_view source) {
+  static SourceCache cache;
+  if (cache.data != source.data() || cache.size != source.size()) {
+    cache.data = source.data();
+    cache.size = source.size();
+    cache.lines = split_lines(source);
+    cache.starts_in_comment.assign(cache.lines.size(), false);
+    bool in_comment = false;
+    for (size_t i = 0; i < cache.lines.size(); ++i) {
+      cache.starts_in_comment[i] = in_comment;
+      tokenize_line(cache.lines[i], in_comment);
+    }
+  }
+  return cache;
+}
+
+}  // namespace
+
+int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& settings,
+                   const float height) {
+  const ViewStyle& st = view_style();
+  const SourceCache& src = cached(in.source);
+  int clicked = 0;
+  ImGui::BeginChild(id, ImVec2(0, height), false,
+                    ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
+  ImFont* mono = st.fonts.mono ? st.fonts.mono : ImGui::GetFont();
+  ImGui::PushFont(mono);
+  const float line_h = ImGui::GetTextLineHeight() + 2.0f * st.scale;
+  const float char_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, "0").x;
+  const float count_w = char_w * 6;   // "×1024 "
+  const float number_w = char_w * 4;  // "123 "
+  const float code_x = count_w + number_w + char_w;
+
+  if (settings.scroll_to_line > 0) {
+    ImGui::SetScrollY(std::max(
+        0.0f, float(settings.scroll_to_line - 1) * line_h - ImGui::GetWindowHeight() * 0.3f));
+    settings.scroll_to_line = 0;
+    settings.followed_line = in.last_event_line;
+  }
+  // Follow the line that just ran, if it left the visible part.
+  if (settings.follow && in.last_event_line > 0 && in.last_event_line != settings.followed_line) {
+    const float y = float(in.last_event_line - 1) * line_h;
+    const float top = ImGui::GetScrollY(), visible = ImGui::GetWindowHeight();
+    if (y < top || y + line_h > top + visible)
+      ImGui::SetScrollY(std::max(0.0f, y - visible * 0.35f));
+    settings.followed_line = in.last_event_line;
+  }
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float full_w = std::max(ImGui::GetContentRegionAvail().x, code_x + char_w * 100);
+  const bool hovered = ImGui::IsWindowHovered();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // Only the visible lines are drawn (the content height is set by the Dummy below).
+  const float scroll = ImGui::GetScrollY();
+  const int first = std::max(0, int(scroll / line_h));
+  const int last =
+      std::min(int(src.lines.size()), int((scroll + ImGui::GetWindowHeight()) / line_h) + 1);
+  {
+    for (int i = first; i < last; ++i) {
+      const int line = i + 1;
+      const float y = origin.y + float(i) * line_h;
+      const ImVec2 row_min(origin.x, y), row_max(origin.x + full_w, y + line_h);
+      const uint32_t count =
+          in.line_counts && size_t(line) < in.line_counts->size() ? (*in.line_counts)[line] : 0;
+      const bool step =
+          std::find(in.step_lines.begin(), in.step_lines.end(), line) != in.step_lines.end();
+      const bool row_hovered = hovered && mouse.y >= y && mouse.y < y + line_h;
+      if (step) {
+        dl->AddRectFilled(row_min, row_max, st.colors.line_step);
+        dl->AddRectFilled(row_min, ImVec2(row_min.x + 3 * st.scale, row_max.y), st.colors.warning);
+      }
+      if (count > 0)
+        dl->AddRectFilled(ImVec2(origin.x + count_w, y), row_max, st.colors.line_current);
+      if (line == in.last_event_line)
+        dl->AddRect(ImVec2(origin.x + count_w, y), row_max, st.colors.line_current, 0, 0,
+                    1.5f * st.scale);
+      if (row_hovered) dl->AddRectFilled(row_min, row_max, st.colors.line_hover);
+      char buf[32];
+      if (count > 0) {
+        // A pill with the number of threads at this line.
+        std::snprintf(buf, sizeof buf, "%u", count);
+        const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, buf).x + char_w;
+        const ImVec2 a(origin.x + count_w - w - char_w * 0.5f, y + 1);
+        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), IM_COL32(60, 130, 230, 255),
+                          line_h * 0.5f);
+        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
+                    buf);
+      }
+      std::snprintf(buf, sizeof buf, "%3d", line);
+      dl->AddText(ImVec2(origin.x + count_w, y + 1 * st.scale), st.colors.dim_text, buf);
+      bool in_comment = src.starts_in_comment[size_t(i)];
+      const std::string_view text = src.lines[size_t(i)];
+      float x = origin.x + code_x;
+      for (const Token& t : tokenize_line(text, in_comment)) {
+        const char* b = text.data() + t.begin;
+        const char* e = text.data() + t.end;
+        dl->AddText(ImVec2(x, y + 1 * st.scale), st.colors.syntax[int(t.kind)], b, e);
+        x += mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, b, e).x;
+      }
+      if (row_hovered) {
+        if (ImGui::IsMouseClicked(0)) clicked = line;
+        if (count > 0 || step) {
+          ImGui::BeginTooltip();
+          if (count > 0)
+            ImGui::Text("%u of %u threads are at line %d", count, in.thread_count, line);
+          if (step) ImGui::TextUnformatted("This line is part of the current step.");
+          ImGui::TextUnformatted("Click: jump to the next event on this line.");
+          ImGui::EndTooltip();
+        }
+      }
+    }
+  }
+  ImGui::Dummy(ImVec2(full_w, float(src.lines.size()) * line_h));
+  ImGui::PopFont();
+  ImGui::EndChild();
+  return clicked;
+}
+
+}  // namespace coop::visual

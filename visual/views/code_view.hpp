@@ -1,0 +1,30 @@
+// The lesson kernel with syntax colours. Lines where threads are at the playback cursor are
+// highlighted with a count of threads; the current step's lines are marked; clicking a line
+// reports it (the app jumps playback to that line's next event).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace coop::visual {
+
+struct CodeViewInput {
+  std::string_view source;
+  const std::vector<uint32_t>* line_counts = nullptr;  // threads per line (index = line)
+  uint32_t thread_count = 0;                           // for "all N threads" in tooltips
+  std::vector<int> step_lines;                         // the current step's lines
+  int last_event_line = 0;                             // line of the event just played
+};
+
+struct CodeViewSettings {
+  bool follow = true;      // scroll so the line of the event just played stays visible
+  int followed_line = 0;   // the line the view last scrolled to
+  int scroll_to_line = 0;  // one-shot request: bring this line into view (a step's code)
+};
+
+// Draws the view filling the region `size`. Returns the 1-based line clicked, or 0.
+int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& settings,
+                   const float height);
+
+}  // namespace coop::visual

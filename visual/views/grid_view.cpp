@@ -1,0 +1,328 @@
+// Index
+//   [SECTION] Colours of threads, warps and blocks
+//   [SECTION] Toolbar and legend
+//   [SECTION] Drawing at each level of detail
+//   [SECTION] Hover and click
+#include "visual/views/grid_view.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "device/trace/names.hpp"
+#include "visual/event_text.hpp"
+#include "visual/grid_layout.hpp"
+#include "visual/views/style.hpp"
+
+namespace coop::visual {
+namespace {
+
+// [SECTION] Colours of threads, warps and blocks
+
+constexpr float kWaitingShade = 0.4f;
+
+struct Colorer {
+  const ThreadSnapshot& snap;
+  ColorBy by;
+  GroupKind kind;
+  uint32_t block_threads;
+  const ViewColors& colors;
+
+  ImU32 thread(uint32_t t) const {
+    const ThreadActivity act = snap.activity(t);
+    if (act == ThreadActivity::NotStarted) return colors.not_started;
+    ImU32 c = colors.no_group;
+    if (by == ColorBy::HardwareBlock) {
+      c = group_color(t / block_threads);
+    } else if (by == ColorBy::HardwareWarp) {
+      c = group_color(t % block_threads / 32);
+    } else if (const GroupMembership m = snap.membership(t, kind); m.member()) {
+      c = group_color(m.id);
+    }
+    // Waiting at a barrier: the same hue, darker, so membership stays readable.
+    if (act == ThreadActivity::Waiting) return scale_color(c, kWaitingShade);
+    if (act == ThreadActivity::Done) return scale_color(c, 0.25f);
+    return c;
+  }
+
+  // The colour most of threads [first, last) show (a folded warp or block).
+  ImU32 majority(uint32_t first, uint32_t last, uint32_t stride = 1) const {
+    std::array<ImU32, 64> seen;
+    size_t n = 0;
+    for (uint32_t t = first; t < last && n < seen.size(); t += stride) seen[n++] = thread(t);
+    std::sort(seen.begin(), seen.begin() + ptrdiff_t(n));
+    ImU32 best = n ? seen[0] : colors.not_started;
+    size_t best_run = 0;
+    for (size_t i = 0; i < n;) {
+      size_t j = i;
+      while (j < n && seen[j] == seen[i]) ++j;
+      if (j - i > best_run) best_run = j - i, best = seen[i];
+      i = j;
+    }
+    return best;
+  }
+};
+
+// [SECTION] Toolbar and legend
+
+// A legend entry; it starts a new line when the rest of this one is too narrow for it.
+void swatch(ImU32 color, const char* label, ImU32 outline = 0) {
+  const float h = ImGui::GetTextLineHeight();
+  const float need = h * 0.75f + 4 + ImGui::CalcTextSize(label).x;
+  ImGui::SameLine(0, h * 0.6f);
+  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const ImVec2 a(p.x, p.y + h * 0.15f), z(p.x + h * 0.7f, p.y + h * 0.85f);
+  ImGui::GetWindowDrawList()->AddRectFilled(a, z, color, 2);
+  if (outline) ImGui::GetWindowDrawList()->AddRect(a, z, outline, 2, 0, 1.5f);
+  ImGui::Dummy(ImVec2(h * 0.75f, h));
+  ImGui::SameLine(0, 4);
+  ImGui::TextUnformatted(label);
+}
+
+std::string color_by_label(ColorBy by, GroupKind kind) {
+  if (by == ColorBy::HardwareBlock) return "blockIdx";
+  if (by == ColorBy::HardwareWarp) return "warp in block";
+  return std::string(name_of(kind)) + " groups";
+}
+
+void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, GroupKind kind) {
+  const ViewStyle& st = view_style();
+  ImGui::TextUnformatted("Colour by");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("##colorby", color_by_label(s.color_by, kind).c_str())) {
+    for (GroupKind k : snap.group_kinds())
+      if (ImGui::Selectable(color_by_label(ColorBy::Group, k).c_str(),
+                            s.color_by == ColorBy::Group && kind == k)) {
+        s.color_by = ColorBy::Group;
+        s.group = k;
+      }
+    if (ImGui::Selectable("blockIdx", s.color_by == ColorBy::HardwareBlock))
+      s.color_by = ColorBy::HardwareBlock;
+    if (ImGui::Selectable("warp in block", s.color_by == ColorBy::HardwareWarp))
+      s.color_by = ColorBy::HardwareWarp;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("Fit", &s.fit);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  if (ImGui::SliderFloat("##zoom", &s.cell, 1.0f, 48.0f, "%.0f px", ImGuiSliderFlags_Logarithmic))
+    s.fit = false;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell size (Ctrl + mouse wheel over the grid)");
+  swatch(st.colors.not_started, "not started");
+  swatch(scale_color(group_color(0), kWaitingShade), "waiting at a barrier", group_color(0));
+  if (s.color_by == ColorBy::Group) swatch(st.colors.no_group, "no group yet");
+}
+
+}  // namespace
+
+GroupKind default_color_group(const ThreadSnapshot& snapshot) {
+  const std::vector<GroupKind>& kinds = snapshot.group_kinds();
+  // Partitions are finer than blocks and grids: show the finest one the lesson makes.
+  for (GroupKind k : {GroupKind::Coalesced, GroupKind::Labeled, GroupKind::Binary,
+                      GroupKind::Stride, GroupKind::Tile, GroupKind::Cluster, GroupKind::Block})
+    if (std::find(kinds.begin(), kinds.end(), k) != kinds.end()) return k;
+  return kinds.empty() ? GroupKind::Block : kinds.front();
+}
+
+GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
+                              const ThreadSnapshot& snap, GridViewSettings& s,
+                              const Selection& selected, ImVec2 size) {
+  GridViewResult result;
+  const ViewStyle& st = view_style();
+  const GroupKind kind = s.group == GroupKind::None ? default_color_group(snap) : s.group;
+  if (s.color_by == ColorBy::Group && snap.group_kinds().empty())
+    s.color_by = ColorBy::HardwareBlock;
+  ImGui::PushID(id);
+  if (s.show_toolbar) toolbar(snap, s, kind);
+
+  const uint32_t block_threads = std::max(1u, model.block_threads());
+  GridLayoutInput in;
+  in.block_count = std::max(1u, model.block_count());
+  in.block_threads = block_threads;
+  in.gap = std::max(3.0f, 6.0f * st.scale);
+  ImGui::BeginChild("grid", size, false,
+                    ImGuiWindowFlags_NoBackground | (s.fit ? ImGuiWindowFlags_NoScrollbar : 0));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  in.width = std::max(40.0f, avail.x);
+  const float label_h = ImGui::GetTextLineHeight();
+  if (s.fit) {
+    in.label = label_h;
+    s.cell = fit_cell_size(in, avail.y, 0.25f, 40.0f * st.scale);
+    if (32 * s.cell < 60) {  // labels only where a block is wide enough to carry one
+      in.label = 0;
+      s.cell = fit_cell_size(in, avail.y, 0.25f, 40.0f * st.scale);
+    }
+  }
+  in.cell = s.cell;
+  in.label = 32 * s.cell >= 60 ? label_h : 0;
+  const GridLayout g = layout_grid(in);
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float scroll = ImGui::GetScrollY();
+  const auto [first, last] = g.visible_blocks(scroll - label_h, scroll + ImGui::GetWindowHeight());
+  const Colorer color{snap, s.color_by, kind, block_threads, st.colors};
+  ImFont* small = st.fonts.small ? st.fonts.small : ImGui::GetFont();
+  const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 11;
+  const bool gaps = s.cell >= 7;  // separate lanes visually once there is room
+  const bool values = ranks && s.show_values && s.cell >= 34;
+
+  // [SECTION] Drawing at each level of detail
+  for (uint32_t b = first; b < last; ++b) {
+    const float bx = origin.x + g.block_x(b), by = origin.y + g.block_y(b);
+    const uint32_t t0 = b * block_threads;
+    if (in.label > 0) {
+      char label[32];
+      std::snprintf(label, sizeof label, "block %u", b);
+      dl->AddText(ImVec2(bx, by - in.label), st.colors.dim_text, label);
+    }
+    if (g.detail == GridDetail::Blocks) {
+      // Sample up to 64 threads spread over the block.
+      const uint32_t stride = std::max(1u, block_threads / 64);
+      dl->AddRectFilled(ImVec2(bx, by), ImVec2(bx + g.block_w, by + g.block_h),
+                        color.majority(t0, t0 + block_threads, stride));
+      ++result.drawn_rects;
+      continue;
+    }
+    for (uint32_t w = 0; w < g.warps_per_block; ++w) {
+      const float y = by + float(w) * s.cell;
+      const uint32_t lanes = std::min(32u, block_threads - w * 32);
+      const uint32_t first_thread = t0 + w * 32;
+      if (g.detail == GridDetail::Warps) {
+        dl->AddRectFilled(ImVec2(bx, y), ImVec2(bx + float(lanes) * s.cell, y + s.cell),
+                          color.majority(first_thread, first_thread + lanes));
+        ++result.drawn_rects;
+        continue;
+      }
+      if (!gaps) {
+        // Small cells: runs of one colour become one rectangle.
+        uint32_t run = 0;
+        ImU32 run_color = color.thread(first_thread);
+        for (uint32_t l = 1; l <= lanes; ++l) {
+          const ImU32 c = l < lanes ? color.thread(first_thread + l) : 0;
+          if (l < lanes && c == run_color) continue;
+          dl->AddRectFilled(ImVec2(bx + float(run) * s.cell, y),
+                            ImVec2(bx + float(l) * s.cell, y + s.cell), run_color);
+          ++result.drawn_rects;
+          run = l;
+          run_color = c;
+        }
+        continue;
+      }
+      for (uint32_t l = 0; l < lanes; ++l) {
+        const uint32_t t = first_thread + l;
+        const ImU32 c = color.thread(t);
+        const ImVec2 a(bx + float(l) * s.cell, y);
+        const ImVec2 z(a.x + s.cell - 1, a.y + s.cell - 1);
+        const float round = s.cell >= 12 ? 2.0f : 0.0f;
+        dl->AddRectFilled(a, z, c, round);
+        ++result.drawn_rects;
+        if (snap.activity(t) == ThreadActivity::Waiting) {
+          // Waiting threads are hollow: a dark cell framed in their group's own colour, which
+          // reads without relying on the shade alone.
+          dl->AddRect(ImVec2(a.x + 0.5f, a.y + 0.5f), ImVec2(z.x - 0.5f, z.y - 0.5f),
+                      scale_color(c, 1.0f / kWaitingShade), round, 0, s.cell >= 12 ? 2.0f : 1.0f);
+        }
+        if (ranks) {
+          uint32_t rank = t % block_threads;
+          if (s.color_by == ColorBy::Group) {
+            const GroupMembership m = snap.membership(t, kind);
+            if (!m.member()) continue;
+            rank = m.rank;
+          } else if (s.color_by == ColorBy::HardwareWarp) {
+            rank = l;
+          }
+          char text[16];
+          const int digits = std::snprintf(text, sizeof text, "%u", rank);
+          // Big cells also show the value the thread holds (its last collective's output, the
+          // value it loaded, ...), under the rank.
+          uint64_t bits = 0;
+          const int64_t last_pos = values ? snap.last_position(t) : -1;
+          const bool value = last_pos >= 0 && event_value(model.at(size_t(last_pos)), bits);
+          const float line_y = value ? 0.3f : 0.5f;
+          // As large as fits: half the cell, narrowed for long numbers; too small is left out.
+          const float fs = std::min(
+              {s.cell * 0.55f, small->FontSize * 1.2f, (s.cell - 2) / (0.62f * float(digits))});
+          if (fs < 7.0f) continue;
+          const ImVec2 ts = small->CalcTextSizeA(fs, 1e9f, 0, text);
+          dl->AddText(
+              small, fs,
+              ImVec2(a.x + (s.cell - 1 - ts.x) * 0.5f, a.y + (s.cell - 1) * line_y - ts.y * 0.5f),
+              text_on(c), text);
+          if (value) {
+            const std::string v = format_value(bits, model.at(size_t(last_pos)).value_type);
+            const float vs = std::min(fs * 0.85f, (s.cell - 3) / (0.62f * float(v.size())));
+            if (vs >= 6.5f) {
+              const ImVec2 vsz = small->CalcTextSizeA(vs, 1e9f, 0, v.c_str());
+              dl->AddText(small, vs,
+                          ImVec2(a.x + (s.cell - 1 - vsz.x) * 0.5f,
+                                 a.y + (s.cell - 1) * 0.72f - vsz.y * 0.5f),
+                          (text_on(c) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 200), v.c_str());
+            }
+          }
+        }
+      }
+    }
+  }
+  // The selection: its block, warp or thread outlined.
+  if (const auto [sel_first, sel_last] = selected_threads(model, selected); sel_first < sel_last) {
+    const uint32_t b = sel_first / block_threads, r0 = sel_first % block_threads;
+    const float bx = origin.x + g.block_x(b), by = origin.y + g.block_y(b);
+    if (selected.scope == SelectionScope::Block || g.detail == GridDetail::Blocks) {
+      dl->AddRect(ImVec2(bx - 2, by - 2), ImVec2(bx + g.block_w + 1, by + g.block_h + 1),
+                  st.colors.selection, 0, 0, 2.0f);
+    } else if (selected.scope == SelectionScope::Warp || g.detail == GridDetail::Warps) {
+      const float y = by + float(r0 / 32) * s.cell;
+      dl->AddRect(ImVec2(bx - 2, y - 2), ImVec2(bx + g.block_w + 1, y + s.cell + 1),
+                  st.colors.selection, 0, 0, 2.0f);
+    } else {
+      const ImVec2 a(bx + float(r0 % 32) * s.cell, by + float(r0 / 32) * s.cell);
+      dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + s.cell, a.y + s.cell), st.colors.selection,
+                  0, 0, 2.0f);
+    }
+  }
+  ImGui::Dummy(ImVec2(g.content_w, g.content_h));
+
+  // [SECTION] Hover and click
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsWindowHovered()) {
+    if (io.KeyCtrl && io.MouseWheel != 0) {
+      s.fit = false;
+      s.cell = std::clamp(s.cell * (1.0f + 0.15f * io.MouseWheel), 0.5f, 48.0f);
+    }
+    const float mx = io.MousePos.x - origin.x, my = io.MousePos.y - origin.y;
+    result.hovered_thread = g.thread_at(mx, my);
+    if (result.hovered_thread >= 0) {
+      const uint32_t t = uint32_t(result.hovered_thread);
+      if (ImGui::IsMouseClicked(0)) result.clicked_thread = t;
+      ImGui::BeginTooltip();
+      ImGui::Text("thread %u: block %u, warp %u, lane %u", t, t / block_threads,
+                  t % block_threads / 32, t % 32);
+      for (GroupKind k : snap.group_kinds()) {
+        const GroupMembership m = snap.membership(t, k);
+        if (m.member())
+          ImGui::Text("%s: rank %u of %u", group_label(k, m.id).c_str(), m.rank, m.size);
+      }
+      const int64_t last_pos = snap.last_position(t);
+      if (last_pos < 0) {
+        ImGui::TextUnformatted("has not started yet");
+      } else {
+        const Event& e = model.at(size_t(last_pos));
+        ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header).c_str());
+        if (snap.activity(t) == ThreadActivity::Waiting)
+          ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
+      }
+      ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::EndChild();
+  ImGui::PopID();
+  return result;
+}
+
+}  // namespace coop::visual

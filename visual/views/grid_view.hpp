@@ -1,0 +1,46 @@
+// The thread grid: blocks -> warps -> lanes, each thread coloured by the group it belongs to at
+// the playback cursor (tile, block, label, ...), dimmed while it waits at a barrier, with ranks
+// written in when cells are large enough. Cells under 3 px are folded into warp stripes or
+// block tiles, and only visible blocks are drawn, so a 64K-thread grid stays cheap.
+#pragma once
+
+#include <cstdint>
+
+#include <imgui.h>
+
+#include "visual/selection.hpp"
+#include "visual/thread_snapshot.hpp"
+
+namespace coop::visual {
+
+enum class ColorBy : uint8_t {
+  Group,          // GridViewSettings::group from GroupCreate events
+  HardwareBlock,  // blockIdx, whether or not the kernel made a block group
+  HardwareWarp,   // warp within the block
+};
+
+struct GridViewSettings {
+  ColorBy color_by = ColorBy::Group;
+  GroupKind group = GroupKind::None;  // None: the finest kind the trace creates
+  bool fit = true;                    // choose the cell size that shows the whole grid
+  float cell = 14;                    // pixels per lane when !fit
+  bool show_ranks = true;             // rank numbers in cells of at least ~11 px
+  bool show_values = true;            // and the value each thread holds, from ~34 px
+  bool show_toolbar = true;
+};
+
+struct GridViewResult {
+  int64_t clicked_thread = -1;  // a thread clicked this frame
+  int64_t hovered_thread = -1;
+  uint32_t drawn_rects = 0;  // cells, stripes and tiles drawn (for the benchmark and tests)
+};
+
+// The group kind colours come from when settings.group is None.
+GroupKind default_color_group(const ThreadSnapshot& snapshot);
+
+// Draws the toolbar and the grid filling `size` (0: the rest of the window).
+GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
+                              const ThreadSnapshot& snapshot, GridViewSettings& settings,
+                              const Selection& selected, ImVec2 size = ImVec2(0, 0));
+
+}  // namespace coop::visual

@@ -1,0 +1,104 @@
+#include "visual/views/playback_view.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "visual/views/style.hpp"
+
+namespace coop::visual {
+namespace {
+
+bool button(const char* label, const char* tip) {
+  const bool pressed = ImGui::Button(label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  return pressed;
+}
+
+}  // namespace
+
+std::string playback_status(const TimelineModel& model, const PlaybackState& p) {
+  std::string s = "event " + std::to_string(p.cursor) + "/" + std::to_string(model.size());
+  if (!model.phase_ends().empty())
+    s += "  \xc2\xb7  phase " + std::to_string(phases_done(model, p.cursor)) + "/" +
+         std::to_string(model.phase_ends().size());
+  if (p.cursor > 0) s += "  \xc2\xb7  t=" + std::to_string(model.at(p.cursor - 1).time);
+  return s;
+}
+
+bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
+  const size_t before = p.cursor;
+  ImGui::PushID("playback");
+  // U+25C0 / U+25B6 are left / right triangles (DejaVu Sans has them).
+  if (button("|\xe2\x97\x80", "Start (Home)")) seek(p, model, 0);
+  ImGui::SameLine();
+  if (button("\xe2\x97\x80\xe2\x97\x80 phase", "Previous barrier phase (Shift+Left or Down)"))
+    step_phases(p, model, -1);
+  ImGui::SameLine();
+  if (button("\xe2\x97\x80 event", "Previous event (Left)")) step_events(p, model, -1);
+  ImGui::SameLine();
+  const float play_w =
+      ImGui::CalcTextSize("\xe2\x97\x80 Pause").x + ImGui::GetStyle().FramePadding.x * 2;
+  if (ImGui::Button(p.playing ? "Pause" : "\xe2\x96\xb6 Play", ImVec2(play_w, 0))) {
+    p.playing = !p.playing;
+    if (p.playing && p.cursor >= model.size()) seek(p, model, 0);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+  ImGui::SameLine();
+  if (button("event \xe2\x96\xb6", "Next event (Right)")) step_events(p, model, 1);
+  ImGui::SameLine();
+  if (button("phase \xe2\x96\xb6\xe2\x96\xb6", "Next barrier phase (Shift+Right or Up)"))
+    step_phases(p, model, 1);
+  ImGui::SameLine();
+  if (button("\xe2\x96\xb6|", "End (End)")) seek(p, model, model.size());
+  ImGui::SameLine();
+  const std::string status = playback_status(model, p);
+  const float right_w = ImGui::GetFontSize() * 9.5f;
+  const float status_w = ImGui::CalcTextSize(status.c_str()).x;
+  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - right_w - status_w -
+                                              ImGui::GetStyle().ItemSpacing.x * 3));
+  int cursor = int(std::min<size_t>(p.cursor, size_t(INT32_MAX)));
+  if (ImGui::SliderInt("##scrub", &cursor, 0, int(std::min<size_t>(model.size(), INT32_MAX)), ""))
+    seek(p, model, size_t(cursor));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(status.c_str());
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
+  ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed");
+  ImGui::SameLine();
+  ImGui::Checkbox("Loop", &p.loop);
+  ImGui::PopID();
+  return p.cursor != before;
+}
+
+bool handle_playback_keys(const TimelineModel& model, PlaybackState& p) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return false;
+  const size_t before = p.cursor;
+  auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); };
+  if (pressed(ImGuiKey_Space)) {
+    p.playing = !p.playing;
+    if (p.playing && p.cursor >= model.size()) seek(p, model, 0);
+  }
+  if (pressed(ImGuiKey_RightArrow)) {
+    if (io.KeyShift)
+      step_phases(p, model, 1);
+    else
+      step_events(p, model, 1);
+  }
+  if (pressed(ImGuiKey_LeftArrow)) {
+    if (io.KeyShift)
+      step_phases(p, model, -1);
+    else
+      step_events(p, model, -1);
+  }
+  if (pressed(ImGuiKey_UpArrow)) step_phases(p, model, 1);
+  if (pressed(ImGuiKey_DownArrow)) step_phases(p, model, -1);
+  if (pressed(ImGuiKey_Home)) seek(p, model, 0);
+  if (pressed(ImGuiKey_End)) seek(p, model, model.size());
+  return p.cursor != before;
+}
+
+}  // namespace coop::visual

@@ -1,0 +1,112 @@
+#include "visual/views/style.hpp"
+
+#include "visual/syntax.hpp"
+
+namespace coop::visual {
+namespace {
+
+ViewStyle& mutable_style() {
+  static ViewStyle style = [] {
+    ViewStyle s;
+    s.colors = dark_colors();
+    return s;
+  }();
+  return style;
+}
+
+constexpr ImU32 rgb(uint32_t hex) {
+  return IM_COL32((hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff, 0xff);
+}
+
+// Twelve hues that stay apart on a dark background; neighbours in the list differ most.
+constexpr uint32_t kPalette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0xb07aa1, 0xedc948,
+                                 0x76b7b2, 0xff9da7, 0x9c755f, 0x8cd17d, 0xd37295, 0xa0cbe8};
+
+}  // namespace
+
+const ViewStyle& view_style() {
+  return mutable_style();
+}
+void set_view_style(const ViewStyle& style) {
+  mutable_style() = style;
+}
+
+ViewColors dark_colors() {
+  ViewColors c{};
+  c.text = rgb(0xe8e8e8);
+  c.dim_text = rgb(0x9a9a9a);
+  c.background = rgb(0x1c1d21);
+  c.panel = rgb(0x25262b);
+  c.grid_line = rgb(0x3a3b42);
+  c.code_bg = rgb(0x34363d);
+  c.code_text = rgb(0xf0c674);
+  c.line_current = IM_COL32(80, 160, 255, 70);
+  c.line_step = IM_COL32(240, 200, 80, 40);
+  c.line_hover = IM_COL32(255, 255, 255, 22);
+  c.not_started = rgb(0x2e2f35);
+  c.no_group = rgb(0x5a5c66);
+  c.selection = rgb(0xffffff);
+  c.waiting_mark = rgb(0x101010);
+  c.ok = rgb(0x6cc070);
+  c.error = rgb(0xff6b6b);
+  c.warning = rgb(0xf0b44c);
+  c.syntax[int(TokenKind::Text)] = rgb(0xd8d8d8);
+  c.syntax[int(TokenKind::Keyword)] = rgb(0xc792ea);
+  c.syntax[int(TokenKind::Type)] = rgb(0x82aaff);
+  c.syntax[int(TokenKind::Qualifier)] = rgb(0xff9e64);
+  c.syntax[int(TokenKind::CoopName)] = rgb(0x7fdbca);
+  c.syntax[int(TokenKind::Number)] = rgb(0xf78c6c);
+  c.syntax[int(TokenKind::String)] = rgb(0xc3e88d);
+  c.syntax[int(TokenKind::Comment)] = rgb(0x7f8796);
+  c.syntax[int(TokenKind::Preprocessor)] = rgb(0xffcb6b);
+  return c;
+}
+
+ViewColors high_contrast_colors() {
+  // Projectors wash out dark greys: white text on black, saturated highlights.
+  ViewColors c = dark_colors();
+  c.text = rgb(0xffffff);
+  c.dim_text = rgb(0xd0d0d0);
+  c.background = rgb(0x000000);
+  c.panel = rgb(0x0a0a0a);
+  c.grid_line = rgb(0x707070);
+  c.code_bg = rgb(0x303030);
+  c.code_text = rgb(0xffd75f);
+  c.line_current = IM_COL32(40, 140, 255, 120);
+  c.line_step = IM_COL32(255, 210, 0, 70);
+  c.not_started = rgb(0x202020);
+  c.no_group = rgb(0x808080);
+  c.syntax[int(TokenKind::Text)] = rgb(0xffffff);
+  c.syntax[int(TokenKind::Comment)] = rgb(0xb0b0b0);
+  return c;
+}
+
+ImU32 group_color(uint32_t id) {
+  return rgb(kPalette[id % (sizeof kPalette / sizeof kPalette[0])]);
+}
+
+ImU32 scale_color(ImU32 c, float factor) {
+  auto channel = [&](int shift) {
+    const float v = float((c >> shift) & 0xff) * factor;
+    return ImU32(v > 255 ? 255 : v) << shift;
+  };
+  return channel(IM_COL32_R_SHIFT) | channel(IM_COL32_G_SHIFT) | channel(IM_COL32_B_SHIFT) |
+         (c & IM_COL32_A_MASK);
+}
+
+ImU32 text_on(ImU32 background) {
+  const float r = float((background >> IM_COL32_R_SHIFT) & 0xff);
+  const float g = float((background >> IM_COL32_G_SHIFT) & 0xff);
+  const float b = float((background >> IM_COL32_B_SHIFT) & 0xff);
+  return 0.299f * r + 0.587f * g + 0.114f * b > 140 ? IM_COL32(0, 0, 0, 255)
+                                                    : IM_COL32(255, 255, 255, 255);
+}
+
+void push_font(ImFont* font) {
+  if (font) ImGui::PushFont(font);
+}
+void pop_font(ImFont* font) {
+  if (font) ImGui::PopFont();
+}
+
+}  // namespace coop::visual

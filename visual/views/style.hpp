@@ -1,0 +1,55 @@
+// Fonts and colours every view draws with. The app loads the fonts and picks the theme
+// (normal or high-contrast presentation mode); views only read them.
+#pragma once
+
+#include <cstdint>
+
+#include <imgui.h>
+
+namespace coop::visual {
+
+struct ViewFonts {
+  ImFont* text = nullptr;     // body text (DejaVu Sans)
+  ImFont* bold = nullptr;     // **bold** in lesson text
+  ImFont* heading = nullptr;  // lesson headings
+  ImFont* mono = nullptr;     // code and numbers (JetBrains Mono)
+  ImFont* small = nullptr;    // ranks inside grid cells
+};
+
+struct ViewColors {
+  ImU32 text, dim_text, background, panel, grid_line;
+  ImU32 code_bg, code_text;                   // `code` spans in lesson text
+  ImU32 line_current, line_step, line_hover;  // code view highlights
+  ImU32 not_started, no_group, selection, waiting_mark;
+  ImU32 ok, error, warning;
+  // Syntax colours, indexed like TokenKind.
+  ImU32 syntax[9];
+};
+
+struct ViewStyle {
+  ViewFonts fonts;
+  ViewColors colors;
+  float scale = 1.0f;  // HiDPI / presentation scale applied to sizes in pixels
+  bool high_contrast = false;
+};
+
+const ViewStyle& view_style();
+void set_view_style(const ViewStyle& style);
+
+// Colour sets: the normal dark theme and the classroom high-contrast one.
+ViewColors dark_colors();
+ViewColors high_contrast_colors();
+
+// A distinct colour for group number `id` (tile 0, tile 1, ...), cycling through a palette that
+// stays readable on a dark background and keeps neighbours apart.
+ImU32 group_color(uint32_t id);
+// `c` with its RGB scaled by `factor` (alpha kept).
+ImU32 scale_color(ImU32 c, float factor);
+// Black or white, whichever reads better on `background`.
+ImU32 text_on(ImU32 background);
+
+// Pushes `font` if the app loaded it (views work with ImGui's default font too).
+void push_font(ImFont* font);
+void pop_font(ImFont* font);
+
+}  // namespace coop::visual
