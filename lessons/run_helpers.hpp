@@ -43,6 +43,22 @@ inline std::string count_of(size_t good, size_t all) {
   return std::to_string(good) + " of " + std::to_string(all);
 }
 
+// Turns tracing off for its lifetime: GPU-only measurements time the kernel, not the recorder, and
+// their traces never join a lesson run's launches (the emulator makes no such launches).
+class UntracedScope {
+ public:
+  explicit UntracedScope(Executor& exec) : exec_(exec), saved_(exec.options().trace) {
+    exec_.options().trace = false;
+  }
+  ~UntracedScope() { exec_.options().trace = saved_; }
+  UntracedScope(const UntracedScope&) = delete;
+  UntracedScope& operator=(const UntracedScope&) = delete;
+
+ private:
+  Executor& exec_;
+  bool saved_;
+};
+
 // Best kernel time in milliseconds over `repeats` untraced launches, after one warm-up launch
 // (the first launch of a kernel also pays for loading its module). before_each() runs before
 // every launch (e.g. to zero a counter the kernel accumulates into). Tracing is restored after.
@@ -50,8 +66,7 @@ template <class BeforeEach, class... Params, class... Args>
 Result<double> best_untraced_ms_with(Executor& exec, BeforeEach&& before_each,
                                      const Kernel<Params...>& kernel, const LaunchConfig& config,
                                      int repeats, Args... args) {
-  const bool was_tracing = exec.options().trace;
-  exec.options().trace = false;
+  UntracedScope untraced(exec);
   double best = -1;
   Status status;
   for (int r = 0; r <= repeats && status.ok(); ++r) {
@@ -62,7 +77,6 @@ Result<double> best_untraced_ms_with(Executor& exec, BeforeEach&& before_each,
     if (status.ok() && r > 0 && (best < 0 || trace.header.kernel_ms < best))
       best = trace.header.kernel_ms;
   }
-  exec.options().trace = was_tracing;
   if (!status) return status;
   return best;
 }

@@ -224,9 +224,15 @@ void GuiApp::apply_focus() {
     case EventKind::CopyIssue:
       tab_request = ResultTab::Memory;
       break;
+    case EventKind::ThreadBegin:
+    case EventKind::ThreadEnd:
+      tab_request = ResultTab::Schedule;
+      break;
     default:
       break;
   }
+  // The occupancy lesson is about the calculator itself.
+  if (lessons::registry()[size_t(lesson)].id == "occupancy") tab_request = ResultTab::Occupancy;
 }
 
 void GuiApp::jump_to_line(int line) {

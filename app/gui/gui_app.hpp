@@ -30,7 +30,9 @@ namespace coop::app {
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 
 // The tabs under the thread grid.
-enum class ResultTab { Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, None };
+enum class ResultTab {
+  Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, Occupancy, Schedule, None
+};
 
 // What the barrier, atomic, flow and memory views derive from the shown model, built when a
 // view first needs it and dropped with the model.

@@ -39,8 +39,11 @@ void draw_barrier_tab(GuiApp& app);
 void draw_atomic_tab(GuiApp& app);
 void draw_flow_tab(GuiApp& app);
 void draw_memory_tab(GuiApp& app);
+// [occupancy_tab.cpp] The occupancy panel and the per-SM block schedule.
+void draw_occupancy_tab(GuiApp& app);
+void draw_schedule_tab(GuiApp& app);
 
-// More tabs under the thread grid, registered by other views (the occupancy panel goes here).
+// More tabs under the thread grid, registered by other views.
 struct ExtraTab {
   std::string title;
   std::function<void(GuiApp&)> draw;

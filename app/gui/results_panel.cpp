@@ -139,7 +139,9 @@ void draw_result_tabs(GuiApp& app) {
                                   {"Barriers", ResultTab::Barriers, draw_barrier_tab},
                                   {"Atomics", ResultTab::Atomics, draw_atomic_tab},
                                   {"Data flow", ResultTab::DataFlow, draw_flow_tab},
-                                  {"Memory", ResultTab::Memory, draw_memory_tab}};
+                                  {"Memory", ResultTab::Memory, draw_memory_tab},
+                                  {"Occupancy", ResultTab::Occupancy, draw_occupancy_tab},
+                                  {"SM schedule", ResultTab::Schedule, draw_schedule_tab}};
   for (const Tab& tab : kTabs) {
     const ImGuiTabItemFlags flags = app.tab_request == tab.id ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab.title, nullptr, flags)) {

@@ -169,7 +169,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     static const std::map<std::string, ResultTab> tabs = {
         {"checks", ResultTab::Checks},     {"events", ResultTab::ThreadEvents},
         {"barriers", ResultTab::Barriers}, {"atomics", ResultTab::Atomics},
-        {"flow", ResultTab::DataFlow},     {"memory", ResultTab::Memory}};
+        {"flow", ResultTab::DataFlow},     {"memory", ResultTab::Memory},
+        {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule}};
     auto it = tabs.find(a0);
     if (it == tabs.end())
       return Status::error("tab '" + a0 +

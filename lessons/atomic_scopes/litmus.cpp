@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lessons/atomic_scopes/kernels.hpp"
-#include "lessons/gpu_runs.hpp"
+#include "lessons/run_helpers.hpp"
 
 namespace coop::lessons::atomic_scopes {
 namespace {

@@ -8,7 +8,7 @@
 #include "device/trace/value.hpp"
 #include "lessons/atomics_and_races/kernels.hpp"
 #include "lessons/atomics_and_races/race_analysis.hpp"
-#include "lessons/gpu_runs.hpp"
+#include "lessons/run_helpers.hpp"
 #include "lessons/run_helpers.hpp"
 
 namespace coop::lessons::atomics_and_races {
@@ -209,9 +209,9 @@ Status run_staged(PartContext& c) {
   auto d_before = DeviceArray<int>::create(c.exec, big, "before (timing)");
   if (!d_ones) return d_ones.status();
   if (!d_before) return d_before.status();
-  auto per_thread = best_kernel_ms(c.exec, kTimingRepeats, k.atomic_sum, timing_config(),
+  auto per_thread = best_untraced_ms(c.exec, k.atomic_sum, timing_config(), kTimingRepeats,
                                    d_ones->get(), b->s.get(), d_before->get());
-  auto per_block = best_kernel_ms(c.exec, kTimingRepeats, k.staged_sum, timing_config(),
+  auto per_block = best_untraced_ms(c.exec, k.staged_sum, timing_config(), kTimingRepeats,
                                   d_ones->get(), b->s.get(), 1);
   if (!per_thread) return per_thread.status();
   if (!per_block) return per_block.status();
@@ -269,7 +269,7 @@ Status run_contention(PartContext& c) {
   auto d_wide = DeviceArray<int>::create(c.exec, size_t(big), "counters (timing)");
   if (!d_wide) return d_wide.status();
   for (int spread_here : {1, 32, 1024, big}) {
-    auto t = best_kernel_ms(c.exec, kTimingRepeats, k.spread_add, timing_config(), d_wide->get(),
+    auto t = best_untraced_ms(c.exec, k.spread_add, timing_config(), kTimingRepeats, d_wide->get(),
                             spread_here);
     if (!t) return t.status();
     c.out.results.emplace_back("GPU time, " + std::to_string(big) + " atomicAdds on " +

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/gpu_runs.hpp"
+#include "lessons/run_helpers.hpp"
 #include "lessons/grid_sync/kernels.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/registry_entries.hpp"

@@ -1,6 +1,6 @@
 #include "lessons/groups_and_ranks/kernels.hpp"
 
-#include "lessons/bound_kernels.hpp"
+#include "device/launch/bound_kernels.hpp"
 
 // groups_and_ranks.cuh, lowered for the emulator at build time.
 #include "groups_and_ranks.emu.cuh"

@@ -1,6 +1,6 @@
 #include "lessons/labeled_binary_stride/kernels.hpp"
 
-#include "lessons/bound_kernels.hpp"
+#include "device/launch/bound_kernels.hpp"
 
 // labeled_binary_stride.cuh, lowered for the emulator at build time (namespace
 // lessons::emulated::...).

@@ -1,6 +1,6 @@
 #include "lessons/split_barriers/kernels.hpp"
 
-#include "lessons/bound_kernels.hpp"
+#include "device/launch/bound_kernels.hpp"
 
 // split_barriers.cuh, lowered for the emulator at build time.
 #include "split_barriers.emu.cuh"

@@ -1,6 +1,6 @@
 #include "lessons/synchronization_hazards/kernels.hpp"
 
-#include "lessons/bound_kernels.hpp"
+#include "device/launch/bound_kernels.hpp"
 
 // synchronization_hazards.cuh, lowered for the emulator at build time.
 #include "synchronization_hazards.emu.cuh"

@@ -1,6 +1,6 @@
 #include "lessons/tiled_partitions/kernels.hpp"
 
-#include "lessons/bound_kernels.hpp"
+#include "device/launch/bound_kernels.hpp"
 
 // tiled_partitions.cuh, lowered for the emulator at build time.
 #include "tiled_partitions.emu.cuh"

@@ -3,15 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "lessons/lesson.hpp"
-#include "tests/lessons/lesson_support.hpp"
+#include "tests/lessons/lesson_test_support.hpp"
 #include "tests/support.hpp"
 
 namespace coop::lessons {
 namespace {
 
-using testing::expect_checks_pass;
-using testing::request_with;
-using testing::result_of;
+using coop::testing::expect_checks_pass;
+using coop::testing::request_with;
+using coop::testing::result_of;
 
 const LessonDef& async_lesson() {
   const LessonDef* l = find_lesson("async-data-movement");

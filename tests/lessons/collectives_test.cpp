@@ -6,15 +6,15 @@
 #include <set>
 
 #include "lessons/lesson.hpp"
-#include "tests/lessons/lesson_support.hpp"
+#include "tests/lessons/lesson_test_support.hpp"
 #include "tests/support.hpp"
 
 namespace coop::lessons {
 namespace {
 
-using testing::expect_checks_pass;
-using testing::request_with;
-using testing::result_of;
+using coop::testing::expect_checks_pass;
+using coop::testing::request_with;
+using coop::testing::result_of;
 
 const LessonDef& collectives() {
   const LessonDef* l = find_lesson("collectives");

@@ -42,6 +42,22 @@ inline RunRequest lesson_request(const LessonDef& l, const Params& overrides, ui
   return r;
 }
 
+// The same with another launch shape (a zero x leaves the lesson's default).
+inline RunRequest request_with(const LessonDef& l, const Params& changes = {},
+                               Dim3 grid = {0, 0, 0}, Dim3 block = {0, 0, 0}) {
+  RunRequest r = lesson_request(l, changes);
+  if (grid.x) r.config.grid = grid;
+  if (block.x) r.config.block = block;
+  return r;
+}
+
+// How many checks were skipped (GPU-only measurements on the emulator).
+inline size_t skipped_checks(const LessonRun& run) {
+  size_t n = 0;
+  for (const Check& c : run.checks) n += c.skipped;
+  return n;
+}
+
 // The value of the result called `name`, or "" when the run has none.
 inline std::string result_of(const LessonRun& run, const std::string& name) {
   for (const auto& [k, v] : run.results)
