@@ -14,6 +14,28 @@ constexpr double kEditDelay = 0.35;
 
 }  // namespace
 
+ResultTab tab_for_focus(EventKind focus) {
+  switch (focus) {
+    case EventKind::Barrier:
+    case EventKind::BarrierArrive:
+    case EventKind::BarrierWait:
+      return ResultTab::Barriers;
+    case EventKind::Atomic:
+      return ResultTab::Atomics;
+    case EventKind::Collective:
+      return ResultTab::DataFlow;
+    case EventKind::Load:
+    case EventKind::Store:
+    case EventKind::CopyIssue:
+      return ResultTab::Memory;
+    case EventKind::ThreadBegin:
+    case EventKind::ThreadEnd:
+      return ResultTab::Schedule;
+    default:
+      return ResultTab::None;
+  }
+}
+
 const lessons::LessonDef* GuiApp::lesson_def() const {
   const auto& all = lessons::registry();
   return lesson >= 0 && size_t(lesson) < all.size() ? &all[size_t(lesson)] : nullptr;
@@ -185,12 +207,19 @@ void GuiApp::take(RunOutcome next) {
 }
 
 void GuiApp::apply_focus() {
-  const visual::TimelineModel* m = model();
   const lessons::LessonDef* l = lesson_def();
-  if (!m || !l || step < 0 || size_t(step) >= l->steps.size()) return;
+  if (!l || step < 0 || size_t(step) >= l->steps.size()) return;
   const lessons::Step& s = l->steps[size_t(step)];
+  // Show the view this step is about, whether or not its moment is found in this launch.
+  tab_request = tab_for_focus(s.focus);
+  // The occupancy lesson is about the calculator itself.
+  if (l->id == "occupancy") tab_request = ResultTab::Occupancy;
+  const visual::TimelineModel* m = model();
+  if (!m) return;
   const std::vector<int> lines = step_lines();
-  const size_t pos = m->find_next(0, s.focus, lines);
+  size_t pos = m->find_next(0, s.focus, lines);
+  // Thread start and end events carry no source line: find them by kind alone.
+  if (pos >= m->size() && !lines.empty()) pos = m->find_next(0, s.focus);
   if (pos >= m->size()) return;
   size_t cursor = visual::end_of_moment(*m, pos);
   if (s.focus == EventKind::Barrier || s.focus == EventKind::BarrierWait) {
@@ -206,33 +235,6 @@ void GuiApp::apply_focus() {
   }
   visual::seek(playback, *m, cursor);
   playback.playing = false;
-  // Show the view this step is about.
-  switch (s.focus) {
-    case EventKind::Barrier:
-    case EventKind::BarrierArrive:
-    case EventKind::BarrierWait:
-      tab_request = ResultTab::Barriers;
-      break;
-    case EventKind::Atomic:
-      tab_request = ResultTab::Atomics;
-      break;
-    case EventKind::Collective:
-      tab_request = ResultTab::DataFlow;
-      break;
-    case EventKind::Load:
-    case EventKind::Store:
-    case EventKind::CopyIssue:
-      tab_request = ResultTab::Memory;
-      break;
-    case EventKind::ThreadBegin:
-    case EventKind::ThreadEnd:
-      tab_request = ResultTab::Schedule;
-      break;
-    default:
-      break;
-  }
-  // The occupancy lesson is about the calculator itself.
-  if (lessons::registry()[size_t(lesson)].id == "occupancy") tab_request = ResultTab::Occupancy;
 }
 
 void GuiApp::jump_to_line(int line) {

@@ -29,10 +29,13 @@ namespace coop::app {
 
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 
-// The tabs under the thread grid.
+// The tabs under the thread grid (each can also be popped out into a window of its own).
 enum class ResultTab {
   Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, Occupancy, Schedule, None
 };
+inline constexpr int kResultTabCount = int(ResultTab::None);
+// The tab that shows a step's focus (barriers for a barrier, ...), or None.
+ResultTab tab_for_focus(EventKind focus);
 
 // What the barrier, atomic, flow and memory views derive from the shown model, built when a
 // view first needs it and dropped with the model.
@@ -46,6 +49,9 @@ struct DerivedViews {
   std::optional<visual::CollectiveCall> flow;
   visual::Selection listed;                // selection `listed_positions` belongs to
   std::vector<uint32_t> listed_positions;  // its events, in playback order
+  std::optional<uint32_t> event_kinds;     // bit k: the shown launch has events of EventKind k
+  bool block_schedule = false;             // it recorded block start and end times
+  bool tab_checked = false;                // the selected tab was checked against the launch
 };
 
 struct GuiApp {
@@ -83,6 +89,8 @@ struct GuiApp {
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
+  ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
+  bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
   LayoutState layout;
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window

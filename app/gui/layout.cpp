@@ -95,6 +95,7 @@ void right_column(GuiApp& app, float height) {
                   (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
                   int(i) == app.launch)) {
             app.launch = int(i);
+            app.derived = DerivedViews{};  // the views' data came from the other launch
             app.snapshot.reset();
             visual::seek(app.playback, *app.models[i], app.models[i]->size());
             app.snapshot.update(*app.models[i], app.playback.cursor);
@@ -123,6 +124,14 @@ void right_column(GuiApp& app, float height) {
   }
   ImGui::EndChild();
   splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
+  if (ImGui::IsItemHovered()) {
+    // The tabs (occupancy, benchmark charts) sometimes want most of the column.
+    ImGui::SetTooltip("Drag to share the column; double-click: tabs large / grid large");
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+      grid_h = grid_h > height * 0.4f ? height * 0.25f : height * 0.6f;
+      tabs_h = height - grid_h - split;
+    }
+  }
   ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
   draw_result_tabs(app);
   ImGui::EndChild();
@@ -261,6 +270,7 @@ void draw_app(GuiApp& app, double now) {
     ImGui::TextDisabled("No trace to play yet.");
   }
   ImGui::End();
+  draw_popped_out_tabs(app);
 }
 
 }  // namespace coop::app

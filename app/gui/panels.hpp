@@ -2,7 +2,6 @@
 // splitters (ImGui 1.86 has no docking); each panel lives in the file named after it.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,8 +29,12 @@ void draw_code_panel(GuiApp& app);
 // [launch_panel.cpp]
 void draw_launch_config(GuiApp& app, double now);
 
-// [results_panel.cpp] The tabs under the thread grid.
+// [results_panel.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
+void draw_popped_out_tabs(GuiApp& app);
+// Whether a tab's view has anything for the shown launch (tabs without are left out).
+bool tab_has_content(GuiApp& app, ResultTab tab);
+const char* tab_title(ResultTab tab);
 void draw_checks(GuiApp& app);
 void draw_thread_events(GuiApp& app);
 // [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
@@ -42,12 +45,5 @@ void draw_memory_tab(GuiApp& app);
 // [occupancy_tab.cpp] The occupancy panel and the per-SM block schedule.
 void draw_occupancy_tab(GuiApp& app);
 void draw_schedule_tab(GuiApp& app);
-
-// More tabs under the thread grid, registered by other views.
-struct ExtraTab {
-  std::string title;
-  std::function<void(GuiApp&)> draw;
-};
-std::vector<ExtraTab>& extra_tabs();
 
 }  // namespace coop::app

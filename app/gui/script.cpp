@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/gui/panels.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
 
@@ -23,7 +24,7 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}}};
+      {"quit", {0, 0}},       {"popout", {1, 1}}};
   return v;
 }
 
@@ -32,6 +33,24 @@ Result<int64_t> count_arg(const ScriptCommand& c, size_t i, int64_t fallback) {
   Result<uint64_t> n = parse_count(c.args[i], c.verb, uint64_t(1) << 40);
   if (!n) return n.status();
   return int64_t(*n);
+}
+
+const std::map<std::string, ResultTab>& tab_names() {
+  static const std::map<std::string, ResultTab> tabs = {
+      {"checks", ResultTab::Checks},       {"events", ResultTab::ThreadEvents},
+      {"barriers", ResultTab::Barriers},   {"atomics", ResultTab::Atomics},
+      {"flow", ResultTab::DataFlow},       {"memory", ResultTab::Memory},
+      {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule}};
+  return tabs;
+}
+
+Result<ResultTab> tab_named(const std::string& name) {
+  auto it = tab_names().find(name);
+  if (it == tab_names().end())
+    return Status::error("tab '" + name +
+                         "': choose checks, events, barriers, atomics, flow, memory, occupancy, "
+                         "or schedule");
+  return it->second;
 }
 
 std::string status_line(const GuiApp& app) {
@@ -165,17 +184,13 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                  c.verb == "start" ? 0
                  : c.verb == "end" ? m->size()
                                    : size_t(*n));
-  } else if (c.verb == "tab") {
-    static const std::map<std::string, ResultTab> tabs = {
-        {"checks", ResultTab::Checks},     {"events", ResultTab::ThreadEvents},
-        {"barriers", ResultTab::Barriers}, {"atomics", ResultTab::Atomics},
-        {"flow", ResultTab::DataFlow},     {"memory", ResultTab::Memory},
-        {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule}};
-    auto it = tabs.find(a0);
-    if (it == tabs.end())
-      return Status::error("tab '" + a0 +
-                           "': choose checks, events, barriers, atomics, flow or memory");
-    app.tab_request = it->second;
+  } else if (c.verb == "tab" || c.verb == "popout") {
+    Result<ResultTab> tab = tab_named(a0);
+    if (!tab) return tab.status();
+    if (c.verb == "popout")
+      app.popped_out[int(*tab)] = true;
+    else
+      app.tab_request = *tab;
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
@@ -208,8 +223,16 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = std::to_string(app.step + 1);
     else if (a0 == "status")
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
-    else
-      return Status::error("expect " + a0 + ": choose threads, blocks, block, events or status");
+    else if (a0 == "tab") {
+      // The tab a step asked for opens on the next frame; until then it is the one that counts.
+      const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
+      got = "none";
+      for (const auto& [name, tab] : tab_names())
+        if (tab == shown) got = name;
+    } else
+      return Status::error("expect " + a0 +
+                           ": choose threads, blocks, block, events, lesson, step, status, "
+                           "or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

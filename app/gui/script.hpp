@@ -10,11 +10,13 @@
 //   seed N
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
-//   tab checks|events|barriers|atomics|flow|memory
+//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule
+//   popout TAB           show the tab in a window of its own
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
+//   expect tab NAME (as in tab)
 //   print                one line: lesson, step, launch, threads, cursor
 //   quit
 // Blank lines and lines starting with # are ignored.
