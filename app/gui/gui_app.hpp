@@ -27,11 +27,22 @@
 
 namespace coop::app {
 
+struct BenchPanel;  // app/gui/benchmark_tab.hpp
+
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 
 // The tabs under the thread grid (each can also be popped out into a window of its own).
 enum class ResultTab {
-  Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, Occupancy, Schedule, None
+  Checks,
+  ThreadEvents,
+  Barriers,
+  Atomics,
+  DataFlow,
+  Memory,
+  Occupancy,
+  Schedule,
+  Benchmark,
+  None
 };
 inline constexpr int kResultTabCount = int(ResultTab::None);
 // The tab that shows a step's focus (barriers for a barrier, ...), or None.
@@ -88,6 +99,7 @@ struct GuiApp {
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
+  std::shared_ptr<BenchPanel> bench;        // the Benchmark tab's state, made when first shown
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
   ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own

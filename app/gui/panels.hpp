@@ -45,5 +45,8 @@ void draw_memory_tab(GuiApp& app);
 // [occupancy_tab.cpp] The occupancy panel and the per-SM block schedule.
 void draw_occupancy_tab(GuiApp& app);
 void draw_schedule_tab(GuiApp& app);
+// [benchmark_tab.cpp] The reduction benchmark: bandwidth of every variant and the block sweep.
+inline constexpr const char* kBenchmarkLesson = "reduction-performance";
+void draw_benchmark_tab(GuiApp& app);
 
 }  // namespace coop::app

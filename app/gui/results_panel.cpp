@@ -142,6 +142,7 @@ constexpr TabInfo kTabs[] = {
     {"Memory", "###memory", ResultTab::Memory, draw_memory_tab},
     {"Occupancy", "###occupancy", ResultTab::Occupancy, draw_occupancy_tab},
     {"SM schedule", "###schedule", ResultTab::Schedule, draw_schedule_tab},
+    {"Benchmark", "###benchmark", ResultTab::Benchmark, draw_benchmark_tab},
 };
 
 // Which event kinds the shown launch has, found once per launch shown.
@@ -180,6 +181,8 @@ bool tab_has_content(GuiApp& app, ResultTab tab) {
       return has(app, {EventKind::Load, EventKind::Store, EventKind::CopyIssue});
     case ResultTab::Schedule:
       return app.derived.block_schedule;
+    case ResultTab::Benchmark:
+      return app.lesson_def() && app.lesson_def()->id == kBenchmarkLesson;
     default:
       return true;  // checks, thread events and occupancy have something for every launch
   }

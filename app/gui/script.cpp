@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/gui/benchmark_tab.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
@@ -24,7 +25,7 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}},       {"popout", {1, 1}}};
+      {"quit", {0, 0}},       {"popout", {1, 1}},       {"bench", {1, 2}}};
   return v;
 }
 
@@ -40,7 +41,8 @@ const std::map<std::string, ResultTab>& tab_names() {
       {"checks", ResultTab::Checks},       {"events", ResultTab::ThreadEvents},
       {"barriers", ResultTab::Barriers},   {"atomics", ResultTab::Atomics},
       {"flow", ResultTab::DataFlow},       {"memory", ResultTab::Memory},
-      {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule}};
+      {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule},
+      {"benchmark", ResultTab::Benchmark}};
   return tabs;
 }
 
@@ -49,7 +51,7 @@ Result<ResultTab> tab_named(const std::string& name) {
   if (it == tab_names().end())
     return Status::error("tab '" + name +
                          "': choose checks, events, barriers, atomics, flow, memory, occupancy, "
-                         "or schedule");
+                         "schedule or benchmark");
   return it->second;
 }
 
@@ -191,6 +193,18 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       app.popped_out[int(*tab)] = true;
     else
       app.tab_request = *tab;
+  } else if (c.verb == "bench") {
+    // The Benchmark tab's "Open" field and its "Show the measurement" button.
+    if (!app.bench) app.bench = std::make_shared<BenchPanel>();
+    if (a0 == "open" && c.args.size() == 2) {
+      if (Status s = app.bench->open(c.args[1]); !s) return s;
+    } else if (a0 == "reveal") {
+      if (!app.bench->measured) return Status::error("no measured sweep to show");
+      if (app.bench->guess < 0) app.bench->guess = 0;
+      app.bench->revealed = true;
+    } else {
+      return Status::error("bench takes open FILE or reveal");
+    }
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
@@ -223,6 +237,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = std::to_string(app.step + 1);
     else if (a0 == "status")
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
+    else if (a0 == "bench-report")
+      got = app.bench && app.bench->report ? "yes" : "no";
     else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
@@ -232,7 +248,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else
       return Status::error("expect " + a0 +
                            ": choose threads, blocks, block, events, lesson, step, status, "
-                           "or tab");
+                           "bench-report or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

@@ -10,13 +10,15 @@
 //   seed N
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
-//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule
+//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
 //   popout TAB           show the tab in a window of its own
+//   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
+//   bench reveal         ... and show the measured block sweep
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
-//   expect tab NAME (as in tab)
+//   expect tab NAME (as in tab)   expect bench-report yes|no
 //   print                one line: lesson, step, launch, threads, cursor
 //   quit
 // Blank lines and lines starting with # are ignored.
