@@ -125,17 +125,18 @@ void register_gui(CLI::App& app, CliState& state) {
     Result<std::unique_ptr<GuiWindow>> window =
         GuiWindow::open({.width = settings.window_width, .height = settings.window_height});
     if (!window) return void(state.exit_code = usage_error(window.message()));
+    // Scripts leave the user's settings alone unless given a settings file of their own.
+    if (gui->script.empty() || !gui->settings.empty()) {
+      app.settings_path = settings_path;
+      app.saved_settings = settings;
+    }
     ScriptRunner runner(std::move(script), **window);
     (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
     if (runner.failed()) return void(state.exit_code = 1);
-    if (gui->script.empty() || !gui->settings.empty()) {
-      // Scripts leave the user's settings alone unless given a settings file of their own.
-      GuiSettings now = app.remembered();
-      now.window_width = (*window)->width();
-      now.window_height = (*window)->height();
-      if (Status s = save_settings(settings_path, now); !s)
-        std::cerr << "coopviz: note: settings not saved: " << s.message() << "\n";
-    }
+    app.window_width = (*window)->width();
+    app.window_height = (*window)->height();
+    app.keep_settings(1e9, true);
+    if (!app.settings_error.empty()) std::cerr << "coopviz: note: " << app.settings_error << "\n";
     state.exit_code = 0;
   });
 

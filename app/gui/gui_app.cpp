@@ -11,6 +11,8 @@ namespace {
 
 // Edits in quick succession (typing "512") start one run, not three.
 constexpr double kEditDelay = 0.35;
+// Settings are written once they have not changed for this long (a splitter drag writes once).
+constexpr double kSettingsDelay = 1.0;
 
 }  // namespace
 
@@ -135,6 +137,32 @@ GuiSettings GuiApp::remembered() const {
   s.step = std::max(0, step);
   s.presentation = presentation;
   return s;
+}
+
+void GuiApp::say(std::string text, bool error) {
+  notice = std::move(text);
+  notice_is_error = error;
+}
+
+void GuiApp::keep_settings(double now, bool force) {
+  if (settings_path.empty()) return;
+  GuiSettings current = remembered();
+  current.window_width = window_width;
+  current.window_height = window_height;
+  if (current == saved_settings) return;
+  if (!(current == pending_settings)) {  // still changing: wait until it settles
+    pending_settings = current;
+    settings_changed_at = now;
+  }
+  if (!force && now - settings_changed_at < kSettingsDelay) return;
+  // Say a failure once; the next change tries again.
+  saved_settings = current;
+  if (Status s = save_settings(settings_path, current); !s) {
+    settings_error = "Settings not saved: " + s.message();
+    say(settings_error, true);
+  } else {
+    settings_error.clear();
+  }
 }
 
 void GuiApp::restore(const GuiSettings& s) {

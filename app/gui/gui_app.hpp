@@ -109,11 +109,27 @@ struct GuiApp {
   bool export_requested = false;  // write a PNG of the next frame (the window does it)
   float ui_scale = 1.0f;          // HiDPI content scale
   std::string notice;             // last one-line message (export done, settings error, ...)
+  bool notice_is_error = false;   // shown in the error colour: something the user must know
+  std::string export_dir;         // where Export PNG writes ("": the working directory)
+  int window_width = 1440, window_height = 900;  // kept up to date by the window
+
+  // [settings] Saved when they change (after a second without changes, so a splitter drag
+  // writes once) and at exit; a failed save says why in the notice line.
+  std::string settings_path;     // empty: settings are not saved (scripts, screenshots)
+  GuiSettings saved_settings;    // as last written (or found at start)
+  GuiSettings pending_settings;  // as last seen, and since when
+  double settings_changed_at = 0;
+  std::string settings_error;  // why the last save failed; empty once one succeeds
 
   // What to remember between runs, and putting it back (layout and presentation mode; the
   // caller selects the remembered lesson and step).
   GuiSettings remembered() const;
   void restore(const GuiSettings& settings);
+
+  // Saves the settings if they changed and have settled (or now, with `force`).
+  void keep_settings(double now, bool force);
+  // Sets the one-line notice.
+  void say(std::string text, bool error = false);
 
   // Selects lesson `index` with its default configuration and its first step, and runs it.
   void select_lesson(int index, double now);

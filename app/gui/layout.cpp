@@ -57,7 +57,7 @@ void top_bar(GuiApp& app) {
     ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
     ImGui::SameLine();
   }
-  if (ImGui::Checkbox("Presentation", &app.presentation)) app.notice.clear();
+  if (ImGui::Checkbox("Presentation", &app.presentation)) app.say("");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Large fonts and high contrast (F11: full screen)");
   ImGui::SameLine();
   if (ImGui::Button("Export PNG")) app.export_requested = true;
@@ -70,7 +70,10 @@ void top_bar(GuiApp& app) {
     ImGui::TextWrapped("%s", app.outcome->banner.c_str());
     ImGui::PopStyleColor();
   }
-  if (!app.notice.empty()) ImGui::TextDisabled("%s", app.notice.c_str());
+  if (app.notice_is_error)
+    ImGui::TextColored(ImColor(st.colors.error), "%s", app.notice.c_str());
+  else if (!app.notice.empty())
+    ImGui::TextDisabled("%s", app.notice.c_str());
 }
 
 void right_column(GuiApp& app, float height) {

@@ -25,7 +25,8 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}},       {"popout", {1, 1}},       {"bench", {1, 2}}};
+      {"quit", {0, 0}},       {"export", {1, 1}},       {"popout", {1, 1}},
+      {"bench", {1, 2}}};
   return v;
 }
 
@@ -98,7 +99,11 @@ Result<std::vector<ScriptCommand>> parse_script(const std::string& text) {
 }
 
 bool ScriptRunner::step(GuiApp& app, double now) {
-  while (next_ < commands_.size() && !quit_ && error_.empty()) {
+  if (frames_to_wait_ > 0) {  // let the window act on the last command (an export)
+    --frames_to_wait_;
+    return true;
+  }
+  while (next_ < commands_.size() && !quit_ && error_.empty() && frames_to_wait_ == 0) {
     const ScriptCommand& c = commands_[next_];
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
@@ -205,6 +210,10 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else {
       return Status::error("bench takes open FILE or reveal");
     }
+  } else if (c.verb == "export") {
+    app.export_dir = a0;  // the window writes the PNG after the next frame
+    app.export_requested = true;
+    frames_to_wait_ = 1;
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
@@ -239,6 +248,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
     else if (a0 == "bench-report")
       got = app.bench && app.bench->report ? "yes" : "no";
+    else if (a0 == "notice-error")
+      got = app.notice_is_error ? "yes" : "no";
     else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
@@ -248,7 +259,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else
       return Status::error("expect " + a0 +
                            ": choose threads, blocks, block, events, lesson, step, status, "
-                           "bench-report or tab");
+                           "notice-error, bench-report or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

@@ -12,13 +12,14 @@
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
 //   popout TAB           show the tab in a window of its own
+//   export DIR           Export PNG into DIR
 //   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
 //   bench reveal         ... and show the measured block sweep
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
-//   expect tab NAME (as in tab)   expect bench-report yes|no
+//   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
 //   print                one line: lesson, step, launch, threads, cursor
 //   quit
 // Blank lines and lines starting with # are ignored.
@@ -59,6 +60,7 @@ class ScriptRunner {
   std::vector<ScriptCommand> commands_;
   GuiWindow& window_;
   size_t next_ = 0;
+  int frames_to_wait_ = 0;  // frames to draw before the next command
   std::string error_;
   bool quit_ = false;
   bool reported_ = false;
