@@ -126,8 +126,32 @@ void GuiApp::run_now() {
   job.backend = kBackendChoices[std::clamp(backend, 0, 2)];
   job.generation = ++generation;
   run_due = -1;
+  trace_error.clear();
   focus_pending = true;
   runner.submit(std::move(job));
+}
+
+void GuiApp::run_on_emulator() {
+  backend = kEmulatorBackend;
+  run_now();
+}
+
+void GuiApp::open_recorded(const std::string& path) {
+  if (Status s = open_trace(path); !s) {
+    trace_error = s.message();  // names the file
+    return;
+  }
+  trace_error.clear();
+  const TraceHeader& h = models.front()->trace().header;
+  const std::string where = h.backend == Backend::Gpu ? "a GPU, " + h.device.name
+                                                      : "the emulator (" + h.device.name + ")";
+  say("Recorded on " + where + (h.recorded_at.empty() ? "" : ", at " + h.recorded_at) +
+      ". Nothing runs while it is shown: Run this lesson live (in Launch) runs it here.");
+}
+
+std::string GuiApp::recorded_trace() const {
+  const lessons::LessonDef* l = lesson_def();
+  return l ? recorded_trace_path(l->id) : std::string();
 }
 
 GuiSettings GuiApp::remembered() const {

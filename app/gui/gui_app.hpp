@@ -30,6 +30,7 @@ namespace coop::app {
 struct BenchPanel;  // app/gui/benchmark_tab.hpp
 
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
+inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
 
 // The tabs under the thread grid (each can also be popped out into a window of its own).
 enum class ResultTab {
@@ -84,6 +85,8 @@ struct GuiApp {
   std::optional<RunOutcome> outcome;  // the run whose trace is shown
   bool replay = false;                // showing a trace file; nothing runs
   std::string trace_path;
+  std::string trace_field;  // a recorded trace to open when the GPU cannot run the lesson
+  std::string trace_error;  // why it could not be opened
 
   // [timeline]
   std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
@@ -144,6 +147,12 @@ struct GuiApp {
   void show_traces(std::vector<Trace> traces, const std::string& label);
   // Shows the traces in `path` instead of running anything.
   Status open_trace(const std::string& path);
+  // The ways on when the GPU could not run the lesson: the emulator, or a recorded trace (a
+  // failure to open it is kept in trace_error).
+  void run_on_emulator();
+  void open_recorded(const std::string& path);
+  // The trace recorded on a GPU that ships for the shown lesson ("" when none is found).
+  std::string recorded_trace() const;
 
   // Per frame: picks up finished runs, starts debounced ones, advances playback.
   void update(double now, double frame_seconds);

@@ -98,10 +98,13 @@ void draw_launch_config(GuiApp& app, double now) {
       ImGui::TextDisabled("ran on %s in %.2f s", o.backend.empty() ? "?" : o.backend.c_str(),
                           o.seconds);
   }
-  // A failed run says why in words: the limit a value broke, or who is stuck where.
+  // A failed run says why in words: the limit a value broke, or who is stuck where. What kept
+  // the GPU from running it is told in full over the thread grid; here only its title.
   if (!app.running() && app.outcome && !app.outcome->run.status.ok()) {
+    const RunOutcome& o = *app.outcome;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("%s", app.outcome->run.status.message().c_str());
+    ImGui::TextWrapped("%s", o.problem.kind != GpuProblem::None ? o.problem.title.c_str()
+                                                                : o.run.status.message().c_str());
     ImGui::PopStyleColor();
   }
   if (app.outcome && !app.outcome->device.empty())

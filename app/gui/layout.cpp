@@ -81,8 +81,14 @@ void right_column(GuiApp& app, float height) {
   const float split = 6.0f * st.scale;
   float grid_h = app.layout.grid * height, tabs_h = height - grid_h - split;
   ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
+  // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
+  // finished before it.
+  const bool problem =
+      !app.running() && app.outcome && app.outcome->problem.kind != GpuProblem::None;
+  if (problem) draw_gpu_problem(app);
   const visual::TimelineModel* m = app.model();
   if (m) {
+    if (problem) ImGui::Separator();
     const LaunchConfig& l = m->launch();
     const std::string title = "Threads: " + std::to_string(l.grid.count()) + " blocks of " +
                               std::to_string(l.block.count()) + " (" +
@@ -113,7 +119,7 @@ void right_column(GuiApp& app, float height) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;
     }
-  } else {
+  } else if (!problem) {
     panel_title("Threads");
     if (app.running()) {
       ImGui::TextDisabled("running...");

@@ -24,6 +24,7 @@ RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice
       out.models.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
     out.run.launches.clear();
   }
+  out.problem = explain_gpu_problem(job.backend, out.backend, out.run.status);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

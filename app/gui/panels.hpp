@@ -26,6 +26,10 @@ void draw_steps(GuiApp& app, double now);
 void draw_lesson_text(GuiApp& app);
 void draw_code_panel(GuiApp& app);
 
+// [problem_panel.cpp] Why the GPU could not run the lesson, with the emulator and a recorded
+// trace offered instead.
+void draw_gpu_problem(GuiApp& app);
+
 // [launch_panel.cpp]
 void draw_launch_config(GuiApp& app, double now);
 

@@ -25,8 +25,8 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}},       {"export", {1, 1}},       {"popout", {1, 1}},
-      {"bench", {1, 2}}};
+      {"quit", {0, 0}},       {"recover", {1, 2}},      {"export", {1, 1}},
+      {"popout", {1, 1}},     {"bench", {1, 2}}};
   return v;
 }
 
@@ -198,6 +198,18 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       app.popped_out[int(*tab)] = true;
     else
       app.tab_request = *tab;
+  } else if (c.verb == "recover") {
+    // The buttons offered when the GPU could not run the lesson.
+    if (a0 == "emulator") {
+      app.run_on_emulator();
+    } else if (a0 == "trace") {
+      const std::string path = c.args.size() > 1 ? c.args[1] : app.recorded_trace();
+      if (path.empty()) return Status::error("no recorded trace for this lesson: give a file");
+      app.open_recorded(path);
+      if (!app.trace_error.empty()) std::cout << "script: " << app.trace_error << "\n";
+    } else {
+      return Status::error("recover takes emulator or trace [FILE]");
+    }
   } else if (c.verb == "bench") {
     // The Benchmark tab's "Open" field and its "Show the measurement" button.
     if (!app.bench) app.bench = std::make_shared<BenchPanel>();
@@ -246,6 +258,12 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = std::to_string(app.step + 1);
     else if (a0 == "status")
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
+    else if (a0 == "problem")
+      got = app.outcome ? to_string(app.outcome->problem.kind) : "none";
+    else if (a0 == "trace-backend")
+      got = m ? to_string(m->trace().header.backend) : "none";
+    else if (a0 == "replay")
+      got = app.replay ? "yes" : "no";
     else if (a0 == "bench-report")
       got = app.bench && app.bench->report ? "yes" : "no";
     else if (a0 == "notice-error")
@@ -259,7 +277,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else
       return Status::error("expect " + a0 +
                            ": choose threads, blocks, block, events, lesson, step, status, "
-                           "notice-error, bench-report or tab");
+                           "problem, replay, trace-backend, notice-error, bench-report or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # GUI test: nothing is lost or fails silently.
+# - --backend gpu without a GPU: the app keeps running, explains what happened (a screenshot of
+#   it is taken) and its two ways on work: the emulator, and a trace recorded earlier (found
+#   under $COOPVIZ_ASSETS/traces). With a GPU the run simply succeeds.
 # - A failed Export PNG and a failed settings save say why.
 #   fallback_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
@@ -7,8 +10,73 @@ coopviz=$1 png_check=$2 out=$3
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" "$0" "$@"
 fi
-rm -rf "$out" && mkdir -p "$out" && cd "$out"
+rm -rf "$out" && mkdir -p "$out/assets/traces" && cd "$out"
 fail() { echo "FAIL: $*"; exit 1; }
+
+# What this machine's GPU (or its absence) should be called.
+devices=$("$coopviz" devices --json)
+if grep -q '"gpu_error"' <<< "$devices"; then
+  if grep -q 'no NVIDIA driver' <<< "$devices"; then problem=no-driver
+  elif grep -q 'older than' <<< "$devices"; then problem=old-driver
+  else problem=no-gpu; fi
+  status=error
+else
+  problem=none status=ok
+fi
+echo "expected on this machine: problem $problem"
+
+# A trace recorded earlier, found under $COOPVIZ_ASSETS (here made on the emulator, so it can be
+# told apart from one that ships).
+"$coopviz" run block-reduce --backend emu --trace "$out/assets/traces/block-reduce.cvt" > /dev/null
+
+cat > gpu.txt <<SCRIPT
+expect lesson block-reduce
+expect status $status
+expect problem $problem
+print
+screenshot fallback-gpu.png 1280x800
+recover emulator
+wait
+expect status ok
+expect problem none
+expect trace-backend emu
+screenshot fallback-emu.png 1280x800
+backend gpu
+wait
+expect problem $problem
+recover trace
+expect replay yes
+expect lesson block-reduce
+expect trace-backend emu
+screenshot fallback-trace.png 1280x800
+quit
+SCRIPT
+COOPVIZ_ASSETS="$out/assets" "$coopviz" gui --lesson block-reduce --backend gpu \
+  --script gpu.txt --settings "$out/s1.json" | tee gpu.log
+for f in fallback-gpu fallback-emu fallback-trace; do "$png_check" "$f.png" 1280 800; done
+"$png_check" --differ fallback-gpu.png fallback-emu.png
+"$png_check" --differ fallback-emu.png fallback-trace.png
+
+# A screenshot asked for on the GPU shows the same explanation, and says so.
+"$coopviz" screenshot --lesson block-reduce --backend gpu --out screenshot-gpu.png 2> shot.err
+"$png_check" screenshot-gpu.png 1280 800
+if [ "$problem" != none ]; then
+  grep -q "the run failed (the image shows why)" shot.err || fail "the failed run was not noted"
+fi
+if "$coopviz" screenshot --backend tpu --out never.png 2> bad.err; then
+  fail "--backend tpu was accepted"
+fi
+grep -q "choose auto, gpu or emu" bad.err || fail "a bad --backend did not name the choices"
+
+# A recorded trace that cannot be read says why and leaves the app as it was.
+cat > badtrace.txt <<SCRIPT
+lesson block-reduce
+recover trace $out/missing.cvt
+expect replay no
+quit
+SCRIPT
+"$coopviz" gui --script badtrace.txt --settings "$out/s2.json" | tee badtrace.log
+grep -q "script: cannot open $out/missing.cvt" badtrace.log || fail "a missing trace was not explained"
 
 # Export PNG into a folder that does not exist: the notice says it failed, and why.
 cat > export.txt <<SCRIPT
