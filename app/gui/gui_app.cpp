@@ -124,6 +124,7 @@ void GuiApp::run_now() {
   job.request.params = params;
   job.request.seed = seed;
   job.backend = kBackendChoices[std::clamp(backend, 0, 2)];
+  job.trace_capacity = trace_capacity;
   job.generation = ++generation;
   run_due = -1;
   trace_error.clear();
@@ -149,9 +150,45 @@ void GuiApp::open_recorded(const std::string& path) {
       ". Nothing runs while it is shown: Run this lesson live (in Launch) runs it here.");
 }
 
+bool GuiApp::type_trace_capacity(uint64_t events, double now) {
+  capacity_edit = events;
+  if (events < kMinTraceCapacity || events > kMaxTraceCapacity) {
+    capacity_error = "trace capacity " + std::to_string(events) + ": must be between " +
+                     std::to_string(kMinTraceCapacity) + " and " +
+                     std::to_string(kMaxTraceCapacity) +
+                     " events per launch (64 bytes each, at most 4 GiB)";
+    return false;
+  }
+  capacity_error.clear();
+  trace_capacity = events;
+  config_edited(now);
+  return true;
+}
+
 std::string GuiApp::recorded_trace() const {
   const lessons::LessonDef* l = lesson_def();
   return l ? recorded_trace_path(l->id) : std::string();
+}
+
+uint64_t GuiApp::dropped_events() const {
+  uint64_t dropped = 0;
+  for (const auto& m : models) dropped += m->trace().dropped();
+  return dropped;
+}
+
+std::string GuiApp::dropped_warning() const {
+  const uint64_t dropped = dropped_events();
+  if (dropped == 0) return "";
+  uint64_t attempted = 0, capacity = 0;
+  for (const auto& m : models) {
+    attempted += m->trace().header.attempts;
+    capacity = std::max(capacity, m->trace().header.capacity);
+  }
+  const std::string lost = std::to_string(dropped) + " of " + std::to_string(attempted) +
+                           " events were dropped: the trace had room for " +
+                           std::to_string(capacity) + " per launch";
+  if (replay) return lost + ". Record it again with a larger --trace-capacity to see them all.";
+  return lost + ". Raise the trace capacity (in Launch) and run again to see them all.";
 }
 
 GuiSettings GuiApp::remembered() const {

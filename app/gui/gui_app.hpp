@@ -32,6 +32,9 @@ struct BenchPanel;  // app/gui/benchmark_tab.hpp
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
 
+// Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
+inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
+
 // The tabs under the thread grid (each can also be popped out into a window of its own).
 enum class ResultTab {
   Checks,
@@ -77,6 +80,9 @@ struct GuiApp {
   lessons::Params params;
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
+  uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
+  uint64_t capacity_edit = trace_capacity;  // as typed; becomes trace_capacity when valid
+  std::string capacity_error;               // why the typed capacity was refused
 
   // [runs]
   LessonRunner runner;
@@ -151,8 +157,16 @@ struct GuiApp {
   // failure to open it is kept in trace_error).
   void run_on_emulator();
   void open_recorded(const std::string& path);
+  // The trace capacity as typed into the Launch panel: taken (the lesson re-runs) when within
+  // the limits, else capacity_error says why. Returns whether it was taken.
+  bool type_trace_capacity(uint64_t events, double now);
   // The trace recorded on a GPU that ships for the shown lesson ("" when none is found).
   std::string recorded_trace() const;
+  // Events the shown launches could not record for lack of trace capacity.
+  uint64_t dropped_events() const;
+  // What to tell the user about them ("" when none were dropped): how many of how many, the
+  // capacity they were recorded with, and how to make room.
+  std::string dropped_warning() const;
 
   // Per frame: picks up finished runs, starts debounced ones, advances playback.
   void update(double now, double frame_seconds);

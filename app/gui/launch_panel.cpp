@@ -1,5 +1,5 @@
 // The launch configuration editor: grid, block, the lesson's parameters with their ranges,
-// backend and seed. Every edit re-runs the lesson in the background.
+// backend, seed and trace capacity. Every edit re-runs the lesson in the background.
 #include <cinttypes>
 #include <string>
 
@@ -84,6 +84,22 @@ void draw_launch_config(GuiApp& app, double now) {
   row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
   const uint64_t one = 1;
   edited |= ImGui::InputScalar("##seed", ImGuiDataType_U64, &app.seed, &one);
+  // Wider than the label column: the field takes what is left of the row.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("trace capacity");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, not "
+        "recorded.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::InputScalar("##capacity", ImGuiDataType_U64, &app.capacity_edit))
+    app.type_trace_capacity(app.capacity_edit, now);
+  if (!app.capacity_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
+    ImGui::TextWrapped("%s", app.capacity_error.c_str());
+    ImGui::PopStyleColor();
+  }
   if (edited) app.config_edited(now);
 
   ImGui::Spacing();

@@ -76,6 +76,19 @@ void top_bar(GuiApp& app) {
     ImGui::TextDisabled("%s", app.notice.c_str());
 }
 
+// Events the trace had no room for: the views then miss part of the story, so this is said
+// where the eye is, above the grid.
+void dropped_warning(const GuiApp& app) {
+  const std::string text = app.dropped_warning();
+  if (text.empty()) return;
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+  visual::pop_font(st.fonts.bold);
+}
+
 void right_column(GuiApp& app, float height) {
   const visual::ViewStyle& st = visual::view_style();
   const float split = 6.0f * st.scale;
@@ -112,6 +125,7 @@ void right_column(GuiApp& app, float height) {
         ImGui::EndCombo();
       }
     }
+    dropped_warning(app);
     m = app.model();
     const visual::GridViewResult r =
         visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);

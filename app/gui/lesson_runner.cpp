@@ -18,6 +18,7 @@ RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice
     out.backend = to_string(choice.exec->backend());
     out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
     out.banner = choice.banner;
+    choice.exec->options().trace_capacity = job.trace_capacity;
     out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
     // The timeline models sort a million events; build them here, not on the UI thread.
     for (Trace& t : out.run.launches)

@@ -25,6 +25,8 @@ struct RunJob {
   lessons::RunRequest request;
   std::string backend = "auto";  // auto, gpu or emu
   uint64_t generation = 0;       // the UI's counter; outcomes carry it back
+  // Event slots per launch (ExecOptions::trace_capacity).
+  uint64_t trace_capacity = ExecOptions{}.trace_capacity;
 };
 
 struct RunOutcome {

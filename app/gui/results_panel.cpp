@@ -64,9 +64,6 @@ void draw_checks(GuiApp& app) {
     ImGui::Spacing();
     ImGui::TextDisabled("trace: %s, %zu events, %llu dropped", t.header.kernel.c_str(),
                         t.events.size(), (unsigned long long)t.dropped());
-    if (t.dropped() > 0)
-      ImGui::TextColored(ImColor(st.colors.warning), "%llu events dropped: raise --trace-capacity",
-                         (unsigned long long)t.dropped());
     if (!t.header.schedule.empty()) ImGui::TextDisabled("schedule: %s", t.header.schedule.c_str());
   }
 }

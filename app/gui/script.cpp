@@ -25,8 +25,8 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}},       {"recover", {1, 2}},      {"export", {1, 1}},
-      {"popout", {1, 1}},     {"bench", {1, 2}}};
+      {"quit", {0, 0}},       {"capacity", {1, 1}},     {"recover", {1, 2}},
+      {"export", {1, 1}},     {"popout", {1, 1}},       {"bench", {1, 2}}};
   return v;
 }
 
@@ -66,6 +66,8 @@ std::string status_line(const GuiApp& app) {
         << app.playback.cursor;
   if (app.outcome && !app.outcome->run.status.ok())
     out << ", error: " << app.outcome->run.status.message();
+  if (const std::string dropped = app.dropped_warning(); !dropped.empty())
+    out << ", warning: " << dropped;
   return out.str();
 }
 
@@ -198,6 +200,12 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       app.popped_out[int(*tab)] = true;
     else
       app.tab_request = *tab;
+  } else if (c.verb == "capacity") {
+    // As typed into the Launch panel: a refused value leaves its message there, not an error.
+    Result<uint64_t> n = parse_count(a0, "capacity", UINT64_MAX);
+    if (!n) return n.status();
+    if (!app.type_trace_capacity(*n, now))
+      std::cout << "script: launch panel says: " << app.capacity_error << "\n";
   } else if (c.verb == "recover") {
     // The buttons offered when the GPU could not run the lesson.
     if (a0 == "emulator") {
@@ -260,8 +268,13 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
     else if (a0 == "problem")
       got = app.outcome ? to_string(app.outcome->problem.kind) : "none";
+    else if (a0 == "dropped")
+      got = want == "some" && app.dropped_events() > 0 ? "some"
+                                                       : std::to_string(app.dropped_events());
     else if (a0 == "trace-backend")
       got = m ? to_string(m->trace().header.backend) : "none";
+    else if (a0 == "capacity")
+      got = std::to_string(app.trace_capacity);
     else if (a0 == "replay")
       got = app.replay ? "yes" : "no";
     else if (a0 == "bench-report")
@@ -275,9 +288,11 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       for (const auto& [name, tab] : tab_names())
         if (tab == shown) got = name;
     } else
-      return Status::error("expect " + a0 +
-                           ": choose threads, blocks, block, events, lesson, step, status, "
-                           "problem, replay, trace-backend, notice-error, bench-report or tab");
+      return Status::error(
+          "expect " + a0 +
+          ": choose threads, blocks, block, events, lesson, step, status, "
+          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
+          "or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

@@ -12,6 +12,7 @@
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
 //   popout TAB           show the tab in a window of its own
+//   capacity N           the trace capacity, as typed in the Launch panel
 //   recover emulator     the buttons shown when the GPU could not run the lesson
 //   recover trace [FILE]
 //   export DIR           Export PNG into DIR
@@ -22,10 +23,10 @@
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
 //   expect problem none|no-gpu|old-driver|fault|...   (why the GPU could not run the lesson)
-//   expect replay yes|no
+//   expect dropped N|some   expect capacity N   expect replay yes|no
 //   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
-//   print                one line: lesson, step, launch, threads, cursor
+//   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.
 #pragma once

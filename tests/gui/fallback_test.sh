@@ -3,6 +3,8 @@
 # - --backend gpu without a GPU: the app keeps running, explains what happened (a screenshot of
 #   it is taken) and its two ways on work: the emulator, and a trace recorded earlier (found
 #   under $COOPVIZ_ASSETS/traces). With a GPU the run simply succeeds.
+# - A refused trace capacity names its limits; a tiny one makes the run drop events, which the
+#   app counts and shows.
 # - A failed Export PNG and a failed settings save say why.
 #   fallback_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
@@ -77,6 +79,32 @@ quit
 SCRIPT
 "$coopviz" gui --script badtrace.txt --settings "$out/s2.json" | tee badtrace.log
 grep -q "script: cannot open $out/missing.cvt" badtrace.log || fail "a missing trace was not explained"
+
+# Trace capacity: refused values name the limits; a tiny capacity drops events, counted.
+cat > capacity.txt <<SCRIPT
+lesson block-reduce
+capacity 0
+capacity 99999999999
+expect capacity 4194304
+capacity 64
+wait
+expect capacity 64
+expect dropped some
+print
+screenshot dropped.png 1280x800
+capacity 4194304
+wait
+expect dropped 0
+quit
+SCRIPT
+"$coopviz" gui --script capacity.txt --settings "$out/s3.json" | tee capacity.log
+grep -q "trace capacity 0: must be between 1 and 67108864" capacity.log ||
+  fail "capacity 0 was not refused with its limits"
+grep -q "trace capacity 99999999999: must be between" capacity.log ||
+  fail "a huge capacity was not refused"
+grep -Eq "warning: [0-9]+ of [0-9]+ events were dropped: the trace had room for 64 per launch" \
+  capacity.log || fail "the dropped events were not told with their count and the capacity"
+"$png_check" dropped.png 1280 800
 
 # Export PNG into a folder that does not exist: the notice says it failed, and why.
 cat > export.txt <<SCRIPT
