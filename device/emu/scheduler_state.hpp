@@ -80,6 +80,8 @@ struct Block {
   uint64_t smem_touched = 0;  // slots whose initial pattern has been written
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
+  uint64_t last_key = 0;                   // the rendezvous met last, to skip the lookup
+  Rendezvous* last_rendezvous = nullptr;
 };
 
 struct SlotEntry {
@@ -93,6 +95,7 @@ struct LaunchState {
   // Slot `sequence` of the trace's event array, sized to the capacity before the launch and
   // written directly by whichever worker recorded the event, as the GPU recorder writes its buffer.
   Event* events = nullptr;
+  uint64_t event_slots = 0;  // capacity plus one sequence batch per worker
   const EmuLaunch* request = nullptr;
   const EmuOptions* options = nullptr;
   uint32_t block_threads = 0;
@@ -124,6 +127,12 @@ struct Worker {
   std::vector<std::unique_ptr<Block>> resident;
   uint64_t clock = 0;
   uint64_t steps = 0;
+  // Sequence numbers are taken from the launch's counter a batch at a time, so that workers do
+  // not fight over one cache line per event; the unused tail of the last batch is a gap that
+  // emulate() closes up afterwards.
+  static constexpr uint64_t kSequenceBatch = 256;
+  uint64_t seq_next = 0, seq_end = 0;
+  uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
   bool stack_overflow = false;
   Lane* current = nullptr;
