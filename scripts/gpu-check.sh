@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Everything that needs a real GPU, for a machine with one (the lent GPU machine has no package
-# archive: unpack the Debian packages the build needs first, see `source .debs/unpack.sh`).
+# Everything that needs a real GPU, for a machine with one. A machine without a package archive
+# needs the build's Debian packages unpacked first (`source .debs/unpack.sh`, which sets the
+# include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev.
 #
 #   scripts/gpu-check.sh [all|build|test|traces|bench|sanitize]...   (default: all but sanitize)
 #
