@@ -42,7 +42,7 @@ const char* group_name(GroupKind k) {
 
 // Every member of a group must make the same collective call; warp-sized groups may make it from
 // different lines (sm_70+ lets a warp's lanes meet at different call sites of the same operation).
-void check_match(const CollectiveCall& first, const CollectiveCall& call) {
+[[gnu::cold, gnu::noinline]] void check_match(const CollectiveCall& first, const CollectiveCall& call) {
   const bool warp_level = call.group.warp_mask != 0;
   const bool same = first.op == call.op && first.kind == call.kind &&
                     first.shared_arg == call.shared_arg && (warp_level || first.line == call.line);
@@ -55,6 +55,19 @@ void check_match(const CollectiveCall& first, const CollectiveCall& call) {
     os << " with a different argument (every member must pass the same value)";
   os << ". Every thread of a group must make the same collective call.";
   fault(os.str(), call.line);
+}
+
+// Reports built out of line, so that the hot paths that may raise them keep small stack frames:
+// with a thousand fibers taking turns, every extra cache line of frame is a miss per switch.
+[[noreturn, gnu::cold, gnu::noinline]] void fault_collective_in_split(const CollectiveCall& call) {
+  fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
+        "no collective may run on the group until the wait completes", call.line);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fault_duplicate_rank(const CollectiveCall& call,
+                                                                 uint32_t rank) {
+  fault("inconsistent ranks in " + std::string(call.what) + " (two threads claim rank " +
+        std::to_string(rank) + ")", call.line);
 }
 
 }  // namespace
@@ -80,9 +93,7 @@ bool split_pending(const GroupRef& group) {
 void rendezvous(CollectiveCall& call) {
   Worker& w = *t_worker;
   Lane& lane = current_lane();
-  if (!lane.open_tokens.empty() && split_pending(call.group))
-    fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
-          "no collective may run on the group until the wait completes", call.line);
+  if (!lane.open_tokens.empty() && split_pending(call.group)) fault_collective_in_split(call);
   auto& table = call.group.launch_scope ? w.launch->rendezvous : lane.block->rendezvous;
   // The threads of a block mostly meet the same group in a row (a block barrier, a tile's
   // shuffles): remember the last open rendezvous to skip the hash lookup. Map nodes do not move.
@@ -104,9 +115,14 @@ void rendezvous(CollectiveCall& call) {
   Rendezvous& r = *rp;
   if (fresh) {
     r.first = &call;
+    r.shared_arg = call.shared_arg;
+    r.line = call.line;
+    r.op = call.op;
+    r.kind = call.kind;
     r.arrived.reserve(call.group.size);
-  } else {
-    check_match(*r.first, call);
+  } else if (r.op != call.op || r.kind != call.kind || r.shared_arg != call.shared_arg ||
+             (r.line != call.line && call.group.warp_mask == 0)) {
+    check_match(*r.first, call);  // reports the mismatch
   }
   call.arrive_time = w.clock;
   lane.call = &call;
@@ -126,9 +142,7 @@ void rendezvous(CollectiveCall& call) {
     std::vector<CollectiveCall*> by_rank(call.group.size, nullptr);
     for (Lane* l : arrived) {
       const uint32_t rank = l->call->group.rank;
-      if (rank >= by_rank.size() || by_rank[rank] != nullptr)
-        fault("inconsistent ranks in " + std::string(call.what) + " (two threads claim rank " +
-              std::to_string(rank) + ")", call.line);
+      if (rank >= by_rank.size() || by_rank[rank] != nullptr) fault_duplicate_rank(call, rank);
       by_rank[rank] = l->call;
     }
     call.resolve(by_rank);

@@ -59,10 +59,9 @@ namespace {
 // Stack allocator that also reports canary damage when a finished thread returns its stack.
 struct CheckedStack {
   Worker* worker;
-  boost::context::stack_context allocate() { return worker->pool.allocate(); }
+  boost::context::stack_context allocate() { return worker->pool->allocate(); }
   void deallocate(boost::context::stack_context& sc) {
-    if (worker->pool.overflowed(sc)) worker->stack_overflow = true;
-    worker->pool.deallocate(sc);
+    if (worker->pool->deallocate(sc)) worker->stack_overflow = true;
   }
 };
 
@@ -348,7 +347,7 @@ void run_worker(Worker& worker, unsigned window_units) {
     }
   }
   if (worker.stack_overflow)
-    L.fail("an emulated thread overflowed its " + std::to_string(worker.pool.stack_bytes() / 1024) +
+    L.fail("an emulated thread overflowed its " + std::to_string(worker.pool->stack_bytes() / 1024) +
            " KiB stack");
   // Destroying blocks unwinds any fibers still suspended (after a fault or deadlock).
   worker.resident.clear();
@@ -413,7 +412,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
   if (uint64_t(jobs) > L.total_blocks) jobs = unsigned(L.total_blocks);
   unsigned window = options.window;
-  if (window == 0) window = std::clamp(1024u / std::max(1u, L.block_threads), 1u, 8u);
+  if (window == 0) window = std::clamp(512u / std::max(1u, L.block_threads), 1u, 8u);
   if (req.config.mode == LaunchMode::Cooperative) window = unsigned(L.total_blocks);
 
   std::vector<std::unique_ptr<Worker>> workers;

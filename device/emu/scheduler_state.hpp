@@ -58,6 +58,12 @@ struct Warp {
 
 struct Rendezvous {
   CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
+  // A copy of what the first arrival called, checked against each later arrival without touching
+  // the first fiber's stack (a cache miss per arrival when hundreds of fibers take turns).
+  uint64_t shared_arg = 0;
+  uint16_t line = 0;
+  Op op = Op::None;
+  EventKind kind = EventKind::Barrier;
   std::vector<Lane*> arrived;
 };
 
@@ -123,7 +129,7 @@ struct LaunchState {
 
 struct Worker {
   LaunchState* launch = nullptr;
-  StackPool pool;
+  StackPoolHandle pool;
   std::vector<std::unique_ptr<Block>> resident;
   uint64_t clock = 0;
   uint64_t steps = 0;
@@ -137,7 +143,7 @@ struct Worker {
   bool stack_overflow = false;
   Lane* current = nullptr;
 
-  explicit Worker(size_t stack_bytes) : pool(stack_bytes) {}
+  explicit Worker(size_t stack_bytes) : pool(take_stack_pool(stack_bytes)) {}
   uint64_t random();
   Block* find_block(uint32_t rank);
 };
