@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "device/trace/event_codec.hpp"
 #include "device/trace/names.hpp"
 
 namespace coop {
@@ -259,9 +260,9 @@ Result<std::vector<Trace>> from_document(const json& doc) {
   if (!doc.is_object() || doc.value("format", "") != kTraceFormatName)
     return Status::error("not a coopviz trace (no \"format\": \"coopviz-trace\")");
   const int version = doc.value("version", 0);
-  if (version != kTraceFormatVersion)
+  if (version < 1 || version > kTraceFormatVersion)
     return Status::error("trace format version " + std::to_string(version) +
-                         " is not supported: this coopviz reads version " +
+                         " is not supported: this coopviz reads versions 1 to " +
                          std::to_string(kTraceFormatVersion));
   if (!doc.contains("launches") || !doc["launches"].is_array())
     return Status::error("trace has no \"launches\" array");
@@ -288,6 +289,7 @@ std::string encode_traces(const std::vector<Trace>& launches, TraceEncoding enco
   json list = json::array();
   for (const Trace& t : launches) {
     json l = {{"header", header_json(t.header)}, {"event_count", t.events.size()}};
+    if (encoding == TraceEncoding::Cbor) l["event_encoding"] = kPackedEventEncoding;
     if (encoding == TraceEncoding::Json) {
       json events = json::array();
       for (const Event& e : t.events) events.push_back(event_json(e));
@@ -303,8 +305,9 @@ std::string encode_traces(const std::vector<Trace>& launches, TraceEncoding enco
   put_bytes_header(out, head.size());
   out.append(reinterpret_cast<const char*>(head.data()), head.size());
   for (const Trace& t : launches) {
-    put_bytes_header(out, t.events.size() * sizeof(Event));
-    out.append(reinterpret_cast<const char*>(t.events.data()), t.events.size() * sizeof(Event));
+    const std::string packed = pack_events(t.events);
+    put_bytes_header(out, packed.size());
+    out.append(packed);
   }
   return out;
 }
@@ -360,17 +363,33 @@ Result<std::vector<Trace>> decode_unchecked(const std::string& bytes) {
   for (size_t i = 0; i < traces->size(); ++i) {
     auto len = get_bytes_header(bytes, pos, "an event block");
     if (!len) return Status::error("launch " + std::to_string(i) + ": " + len.message());
-    if (*len % sizeof(Event) != 0)
-      return Status::error("launch " + std::to_string(i) + ": event block of " +
-                           std::to_string(*len) + " bytes is not a whole number of 64-byte events");
-    const uint64_t count = doc["launches"][i].value("event_count", uint64_t(0));
-    if (count != *len / sizeof(Event))
-      return Status::error("launch " + std::to_string(i) + ": header promises " +
-                           std::to_string(count) + " events, the file holds " +
-                           std::to_string(*len / sizeof(Event)));
+    const json& entry = doc["launches"][i];
+    const uint64_t count = entry.value("event_count", uint64_t(0));
+    const std::string encoding = entry.value("event_encoding", "raw64");
+    const std::string where = "launch " + std::to_string(i) + ": ";
+    // Untrusted counts: refuse what this machine could not hold before allocating anything.
+    const double need = double(count) * sizeof(Event);
+    const double ram = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    if (need > ram / 2)
+      return Status::error(where + std::to_string(count) + " events would take " +
+                           std::to_string(uint64_t(need / (1 << 20))) +
+                           " MiB, more than half of this machine's memory");
     Trace& t = (*traces)[i];
-    t.events.resize(count);
-    std::memcpy(t.events.data(), bytes.data() + pos, *len);
+    if (encoding == kPackedEventEncoding) {
+      if (Status s = unpack_events(std::string_view(bytes).substr(pos, *len), count, t.events); !s)
+        return Status::error(where + s.message());
+    } else if (encoding == "raw64") {
+      if (*len % sizeof(Event) != 0)
+        return Status::error(where + "event block of " + std::to_string(*len) +
+                             " bytes is not a whole number of 64-byte events");
+      if (count != *len / sizeof(Event))
+        return Status::error(where + "header promises " + std::to_string(count) +
+                             " events, the file holds " + std::to_string(*len / sizeof(Event)));
+      t.events.resize(count);
+      std::memcpy(t.events.data(), bytes.data() + pos, *len);
+    } else {
+      return Status::error(where + "unknown event encoding '" + encoding + "'");
+    }
     pos += *len;
     if (Status s = validate_events(t, i); !s) return s;
   }

@@ -3,8 +3,9 @@
 // Two encodings of one versioned document {format, version, launches: [{header, events}]}:
 //  - compact (".cvt"): an RFC 8742 CBOR sequence. Item 1 is the document with each launch's
 //    header (written by nlohmann-json); then, per launch, one CBOR byte string holding its
-//    events as packed little-endian 64-byte records (the layout of coop::Event). A 10 M-event
-//    trace loads with one read per launch instead of a parse per field.
+//    events: little-endian 64-byte records (the layout of coop::Event), byte-shuffled and zstd-
+//    compressed (event_codec.hpp; version 2), or stored as they are (version 1, still read).
+//    A 10 M-event trace loads with one decompression per launch instead of a parse per field.
 //  - JSON (".json"): the same document with events as objects, for humans and other tools.
 // Loading treats the file as untrusted: every count, size, enum and index is checked and a bad
 // file is an error naming what is wrong, never a crash.
@@ -18,7 +19,7 @@
 
 namespace coop {
 
-inline constexpr int kTraceFormatVersion = 1;
+inline constexpr int kTraceFormatVersion = 2;  // 1 (raw events) is still read
 inline constexpr const char* kTraceFormatName = "coopviz-trace";
 
 enum class TraceEncoding { Cbor, Json };
