@@ -11,6 +11,7 @@
 
 #include "app/gui/gpu_problem.hpp"
 #include "device/gpu/device_query.hpp"
+#include "lessons/lesson.hpp"
 
 namespace coop::app {
 namespace {
@@ -131,8 +132,21 @@ TEST(GpuProblem, RecordedTracesAreFoundUnderCoopvizAssets) {
   setenv("COOPVIZ_ASSETS", root.c_str(), 1);
   EXPECT_EQ(recorded_trace_path("block-reduce"), (root / "traces" / "block-reduce.cvt").string());
   EXPECT_EQ(recorded_trace_path("no-such-lesson"), "");
+  // A lesson the folder lacks is still found where coopviz ships it.
+  EXPECT_EQ(fs::path(recorded_trace_path("grid-sync")),
+            (fs::path(COOPVIZ_SOURCE_DIR) / "assets/traces/grid-sync.cvt").lexically_normal());
   unsetenv("COOPVIZ_ASSETS");
   fs::remove_all(root);
+}
+
+TEST(GpuProblem, EveryLessonsShippedTraceIsFound) {
+  // Beside the executable (build/tests/../../assets) or through the source tree it was built from.
+  unsetenv("COOPVIZ_ASSETS");
+  for (const lessons::LessonDef& l : lessons::registry()) {
+    const std::filesystem::path want =
+        std::filesystem::path(COOPVIZ_SOURCE_DIR) / "assets/traces" / (l.id + ".cvt");
+    EXPECT_EQ(std::filesystem::path(recorded_trace_path(l.id)), want.lexically_normal()) << l.id;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 # GUI test: nothing is lost or fails silently.
 # - --backend gpu without a GPU: the app keeps running, explains what happened (a screenshot of
 #   it is taken) and its two ways on work: the emulator, and a trace recorded earlier (found
-#   under $COOPVIZ_ASSETS/traces). With a GPU the run simply succeeds.
+#   under $COOPVIZ_ASSETS/traces, else the one shipped in assets/traces). With a GPU the run
+#   simply succeeds.
 # - A refused trace capacity names its limits; a tiny one makes the run drop events, which the
 #   app counts and shows.
 # - A failed Export PNG and a failed settings save say why.
@@ -69,6 +70,22 @@ if "$coopviz" screenshot --backend tpu --out never.png 2> bad.err; then
   fail "--backend tpu was accepted"
 fi
 grep -q "choose auto, gpu or emu" bad.err || fail "a bad --backend did not name the choices"
+
+# Without $COOPVIZ_ASSETS the trace that ships with coopviz opens, and it was recorded on a GPU.
+cat > shipped.txt <<SCRIPT
+expect lesson grid-sync
+expect problem $problem
+recover trace
+expect replay yes
+expect lesson grid-sync
+expect trace-backend gpu
+print
+screenshot fallback-shipped.png 1280x800
+quit
+SCRIPT
+env -u COOPVIZ_ASSETS "$coopviz" gui --lesson grid-sync --backend gpu --script shipped.txt \
+  --settings "$out/s5.json" | tee shipped.log
+"$png_check" fallback-shipped.png 1280 800
 
 # A recorded trace that cannot be read says why and leaves the app as it was.
 cat > badtrace.txt <<SCRIPT
