@@ -16,7 +16,7 @@ void row_label(const char* label, const char* tip = nullptr) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-  ImGui::SameLine(ImGui::GetFontSize() * 5.5f);
+  continue_after_label(ImGui::GetFontSize() * 5.5f, ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(-1);
 }
 
@@ -84,15 +84,9 @@ void draw_launch_config(GuiApp& app, double now) {
   row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
   const uint64_t one = 1;
   edited |= ImGui::InputScalar("##seed", ImGuiDataType_U64, &app.seed, &one);
-  // Wider than the label column: the field takes what is left of the row.
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("trace capacity");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, not "
-        "recorded.");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
+  row_label("trace capacity",
+            "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
+            "not recorded.");
   if (ImGui::InputScalar("##capacity", ImGuiDataType_U64, &app.capacity_edit))
     app.type_trace_capacity(app.capacity_edit, now);
   if (!app.capacity_error.empty()) {

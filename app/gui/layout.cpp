@@ -176,6 +176,15 @@ void same_line_if_fits(const char* label) {
   if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
 }
 
+void continue_after_label(float column, float min_width) {
+  const float label_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x +
+                          ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
+  if (label_end <= column)
+    ImGui::SameLine(column);
+  else if (ImGui::GetWindowContentRegionMax().x - label_end >= min_width)
+    ImGui::SameLine(label_end);
+}
+
 bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
               float min_b) {
   const float thickness = 6.0f * visual::view_style().scale;

@@ -19,6 +19,10 @@ bool splitter(const char* id, bool vertical, float length, float& a, float& b, f
 void panel_title(const char* title);
 // Continues the line for a button labelled `label` if it fits, else starts a new line.
 void same_line_if_fits(const char* label);
+// After a label: continues the line at `column` (from the panel's left), or just past a label
+// wider than that; when less than `min_width` would be left the next item starts a line of its
+// own. Long labels (bins_per_block, a result's name) never run under what follows them.
+void continue_after_label(float column, float min_width);
 
 // [lesson_panels.cpp]
 void draw_lesson_list(GuiApp& app, double now);

@@ -54,7 +54,7 @@ void draw_checks(GuiApp& app) {
       ImGui::Spacing();
       for (const auto& [name, value] : run.results) {
         ImGui::TextDisabled("%s", name.c_str());
-        ImGui::SameLine(ImGui::GetFontSize() * 7);
+        continue_after_label(ImGui::GetFontSize() * 7, ImGui::GetFontSize() * 4);
         ImGui::TextUnformatted(value.c_str());
       }
     }
