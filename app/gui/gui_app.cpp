@@ -153,10 +153,9 @@ void GuiApp::open_recorded(const std::string& path) {
 bool GuiApp::type_trace_capacity(uint64_t events, double now) {
   capacity_edit = events;
   if (events < kMinTraceCapacity || events > kMaxTraceCapacity) {
-    capacity_error = "trace capacity " + std::to_string(events) + ": must be between " +
-                     std::to_string(kMinTraceCapacity) + " and " +
-                     std::to_string(kMaxTraceCapacity) +
-                     " events per launch (64 bytes each, at most 4 GiB)";
+    capacity_error = "trace capacity " + std::to_string(events) + ": must be " +
+                     std::to_string(kMinTraceCapacity) + " to " +
+                     std::to_string(kMaxTraceCapacity) + " (64 bytes each, 4 GiB at most)";
     return false;
   }
   capacity_error.clear();
