@@ -168,4 +168,24 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
   return std::string(name_of(e.kind));
 }
 
+std::string short_count(uint64_t n) {
+  if (n < 10000) return std::to_string(n);
+  static constexpr const char* kUnits[] = {"K", "M", "G", "T", "P", "E"};
+  // Round to the nearest unit; one decimal while the value is below 10 of the unit.
+  double v = double(n);
+  for (const char* unit : kUnits) {
+    v /= 1000;
+    char buf[16];
+    if (v < 9.95) {
+      std::snprintf(buf, sizeof buf, "%.1f%s", v, unit);
+      return buf;
+    }
+    if (v < 999.5) {
+      std::snprintf(buf, sizeof buf, "%.0f%s", v, unit);
+      return buf;
+    }
+  }
+  return "huge";
+}
+
 }  // namespace coop::visual

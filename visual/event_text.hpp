@@ -25,6 +25,9 @@ std::string describe_event(const Event& e, const TraceHeader& header);
 // store's value, an atomic's old value, a broadcast); false for events that carry none.
 bool event_value(const Event& e, uint64_t& bits);
 
+// A count in at most four characters, for badges: 999, 9999, 12K, 405K, 1.2M, 16M, 4.3G.
+std::string short_count(uint64_t n);
+
 // The CUDA spelling of an atomic op ("atomicAdd"), or of a collective ("shfl_down").
 std::string op_label(Op op);
 

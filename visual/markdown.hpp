@@ -1,8 +1,9 @@
 // The Markdown subset lesson texts use, parsed into blocks of styled spans, and a word-wrapping
 // layout that needs only a text-measuring function (so it is tested without a GUI).
 //   # / ## / ### headings, paragraphs, "- " or "* " bullets, "1. " numbered items (continued by
-//   indented lines), `code` spans, **bold** spans, and fenced code blocks (``` ... ```), whose
-//   lines are kept verbatim, one Code span per line.
+//   indented lines), `code` spans, **bold** and *italic* / _italic_ spans, fenced code blocks
+//   (``` ... ```), whose lines are kept verbatim, one Code span per line, and tables: a header
+//   row of "| a | b |", a separator row "| --- | :-: |" (colons set the alignment), then rows.
 #pragma once
 
 #include <functional>
@@ -12,7 +13,7 @@
 
 namespace coop::visual {
 
-enum class SpanStyle { Plain, Bold, Code };
+enum class SpanStyle { Plain, Bold, Italic, Code };
 
 struct TextSpan {
   SpanStyle style = SpanStyle::Plain;
@@ -20,18 +21,34 @@ struct TextSpan {
   friend bool operator==(const TextSpan&, const TextSpan&) = default;
 };
 
-enum class BlockKind { Heading, Paragraph, Bullet, Numbered, CodeBlock };
+enum class BlockKind { Heading, Paragraph, Bullet, Numbered, CodeBlock, Table };
+
+enum class CellAlign { Left, Center, Right };
+
+// One table cell's text, parsed inline.
+using TableCell = std::vector<TextSpan>;
+
+// A Markdown table: every row has exactly as many cells as the header (short rows are padded
+// with empty cells, extra cells dropped, as GitHub does).
+struct TableBlock {
+  std::vector<TableCell> header;
+  std::vector<CellAlign> align;  // one per column
+  std::vector<std::vector<TableCell>> rows;
+};
 
 struct TextBlock {
   BlockKind kind = BlockKind::Paragraph;
   int level = 0;  // heading level (1..3) or the item's number
   std::vector<TextSpan> spans;
+  TableBlock table;  // kind == Table only
 };
 
 // Parses `markdown` into blocks; unknown constructs are kept as plain text.
 std::vector<TextBlock> parse_markdown(std::string_view markdown);
 
-// Splits inline text into plain, `code` and **bold** spans. An unmatched marker is plain text.
+// Splits inline text into plain, `code`, **bold** and *italic* spans. An unmatched marker is
+// plain text, and so is a `*` or `_` with a space after it ("a * b" is a product, not emphasis)
+// or an `_` inside a word (snake_case names).
 std::vector<TextSpan> parse_inline(std::string_view text);
 
 // A piece of a span placed by the layout: one word (or run of words) on one line.
@@ -47,6 +64,14 @@ struct PlacedText {
 // gets a line of its own). `measure(style, text)` returns the text's width in the same units.
 std::vector<PlacedText> layout_spans(
     const std::vector<TextSpan>& spans, float width,
+    const std::function<float(SpanStyle, std::string_view)>& measure);
+
+// Widths of a table's columns (text only; the caller adds `padding` on each side of a cell).
+// Columns get their natural (unwrapped) width when the table fits in `width`; otherwise narrow
+// columns keep theirs and the wide ones share what is left, wrapping their text, each no
+// narrower than its longest word where that still fits.
+std::vector<float> table_column_widths(
+    const TableBlock& table, float width, float padding,
     const std::function<float(SpanStyle, std::string_view)>& measure);
 
 }  // namespace coop::visual

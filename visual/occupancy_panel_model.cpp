@@ -57,6 +57,7 @@ void reset_panel_state(const OccupancyPanelInput& in, OccupancyPanelState& s) {
   s.chart = chart;
   s.initialized = true;
   s.kernel_name = in.kernel_name;
+  s.launch = in.launch;
   s.block_x = int(in.launch.block.x);
   s.block_y = int(in.launch.block.y);
   s.block_z = int(in.launch.block.z);
@@ -64,6 +65,10 @@ void reset_panel_state(const OccupancyPanelInput& in, OccupancyPanelState& s) {
   s.static_smem = int(in.kernel.static_smem);
   s.dynamic_smem = int(in.launch.dynamic_smem);
   s.grid_blocks = int(in.launch.grid.count());
+}
+
+bool panel_state_is_stale(const OccupancyPanelInput& in, const OccupancyPanelState& s) {
+  return !s.initialized || s.kernel_name != in.kernel_name || !(s.launch == in.launch);
 }
 
 OccupancyPanelModel build_occupancy_panel_model(const OccupancyPanelInput& in,

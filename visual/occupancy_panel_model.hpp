@@ -23,11 +23,12 @@ struct OccupancyPanelInput {
   LaunchConfig launch;      // block, grid, dynamic shared memory and mode (cooperative?)
 };
 
-// What the user changes with the panel's controls. `kernel_name` remembers which input the values
-// were taken from, so a new lesson resets them.
+// What the user changes with the panel's controls. `kernel_name` and `launch` remember which
+// input the values were taken from, so a new lesson, step or launch resets them.
 struct OccupancyPanelState {
   bool initialized = false;
   std::string kernel_name;
+  LaunchConfig launch;
   int block_x = 256, block_y = 1, block_z = 1;
   int regs_per_thread = 32;
   int max_regs_cap = 0;       // 0: none
@@ -41,6 +42,8 @@ struct OccupancyPanelState {
 
 // Takes the input's values (kernel resources and launch) into the state.
 void reset_panel_state(const OccupancyPanelInput& input, OccupancyPanelState& state);
+// Whether the state's values were taken from another kernel or launch than `input`'s.
+bool panel_state_is_stale(const OccupancyPanelInput& input, const OccupancyPanelState& state);
 
 // One resource of the SM drawn as a bar of `capacity` units: `blocks` resident blocks of
 // `per_block` units each, the rest free.

@@ -240,7 +240,7 @@ void draw_cooperative(const OccupancyPanelModel& m) {
 }  // namespace
 
 void draw_occupancy_panel(const OccupancyPanelInput& input, OccupancyPanelState& state) {
-  if (!state.initialized || state.kernel_name != input.kernel_name) reset_panel_state(input, state);
+  if (panel_state_is_stale(input, state)) reset_panel_state(input, state);
   const OccupancyPanelModel m = build_occupancy_panel_model(input, state);
   ImGui::PushID("occupancy_panel");
   if (!input.kernel_name.empty()) ImGui::Text("kernel %s", input.kernel_name.c_str());
@@ -261,10 +261,13 @@ void draw_occupancy_panel(const OccupancyPanelInput& input, OccupancyPanelState&
 // [SECTION] Block schedule timeline
 
 void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state) {
-  if (s.modelled)
+  if (s.modelled && s.blocks_per_sm > 0)
     ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
                        "Modelled schedule (occupancy model, %d blocks per SM): not a measurement",
                        s.blocks_per_sm);
+  else if (s.modelled)  // read back from a trace, which does not say how many fit
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
+                       "Modelled schedule (occupancy model): not a measurement");
   else
     ImGui::Text("Measured: %%smid and %%globaltimer of every block (%s)", s.unit.c_str());
   ImGui::SliderFloat("row height", &state.lane_height, 2, 24, "%.0f px");

@@ -84,4 +84,19 @@ size_t find_next_on_line(const TimelineModel& model, size_t from, int line) {
   return model.size();
 }
 
+std::string playback_status(const TimelineModel& model, const PlaybackState& p) {
+  std::string s = "event " + std::to_string(p.cursor) + "/" + std::to_string(model.size());
+  if (!model.phase_ends().empty())
+    s += "  \xc2\xb7  phase " + std::to_string(phases_done(model, p.cursor)) + "/" +
+         std::to_string(model.phase_ends().size());
+  if (p.cursor > 0) {
+    // Since the launch's first event: the emulator counts scheduler steps, a GPU its
+    // global timer's nanoseconds, whose raw value is the time of day.
+    const uint64_t t = model.at(p.cursor - 1).time - model.at(0).time;
+    s += "  \xc2\xb7  t=" + std::to_string(t) +
+         (model.trace().header.backend == Backend::Gpu ? " ns" : "");
+  }
+  return s;
+}
+
 }  // namespace coop::visual

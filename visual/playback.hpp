@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "visual/timeline_model.hpp"
 
@@ -49,5 +50,9 @@ size_t end_of_moment(const TimelineModel& model, size_t position);
 
 // The first position at or after `from` whose event is on `line`; model.size() if none.
 size_t find_next_on_line(const TimelineModel& model, size_t from, int line);
+
+// "event 120/1666 · phase 3/24 · t=17": events shown, barrier phases complete, and the time
+// since the first event (in ns on a GPU).
+std::string playback_status(const TimelineModel& model, const PlaybackState& playback);
 
 }  // namespace coop::visual

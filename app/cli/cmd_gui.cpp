@@ -1,7 +1,9 @@
-// coopviz gui [--lesson ID] [--step N] [--trace FILE] and
-// coopviz screenshot [--lesson L] [--step S] [--trace FILE] --out PNG [--size WxH].
+// coopviz gui [--lesson ID] [--step N] [--trace FILE] [--backend B] and
+// coopviz screenshot [--lesson L] [--step S] [--trace FILE] [--backend B] --out PNG [--size WxH].
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 
 #include "app/cli/commands.hpp"
@@ -18,7 +20,7 @@ constexpr int kMinImage = 200, kMaxImage = 8192;
 constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesson to run
 
 struct GuiOptions {
-  std::string lesson, trace, out, size = "1280x800", step, script, settings;
+  std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   bool presentation = false;
   int frames = 4;
   float scale = 1;  // HiDPI content scale for screenshots
@@ -40,11 +42,16 @@ Result<std::pair<int, int>> parse_size(const std::string& text, int limit) {
   return std::pair<int, int>(int(*w), int(*h));
 }
 
-// Sets up the app from --lesson / --trace / --step; the error names the bad value.
+// Sets up the app from --lesson / --trace / --step / --backend; the error names the bad value.
 Status prepare(GuiApp& app, const GuiOptions& o) {
   if (!o.lesson.empty() && !o.trace.empty())
     return Status::error("give --lesson or --trace, not both (a trace names its lesson)");
   app.presentation = o.presentation;
+  const auto choice = std::find_if(std::begin(kBackendChoices), std::end(kBackendChoices),
+                                   [&](const char* name) { return o.backend == name; });
+  if (choice == std::end(kBackendChoices))
+    return Status::error("--backend '" + o.backend + "': choose auto, gpu or emu");
+  app.backend = int(choice - std::begin(kBackendChoices));
   if (!o.trace.empty()) {
     if (Status s = app.open_trace(o.trace); !s) return s;
   } else {
@@ -74,6 +81,8 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
   cmd->add_option("--lesson", o.lesson, "Lesson id (see `coopviz list`)");
   cmd->add_option("--step", o.step, "Step of the lesson to show, from 1");
   cmd->add_option("--trace", o.trace, "Replay a saved trace instead of running (.cvt or .json)");
+  cmd->add_option("--backend", o.backend, "Run lessons on: auto, gpu or emu")
+      ->capture_default_str();
   cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
 }
 
@@ -125,17 +134,18 @@ void register_gui(CLI::App& app, CliState& state) {
     Result<std::unique_ptr<GuiWindow>> window =
         GuiWindow::open({.width = settings.window_width, .height = settings.window_height});
     if (!window) return void(state.exit_code = usage_error(window.message()));
+    // Scripts leave the user's settings alone unless given a settings file of their own.
+    if (gui->script.empty() || !gui->settings.empty()) {
+      app.settings_path = settings_path;
+      app.saved_settings = settings;
+    }
     ScriptRunner runner(std::move(script), **window);
     (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
     if (runner.failed()) return void(state.exit_code = 1);
-    if (gui->script.empty() || !gui->settings.empty()) {
-      // Scripts leave the user's settings alone unless given a settings file of their own.
-      GuiSettings now = app.remembered();
-      now.window_width = (*window)->width();
-      now.window_height = (*window)->height();
-      if (Status s = save_settings(settings_path, now); !s)
-        std::cerr << "coopviz: note: settings not saved: " << s.message() << "\n";
-    }
+    app.window_width = (*window)->width();
+    app.window_height = (*window)->height();
+    app.keep_settings(1e9, true);
+    if (!app.settings_error.empty()) std::cerr << "coopviz: note: " << app.settings_error << "\n";
     state.exit_code = 0;
   });
 

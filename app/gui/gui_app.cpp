@@ -11,8 +11,32 @@ namespace {
 
 // Edits in quick succession (typing "512") start one run, not three.
 constexpr double kEditDelay = 0.35;
+// Settings are written once they have not changed for this long (a splitter drag writes once).
+constexpr double kSettingsDelay = 1.0;
 
 }  // namespace
+
+ResultTab tab_for_focus(EventKind focus) {
+  switch (focus) {
+    case EventKind::Barrier:
+    case EventKind::BarrierArrive:
+    case EventKind::BarrierWait:
+      return ResultTab::Barriers;
+    case EventKind::Atomic:
+      return ResultTab::Atomics;
+    case EventKind::Collective:
+      return ResultTab::DataFlow;
+    case EventKind::Load:
+    case EventKind::Store:
+    case EventKind::CopyIssue:
+      return ResultTab::Memory;
+    case EventKind::ThreadBegin:
+    case EventKind::ThreadEnd:
+      return ResultTab::Schedule;
+    default:
+      return ResultTab::None;
+  }
+}
 
 const lessons::LessonDef* GuiApp::lesson_def() const {
   const auto& all = lessons::registry();
@@ -100,10 +124,70 @@ void GuiApp::run_now() {
   job.request.params = params;
   job.request.seed = seed;
   job.backend = kBackendChoices[std::clamp(backend, 0, 2)];
+  job.trace_capacity = trace_capacity;
   job.generation = ++generation;
   run_due = -1;
+  trace_error.clear();
   focus_pending = true;
   runner.submit(std::move(job));
+}
+
+void GuiApp::run_on_emulator() {
+  backend = kEmulatorBackend;
+  run_now();
+}
+
+void GuiApp::open_recorded(const std::string& path) {
+  if (Status s = open_trace(path); !s) {
+    trace_error = s.message();  // names the file
+    return;
+  }
+  trace_error.clear();
+  const TraceHeader& h = models.front()->trace().header;
+  const std::string where = h.backend == Backend::Gpu ? "a GPU, " + h.device.name
+                                                      : "the emulator (" + h.device.name + ")";
+  say("Recorded on " + where + (h.recorded_at.empty() ? "" : ", at " + h.recorded_at) +
+      ". Nothing runs while it is shown: Run this lesson live (in Launch) runs it here.");
+}
+
+bool GuiApp::type_trace_capacity(uint64_t events, double now) {
+  capacity_edit = events;
+  if (events < kMinTraceCapacity || events > kMaxTraceCapacity) {
+    capacity_error = "trace capacity " + std::to_string(events) + ": must be " +
+                     std::to_string(kMinTraceCapacity) + " to " +
+                     std::to_string(kMaxTraceCapacity) + " (64 bytes each, 4 GiB at most)";
+    return false;
+  }
+  capacity_error.clear();
+  trace_capacity = events;
+  config_edited(now);
+  return true;
+}
+
+std::string GuiApp::recorded_trace() const {
+  const lessons::LessonDef* l = lesson_def();
+  return l ? recorded_trace_path(l->id) : std::string();
+}
+
+uint64_t GuiApp::dropped_events() const {
+  uint64_t dropped = 0;
+  for (const auto& m : models) dropped += m->trace().dropped();
+  return dropped;
+}
+
+std::string GuiApp::dropped_warning() const {
+  const uint64_t dropped = dropped_events();
+  if (dropped == 0) return "";
+  uint64_t attempted = 0, capacity = 0;
+  for (const auto& m : models) {
+    attempted += m->trace().header.attempts;
+    capacity = std::max(capacity, m->trace().header.capacity);
+  }
+  const std::string lost = std::to_string(dropped) + " of " + std::to_string(attempted) +
+                           " events were dropped: the trace had room for " +
+                           std::to_string(capacity) + " per launch";
+  if (replay) return lost + ". Record it again with a larger --trace-capacity to see them all.";
+  return lost + ". Raise the trace capacity (in Launch) and run again to see them all.";
 }
 
 GuiSettings GuiApp::remembered() const {
@@ -113,6 +197,32 @@ GuiSettings GuiApp::remembered() const {
   s.step = std::max(0, step);
   s.presentation = presentation;
   return s;
+}
+
+void GuiApp::say(std::string text, bool error) {
+  notice = std::move(text);
+  notice_is_error = error;
+}
+
+void GuiApp::keep_settings(double now, bool force) {
+  if (settings_path.empty()) return;
+  GuiSettings current = remembered();
+  current.window_width = window_width;
+  current.window_height = window_height;
+  if (current == saved_settings) return;
+  if (!(current == pending_settings)) {  // still changing: wait until it settles
+    pending_settings = current;
+    settings_changed_at = now;
+  }
+  if (!force && now - settings_changed_at < kSettingsDelay) return;
+  // Say a failure once; the next change tries again.
+  saved_settings = current;
+  if (Status s = save_settings(settings_path, current); !s) {
+    settings_error = "Settings not saved: " + s.message();
+    say(settings_error, true);
+  } else {
+    settings_error.clear();
+  }
 }
 
 void GuiApp::restore(const GuiSettings& s) {
@@ -185,12 +295,19 @@ void GuiApp::take(RunOutcome next) {
 }
 
 void GuiApp::apply_focus() {
-  const visual::TimelineModel* m = model();
   const lessons::LessonDef* l = lesson_def();
-  if (!m || !l || step < 0 || size_t(step) >= l->steps.size()) return;
+  if (!l || step < 0 || size_t(step) >= l->steps.size()) return;
   const lessons::Step& s = l->steps[size_t(step)];
+  // Show the view this step is about, whether or not its moment is found in this launch.
+  tab_request = tab_for_focus(s.focus);
+  // The occupancy lesson is about the calculator itself.
+  if (l->id == "occupancy") tab_request = ResultTab::Occupancy;
+  const visual::TimelineModel* m = model();
+  if (!m) return;
   const std::vector<int> lines = step_lines();
-  const size_t pos = m->find_next(0, s.focus, lines);
+  size_t pos = m->find_next(0, s.focus, lines);
+  // Thread start and end events carry no source line: find them by kind alone.
+  if (pos >= m->size() && !lines.empty()) pos = m->find_next(0, s.focus);
   if (pos >= m->size()) return;
   size_t cursor = visual::end_of_moment(*m, pos);
   if (s.focus == EventKind::Barrier || s.focus == EventKind::BarrierWait) {
@@ -206,33 +323,6 @@ void GuiApp::apply_focus() {
   }
   visual::seek(playback, *m, cursor);
   playback.playing = false;
-  // Show the view this step is about.
-  switch (s.focus) {
-    case EventKind::Barrier:
-    case EventKind::BarrierArrive:
-    case EventKind::BarrierWait:
-      tab_request = ResultTab::Barriers;
-      break;
-    case EventKind::Atomic:
-      tab_request = ResultTab::Atomics;
-      break;
-    case EventKind::Collective:
-      tab_request = ResultTab::DataFlow;
-      break;
-    case EventKind::Load:
-    case EventKind::Store:
-    case EventKind::CopyIssue:
-      tab_request = ResultTab::Memory;
-      break;
-    case EventKind::ThreadBegin:
-    case EventKind::ThreadEnd:
-      tab_request = ResultTab::Schedule;
-      break;
-    default:
-      break;
-  }
-  // The occupancy lesson is about the calculator itself.
-  if (lessons::registry()[size_t(lesson)].id == "occupancy") tab_request = ResultTab::Occupancy;
 }
 
 void GuiApp::jump_to_line(int line) {

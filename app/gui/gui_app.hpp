@@ -27,12 +27,30 @@
 
 namespace coop::app {
 
-inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
+struct BenchPanel;  // app/gui/benchmark_tab.hpp
 
-// The tabs under the thread grid.
+inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
+inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
+
+// Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
+inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
+
+// The tabs under the thread grid (each can also be popped out into a window of its own).
 enum class ResultTab {
-  Checks, ThreadEvents, Barriers, Atomics, DataFlow, Memory, Occupancy, Schedule, None
+  Checks,
+  ThreadEvents,
+  Barriers,
+  Atomics,
+  DataFlow,
+  Memory,
+  Occupancy,
+  Schedule,
+  Benchmark,
+  None
 };
+inline constexpr int kResultTabCount = int(ResultTab::None);
+// The tab that shows a step's focus (barriers for a barrier, ...), or None.
+ResultTab tab_for_focus(EventKind focus);
 
 // What the barrier, atomic, flow and memory views derive from the shown model, built when a
 // view first needs it and dropped with the model.
@@ -46,6 +64,9 @@ struct DerivedViews {
   std::optional<visual::CollectiveCall> flow;
   visual::Selection listed;                // selection `listed_positions` belongs to
   std::vector<uint32_t> listed_positions;  // its events, in playback order
+  std::optional<uint32_t> event_kinds;     // bit k: the shown launch has events of EventKind k
+  bool block_schedule = false;             // it recorded block start and end times
+  bool tab_checked = false;                // the selected tab was checked against the launch
 };
 
 struct GuiApp {
@@ -59,6 +80,9 @@ struct GuiApp {
   lessons::Params params;
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
+  uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
+  uint64_t capacity_edit = trace_capacity;  // as typed; becomes trace_capacity when valid
+  std::string capacity_error;               // why the typed capacity was refused
 
   // [runs]
   LessonRunner runner;
@@ -67,6 +91,8 @@ struct GuiApp {
   std::optional<RunOutcome> outcome;  // the run whose trace is shown
   bool replay = false;                // showing a trace file; nothing runs
   std::string trace_path;
+  std::string trace_field;  // a recorded trace to open when the GPU cannot run the lesson
+  std::string trace_error;  // why it could not be opened
 
   // [timeline]
   std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
@@ -82,18 +108,37 @@ struct GuiApp {
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
+  std::shared_ptr<BenchPanel> bench;        // the Benchmark tab's state, made when first shown
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
+  ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
+  bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
   LayoutState layout;
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window
   bool export_requested = false;  // write a PNG of the next frame (the window does it)
   float ui_scale = 1.0f;          // HiDPI content scale
   std::string notice;             // last one-line message (export done, settings error, ...)
+  bool notice_is_error = false;   // shown in the error colour: something the user must know
+  std::string export_dir;         // where Export PNG writes ("": the working directory)
+  int window_width = 1440, window_height = 900;  // kept up to date by the window
+
+  // [settings] Saved when they change (after a second without changes, so a splitter drag
+  // writes once) and at exit; a failed save says why in the notice line.
+  std::string settings_path;     // empty: settings are not saved (scripts, screenshots)
+  GuiSettings saved_settings;    // as last written (or found at start)
+  GuiSettings pending_settings;  // as last seen, and since when
+  double settings_changed_at = 0;
+  std::string settings_error;  // why the last save failed; empty once one succeeds
 
   // What to remember between runs, and putting it back (layout and presentation mode; the
   // caller selects the remembered lesson and step).
   GuiSettings remembered() const;
   void restore(const GuiSettings& settings);
+
+  // Saves the settings if they changed and have settled (or now, with `force`).
+  void keep_settings(double now, bool force);
+  // Sets the one-line notice.
+  void say(std::string text, bool error = false);
 
   // Selects lesson `index` with its default configuration and its first step, and runs it.
   void select_lesson(int index, double now);
@@ -108,6 +153,20 @@ struct GuiApp {
   void show_traces(std::vector<Trace> traces, const std::string& label);
   // Shows the traces in `path` instead of running anything.
   Status open_trace(const std::string& path);
+  // The ways on when the GPU could not run the lesson: the emulator, or a recorded trace (a
+  // failure to open it is kept in trace_error).
+  void run_on_emulator();
+  void open_recorded(const std::string& path);
+  // The trace capacity as typed into the Launch panel: taken (the lesson re-runs) when within
+  // the limits, else capacity_error says why. Returns whether it was taken.
+  bool type_trace_capacity(uint64_t events, double now);
+  // The trace recorded on a GPU that ships for the shown lesson ("" when none is found).
+  std::string recorded_trace() const;
+  // Events the shown launches could not record for lack of trace capacity.
+  uint64_t dropped_events() const;
+  // What to tell the user about them ("" when none were dropped): how many of how many, the
+  // capacity they were recorded with, and how to make room.
+  std::string dropped_warning() const;
 
   // Per frame: picks up finished runs, starts debounced ones, advances playback.
   void update(double now, double frame_seconds);

@@ -1,5 +1,5 @@
 // The launch configuration editor: grid, block, the lesson's parameters with their ranges,
-// backend and seed. Every edit re-runs the lesson in the background.
+// backend, seed and trace capacity. Every edit re-runs the lesson in the background.
 #include <cinttypes>
 #include <string>
 
@@ -16,7 +16,7 @@ void row_label(const char* label, const char* tip = nullptr) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
   if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-  ImGui::SameLine(ImGui::GetFontSize() * 5.5f);
+  continue_after_label(ImGui::GetFontSize() * 5.5f, ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(-1);
 }
 
@@ -84,6 +84,16 @@ void draw_launch_config(GuiApp& app, double now) {
   row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
   const uint64_t one = 1;
   edited |= ImGui::InputScalar("##seed", ImGuiDataType_U64, &app.seed, &one);
+  row_label("trace capacity",
+            "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
+            "not recorded.");
+  if (ImGui::InputScalar("##capacity", ImGuiDataType_U64, &app.capacity_edit))
+    app.type_trace_capacity(app.capacity_edit, now);
+  if (!app.capacity_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
+    ImGui::TextWrapped("%s", app.capacity_error.c_str());
+    ImGui::PopStyleColor();
+  }
   if (edited) app.config_edited(now);
 
   ImGui::Spacing();
@@ -98,10 +108,13 @@ void draw_launch_config(GuiApp& app, double now) {
       ImGui::TextDisabled("ran on %s in %.2f s", o.backend.empty() ? "?" : o.backend.c_str(),
                           o.seconds);
   }
-  // A failed run says why in words: the limit a value broke, or who is stuck where.
+  // A failed run says why in words: the limit a value broke, or who is stuck where. What kept
+  // the GPU from running it is told in full over the thread grid; here only its title.
   if (!app.running() && app.outcome && !app.outcome->run.status.ok()) {
+    const RunOutcome& o = *app.outcome;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("%s", app.outcome->run.status.message().c_str());
+    ImGui::TextWrapped("%s", o.problem.kind != GpuProblem::None ? o.problem.title.c_str()
+                                                                : o.run.status.message().c_str());
     ImGui::PopStyleColor();
   }
   if (app.outcome && !app.outcome->device.empty())

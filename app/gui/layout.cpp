@@ -57,7 +57,7 @@ void top_bar(GuiApp& app) {
     ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
     ImGui::SameLine();
   }
-  if (ImGui::Checkbox("Presentation", &app.presentation)) app.notice.clear();
+  if (ImGui::Checkbox("Presentation", &app.presentation)) app.say("");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Large fonts and high contrast (F11: full screen)");
   ImGui::SameLine();
   if (ImGui::Button("Export PNG")) app.export_requested = true;
@@ -70,7 +70,23 @@ void top_bar(GuiApp& app) {
     ImGui::TextWrapped("%s", app.outcome->banner.c_str());
     ImGui::PopStyleColor();
   }
-  if (!app.notice.empty()) ImGui::TextDisabled("%s", app.notice.c_str());
+  if (app.notice_is_error)
+    ImGui::TextColored(ImColor(st.colors.error), "%s", app.notice.c_str());
+  else if (!app.notice.empty())
+    ImGui::TextDisabled("%s", app.notice.c_str());
+}
+
+// Events the trace had no room for: the views then miss part of the story, so this is said
+// where the eye is, above the grid.
+void dropped_warning(const GuiApp& app) {
+  const std::string text = app.dropped_warning();
+  if (text.empty()) return;
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+  visual::pop_font(st.fonts.bold);
 }
 
 void right_column(GuiApp& app, float height) {
@@ -78,8 +94,14 @@ void right_column(GuiApp& app, float height) {
   const float split = 6.0f * st.scale;
   float grid_h = app.layout.grid * height, tabs_h = height - grid_h - split;
   ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
+  // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
+  // finished before it.
+  const bool problem =
+      !app.running() && app.outcome && app.outcome->problem.kind != GpuProblem::None;
+  if (problem) draw_gpu_problem(app);
   const visual::TimelineModel* m = app.model();
   if (m) {
+    if (problem) ImGui::Separator();
     const LaunchConfig& l = m->launch();
     const std::string title = "Threads: " + std::to_string(l.grid.count()) + " blocks of " +
                               std::to_string(l.block.count()) + " (" +
@@ -95,6 +117,7 @@ void right_column(GuiApp& app, float height) {
                   (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
                   int(i) == app.launch)) {
             app.launch = int(i);
+            app.derived = DerivedViews{};  // the views' data came from the other launch
             app.snapshot.reset();
             visual::seek(app.playback, *app.models[i], app.models[i]->size());
             app.snapshot.update(*app.models[i], app.playback.cursor);
@@ -102,6 +125,7 @@ void right_column(GuiApp& app, float height) {
         ImGui::EndCombo();
       }
     }
+    dropped_warning(app);
     m = app.model();
     const visual::GridViewResult r =
         visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
@@ -109,7 +133,7 @@ void right_column(GuiApp& app, float height) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;
     }
-  } else {
+  } else if (!problem) {
     panel_title("Threads");
     if (app.running()) {
       ImGui::TextDisabled("running...");
@@ -123,6 +147,14 @@ void right_column(GuiApp& app, float height) {
   }
   ImGui::EndChild();
   splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
+  if (ImGui::IsItemHovered()) {
+    // The tabs (occupancy, benchmark charts) sometimes want most of the column.
+    ImGui::SetTooltip("Drag to share the column; double-click: tabs large / grid large");
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+      grid_h = grid_h > height * 0.4f ? height * 0.25f : height * 0.6f;
+      tabs_h = height - grid_h - split;
+    }
+  }
   ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
   draw_result_tabs(app);
   ImGui::EndChild();
@@ -142,6 +174,15 @@ void same_line_if_fits(const char* label) {
   const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
   ImGui::SameLine();
   if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+}
+
+void continue_after_label(float column, float min_width) {
+  const float label_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x +
+                          ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
+  if (label_end <= column)
+    ImGui::SameLine(column);
+  else if (ImGui::GetWindowContentRegionMax().x - label_end >= min_width)
+    ImGui::SameLine(label_end);
 }
 
 bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
@@ -261,6 +302,7 @@ void draw_app(GuiApp& app, double now) {
     ImGui::TextDisabled("No trace to play yet.");
   }
   ImGui::End();
+  draw_popped_out_tabs(app);
 }
 
 }  // namespace coop::app

@@ -18,12 +18,14 @@ RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice
     out.backend = to_string(choice.exec->backend());
     out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
     out.banner = choice.banner;
+    choice.exec->options().trace_capacity = job.trace_capacity;
     out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
     // The timeline models sort a million events; build them here, not on the UI thread.
     for (Trace& t : out.run.launches)
       out.models.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
     out.run.launches.clear();
   }
+  out.problem = explain_gpu_problem(job.backend, out.backend, out.run.status);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/backend.hpp"
+#include "app/gui/gpu_problem.hpp"
 #include "lessons/lesson.hpp"
 #include "visual/timeline_model.hpp"
 
@@ -24,6 +25,8 @@ struct RunJob {
   lessons::RunRequest request;
   std::string backend = "auto";  // auto, gpu or emu
   uint64_t generation = 0;       // the UI's counter; outcomes carry it back
+  // Event slots per launch (ExecOptions::trace_capacity).
+  uint64_t trace_capacity = ExecOptions{}.trace_capacity;
 };
 
 struct RunOutcome {
@@ -31,10 +34,11 @@ struct RunOutcome {
   std::string lesson_id;
   lessons::LessonRun run;  // status, checks, results (launch traces moved into models)
   std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
-  std::string backend;  // "gpu" or "emu", empty if none could be made
-  std::string device;   // the device it ran on or imitated
-  std::string banner;   // e.g. "No CUDA device: running on the CPU emulator, ..."
-  double seconds = 0;   // run plus model building
+  std::string backend;     // "gpu" or "emu", empty if none could be made
+  std::string device;      // the device it ran on or imitated
+  std::string banner;      // e.g. "No CUDA device: running on the CPU emulator, ..."
+  GpuProblemText problem;  // why the GPU could not run it, in plain words (kind None: no such)
+  double seconds = 0;      // run plus model building
 };
 
 // Runs one job to completion on the calling thread (the worker, screenshots and tests).

@@ -2,7 +2,6 @@
 // splitters (ImGui 1.86 has no docking); each panel lives in the file named after it.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,10 @@ bool splitter(const char* id, bool vertical, float length, float& a, float& b, f
 void panel_title(const char* title);
 // Continues the line for a button labelled `label` if it fits, else starts a new line.
 void same_line_if_fits(const char* label);
+// After a label: continues the line at `column` (from the panel's left), or just past a label
+// wider than that; when less than `min_width` would be left the next item starts a line of its
+// own. Long labels (bins_per_block, a result's name) never run under what follows them.
+void continue_after_label(float column, float min_width);
 
 // [lesson_panels.cpp]
 void draw_lesson_list(GuiApp& app, double now);
@@ -27,11 +30,19 @@ void draw_steps(GuiApp& app, double now);
 void draw_lesson_text(GuiApp& app);
 void draw_code_panel(GuiApp& app);
 
+// [problem_panel.cpp] Why the GPU could not run the lesson, with the emulator and a recorded
+// trace offered instead.
+void draw_gpu_problem(GuiApp& app);
+
 // [launch_panel.cpp]
 void draw_launch_config(GuiApp& app, double now);
 
-// [results_panel.cpp] The tabs under the thread grid.
+// [results_panel.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
+void draw_popped_out_tabs(GuiApp& app);
+// Whether a tab's view has anything for the shown launch (tabs without are left out).
+bool tab_has_content(GuiApp& app, ResultTab tab);
+const char* tab_title(ResultTab tab);
 void draw_checks(GuiApp& app);
 void draw_thread_events(GuiApp& app);
 // [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
@@ -42,12 +53,8 @@ void draw_memory_tab(GuiApp& app);
 // [occupancy_tab.cpp] The occupancy panel and the per-SM block schedule.
 void draw_occupancy_tab(GuiApp& app);
 void draw_schedule_tab(GuiApp& app);
-
-// More tabs under the thread grid, registered by other views.
-struct ExtraTab {
-  std::string title;
-  std::function<void(GuiApp&)> draw;
-};
-std::vector<ExtraTab>& extra_tabs();
+// [benchmark_tab.cpp] The reduction benchmark: bandwidth of every variant and the block sweep.
+inline constexpr const char* kBenchmarkLesson = "reduction-performance";
+void draw_benchmark_tab(GuiApp& app);
 
 }  // namespace coop::app

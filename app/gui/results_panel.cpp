@@ -1,6 +1,8 @@
 // The tabs under the thread grid: the run's checks and results, and the selected thread's
-// events; other views add tabs through extra_tabs().
+// events; the table of every tab (kTabs), which of them have something to show, and the
+// windows tabs are popped out into.
 #include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -11,11 +13,6 @@
 #include "visual/views/style.hpp"
 
 namespace coop::app {
-
-std::vector<ExtraTab>& extra_tabs() {
-  static std::vector<ExtraTab> tabs;
-  return tabs;
-}
 
 void draw_checks(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
@@ -57,7 +54,7 @@ void draw_checks(GuiApp& app) {
       ImGui::Spacing();
       for (const auto& [name, value] : run.results) {
         ImGui::TextDisabled("%s", name.c_str());
-        ImGui::SameLine(ImGui::GetFontSize() * 7);
+        continue_after_label(ImGui::GetFontSize() * 7, ImGui::GetFontSize() * 4);
         ImGui::TextUnformatted(value.c_str());
       }
     }
@@ -67,9 +64,6 @@ void draw_checks(GuiApp& app) {
     ImGui::Spacing();
     ImGui::TextDisabled("trace: %s, %zu events, %llu dropped", t.header.kernel.c_str(),
                         t.events.size(), (unsigned long long)t.dropped());
-    if (t.dropped() > 0)
-      ImGui::TextColored(ImColor(st.colors.warning), "%llu events dropped: raise --trace-capacity",
-                         (unsigned long long)t.dropped());
     if (!t.header.schedule.empty()) ImGui::TextDisabled("schedule: %s", t.header.schedule.c_str());
   }
 }
@@ -127,35 +121,171 @@ void draw_thread_events(GuiApp& app) {
   ImGui::EndChild();
 }
 
+namespace {
+
+struct TabInfo {
+  const char* title;
+  const char* window_id;  // "###id": a popped-out window keeps its place when retitled
+  ResultTab id;
+  void (*draw)(GuiApp&);
+};
+
+constexpr TabInfo kTabs[] = {
+    {"Checks", "###checks", ResultTab::Checks, draw_checks},
+    {"Thread events", "###events", ResultTab::ThreadEvents, draw_thread_events},
+    {"Barriers", "###barriers", ResultTab::Barriers, draw_barrier_tab},
+    {"Atomics", "###atomics", ResultTab::Atomics, draw_atomic_tab},
+    {"Data flow", "###flow", ResultTab::DataFlow, draw_flow_tab},
+    {"Memory", "###memory", ResultTab::Memory, draw_memory_tab},
+    {"Occupancy", "###occupancy", ResultTab::Occupancy, draw_occupancy_tab},
+    {"SM schedule", "###schedule", ResultTab::Schedule, draw_schedule_tab},
+    {"Benchmark", "###benchmark", ResultTab::Benchmark, draw_benchmark_tab},
+};
+
+// Which event kinds the shown launch has, found once per launch shown.
+void find_event_kinds(GuiApp& app) {
+  DerivedViews& d = app.derived;
+  if (d.event_kinds) return;
+  uint32_t kinds = 0;
+  bool schedule = false;
+  if (const visual::TimelineModel* m = app.model())
+    for (const Event& e : m->trace().events) {
+      kinds |= 1u << unsigned(e.kind);
+      schedule |= e.kind == EventKind::ThreadBegin && e.group_kind == GroupKind::Block;
+    }
+  d.event_kinds = kinds;
+  d.block_schedule = schedule;
+}
+
+bool has(const GuiApp& app, std::initializer_list<EventKind> kinds) {
+  for (EventKind k : kinds)
+    if (*app.derived.event_kinds & (1u << unsigned(k))) return true;
+  return false;
+}
+
+}  // namespace
+
+bool tab_has_content(GuiApp& app, ResultTab tab) {
+  find_event_kinds(app);
+  switch (tab) {
+    case ResultTab::Barriers:
+      return has(app, {EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait});
+    case ResultTab::Atomics:
+      return has(app, {EventKind::Atomic});
+    case ResultTab::DataFlow:
+      return has(app, {EventKind::Collective});
+    case ResultTab::Memory:
+      return has(app, {EventKind::Load, EventKind::Store, EventKind::CopyIssue});
+    case ResultTab::Schedule:
+      return app.derived.block_schedule;
+    case ResultTab::Benchmark:
+      return app.lesson_def() && app.lesson_def()->id == kBenchmarkLesson;
+    default:
+      return true;  // checks, thread events and occupancy have something for every launch
+  }
+}
+
+const char* tab_title(ResultTab tab) {
+  for (const TabInfo& t : kTabs)
+    if (t.id == tab) return t.title;
+  return "";
+}
+
 void draw_result_tabs(GuiApp& app) {
-  if (!ImGui::BeginTabBar("results")) return;
-  struct Tab {
-    const char* title;
-    ResultTab id;
-    void (*draw)(GuiApp&);
-  };
-  static constexpr Tab kTabs[] = {{"Checks", ResultTab::Checks, draw_checks},
-                                  {"Thread events", ResultTab::ThreadEvents, draw_thread_events},
-                                  {"Barriers", ResultTab::Barriers, draw_barrier_tab},
-                                  {"Atomics", ResultTab::Atomics, draw_atomic_tab},
-                                  {"Data flow", ResultTab::DataFlow, draw_flow_tab},
-                                  {"Memory", ResultTab::Memory, draw_memory_tab},
-                                  {"Occupancy", ResultTab::Occupancy, draw_occupancy_tab},
-                                  {"SM schedule", ResultTab::Schedule, draw_schedule_tab}};
-  for (const Tab& tab : kTabs) {
-    const ImGuiTabItemFlags flags = app.tab_request == tab.id ? ImGuiTabItemFlags_SetSelected : 0;
-    if (ImGui::BeginTabItem(tab.title, nullptr, flags)) {
-      tab.draw(app);
-      ImGui::EndTabItem();
+  // A step's request selects its tab (unless that tab has a window of its own). When a new
+  // launch has nothing for the selected tab, the checks take its place.
+  if (app.tab_request != ResultTab::None && !app.popped_out[int(app.tab_request)]) {
+    app.shown_tab = app.tab_request;
+    app.tab_request = ResultTab::None;
+    app.derived.tab_checked = true;
+  }
+  if (!app.derived.tab_checked) {
+    app.derived.tab_checked = true;
+    if (app.shown_tab != ResultTab::None && !tab_has_content(app, app.shown_tab))
+      app.shown_tab = ResultTab::Checks;
+  }
+  std::vector<const TabInfo*> visible;
+  for (const TabInfo& tab : kTabs)
+    if (!app.popped_out[int(tab.id)] && (app.shown_tab == tab.id || tab_has_content(app, tab.id)))
+      visible.push_back(&tab);
+  if (visible.empty()) return;  // every tab has a window of its own
+  const TabInfo* shown = visible.front();
+  for (const TabInfo* t : visible)
+    if (t->id == app.shown_tab) shown = t;
+  app.shown_tab = shown->id;
+
+  // The titles as a row of tab-like buttons that wraps onto a second row when the column is
+  // narrow: every title stays whole and in view (ImGui's tab bar would cut or scroll them).
+  // The first row keeps room at its right end for the pop-out button.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float gap = 2.0f * visual::view_style().scale;
+  const char* pop = "\xe2\x86\x97";
+  const float pop_w = ImGui::CalcTextSize(pop).x + 8.0f * visual::view_style().scale;
+  const float left = ImGui::GetCursorScreenPos().x;
+  const float right = left + ImGui::GetContentRegionAvail().x;
+  const float first_row_y = ImGui::GetCursorScreenPos().y;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, style.ItemSpacing.y));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                      ImVec2(4.0f * visual::view_style().scale, style.FramePadding.y));
+  const float pad_x = 4.0f * visual::view_style().scale;
+  bool first_row = true;
+  for (size_t i = 0; i < visible.size(); ++i) {
+    const TabInfo& tab = *visible[i];
+    if (i > 0) {
+      const float w = ImGui::CalcTextSize(tab.title).x + pad_x * 2;
+      const float limit = first_row ? right - pop_w - gap * 4 : right;
+      if (ImGui::GetItemRectMax().x + gap + w <= limit)
+        ImGui::SameLine();
+      else
+        first_row = false;
+    }
+    const bool selected = &tab == shown;
+    ImGui::PushStyleColor(ImGuiCol_Button,
+                          ImGui::GetStyleColorVec4(selected ? ImGuiCol_TabActive : ImGuiCol_Tab));
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImGui::GetStyleColorVec4(ImGuiCol_TabHovered));
+    ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImGui::GetStyleColorVec4(ImGuiCol_TabActive));
+    if (ImGui::Button(tab.title)) app.shown_tab = tab.id;
+    ImGui::PopStyleColor(3);
+  }
+  // Pops the selected tab out into a window of its own, with room to spare.
+  const ImVec2 after_tabs = ImGui::GetCursorScreenPos();
+  ImGui::SetCursorScreenPos(ImVec2(right - pop_w, first_row_y));
+  if (ImGui::Button(pop)) app.popped_out[int(shown->id)] = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Open %s in a window of its own (close the window to put it back)",
+                      shown->title);
+  ImGui::SetCursorScreenPos(after_tabs);
+  ImGui::PopStyleVar(2);
+  ImGui::Separator();
+  ImGui::PushID(shown->window_id);
+  shown->draw(app);
+  ImGui::PopID();
+}
+
+void draw_popped_out_tabs(GuiApp& app) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  int index = 0;
+  for (const TabInfo& tab : kTabs) {
+    if (!app.popped_out[int(tab.id)]) continue;
+    // Each new window opens a little offset from the last, over the middle of the app.
+    const float offset = float(index++) * ImGui::GetFontSize() * 2;
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->Pos.x + vp->Size.x * 0.3f + offset, vp->Pos.y + vp->Size.y * 0.08f + offset),
+        ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(vp->Size.x * 0.6f, vp->Size.y * 0.8f), ImGuiCond_FirstUseEver);
+    if (app.tab_request == tab.id) {
+      ImGui::SetNextWindowFocus();  // a step asks for it: bring its window forward
+      app.tab_request = ResultTab::None;
+    }
+    bool open = true;
+    const std::string title = std::string(tab.title) + tab.window_id;
+    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) tab.draw(app);
+    ImGui::End();
+    if (!open) {
+      app.popped_out[int(tab.id)] = false;
+      app.tab_request = tab.id;  // back in the tab bar, selected
     }
   }
-  app.tab_request = ResultTab::None;
-  for (ExtraTab& tab : extra_tabs())
-    if (ImGui::BeginTabItem(tab.title.c_str())) {
-      tab.draw(app);
-      ImGui::EndTabItem();
-    }
-  ImGui::EndTabBar();
 }
 
 }  // namespace coop::app

@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include "app/gui/benchmark_tab.hpp"
+#include "app/gui/panels.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
 
@@ -23,7 +25,8 @@ const std::map<std::string, Arity>& verbs() {
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
       {"screenshot", {1, 2}}, {"expect", {2, 2}},       {"print", {0, 0}},
-      {"quit", {0, 0}}};
+      {"quit", {0, 0}},       {"capacity", {1, 1}},     {"recover", {1, 2}},
+      {"export", {1, 1}},     {"popout", {1, 1}},       {"bench", {1, 2}}};
   return v;
 }
 
@@ -32,6 +35,25 @@ Result<int64_t> count_arg(const ScriptCommand& c, size_t i, int64_t fallback) {
   Result<uint64_t> n = parse_count(c.args[i], c.verb, uint64_t(1) << 40);
   if (!n) return n.status();
   return int64_t(*n);
+}
+
+const std::map<std::string, ResultTab>& tab_names() {
+  static const std::map<std::string, ResultTab> tabs = {
+      {"checks", ResultTab::Checks},       {"events", ResultTab::ThreadEvents},
+      {"barriers", ResultTab::Barriers},   {"atomics", ResultTab::Atomics},
+      {"flow", ResultTab::DataFlow},       {"memory", ResultTab::Memory},
+      {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule},
+      {"benchmark", ResultTab::Benchmark}};
+  return tabs;
+}
+
+Result<ResultTab> tab_named(const std::string& name) {
+  auto it = tab_names().find(name);
+  if (it == tab_names().end())
+    return Status::error("tab '" + name +
+                         "': choose checks, events, barriers, atomics, flow, memory, occupancy, "
+                         "schedule or benchmark");
+  return it->second;
 }
 
 std::string status_line(const GuiApp& app) {
@@ -44,6 +66,8 @@ std::string status_line(const GuiApp& app) {
         << app.playback.cursor;
   if (app.outcome && !app.outcome->run.status.ok())
     out << ", error: " << app.outcome->run.status.message();
+  if (const std::string dropped = app.dropped_warning(); !dropped.empty())
+    out << ", warning: " << dropped;
   return out.str();
 }
 
@@ -77,7 +101,11 @@ Result<std::vector<ScriptCommand>> parse_script(const std::string& text) {
 }
 
 bool ScriptRunner::step(GuiApp& app, double now) {
-  while (next_ < commands_.size() && !quit_ && error_.empty()) {
+  if (frames_to_wait_ > 0) {  // let the window act on the last command (an export)
+    --frames_to_wait_;
+    return true;
+  }
+  while (next_ < commands_.size() && !quit_ && error_.empty() && frames_to_wait_ == 0) {
     const ScriptCommand& c = commands_[next_];
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
@@ -165,17 +193,47 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                  c.verb == "start" ? 0
                  : c.verb == "end" ? m->size()
                                    : size_t(*n));
-  } else if (c.verb == "tab") {
-    static const std::map<std::string, ResultTab> tabs = {
-        {"checks", ResultTab::Checks},     {"events", ResultTab::ThreadEvents},
-        {"barriers", ResultTab::Barriers}, {"atomics", ResultTab::Atomics},
-        {"flow", ResultTab::DataFlow},     {"memory", ResultTab::Memory},
-        {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule}};
-    auto it = tabs.find(a0);
-    if (it == tabs.end())
-      return Status::error("tab '" + a0 +
-                           "': choose checks, events, barriers, atomics, flow or memory");
-    app.tab_request = it->second;
+  } else if (c.verb == "tab" || c.verb == "popout") {
+    Result<ResultTab> tab = tab_named(a0);
+    if (!tab) return tab.status();
+    if (c.verb == "popout")
+      app.popped_out[int(*tab)] = true;
+    else
+      app.tab_request = *tab;
+  } else if (c.verb == "capacity") {
+    // As typed into the Launch panel: a refused value leaves its message there, not an error.
+    Result<uint64_t> n = parse_count(a0, "capacity", UINT64_MAX);
+    if (!n) return n.status();
+    if (!app.type_trace_capacity(*n, now))
+      std::cout << "script: launch panel says: " << app.capacity_error << "\n";
+  } else if (c.verb == "recover") {
+    // The buttons offered when the GPU could not run the lesson.
+    if (a0 == "emulator") {
+      app.run_on_emulator();
+    } else if (a0 == "trace") {
+      const std::string path = c.args.size() > 1 ? c.args[1] : app.recorded_trace();
+      if (path.empty()) return Status::error("no recorded trace for this lesson: give a file");
+      app.open_recorded(path);
+      if (!app.trace_error.empty()) std::cout << "script: " << app.trace_error << "\n";
+    } else {
+      return Status::error("recover takes emulator or trace [FILE]");
+    }
+  } else if (c.verb == "bench") {
+    // The Benchmark tab's "Open" field and its "Show the measurement" button.
+    if (!app.bench) app.bench = std::make_shared<BenchPanel>();
+    if (a0 == "open" && c.args.size() == 2) {
+      if (Status s = app.bench->open(c.args[1]); !s) return s;
+    } else if (a0 == "reveal") {
+      if (!app.bench->measured) return Status::error("no measured sweep to show");
+      if (app.bench->guess < 0) app.bench->guess = 0;
+      app.bench->revealed = true;
+    } else {
+      return Status::error("bench takes open FILE or reveal");
+    }
+  } else if (c.verb == "export") {
+    app.export_dir = a0;  // the window writes the PNG after the next frame
+    app.export_requested = true;
+    frames_to_wait_ = 1;
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
@@ -208,8 +266,33 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = std::to_string(app.step + 1);
     else if (a0 == "status")
       got = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok" : "error";
-    else
-      return Status::error("expect " + a0 + ": choose threads, blocks, block, events or status");
+    else if (a0 == "problem")
+      got = app.outcome ? to_string(app.outcome->problem.kind) : "none";
+    else if (a0 == "dropped")
+      got = want == "some" && app.dropped_events() > 0 ? "some"
+                                                       : std::to_string(app.dropped_events());
+    else if (a0 == "trace-backend")
+      got = m ? to_string(m->trace().header.backend) : "none";
+    else if (a0 == "capacity")
+      got = std::to_string(app.trace_capacity);
+    else if (a0 == "replay")
+      got = app.replay ? "yes" : "no";
+    else if (a0 == "bench-report")
+      got = app.bench && app.bench->report ? "yes" : "no";
+    else if (a0 == "notice-error")
+      got = app.notice_is_error ? "yes" : "no";
+    else if (a0 == "tab") {
+      // The tab a step asked for opens on the next frame; until then it is the one that counts.
+      const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
+      got = "none";
+      for (const auto& [name, tab] : tab_names())
+        if (tab == shown) got = name;
+    } else
+      return Status::error(
+          "expect " + a0 +
+          ": choose threads, blocks, block, events, lesson, step, status, "
+          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
+          "or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

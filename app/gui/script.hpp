@@ -10,12 +10,23 @@
 //   seed N
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
-//   tab checks|events|barriers|atomics|flow|memory
+//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
+//   popout TAB           show the tab in a window of its own
+//   capacity N           the trace capacity, as typed in the Launch panel
+//   recover emulator     the buttons shown when the GPU could not run the lesson
+//   recover trace [FILE]
+//   export DIR           Export PNG into DIR
+//   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
+//   bench reveal         ... and show the measured block sweep
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
-//   print                one line: lesson, step, launch, threads, cursor
+//   expect problem none|no-gpu|old-driver|fault|...   (why the GPU could not run the lesson)
+//   expect dropped N|some   expect capacity N   expect replay yes|no
+//   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
+//   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
+//   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.
 #pragma once
@@ -55,6 +66,7 @@ class ScriptRunner {
   std::vector<ScriptCommand> commands_;
   GuiWindow& window_;
   size_t next_ = 0;
+  int frames_to_wait_ = 0;  // frames to draw before the next command
   std::string error_;
   bool quit_ = false;
   bool reported_ = false;

@@ -17,6 +17,7 @@ struct LayoutState {
   float steps = 0.44f;    // left column: the steps
   float text = 0.42f;     // middle column: lesson text above the code
   float grid = 0.60f;     // right column: thread grid above the tabs
+  friend bool operator==(const LayoutState&, const LayoutState&) = default;
 };
 
 struct GuiSettings {
@@ -25,6 +26,7 @@ struct GuiSettings {
   int step = 0;        // its step (0-based)
   bool presentation = false;
   int window_width = 1440, window_height = 900;
+  friend bool operator==(const GuiSettings&, const GuiSettings&) = default;
 };
 
 // The settings file's path ("" when neither XDG_CONFIG_HOME nor HOME is set).

@@ -46,6 +46,7 @@ void build_theme(float scale, bool presentation) {
   const float base = (presentation ? 23.0f : 15.0f) * scale;
   vs.fonts.text = load("dejavu/DejaVuSans.ttf", base);
   vs.fonts.bold = load("dejavu/DejaVuSans-Bold.ttf", base);
+  vs.fonts.italic = load("dejavu/DejaVuSans-Oblique.ttf", base);
   vs.fonts.heading = load("dejavu/DejaVuSans-Bold.ttf", base * 1.4f);
   vs.fonts.mono =
       load("jetbrains-mono/JetBrainsMono-Regular.ttf", base * 0.95f, "dejavu/DejaVuSansMono.ttf");

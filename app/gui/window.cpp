@@ -264,11 +264,14 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& eac
       glPixelStorei(GL_PACK_ALIGNMENT, 1);
       glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
       const lessons::LessonDef* l = app.lesson_def();
-      const std::string path = "coopviz-" + (l ? l->id : std::string("trace")) + "-" +
+      const std::string name = "coopviz-" + (l ? l->id : std::string("trace")) + "-" +
                                std::to_string(std::time(nullptr)) + ".png";
+      const std::string path = app.export_dir.empty() ? name : app.export_dir + "/" + name;
       const Status s = write_png(path, w, h, pixels.data());
-      app.notice = s ? "saved " + path : s.message();
+      app.say(s ? "saved " + path : "Export PNG failed: " + s.message(), !s);
     }
+    glfwGetWindowSize(window_, &app.window_width, &app.window_height);
+    app.keep_settings(now, false);
     glfwSwapBuffers(window_);
   }
 }

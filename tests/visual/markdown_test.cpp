@@ -45,20 +45,138 @@ TEST(Markdown, FencedCodeKeepsItsLinesVerbatim) {
   EXPECT_EQ(blocks[2].kind, BlockKind::Paragraph);
 }
 
+TEST(Markdown, ItalicWithStarsOrUnderscores) {
+  EXPECT_EQ(parse_inline("who *else* sees it"),
+            (std::vector<TextSpan>{{SpanStyle::Plain, "who "},
+                                   {SpanStyle::Italic, "else"},
+                                   {SpanStyle::Plain, " sees it"}}));
+  EXPECT_EQ(parse_inline("_allowed_, not *promised*."),
+            (std::vector<TextSpan>{{SpanStyle::Italic, "allowed"},
+                                   {SpanStyle::Plain, ", not "},
+                                   {SpanStyle::Italic, "promised"},
+                                   {SpanStyle::Plain, "."}}));
+  // Several words, and a code span inside keeps its style.
+  EXPECT_EQ(parse_inline("*old + `x`*"),
+            (std::vector<TextSpan>{{SpanStyle::Italic, "old + "}, {SpanStyle::Code, "x"}}));
+  // **bold** still works beside emphasis, and emphasis inside bold is bold.
+  EXPECT_EQ(parse_inline("**a *b* c** *d*"),
+            (std::vector<TextSpan>{
+                {SpanStyle::Bold, "a b c"}, {SpanStyle::Plain, " "}, {SpanStyle::Italic, "d"}}));
+}
+
+TEST(Markdown, StarsAndUnderscoresThatAreNotEmphasis) {
+  // A product, written with spaces, is text; so are snake_case names and lone markers.
+  for (const char* text :
+       {"a * b", "seen = 2 * flag + data * 3", "rank = x + dim.x * (y + z)",
+        "memory_order_relaxed and thread_scope_block", "5 * 3*", "x *", "_", "a_b_ c", "**"}) {
+    const auto spans = parse_inline(text);
+    ASSERT_EQ(spans.size(), 1u) << text;
+    EXPECT_EQ(spans[0], (TextSpan{SpanStyle::Plain, text}));
+  }
+  // A star inside a code span is code, not emphasis.
+  EXPECT_EQ(parse_inline("`a*b*c`"), (std::vector<TextSpan>{{SpanStyle::Code, "a*b*c"}}));
+  // The multiplication inside bold stays as it was written.
+  EXPECT_EQ(parse_inline("**rank = x + dim.x * (y + dim.y * z)**"),
+            (std::vector<TextSpan>{{SpanStyle::Bold, "rank = x + dim.x * (y + dim.y * z)"}}));
+}
+
+TEST(Markdown, TablesHaveAHeaderAlignmentsAndRows) {
+  const auto blocks = parse_markdown(
+      "Before.\n\n| call | lane `l` gets | note |\n| --- | :-: | ---: |\n"
+      "| `shfl_xor(v, m)` | lane `l ^ m` | **all** |\n| short |\n| a | b | c | extra |\n"
+      "After *this*.\n");
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::Paragraph);
+  ASSERT_EQ(blocks[1].kind, BlockKind::Table);
+  const TableBlock& t = blocks[1].table;
+  EXPECT_EQ(t.align,
+            (std::vector<CellAlign>{CellAlign::Left, CellAlign::Center, CellAlign::Right}));
+  ASSERT_EQ(t.header.size(), 3u);
+  EXPECT_EQ(t.header[1],
+            (TableCell{
+                {SpanStyle::Plain, "lane "}, {SpanStyle::Code, "l"}, {SpanStyle::Plain, " gets"}}));
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][0], (TableCell{{SpanStyle::Code, "shfl_xor(v, m)"}}));
+  EXPECT_EQ(t.rows[0][1], (TableCell{{SpanStyle::Plain, "lane "}, {SpanStyle::Code, "l ^ m"}}));
+  EXPECT_EQ(t.rows[0][2], (TableCell{{SpanStyle::Bold, "all"}}));
+  EXPECT_EQ(t.rows[1].size(), 3u) << "a short row is padded";
+  EXPECT_TRUE(t.rows[1][2].empty());
+  EXPECT_EQ(t.rows[2].size(), 3u) << "extra cells are dropped";
+  EXPECT_EQ(blocks[2].spans.back(), (TextSpan{SpanStyle::Plain, "."}));
+  EXPECT_EQ(blocks[2].spans.at(1), (TextSpan{SpanStyle::Italic, "this"}));
+}
+
+TEST(Markdown, TableCellsKeepEscapedBarsAndBarsInCode) {
+  const auto blocks = parse_markdown("| op | meaning |\n|---|---|\n| `a | b` | x \\| y |\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  const TableBlock& t = blocks[0].table;
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.rows[0][0], (TableCell{{SpanStyle::Code, "a | b"}}));
+  EXPECT_EQ(t.rows[0][1], (TableCell{{SpanStyle::Plain, "x | y"}}));
+}
+
+TEST(Markdown, BarLinesWithoutASeparatorAreText) {
+  const auto blocks = parse_markdown("| not a table |\nstill text\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::Paragraph);
+}
+
+TEST(Markdown, TableColumnsFitTheirTextOrShareTheWidth) {
+  auto measure = [](SpanStyle, std::string_view s) { return float(s.size()); };
+  const TableBlock t =
+      parse_markdown("| a | bb |\n| - | - |\n| xyz | one two three four five six |\n").at(0).table;
+  // Wide enough: natural widths (3 and 27), padding 1 on each side of each cell.
+  EXPECT_EQ(table_column_widths(t, 100, 1, measure), (std::vector<float>{3, 27}));
+  // Too narrow: the short column keeps 3, the long one takes the rest and wraps.
+  const auto narrow = table_column_widths(t, 20, 1, measure);
+  EXPECT_EQ(narrow, (std::vector<float>{3, 13}));
+  // Never narrower than the longest word ("three", 5) while another column can give room:
+  // equal shares would be 4 and 4; the first column's words need only 3.
+  const TableBlock words =
+      parse_markdown("| h | k |\n|-|-|\n| aaa aaa aaa aaa | three three three |\n").at(0).table;
+  EXPECT_EQ(table_column_widths(words, 8, 0, measure), (std::vector<float>{3, 5}));
+}
+
 TEST(Markdown, EveryLessonTextParses) {
+  size_t tables = 0;
   for (const lessons::LessonDef& l : lessons::registry()) {
     const auto blocks = parse_markdown(l.text);
     ASSERT_FALSE(blocks.empty()) << l.id;
     EXPECT_EQ(blocks[0].kind, BlockKind::Heading) << l.id << " starts with its title";
-    for (const TextBlock& b : blocks)
-      for (const TextSpan& s : b.spans) {
-        if (b.kind == BlockKind::CodeBlock) continue;  // verbatim by design
+    // Text left over from a construct the parser did not understand: markers shown raw.
+    auto check_spans = [&](const std::vector<TextSpan>& spans) {
+      for (const TextSpan& s : spans) {
         EXPECT_EQ(s.text.find("**"), std::string::npos) << l.id << ": " << s.text;
-        if (s.style != SpanStyle::Code) {
-          EXPECT_EQ(s.text.find('`'), std::string::npos) << s.text;
+        if (s.style == SpanStyle::Code) continue;
+        EXPECT_EQ(s.text.find('`'), std::string::npos) << l.id << ": " << s.text;
+        // A `*` left in text must be a product ("a * b"), never a marker hugging a word.
+        for (size_t i = s.text.find('*'); i != std::string::npos; i = s.text.find('*', i + 1)) {
+          const bool space_before = i == 0 || s.text[i - 1] == ' ';
+          const bool space_after = i + 1 == s.text.size() || s.text[i + 1] == ' ';
+          EXPECT_TRUE(space_before && space_after) << l.id << ": stray '*' in: " << s.text;
         }
       }
+    };
+    for (const TextBlock& b : blocks) {
+      if (b.kind == BlockKind::CodeBlock) continue;  // verbatim by design
+      if (b.kind == BlockKind::Table) {
+        ++tables;
+        EXPECT_FALSE(b.table.rows.empty()) << l.id;
+        check_spans(b.table.header.front());
+        for (const auto& row : b.table.rows)
+          for (const TableCell& cell : row) {
+            EXPECT_FALSE(cell.empty()) << l.id << ": an empty table cell";
+            check_spans(cell);
+          }
+        continue;
+      }
+      check_spans(b.spans);
+      // A table row the parser missed shows up as text starting with a bar.
+      EXPECT_FALSE(!b.spans.empty() && b.spans.front().text.starts_with('|'))
+          << l.id << ": stray table row: " << b.spans.front().text;
+    }
   }
+  EXPECT_GE(tables, 4u) << "occupancy, collectives, warp-collectives and atomic-scopes have tables";
 }
 
 TEST(Markdown, LayoutWrapsAtSpacesAndJoinsOneStyle) {
@@ -77,6 +195,18 @@ TEST(Markdown, LayoutWrapsAtSpacesAndJoinsOneStyle) {
   EXPECT_EQ(placed[2].text, ".");
   EXPECT_EQ(placed[2].x, placed[1].x + placed[1].width) << "no space between 'dd' and '.'";
   for (const PlacedText& p : placed) EXPECT_LE(p.x + p.width, 9.0f);
+}
+
+TEST(Markdown, SpacesInsideCodeAreMeasuredInTheCodeFont) {
+  // Code characters (spaces too) are 2 units wide, other text 1: "`a b` c" is 6 + 1 + 1.
+  auto measure = [](SpanStyle s, std::string_view t) {
+    return float(t.size()) * (s == SpanStyle::Code ? 2.0f : 1.0f);
+  };
+  const auto placed = layout_spans(parse_inline("`a b` c"), 100, measure);
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_EQ(placed[0].text, "a b");
+  EXPECT_EQ(placed[0].width, 6) << "the code span's own space is code-wide";
+  EXPECT_EQ(placed[1].x, 7) << "the space after it is plain";
 }
 
 TEST(Markdown, LayoutNeverBreaksBetweenACodeSpanAndItsBracket) {

@@ -33,6 +33,21 @@ TEST(OccupancyPanelModel, DemoInputShowsTheRegisterLimiter) {
   EXPECT_NE(m.summary.find("limited by registers"), std::string::npos) << m.summary;
 }
 
+TEST(OccupancyPanelModel, AnotherLaunchOfTheSameKernelResetsTheControls) {
+  // A lesson step that changes only the launch (block size, shared memory) must show it.
+  OccupancyPanelInput in = demo_occupancy_input();
+  OccupancyPanelState s;
+  EXPECT_TRUE(panel_state_is_stale(in, s)) << "nothing taken yet";
+  reset_panel_state(in, s);
+  EXPECT_FALSE(panel_state_is_stale(in, s));
+  in.launch.block = {768, 1, 1};
+  EXPECT_TRUE(panel_state_is_stale(in, s));
+  reset_panel_state(in, s);
+  EXPECT_EQ(s.block_x, 768);
+  in.launch.dynamic_smem = 100 * 1024;
+  EXPECT_TRUE(panel_state_is_stale(in, s));
+}
+
 TEST(OccupancyPanelModel, ChartsMarkTheCurrentPoint) {
   const OccupancyPanelInput in = demo_occupancy_input();
   OccupancyPanelState s;

@@ -1,5 +1,5 @@
 // Playback over a synthetic block reduction: stepping by event and by barrier phase, playing,
-// and jumping to a line.
+// jumping to a line, and the status line.
 #include <gtest/gtest.h>
 
 #include "visual/playback.hpp"
@@ -86,6 +86,29 @@ TEST(Playback, JumpsToALineAndTheEndOfItsMoment) {
     EXPECT_NE(m.at(end).time, m.at(shfl).time);
   }
   EXPECT_EQ(find_next_on_line(m, 0, 999), m.size());
+}
+
+TEST(Playback, StatusCountsTimeFromTheFirstEvent) {
+  SyntheticTraceSpec spec;
+  spec.blocks = 2;
+  spec.block_threads = 64;
+  Trace emu_trace = make_synthetic_trace(spec);
+  // The same events as a GPU records them: global-timer nanoseconds, the time of day.
+  Trace gpu_trace = emu_trace;
+  gpu_trace.header.backend = Backend::Gpu;
+  constexpr uint64_t kTimeOfDay = 1795317231081112224ull;
+  for (Event& e : gpu_trace.events) e.time += kTimeOfDay;
+  const TimelineModel emu(std::move(emu_trace)), gpu(std::move(gpu_trace));
+  PlaybackState p;
+  EXPECT_EQ(playback_status(emu, p).find("t="), std::string::npos) << "nothing shown yet";
+  seek(p, emu, emu.size());
+  const std::string span = std::to_string(emu.at(emu.size() - 1).time - emu.at(0).time);
+  const std::string on_emu = playback_status(emu, p), on_gpu = playback_status(gpu, p);
+  EXPECT_NE(on_emu.find("event " + std::to_string(emu.size()) + "/"), std::string::npos) << on_emu;
+  EXPECT_TRUE(on_emu.ends_with("t=" + span)) << on_emu;
+  EXPECT_TRUE(on_gpu.ends_with("t=" + span + " ns")) << on_gpu;
+  seek(p, emu, 1);
+  EXPECT_TRUE(playback_status(gpu, p).ends_with("t=0 ns")) << playback_status(gpu, p);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "visual/event_text.hpp"
 #include "visual/syntax.hpp"
 #include "visual/views/style.hpp"
 
@@ -50,7 +51,7 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   ImGui::PushFont(mono);
   const float line_h = ImGui::GetTextLineHeight() + 2.0f * st.scale;
   const float char_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, "0").x;
-  const float count_w = char_w * 6;   // "×1024 "
+  const float count_w = char_w * 6;   // a badge of up to four characters: "1024", "405K"
   const float number_w = char_w * 4;  // "123 "
   const float code_x = count_w + number_w + char_w;
 
@@ -101,8 +102,9 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
       if (row_hovered) dl->AddRectFilled(row_min, row_max, st.colors.line_hover);
       char buf[32];
       if (count > 0) {
-        // A pill with the number of threads at this line.
-        std::snprintf(buf, sizeof buf, "%u", count);
+        // A pill with the number of threads at this line, abbreviated to fit (the tooltip has
+        // the exact count).
+        std::snprintf(buf, sizeof buf, "%s", short_count(count).c_str());
         const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, buf).x + char_w;
         const ImVec2 a(origin.x + count_w - w - char_w * 0.5f, y + 1);
         dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), IM_COL32(60, 130, 230, 255),

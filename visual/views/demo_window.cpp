@@ -136,9 +136,12 @@ void DemoMemory(DemoState& d) {
 
 void DemoMarkdown() {
   static const std::vector<TextBlock> blocks = parse_markdown(
-      "# A heading\n\nA paragraph with `code`, **bold** text and enough words to wrap when "
-      "the window is narrow.\n\n## Lists\n\n- a bullet\n- another, with `tiled_partition`\n\n"
-      "1. first\n2. second\n");
+      "# A heading\n\nA paragraph with `code`, **bold** and *emphasised* text and enough words "
+      "to wrap when the window is narrow; a * b stays a product.\n\n## Lists\n\n- a bullet\n"
+      "- another, with `tiled_partition`\n\n1. first\n2. second\n\n## A table\n\n"
+      "| call | lane l receives | lanes without a source |\n| --- | :-: | --- |\n"
+      "| `shfl_up(v, d)` | lane `l - d` | lanes `0..d-1` keep their own value |\n"
+      "| `shfl_xor(v, m)` | lane `l ^ m` | *none* |\n");
   draw_markdown(blocks);
 }
 

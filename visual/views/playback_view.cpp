@@ -18,15 +18,6 @@ bool button(const char* label, const char* tip) {
 
 }  // namespace
 
-std::string playback_status(const TimelineModel& model, const PlaybackState& p) {
-  std::string s = "event " + std::to_string(p.cursor) + "/" + std::to_string(model.size());
-  if (!model.phase_ends().empty())
-    s += "  \xc2\xb7  phase " + std::to_string(phases_done(model, p.cursor)) + "/" +
-         std::to_string(model.phase_ends().size());
-  if (p.cursor > 0) s += "  \xc2\xb7  t=" + std::to_string(model.at(p.cursor - 1).time);
-  return s;
-}
-
 bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   const size_t before = p.cursor;
   ImGui::PushID("playback");

@@ -15,7 +15,4 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& playback);
 // Applies playback keys unless a text field has the keyboard. Returns true if playback moved.
 bool handle_playback_keys(const TimelineModel& model, PlaybackState& playback);
 
-// "event 120/1666 · phase 3/24 · t=17": events shown, barrier phases complete, time
-std::string playback_status(const TimelineModel& model, const PlaybackState& playback);
-
 }  // namespace coop::visual

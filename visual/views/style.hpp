@@ -11,6 +11,7 @@ namespace coop::visual {
 struct ViewFonts {
   ImFont* text = nullptr;     // body text (DejaVu Sans)
   ImFont* bold = nullptr;     // **bold** in lesson text
+  ImFont* italic = nullptr;   // *emphasis* in lesson text (the body font when there is none)
   ImFont* heading = nullptr;  // lesson headings
   ImFont* mono = nullptr;     // code and numbers (JetBrains Mono)
   ImFont* small = nullptr;    // ranks inside grid cells
