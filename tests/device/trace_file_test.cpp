@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "device/trace/trace_file.hpp"
 
@@ -152,6 +153,122 @@ TEST(TraceFile, FinalizeNumbersPhasesPerThreadAndGroup) {
   EXPECT_EQ(t.events[1].extra, 1u);
   EXPECT_EQ(t.events[4].extra, 3u);
   EXPECT_EQ(t.events[5].extra, 3u);
+}
+
+// [SECTION] Damaged and hostile files (inputs found by tests/fuzz/trace_fuzz.cpp and kept in
+// tests/fuzz/corpus/trace/regress-*)
+
+// The JSON text of `t` with the first `from` replaced by `to`.
+std::string json_edited(const Trace& t, const std::string& from, const std::string& to) {
+  std::string text = encode_traces({t}, TraceEncoding::Json);
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& bytes) {
+  auto back = decode_traces(bytes);
+  EXPECT_FALSE(back) << "accepted";
+  return back ? std::string() : back.message();
+}
+
+TEST(TraceFile, DeeplyNestedCborHeaderIsAnErrorNotAStackOverflow) {
+  // A 5 KB file: the header item is 5000 nested one-element arrays.
+  std::string bytes = "\xD9\xD9\xF7\xD8\x18\x5B";
+  const std::string head = std::string(5000, '\x81') + '\0';
+  for (int i = 7; i >= 0; --i) bytes.push_back(char((head.size() >> (8 * i)) & 0xff));
+  bytes += head;
+  EXPECT_NE(error_of(bytes).find("nests deeper than 64 levels"), std::string::npos);
+  const std::string deep_json =
+      "{\"x\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  EXPECT_NE(error_of(deep_json).find("nests deeper"), std::string::npos);
+}
+
+TEST(TraceFile, NumbersOutsideTheirFieldAreNamed) {
+  // A float far outside the field's type reached an undefined float-to-integer conversion.
+  const Trace t = sample_trace(2);
+  EXPECT_NE(
+      error_of(json_edited(t, "\"seed\": 0", "\"seed\": 1e300")).find("seed must be an integer"),
+      std::string::npos);
+  EXPECT_NE(error_of(json_edited(t, "\"sm_count\": 0", "\"sm_count\": 1e300"))
+                .find("sm_count must be an integer from 0 to 4096"),
+            std::string::npos);
+  EXPECT_NE(error_of(json_edited(t, "\"thread\": 0", "\"thread\": -1"))
+                .find("event 0: event: thread must be an integer"),
+            std::string::npos);
+}
+
+TEST(TraceFile, ImpossibleDevicesAreRejected) {
+  // The occupancy tab divides by the warp size and loops over shared memory sizes in KiB steps.
+  Trace t = sample_trace(2);
+  t.header.device.warp_size = 0;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("warp_size"), std::string::npos);
+  t.header.device.warp_size = 32;
+  t.header.device.smem_per_block_optin = size_t(1) << 40;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("smem_per_block_optin"),
+            std::string::npos);
+  t.header.device.smem_per_block_optin = 0;
+  EXPECT_NE(
+      error_of(json_edited(t, "\"cc\": \"9.0\"", "\"cc\": \"9.x\"")).find("compute capability"),
+      std::string::npos);
+}
+
+TEST(TraceFile, ThreadCountThatWrapsAroundIsRejected) {
+  // 2^21 x 2^21 x 2^22 blocks of one thread is 2^64 threads, which wrapped around to 0.
+  Trace t = sample_trace(0);
+  t.header.launch.grid = {1u << 21, 1u << 21, 1u << 22};
+  t.header.launch.block = {1, 1, 1};
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("threads a trace holds"),
+            std::string::npos);
+}
+
+TEST(TraceFile, UnknownLaunchModeIsAnError) {
+  EXPECT_NE(error_of(json_edited(sample_trace(1), "\"mode\": \"normal\"", "\"mode\": \"warp\""))
+                .find("launch.mode 'warp'"),
+            std::string::npos);
+}
+
+TEST(TraceFile, BlockRecordOnAnImpossibleSmIsRejected) {
+  // The SM schedule tab sizes a per-SM table by the largest SM id; 2^32-1 overflowed it.
+  Trace t = sample_trace(2);
+  t.events[1].kind = EventKind::ThreadBegin;
+  t.events[1].group_kind = GroupKind::Block;
+  t.events[1].extra = 0xffffffffu;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("SM id 4294967295"),
+            std::string::npos);
+}
+
+TEST(TraceFile, KernelTimeMustBeFinite) {
+  // CBOR can hold NaN but JSON cannot: such a file loaded, then failed to load once saved as JSON.
+  Trace t = sample_trace(1);
+  t.header.kernel_ms = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("kernel_ms must be a finite"),
+            std::string::npos);
+}
+
+TEST(TraceFile, NonUtf8StringsSaveAsJsonWithReplacements) {
+  // CBOR strings are not checked for UTF-8; saving such a trace as JSON used to throw.
+  Trace t = sample_trace(3);
+  t.header.kernel = "k\xff\xfe";
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  std::string text;
+  ASSERT_NO_THROW(text = encode_traces(*back, TraceEncoding::Json));
+  auto again = decode_traces(text);
+  ASSERT_TRUE(again) << again.message();
+  EXPECT_EQ((*again)[0].header.kernel, "k\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ((*again)[0].header.lesson, t.header.lesson);
+  EXPECT_EQ((*again)[0].events.size(), 3u);
+}
+
+TEST(TraceFile, EmptyEventBlockLoadsWithoutTouchingMemory) {
+  // A launch with no events has a zero-length event block; copying it must not pass a null
+  // pointer to memcpy (undefined behaviour the sanitizer build reports).
+  Trace t = sample_trace(0);
+  auto back = decode_traces(encode_traces({t, sample_trace(1)}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  EXPECT_TRUE((*back)[0].events.empty());
+  EXPECT_EQ((*back)[1].events.size(), 1u);
 }
 
 }  // namespace
