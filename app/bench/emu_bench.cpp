@@ -110,6 +110,7 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
     std::string numba_script = "scripts/numba_sum_reduce.py";
     double numba_reference = 0;  // seconds, when the simulator cannot be run here
     unsigned window = 0;
+    std::string only;  // "tree" or "numba": run one of the two measurements
   };
   auto o = std::make_shared<Options>();
   auto* cmd = bench.add_subcommand("emu", "Emulator speed: Numba-simulator comparison and a "
@@ -120,54 +121,66 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
   cmd->add_option("--numba-script", o->numba_script, "Script timing Numba's CUDA simulator");
   cmd->add_option("--numba-seconds", o->numba_reference,
                   "Use this simulator time instead of running the script");
+  cmd->add_option("--only", o->only, "Run one measurement only")
+      ->check(CLI::IsMember({"tree", "numba"}));
   cmd->callback([o, &state] {
     auto exec = make_emu_executor(default_emulated_device());
     nlohmann::json out;
     out["device"] = exec->device().name + " (emulated)";
     out["cores"] = std::thread::hardware_concurrency();
+    bool pass = true;
+    exec->options().window = o->window;
 
     // 1. A million threads, ten barriers each, every event recorded (run first: peak memory).
-    exec->options().jobs = o->jobs;
-    exec->options().window = o->window;
-    exec->options().trace_capacity = 16u << 20;
-    const Timing tree = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
-                                        Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
-    out["tree_1m"] = {{"threads", 1048576}, {"barriers_per_thread", 10},
-                      {"jobs", o->jobs},    {"seconds", tree.median_s},
-                      {"events", tree.events}, {"dropped", tree.dropped},
-                      {"peak_rss_mib", peak_rss_mib()}, {"correct", tree.ok},
-                      {"target_seconds", 2.0}, {"target_rss_mib", 2048}};
-    if (!tree.error.empty()) out["tree_1m"]["error"] = tree.error;
+    if (o->only != "numba") {
+      exec->options().jobs = o->jobs;
+      exec->options().trace_capacity = 16u << 20;
+      const Timing tree = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
+                                          Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
+      const double rss = peak_rss_mib();
+      out["tree_1m"] = {{"threads", 1048576}, {"barriers_per_thread", 10},
+                        {"jobs", o->jobs},    {"seconds", tree.median_s},
+                        {"events", tree.events}, {"dropped", tree.dropped},
+                        {"peak_rss_mib", rss}, {"correct", tree.ok},
+                        {"target_seconds", 2.0}, {"target_rss_mib", 2048}};
+      if (!tree.error.empty()) out["tree_1m"]["error"] = tree.error;
+      pass = pass && tree.ok && tree.dropped == 0 && tree.median_s < 2.0 && rss < 2048;
+      if (!o->json)
+        std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu "
+                    "dropped, peak %.0f MiB\n", tree.median_s, o->jobs,
+                    (unsigned long long)tree.events, (unsigned long long)tree.dropped, rss);
+    }
 
-    // 2. The Numba kernel: 64 blocks x 512 threads, deterministic single-thread schedule.
-    exec->options().jobs = 1;
-    const Timing staged = time_sum_kernel(*exec, lessons::bench::kernels().staged_sum,
-                                          Dim3{64, 1, 1}, Dim3{512, 1, 1}, 7);
-    double numba = o->numba_reference > 0 ? o->numba_reference : numba_seconds(o->numba_script);
-    out["numba_sum_reduce"] = {{"blocks", 64}, {"threads_per_block", 512},
-                               {"seconds", staged.median_s}, {"events", staged.events},
-                               {"correct", staged.ok}};
-    if (numba > 0) {
-      out["numba_sum_reduce"]["numba_simulator_seconds"] = numba;
-      out["numba_sum_reduce"]["speedup"] = numba / staged.median_s;
-      out["numba_sum_reduce"]["target_speedup"] = 1000;
-    } else {
-      out["numba_sum_reduce"]["numba_simulator_seconds"] = nullptr;
-      out["numba_sum_reduce"]["note"] = "python3-numba not available: pass --numba-seconds";
+    // 2. The Numba kernel: 64 blocks x 512 threads, deterministic single-thread schedule, with the
+    // app's default trace capacity.
+    if (o->only != "tree") {
+      exec->options().jobs = 1;
+      exec->options().trace_capacity = ExecOptions{}.trace_capacity;
+      const Timing staged = time_sum_kernel(*exec, lessons::bench::kernels().staged_sum,
+                                            Dim3{64, 1, 1}, Dim3{512, 1, 1}, 7);
+      const double numba =
+          o->numba_reference > 0 ? o->numba_reference : numba_seconds(o->numba_script);
+      auto& j = out["numba_sum_reduce"];
+      j = {{"blocks", 64}, {"threads_per_block", 512}, {"seconds", staged.median_s},
+           {"events", staged.events}, {"correct", staged.ok}};
+      if (numba > 0) {
+        j["numba_simulator_seconds"] = numba;
+        j["speedup"] = numba / staged.median_s;
+        j["target_speedup"] = 1000;
+      } else {
+        j["numba_simulator_seconds"] = nullptr;
+        j["note"] = "python3-numba not available: pass --numba-seconds";
+      }
+      pass = pass && staged.ok && (numba <= 0 || numba / staged.median_s >= 1000);
+      if (!o->json) {
+        std::printf("Numba sum_reduce (64 x 512): %.2f ms", staged.median_s * 1e3);
+        if (numba > 0)
+          std::printf(" vs %.1f s in Numba's simulator: %.0fx", numba, numba / staged.median_s);
+        std::printf("\n");
+      }
     }
-    const bool pass = tree.ok && staged.ok && tree.dropped == 0 && tree.median_s < 2.0 &&
-                      (numba <= 0 || numba / staged.median_s >= 1000);
     out["pass"] = pass;
-    if (o->json) {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu dropped, "
-                  "peak %.0f MiB\n", tree.median_s, o->jobs, (unsigned long long)tree.events,
-                  (unsigned long long)tree.dropped, peak_rss_mib());
-      std::printf("Numba sum_reduce (64 x 512): %.2f ms", staged.median_s * 1e3);
-      if (numba > 0) std::printf(" vs %.1f s in Numba's simulator: %.0fx", numba, numba / staged.median_s);
-      std::printf("\n");
-    }
+    if (o->json) std::cout << out.dump(2) << "\n";
     state.exit_code = pass ? 0 : 1;
   });
 }

@@ -1,9 +1,11 @@
 // coopviz run LESSON [...]: runs a lesson on a backend, prints results, checks and trace stats.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "app/backend.hpp"
 #include "app/cli/commands.hpp"
+#include "device/trace/compare.hpp"
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
 
@@ -21,6 +23,7 @@ struct RunOptions {
   std::string capacity;
   unsigned jobs = 1;
   bool json = false;
+  bool compare = false;
 };
 
 nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
@@ -82,6 +85,60 @@ void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run
   }
 }
 
+// Runs the same request on an emulator of the GPU and compares each launch's trace with the GPU's
+// on every deterministic field (device/trace/compare.hpp).
+nlohmann::json compare_backends(const lessons::LessonDef& lesson, const lessons::LessonRun& on_gpu,
+                                Executor& gpu, const lessons::RunRequest& req, bool* agree) {
+  auto emu = make_emu_executor(gpu.device());
+  emu->options().trace_capacity = gpu.options().trace_capacity;
+  const lessons::LessonRun on_emu = lessons::run_lesson(lesson, *emu, req);
+  nlohmann::json out = {{"emulator_passed", on_emu.passed()}, {"launches", nlohmann::json::array()}};
+  *agree = on_emu.passed();
+  if (!lesson.traces_comparable) {
+    out["note"] = "this lesson's traces legitimately differ between backends; checks only";
+    return out;
+  }
+  if (on_gpu.launches.size() != on_emu.launches.size()) {
+    out["error"] = "the backends made different numbers of launches";
+    *agree = false;
+    return out;
+  }
+  for (size_t i = 0; i < on_gpu.launches.size(); ++i) {
+    const std::string& kernel = on_gpu.launches[i].header.kernel;
+    nlohmann::json l = {{"kernel", kernel}};
+    if (std::find(lesson.incomparable_kernels.begin(), lesson.incomparable_kernels.end(), kernel) !=
+        lesson.incomparable_kernels.end()) {
+      l["note"] = "not compared: its control flow depends on a legal hardware choice";
+    } else {
+      const TraceDiff d = compare_deterministic(on_gpu.launches[i], on_emu.launches[i]);
+      l["threads"] = d.threads_compared;
+      l["events"] = d.events_compared;
+      l["differences"] = d.mismatches;
+      l["examples"] = d.examples;
+      *agree = *agree && d.equal();
+    }
+    out["launches"].push_back(l);
+  }
+  out["agree"] = *agree;
+  return out;
+}
+
+void print_comparison(const nlohmann::json& c) {
+  std::cout << "comparison with the emulator (checks there: "
+            << (c.value("emulator_passed", false) ? "pass" : "FAIL") << ")\n";
+  if (c.contains("note")) std::cout << "  " << c["note"].get<std::string>() << "\n";
+  for (const auto& l : c.value("launches", nlohmann::json::array())) {
+    std::cout << "  " << l["kernel"].get<std::string>() << ": ";
+    if (l.contains("note")) {
+      std::cout << l["note"].get<std::string>() << "\n";
+      continue;
+    }
+    std::cout << l["events"].get<uint64_t>() << " events of " << l["threads"].get<uint64_t>()
+              << " threads compared, " << l["differences"].get<uint64_t>() << " differences\n";
+    for (const auto& e : l["examples"]) std::cout << "    " << e.get<std::string>() << "\n";
+  }
+}
+
 }  // namespace
 
 void register_run(CLI::App& app, CliState& state) {
@@ -98,6 +155,8 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--trace-capacity", o->capacity, "Event slots per launch (default 4194304)");
   cmd->add_option("--jobs", o->jobs, "Emulator OS threads for normal launches");
   cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_flag("--compare", o->compare,
+                "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
@@ -141,13 +200,27 @@ void register_run(CLI::App& app, CliState& state) {
         return;
       }
     }
-    if (o->json)
-      std::cout << report_json(*lesson, run, exec, req, backend->banner).dump(2) << "\n";
-    else
+    nlohmann::json comparison;
+    bool agree = true;
+    if (o->compare) {
+      if (exec.backend() != Backend::Gpu) {
+        state.exit_code = usage_error("--compare runs the lesson on a GPU and on the emulator; "
+                                      "there is no GPU here (" + backend->banner + ")");
+        return;
+      }
+      comparison = compare_backends(*lesson, run, exec, req, &agree);
+    }
+    if (o->json) {
+      nlohmann::json out = report_json(*lesson, run, exec, req, backend->banner);
+      if (o->compare) out["comparison"] = comparison;
+      std::cout << out.dump(2) << "\n";
+    } else {
       print_human(*lesson, run, exec, backend->banner);
+      if (o->compare) print_comparison(comparison);
+    }
     if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";
-    // Exit status: 0 all checks passed, 1 the run failed or a check failed.
-    state.exit_code = run.passed() ? 0 : 1;
+    // Exit status: 0 all checks passed (and, with --compare, the backends agreed), 1 otherwise.
+    state.exit_code = run.passed() && agree ? 0 : 1;
   });
 }
 

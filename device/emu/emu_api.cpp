@@ -42,7 +42,7 @@ const char* group_name(GroupKind k) {
 
 // Every member of a group must make the same collective call; warp-sized groups may make it from
 // different lines (sm_70+ lets a warp's lanes meet at different call sites of the same operation).
-void check_match(const CollectiveCall& first, const CollectiveCall& call) {
+[[gnu::cold, gnu::noinline]] void check_match(const CollectiveCall& first, const CollectiveCall& call) {
   const bool warp_level = call.group.warp_mask != 0;
   const bool same = first.op == call.op && first.kind == call.kind &&
                     first.shared_arg == call.shared_arg && (warp_level || first.line == call.line);
@@ -55,6 +55,19 @@ void check_match(const CollectiveCall& first, const CollectiveCall& call) {
     os << " with a different argument (every member must pass the same value)";
   os << ". Every thread of a group must make the same collective call.";
   fault(os.str(), call.line);
+}
+
+// Reports built out of line, so that the hot paths that may raise them keep small stack frames:
+// with a thousand fibers taking turns, every extra cache line of frame is a miss per switch.
+[[noreturn, gnu::cold, gnu::noinline]] void fault_collective_in_split(const CollectiveCall& call) {
+  fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
+        "no collective may run on the group until the wait completes", call.line);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fault_duplicate_rank(const CollectiveCall& call,
+                                                                 uint32_t rank) {
+  fault("inconsistent ranks in " + std::string(call.what) + " (two threads claim rank " +
+        std::to_string(rank) + ")", call.line);
 }
 
 }  // namespace
@@ -80,17 +93,36 @@ bool split_pending(const GroupRef& group) {
 void rendezvous(CollectiveCall& call) {
   Worker& w = *t_worker;
   Lane& lane = current_lane();
-  if (!lane.open_tokens.empty() && split_pending(call.group))
-    fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
-          "no collective may run on the group until the wait completes", call.line);
+  if (!lane.open_tokens.empty() && split_pending(call.group)) fault_collective_in_split(call);
   auto& table = call.group.launch_scope ? w.launch->rendezvous : lane.block->rendezvous;
-  auto [it, fresh] = table.try_emplace(call.group.key);
-  Rendezvous& r = it->second;
+  // The threads of a block mostly meet the same group in a row (a block barrier, a tile's
+  // shuffles): remember the last open rendezvous to skip the hash lookup. Map nodes do not move.
+  Block& b = *lane.block;
+  const bool cached = !call.group.launch_scope && b.last_rendezvous && b.last_key == call.group.key;
+  bool fresh = false;
+  Rendezvous* rp;
+  if (cached) {
+    rp = b.last_rendezvous;
+  } else {
+    auto [it, inserted] = table.try_emplace(call.group.key);
+    rp = &it->second;
+    fresh = inserted;
+    if (!call.group.launch_scope) {
+      b.last_key = call.group.key;
+      b.last_rendezvous = rp;
+    }
+  }
+  Rendezvous& r = *rp;
   if (fresh) {
     r.first = &call;
+    r.shared_arg = call.shared_arg;
+    r.line = call.line;
+    r.op = call.op;
+    r.kind = call.kind;
     r.arrived.reserve(call.group.size);
-  } else {
-    check_match(*r.first, call);
+  } else if (r.op != call.op || r.kind != call.kind || r.shared_arg != call.shared_arg ||
+             (r.line != call.line && call.group.warp_mask == 0)) {
+    check_match(*r.first, call);  // reports the mismatch
   }
   call.arrive_time = w.clock;
   lane.call = &call;
@@ -104,16 +136,17 @@ void rendezvous(CollectiveCall& call) {
   }
   // Last arrival: resolve for everyone, release them, and continue without yielding.
   std::vector<Lane*> arrived = std::move(r.arrived);
-  table.erase(it);
-  std::vector<CollectiveCall*> by_rank(call.group.size, nullptr);
-  for (Lane* l : arrived) {
-    const uint32_t rank = l->call->group.rank;
-    if (rank >= by_rank.size() || by_rank[rank] != nullptr)
-      fault("inconsistent ranks in " + std::string(call.what) + " (two threads claim rank " +
-            std::to_string(rank) + ")", call.line);
-    by_rank[rank] = l->call;
+  if (b.last_rendezvous == rp) b.last_rendezvous = nullptr;
+  table.erase(call.group.key);
+  if (call.resolve) {  // pure barriers need no ordering by rank
+    std::vector<CollectiveCall*> by_rank(call.group.size, nullptr);
+    for (Lane* l : arrived) {
+      const uint32_t rank = l->call->group.rank;
+      if (rank >= by_rank.size() || by_rank[rank] != nullptr) fault_duplicate_rank(call, rank);
+      by_rank[rank] = l->call;
+    }
+    call.resolve(by_rank);
   }
-  if (call.resolve) call.resolve(by_rank);
   const uint64_t t = ++w.clock;
   for (Lane* l : arrived) {
     l->call->depart_time = t;
@@ -178,8 +211,13 @@ void record(Event& e) {
   LaunchState& L = *w.launch;
   if (!L.request->trace) return;
   e.thread = t_thread->global_id;
-  const uint64_t seq = L.attempts.fetch_add(1, std::memory_order_relaxed);
-  if (seq >= L.request->capacity) return;  // counted as dropped, never written
+  if (w.seq_next == w.seq_end) {
+    w.seq_next = L.attempts.fetch_add(Worker::kSequenceBatch, std::memory_order_relaxed);
+    w.seq_end = w.seq_next + Worker::kSequenceBatch;
+  }
+  const uint64_t seq = w.seq_next++;
+  ++w.recorded;
+  if (seq >= L.event_slots) return;  // counted as dropped, never written
   e.sequence = uint32_t(seq);
   L.events[seq] = e;
 }

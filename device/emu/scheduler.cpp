@@ -6,6 +6,8 @@
 //   [SECTION] Stepping a warp
 //   [SECTION] Deadlock reports
 //   [SECTION] The worker loop and emulate()
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -57,10 +59,9 @@ namespace {
 // Stack allocator that also reports canary damage when a finished thread returns its stack.
 struct CheckedStack {
   Worker* worker;
-  boost::context::stack_context allocate() { return worker->pool.allocate(); }
+  boost::context::stack_context allocate() { return worker->pool->allocate(); }
   void deallocate(boost::context::stack_context& sc) {
-    if (worker->pool.overflowed(sc)) worker->stack_overflow = true;
-    worker->pool.deallocate(sc);
+    if (worker->pool->deallocate(sc)) worker->stack_overflow = true;
   }
 };
 
@@ -122,6 +123,21 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
 
 // [SECTION] Stepping a warp
 
+// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer.
+// Touching it ahead of the switch hides the cache miss that otherwise dominates a switch (each
+// lane's stack is cold by the time the warp comes round again).
+void prefetch_context(const Lane& lane) {
+  static_assert(sizeof(boost::context::fiber) == sizeof(void*),
+                "boost::context::fiber is expected to hold only its context pointer");
+  const char* ctx;
+  std::memcpy(&ctx, &lane.fiber, sizeof ctx);
+  if (ctx) {
+    __builtin_prefetch(ctx);
+    __builtin_prefetch(ctx + 64);
+    __builtin_prefetch(ctx + 128);
+  }
+}
+
 void resume(Worker& worker, Lane& lane) {
   t_thread = &lane.info;
   worker.current = &lane;
@@ -146,6 +162,8 @@ bool step_warp(Worker& worker, Block& block, Warp& warp) {
   while (warp.runnable && !worker.launch->failed.load(std::memory_order_relaxed)) {
     const int lane = next_lane(worker, warp.runnable);
     Lane& l = block.lanes[warp.first + lane];
+    if (const uint32_t rest = warp.runnable & ~(1u << lane))
+      prefetch_context(block.lanes[warp.first + std::countr_zero(rest)]);
     l.state = LaneState::Runnable;
     resume(worker, l);
     progress = true;
@@ -329,7 +347,7 @@ void run_worker(Worker& worker, unsigned window_units) {
     }
   }
   if (worker.stack_overflow)
-    L.fail("an emulated thread overflowed its " + std::to_string(worker.pool.stack_bytes() / 1024) +
+    L.fail("an emulated thread overflowed its " + std::to_string(worker.pool->stack_bytes() / 1024) +
            " KiB stack");
   // Destroying blocks unwinds any fibers still suspended (after a fault or deadlock).
   worker.resident.clear();
@@ -369,9 +387,18 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   using namespace detail;
   LaunchState L;
   // Reserve the whole capacity as uninitialised memory: pages become resident only as events land.
+  // Each worker may leave at most one sequence batch unused, so that much slack is added.
+  const uint64_t slack = uint64_t(std::max(1u, options.jobs)) * Worker::kSequenceBatch;
+  L.event_slots = req.trace ? std::min<uint64_t>(req.capacity + slack, 0xffffffffull) : 0;
   trace.events.clear();
-  trace.events.resize(req.trace ? req.capacity : 0);
+  trace.events.resize(L.event_slots);
   L.events = trace.events.data();
+  // Millions of events fill fresh memory: 2 MiB pages cut the page faults 512-fold.
+  if (L.event_slots * sizeof(Event) >= (size_t(4) << 20)) {
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(L.events) + (2u << 20) - 1) & ~uintptr_t((2u << 20) - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(L.events + L.event_slots)) & ~uintptr_t((2u << 20) - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  }
   L.request = &req;
   L.options = &options;
   L.block_threads = uint32_t(req.config.block.count());
@@ -385,7 +412,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
   if (uint64_t(jobs) > L.total_blocks) jobs = unsigned(L.total_blocks);
   unsigned window = options.window;
-  if (window == 0) window = std::clamp(1024u / std::max(1u, L.block_threads), 1u, 8u);
+  if (window == 0) window = std::clamp(512u / std::max(1u, L.block_threads), 1u, 8u);
   if (req.config.mode == LaunchMode::Cooperative) window = unsigned(L.total_blocks);
 
   std::vector<std::unique_ptr<Worker>> workers;
@@ -402,8 +429,29 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
     for (auto& t : threads) t.join();
   }
 
-  const uint64_t attempts = req.trace ? L.attempts.load() : 0;
-  trace.events.resize(std::min(attempts, req.trace ? req.capacity : 0));
+  // Close the gaps left by unused sequence batches, renumber, and keep the first `capacity`
+  // events, as the GPU recorder does.
+  uint64_t attempts = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> gaps;
+  for (auto& w : workers) {
+    attempts += w->recorded;
+    if (w->seq_next < w->seq_end) gaps.emplace_back(w->seq_next, w->seq_end);
+  }
+  std::sort(gaps.begin(), gaps.end());
+  const uint64_t written = std::min(L.attempts.load(), L.event_slots);
+  uint64_t out = 0, in = 0;
+  for (size_t g = 0; g <= gaps.size(); ++g) {
+    const uint64_t stop = g < gaps.size() ? std::min(gaps[g].first, written) : written;
+    if (stop > in) {
+      if (out != in) std::memmove(&trace.events[out], &trace.events[in], (stop - in) * sizeof(Event));
+      out += stop - in;
+    }
+    if (g < gaps.size()) in = std::max(in, std::min(gaps[g].second, written));
+  }
+  const uint64_t kept = std::min<uint64_t>(out, req.trace ? req.capacity : 0);
+  trace.events.resize(kept);
+  for (uint64_t i = 0; i < kept; ++i) trace.events[i].sequence = uint32_t(i);
+  if (!req.trace) attempts = 0;
   trace.header.capacity = req.capacity;
   trace.header.attempts = attempts;
   std::ostringstream schedule;

@@ -58,6 +58,12 @@ struct Warp {
 
 struct Rendezvous {
   CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
+  // A copy of what the first arrival called, checked against each later arrival without touching
+  // the first fiber's stack (a cache miss per arrival when hundreds of fibers take turns).
+  uint64_t shared_arg = 0;
+  uint16_t line = 0;
+  Op op = Op::None;
+  EventKind kind = EventKind::Barrier;
   std::vector<Lane*> arrived;
 };
 
@@ -80,6 +86,8 @@ struct Block {
   uint64_t smem_touched = 0;  // slots whose initial pattern has been written
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
+  uint64_t last_key = 0;                   // the rendezvous met last, to skip the lookup
+  Rendezvous* last_rendezvous = nullptr;
 };
 
 struct SlotEntry {
@@ -93,6 +101,7 @@ struct LaunchState {
   // Slot `sequence` of the trace's event array, sized to the capacity before the launch and
   // written directly by whichever worker recorded the event, as the GPU recorder writes its buffer.
   Event* events = nullptr;
+  uint64_t event_slots = 0;  // capacity plus one sequence batch per worker
   const EmuLaunch* request = nullptr;
   const EmuOptions* options = nullptr;
   uint32_t block_threads = 0;
@@ -120,15 +129,21 @@ struct LaunchState {
 
 struct Worker {
   LaunchState* launch = nullptr;
-  StackPool pool;
+  StackPoolHandle pool;
   std::vector<std::unique_ptr<Block>> resident;
   uint64_t clock = 0;
   uint64_t steps = 0;
+  // Sequence numbers are taken from the launch's counter a batch at a time, so that workers do
+  // not fight over one cache line per event; the unused tail of the last batch is a gap that
+  // emulate() closes up afterwards.
+  static constexpr uint64_t kSequenceBatch = 256;
+  uint64_t seq_next = 0, seq_end = 0;
+  uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
   bool stack_overflow = false;
   Lane* current = nullptr;
 
-  explicit Worker(size_t stack_bytes) : pool(stack_bytes) {}
+  explicit Worker(size_t stack_bytes) : pool(take_stack_pool(stack_bytes)) {}
   uint64_t random();
   Block* find_block(uint32_t rank);
 };

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 
 namespace coop::emu {
@@ -55,8 +56,51 @@ bool StackPool::overflowed(const boost::context::stack_context& sc) const {
   return false;
 }
 
-void StackPool::deallocate(boost::context::stack_context& sc) {
-  free_.push_back(static_cast<char*>(sc.sp) - sc.size);
+bool StackPool::deallocate(boost::context::stack_context& sc) {
+  char* low = static_cast<char*>(sc.sp) - sc.size;
+  const bool overflow = overflowed(sc);
+  if (overflow) {  // re-arm the canary for the stack's next fiber
+    auto* words = reinterpret_cast<uint64_t*>(low);
+    for (size_t w = 0; w < kCanaryWords; ++w) words[w] = kCanary;
+  }
+  free_.push_back(low);
+  return overflow;
+}
+
+namespace {
+constexpr size_t kKeptPools = 8;
+constexpr size_t kKeptPoolBytes = size_t(256) << 20;  // larger pools go back to the system
+
+struct PoolCache {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<StackPool>> pools;
+};
+PoolCache& pool_cache() {
+  static PoolCache cache;
+  return cache;
+}
+}  // namespace
+
+void StackPoolReturn::operator()(StackPool* pool) const {
+  std::unique_ptr<StackPool> owned(pool);
+  if (pool->mapped_bytes() > kKeptPoolBytes) return;
+  PoolCache& cache = pool_cache();
+  std::lock_guard lock(cache.mutex);
+  if (cache.pools.size() < kKeptPools) cache.pools.push_back(std::move(owned));
+}
+
+StackPoolHandle take_stack_pool(size_t stack_bytes) {
+  PoolCache& cache = pool_cache();
+  {
+    std::lock_guard lock(cache.mutex);
+    for (size_t i = cache.pools.size(); i-- > 0;) {
+      if (cache.pools[i]->stack_bytes() != stack_bytes) continue;
+      StackPoolHandle pool(cache.pools[i].release());
+      cache.pools.erase(cache.pools.begin() + std::ptrdiff_t(i));
+      return pool;
+    }
+  }
+  return StackPoolHandle(new StackPool(stack_bytes));
 }
 
 }  // namespace coop::emu

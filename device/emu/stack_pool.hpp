@@ -11,6 +11,7 @@
 #include <boost/context/stack_context.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace coop::emu {
@@ -23,7 +24,8 @@ class StackPool {
   StackPool& operator=(const StackPool&) = delete;
 
   boost::context::stack_context allocate();
-  void deallocate(boost::context::stack_context& sc);
+  // Returns the stack to the pool; true if its canary had been overwritten (an overflow).
+  bool deallocate(boost::context::stack_context& sc);
   size_t stack_bytes() const { return stack_bytes_; }
   // True if the canary of a stack handed out by this pool was overwritten.
   bool overflowed(const boost::context::stack_context& sc) const;
@@ -38,6 +40,15 @@ class StackPool {
   std::vector<char*> free_;  // low ends of free stacks
   size_t handed_out_ = 0;
 };
+
+// Pools outlive launches: the pools of finished workers are kept (a few, of moderate size), so
+// back-to-back launches reuse stacks whose pages are already resident instead of faulting in
+// fresh ones; on small grids those faults were a third of the launch time.
+struct StackPoolReturn {
+  void operator()(StackPool* pool) const;
+};
+using StackPoolHandle = std::unique_ptr<StackPool, StackPoolReturn>;
+StackPoolHandle take_stack_pool(size_t stack_bytes);
 
 // The StackAllocator concept Boost.Context expects, forwarding to a pool.
 struct PooledStack {

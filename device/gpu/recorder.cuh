@@ -25,10 +25,12 @@ static inline cudaError_t set_trace_sink(const TraceSink& sink, cudaStream_t str
                                  stream);
 }
 
-// %globaltimer: nanoseconds, updated every 32 ns or so on recent GPUs.
+// %globaltimer: nanoseconds, updated every 32 ns or so on recent GPUs. The "memory" clobber keeps
+// the compiler from moving the read across a barrier: without it, a departure time could be taken
+// before bar.sync and a thread would seem to leave a barrier before the last one arrived.
 __device__ __forceinline__ uint64_t global_timer() {
   uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
   return t;
 }
 

@@ -28,7 +28,10 @@ std::string difference(const Event& x, const Event& y) {
   field("group id", x.group_id, y.group_id);
   field("rank", x.rank, y.rank);
   field("group size", x.group_size, y.group_size);
-  const bool free_choice = x.kind == EventKind::InvokeOne;
+  // Which thread invoke_one picks, and which SM a block is placed on (ThreadBegin/ThreadEnd's
+  // extra), are the hardware's choice.
+  const bool free_choice = x.kind == EventKind::InvokeOne || x.kind == EventKind::ThreadBegin ||
+                           x.kind == EventKind::ThreadEnd;
   if (!free_choice) field("extra", x.extra, y.extra);
   const bool timed = x.kind == EventKind::Barrier || x.kind == EventKind::BarrierWait ||
                      x.kind == EventKind::CopyWait;

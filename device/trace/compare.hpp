@@ -2,7 +2,7 @@
 // for every thread, the sequence of events it recorded, with kinds, lines, group membership,
 // ranks, sizes, meta ranks, barrier phases and collective inputs and outputs. Fields the hardware
 // may legally choose (timestamps, sequence numbers, addresses, atomics' old values, the thread
-// invoke_one picked) are left out.
+// invoke_one picked, the SM a block ran on) are left out.
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "device/trace/event_codec.hpp"
 #include "device/trace/names.hpp"
 #include "device/trace/trace_json.hpp"
 
@@ -94,11 +95,15 @@ Result<std::vector<Trace>> from_document(const json& doc) {
   if (!doc.is_object() || format == doc.end() || *format != kTraceFormatName)
     return Status::error("not a coopviz trace (no \"format\": \"coopviz-trace\")");
   const auto version = doc.find("version");
-  if (version == doc.end() || !version->is_number_integer() ||
-      *version != json(kTraceFormatVersion))
-    return Status::error(
-        "trace format version " + (version == doc.end() ? "(none)" : version->dump()) +
-        " is not supported: this coopviz reads version " + std::to_string(kTraceFormatVersion));
+  if (version == doc.end() || !version->is_number_integer() || *version < 1 ||
+      *version > kTraceFormatVersion)
+    return Status::error("trace format version " +
+                         (version == doc.end() ? std::string("(none)")
+                          : version->is_number_integer()
+                              ? version->dump()
+                              : std::string("of type ") + version->type_name()) +
+                         " is not supported: this coopviz reads versions 1 to " +
+                         std::to_string(kTraceFormatVersion));
   const auto launches = doc.find("launches");
   if (launches == doc.end() || !launches->is_array())
     return Status::error("trace has no \"launches\" array");
@@ -117,6 +122,12 @@ Result<std::vector<Trace>> from_document(const json& doc) {
 
 }  // namespace
 
+uint64_t event_bytes_limit() {
+  static const uint64_t limit =
+      uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE)) / 2;
+  return limit;
+}
+
 TraceEncoding encoding_for(const std::string& path) {
   const std::string ext = ".json";
   return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0
@@ -129,6 +140,7 @@ std::string encode_traces(const std::vector<Trace>& launches, TraceEncoding enco
   json list = json::array();
   for (const Trace& t : launches) {
     json l = {{"header", header_json(t.header)}, {"event_count", t.events.size()}};
+    if (encoding == TraceEncoding::Cbor) l["event_encoding"] = kPackedEventEncoding;
     if (encoding == TraceEncoding::Json) {
       json events = json::array();
       for (const Event& e : t.events) events.push_back(event_json(e));
@@ -147,8 +159,9 @@ std::string encode_traces(const std::vector<Trace>& launches, TraceEncoding enco
   put_bytes_header(out, head.size());
   out.append(reinterpret_cast<const char*>(head.data()), head.size());
   for (const Trace& t : launches) {
-    put_bytes_header(out, t.events.size() * sizeof(Event));
-    out.append(reinterpret_cast<const char*>(t.events.data()), t.events.size() * sizeof(Event));
+    const std::string packed = pack_events(t.events);
+    put_bytes_header(out, packed.size());
+    out.append(packed);
   }
   return out;
 }
@@ -196,17 +209,34 @@ Result<std::vector<Trace>> decode_cbor(const std::string& bytes) {
     const std::string where = "launch " + std::to_string(i) + ": ";
     auto len = get_bytes_header(bytes, pos, "an event block");
     if (!len) return Status::error(where + len.message());
-    if (*len % sizeof(Event) != 0)
-      return Status::error(where + "event block of " + std::to_string(*len) +
-                           " bytes is not a whole number of 64-byte events");
-    auto count = trace_json::unsigned_field((*doc)["launches"][i], "event_count", 0, UINT64_MAX);
+    const json& entry = (*doc)["launches"][i];
+    auto count = trace_json::unsigned_field(entry, "event_count", 0, UINT64_MAX);
     if (!count) return Status::error(where + count.message());
-    if (*count != *len / sizeof(Event))
-      return Status::error(where + "header promises " + std::to_string(*count) +
-                           " events, the file holds " + std::to_string(*len / sizeof(Event)));
+    auto encoding = trace_json::string_field(entry, "event_encoding", "raw64");
+    if (!encoding) return Status::error(where + encoding.message());
+    // Untrusted counts: refuse what this machine could not hold before allocating anything.
+    const uint64_t limit = event_bytes_limit();
+    if (*count > limit / sizeof(Event))
+      return Status::error(where + "the event block's decompressed size of " +
+                           std::to_string(*count) + " x 64 bytes exceeds the limit of " +
+                           std::to_string(limit) + " bytes (half of this machine's memory)");
     Trace& t = (*traces)[i];
-    t.events.resize(*count);
-    if (*count > 0) std::memcpy(t.events.data(), bytes.data() + pos, *len);
+    if (*encoding == kPackedEventEncoding) {
+      if (Status s = unpack_events(std::string_view(bytes).substr(pos, *len), *count, t.events); !s)
+        return Status::error(where + s.message());
+    } else if (*encoding == "raw64") {
+      if (*len % sizeof(Event) != 0)
+        return Status::error(where + "event block of " + std::to_string(*len) +
+                             " bytes is not a whole number of 64-byte events");
+      if (*count != *len / sizeof(Event))
+        return Status::error(where + "header promises " + std::to_string(*count) +
+                             " events, the file holds " + std::to_string(*len / sizeof(Event)));
+      t.events.resize(*count);
+      if (*count > 0) std::memcpy(t.events.data(), bytes.data() + pos, *len);
+    } else {
+      return Status::error(where + "unknown event encoding '" + *encoding +
+                           "' (known: " + kPackedEventEncoding + ", raw64)");
+    }
     pos += *len;
     if (Status s = validate_events(t, i); !s) return s;
   }

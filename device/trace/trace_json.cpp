@@ -390,4 +390,12 @@ Result<uint64_t> unsigned_field(const json& j, const char* key, uint64_t fallbac
   }
 }
 
+Result<std::string> string_field(const json& j, const char* key, const char* fallback) {
+  try {
+    return text(j, key, fallback);
+  } catch (const BadField& e) {
+    return Status::error(e.what());
+  }
+}
+
 }  // namespace coop::trace_json

@@ -34,4 +34,7 @@ Result<Event> event_from(const json& j);
 // An unsigned integer field of `j` (`fallback` when absent) that must be at most `max`.
 Result<uint64_t> unsigned_field(const json& j, const char* key, uint64_t fallback, uint64_t max);
 
+// A string field of `j` (`fallback` when absent).
+Result<std::string> string_field(const json& j, const char* key, const char* fallback);
+
 }  // namespace coop::trace_json

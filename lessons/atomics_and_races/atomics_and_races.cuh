@@ -16,6 +16,18 @@ __global__ void racy_sum(const int* x, int* s) {
   traced(s[0]) = traced(s[0]) + x[i];
 }
 
+// The same race inside one block, on a __shared__ total: each block loses updates the same way.
+// (Shared memory is also where compute-sanitizer's racecheck looks: it reports this race.)
+__global__ void racy_block_sum(const int* x, int* block_totals) {
+  __shared__ int total;
+  cg::thread_block block = cg::this_thread_block();
+  if (block.thread_rank() == 0) total = 0;
+  block.sync();
+  traced(total) = traced(total) + x[blockIdx.x * blockDim.x + threadIdx.x];
+  block.sync();
+  if (block.thread_rank() == 0) block_totals[blockIdx.x] = total;
+}
+
 // The fix. atomicAdd reads, adds and writes as one indivisible step and returns the value it
 // found: what s[0] held just before this thread's add landed, i.e. the thread's place in line.
 __global__ void atomic_sum(const int* x, int* s, int* before) {

@@ -7,6 +7,7 @@ namespace coop::lessons::atomics_and_races {
 
 void bind_gpu(Kernels& k) {
   k.racy_sum.gpu = COOP_GPU_ENTRY(racy_sum);
+  k.racy_block_sum.gpu = COOP_GPU_ENTRY(racy_block_sum);
   k.atomic_sum.gpu = COOP_GPU_ENTRY(atomic_sum);
   k.staged_sum.gpu = COOP_GPU_ENTRY(staged_sum);
   k.spread_add.gpu = COOP_GPU_ENTRY(spread_add);

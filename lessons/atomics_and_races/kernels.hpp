@@ -7,6 +7,7 @@ namespace coop::lessons::atomics_and_races {
 
 struct Kernels {
   Kernel<const int*, int*> racy_sum{"racy_sum", {}, nullptr};
+  Kernel<const int*, int*> racy_block_sum{"racy_block_sum", {}, nullptr};
   Kernel<const int*, int*, int*> atomic_sum{"atomic_sum", {}, nullptr};
   Kernel<const int*, int*, int> staged_sum{"staged_sum", {}, nullptr};
   Kernel<int*, int> spread_add{"spread_add", {}, nullptr};

@@ -7,6 +7,7 @@ namespace coop::lessons::atomics_and_races {
 
 void bind_emu(Kernels& k) {
   k.racy_sum.emu = &emulated::atomics_and_races::racy_sum;
+  k.racy_block_sum.emu = &emulated::atomics_and_races::racy_block_sum;
   k.atomic_sum.emu = &emulated::atomics_and_races::atomic_sum;
   k.staged_sum.emu = &emulated::atomics_and_races::staged_sum;
   k.spread_add.emu = &emulated::atomics_and_races::spread_add;

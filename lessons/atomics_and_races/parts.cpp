@@ -1,6 +1,7 @@
 #include "lessons/atomics_and_races/parts.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -123,6 +124,37 @@ Status run_race(PartContext& c) {
   auto final_value = first_of(b->s);
   if (!final_value) return final_value.status();
   report_race(c, "race", c.out.launches.back(), *final_value, sum_of(c.x), false);
+
+  // The same race on a __shared__ total, block by block.
+  const uint32_t block = c.req.config.block.x;
+  const uint32_t blocks = uint32_t(c.req.config.grid.count());
+  auto totals = zero_array<int>(c.exec, blocks, "block_totals");
+  if (!totals) return totals.status();
+  if (Status s = launch_kept(c, k.racy_block_sum, c.req.config, b->x.get(), totals->get()); !s)
+    return s;
+  auto got = totals->download();
+  if (!got) return got.status();
+  uint32_t short_blocks = 0, impossible = 0;
+  int64_t lost = 0;
+  for (uint32_t g = 0; g < blocks; ++g) {
+    int64_t exact = 0;
+    int smallest = std::numeric_limits<int>::max();
+    for (uint32_t t = 0; t < block; ++t) {
+      exact += c.x[size_t(g) * block + t];
+      smallest = std::min(smallest, c.x[size_t(g) * block + t]);
+    }
+    short_blocks += (*got)[g] < exact;
+    // The last write holds some thread's old + x, so at least one value survives.
+    impossible += (*got)[g] > exact || (*got)[g] < smallest;
+    lost += exact - (*got)[g];
+  }
+  c.out.checks.push_back(make_check(
+      "shared-memory race: every block total lies between one value and the exact sum",
+      count_of(blocks, blocks) + " blocks", count_of(blocks - impossible, blocks) + " blocks",
+      impossible == 0));
+  c.out.results.emplace_back("shared-memory race: blocks that lost updates",
+                             count_of(short_blocks, blocks) + " (" + std::to_string(lost) +
+                                 " lost in all)");
   return {};
 }
 

@@ -111,10 +111,11 @@ Status run_where_am_i(Executor& exec, const RunRequest& req, LessonRun& out) {
                                     cooperative, {F::kThreads, F::kDimX, F::kDimY, F::kDimZ}));
   out.checks.push_back(fields_check("the grid handle: thread_rank() and num_threads()", *rows, c,
                                     cooperative, {F::kGridRank, F::kGridThreads}));
-  out.checks.push_back(
-      fields_check(std::string("grid.is_valid() is ") +
-                       (cooperative ? "1 under a cooperative launch" : "0 under a normal launch"),
-                   *rows, c, cooperative, {F::kGridValid}));
+  // Guaranteed only for a cooperative launch; in a normal one CUDA 13 drivers report 1 as well
+  // (seen on an H200), so that value is shown, not checked.
+  if (cooperative)
+    out.checks.push_back(fields_check("grid.is_valid() is 1 under a cooperative launch", *rows, c,
+                                      cooperative, {F::kGridValid}));
   out.checks.push_back(fields_check("this_cluster() without clusters holds 1 block", *rows, c,
                                     cooperative, {F::kClusterBlocks}));
   out.checks.push_back(
@@ -258,8 +259,8 @@ LessonDef lesson() {
        EventKind::Store,
        {}},
       {"The grid and is_valid()",
-       "grid.thread_rank() numbers every thread of the launch. is_valid() says whether the grid "
-       "can synchronize: false in a normal launch, true in a cooperative one.",
+       "grid.thread_rank() numbers every thread of the launch. is_valid() is true in a "
+       "cooperative launch; it does not prove that grid.sync() is safe in a normal one.",
        {"traced(row[F::kGridRank])", "grid.is_valid()"},
        EventKind::Store,
        {{"cooperative", 1}}},

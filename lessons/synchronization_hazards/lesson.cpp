@@ -101,10 +101,19 @@ Status run_three_spellings(Executor& exec, const RunRequest& req, const std::vec
       right == 3 * threads && barriers == 3 * threads));
   size_t held = 0;
   for (const auto& [key, w] : window) held += w.first <= w.second;
-  out.checks.push_back(make_check(
-      "no thread left a barrier before the last thread of its block arrived",
-      std::to_string(window.size()) + " of " + std::to_string(window.size()) + " barrier phases",
-      std::to_string(held) + " of " + std::to_string(window.size()), held == window.size()));
+  const std::string phases = std::to_string(held) + " of " + std::to_string(window.size());
+  if (exec.backend() == Backend::Emu) {
+    // The emulator's clock orders every arrival and departure exactly.
+    out.checks.push_back(make_check(
+        "no thread left a barrier before the last thread of its block arrived",
+        std::to_string(window.size()) + " of " + std::to_string(window.size()) + " barrier phases",
+        phases, held == window.size()));
+  } else {
+    // %globaltimer advances in steps (tens of nanoseconds) and reads in different warps are not
+    // ordered that finely, so timestamps cannot prove the barrier; the values read above do.
+    out.results.emplace_back("phases whose %globaltimer stamps show every arrival before every "
+                             "departure", phases + " (the timer is coarser than a barrier)");
+  }
   return {};
 }
 

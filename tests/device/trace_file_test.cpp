@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
 #include "device/trace/trace_file.hpp"
 
 namespace coop {
@@ -94,7 +96,7 @@ TEST(TraceFile, TruncatedCborIsAClearError) {
 
 TEST(TraceFile, WrongVersionNamesBothVersions) {
   std::string text = encode_traces({sample_trace(1)}, TraceEncoding::Json);
-  const size_t at = text.find("\"version\": 1");
+  const size_t at = text.find("\"version\": 2");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 12, "\"version\": 7");
   auto back = decode_traces(text);
@@ -111,12 +113,48 @@ TEST(TraceFile, EventOutsideTheLaunchIsRejected) {
 }
 
 TEST(TraceFile, CorruptKindIsRejected) {
-  std::string bytes = encode_traces({sample_trace(4)}, TraceEncoding::Cbor);
-  // The kind byte of the last event sits 64 - offsetof(kind) bytes before the end.
-  bytes[bytes.size() - sizeof(Event) + offsetof(Event, kind)] = char(200);
-  auto back = decode_traces(bytes);
+  Trace t = sample_trace(4);
+  t.events[3].kind = EventKind(200);
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
   ASSERT_FALSE(back);
   EXPECT_NE(back.message().find("invalid kind"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, DamagedEventBlockIsAClearError) {
+  std::string bytes = encode_traces({sample_trace(500)}, TraceEncoding::Cbor);
+  for (size_t k = 1; k <= 16; ++k) bytes[bytes.size() - k * 3] ^= 0x5a;
+  auto back = decode_traces(bytes);
+  ASSERT_FALSE(back);
+  EXPECT_NE(back.message().find("launch 0: the event block"), std::string::npos) << back.message();
+}
+
+TEST(TraceFile, EventBlocksAreCompressed) {
+  const Trace t = sample_trace(20000);
+  const std::string bytes = encode_traces({t}, TraceEncoding::Cbor);
+  EXPECT_LT(bytes.size(), t.events.size() * sizeof(Event) / 20) << "shuffled + zstd";
+}
+
+// Files of format version 1 stored events as raw 64-byte records; they still load.
+TEST(TraceFile, VersionOneRawFilesStillLoad) {
+  const Trace t = sample_trace(7);
+  // Build a version-1 file by hand: the header document, then the raw records.
+  std::string json_text = encode_traces({t}, TraceEncoding::Json);
+  nlohmann::json v1 = nlohmann::json::parse(json_text);
+  v1["version"] = 1;
+  v1["launches"][0].erase("events");
+  const std::vector<uint8_t> head = nlohmann::json::to_cbor(v1);
+  std::string bytes = {char(0xD9), char(0xD9), char(0xF7), char(0xD8), char(0x18), char(0x5B)};
+  auto put_len = [&](uint64_t n) {
+    for (int i = 7; i >= 0; --i) bytes.push_back(char((n >> (8 * i)) & 0xff));
+  };
+  put_len(head.size());
+  bytes.append(head.begin(), head.end());
+  bytes.push_back(char(0x5B));
+  put_len(t.events.size() * sizeof(Event));
+  bytes.append(reinterpret_cast<const char*>(t.events.data()), t.events.size() * sizeof(Event));
+  auto back = decode_traces(bytes);
+  ASSERT_TRUE(back) << back.message();
+  expect_same(t, (*back)[0]);
 }
 
 TEST(TraceFile, GarbageIsNotATrace) {

@@ -138,7 +138,10 @@ class grid_group : public thread_group {
     return {t.block_idx.x / c.x, t.block_idx.y / c.y, t.block_idx.z / c.z};
   }
   static unsigned long long cluster_rank() { return detail::linear(cluster_index(), dim_clusters()); }
-  bool is_valid() const { return emu::this_thread().cooperative; }
+  // The grid has a workspace in every launch with CUDA 13 drivers: on an H200 (driver 580),
+  // is_valid() was true in a normal launch too. It does not mean grid.sync() is safe; only a
+  // cooperative launch guarantees that every block is resident at once.
+  bool is_valid() const { return true; }
   void sync(int line = __builtin_LINE()) const {
     require_cooperative("grid.sync()", line);
     detail::barrier(ref_, line, "grid.sync()");
@@ -156,7 +159,7 @@ class grid_group : public thread_group {
       : thread_group(ref, meta_rank, meta_size) {}
   friend struct detail::access;
   void require_cooperative(const char* what, int line) const {
-    if (!is_valid())
+    if (!emu::this_thread().cooperative)
       emu::fault(std::string(what) + " needs a cooperative launch (cudaLaunchCooperativeKernel); "
                  "this kernel was launched normally, so its blocks may not all be resident",
                  uint16_t(line));

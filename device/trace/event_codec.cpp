@@ -1,0 +1,120 @@
+#include "device/trace/event_codec.hpp"
+
+#include <sys/mman.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+namespace coop {
+namespace {
+
+constexpr size_t kRecord = sizeof(Event);
+// Events are shuffled chunk by chunk: the stream is chunk 0's 64 planes, then chunk 1's, ... so
+// both ends work through a buffer of one chunk instead of a second copy of the whole array.
+constexpr size_t kChunk = size_t(1) << 16;
+constexpr size_t kTile = 256;  // events per tile of the transpose, which then stays in cache
+
+// Record-major -> plane-major within a chunk of n events (out[k * n + i] = in[i * 64 + k]).
+void shuffle(const unsigned char* in, unsigned char* out, size_t n) {
+  for (size_t base = 0; base < n; base += kTile) {
+    const size_t m = std::min(kTile, n - base);
+    for (size_t k = 0; k < kRecord; ++k) {
+      unsigned char* plane = out + k * n + base;
+      const unsigned char* src = in + base * kRecord + k;
+      for (size_t i = 0; i < m; ++i) plane[i] = src[i * kRecord];
+    }
+  }
+}
+
+void unshuffle(const unsigned char* in, unsigned char* out, size_t n) {
+  for (size_t base = 0; base < n; base += kTile) {
+    const size_t m = std::min(kTile, n - base);
+    for (size_t k = 0; k < kRecord; ++k) {
+      const unsigned char* plane = in + k * n + base;
+      unsigned char* dst = out + base * kRecord + k;
+      for (size_t i = 0; i < m; ++i) dst[i * kRecord] = plane[i];
+    }
+  }
+}
+
+struct CompressContext {
+  ZSTD_CCtx* p = ZSTD_createCCtx();
+  ~CompressContext() { ZSTD_freeCCtx(p); }
+};
+struct DecompressContext {
+  ZSTD_DCtx* p = ZSTD_createDCtx();
+  ~DecompressContext() { ZSTD_freeDCtx(p); }
+};
+
+}  // namespace
+
+std::string pack_events(std::span<const Event> events) {
+  CompressContext cctx;
+  ZSTD_CCtx_setParameter(cctx.p, ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setPledgedSrcSize(cctx.p, events.size() * kRecord);
+  auto chunk = std::make_unique_for_overwrite<unsigned char[]>(kChunk * kRecord);
+  std::string out;
+  std::string buffer(ZSTD_CStreamOutSize(), '\0');
+  const auto* records = reinterpret_cast<const unsigned char*>(events.data());
+  for (size_t first = 0; first < events.size() || first == 0; first += kChunk) {
+    const size_t n = std::min(kChunk, events.size() - first);
+    shuffle(records + first * kRecord, chunk.get(), n);
+    const bool last = first + n >= events.size();
+    ZSTD_inBuffer in{chunk.get(), n * kRecord, 0};
+    for (bool done = false; !done;) {
+      ZSTD_outBuffer o{buffer.data(), buffer.size(), 0};
+      const size_t left = ZSTD_compressStream2(cctx.p, &o, &in, last ? ZSTD_e_end : ZSTD_e_continue);
+      if (ZSTD_isError(left)) return {};  // only on allocation failure inside zstd
+      out.append(buffer.data(), o.pos);
+      done = last ? left == 0 : in.pos == in.size;
+    }
+    if (last) break;
+  }
+  return out;
+}
+
+Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) {
+  const uint64_t bytes = count * kRecord;
+  const unsigned long long content = ZSTD_getFrameContentSize(packed.data(), packed.size());
+  if (content == ZSTD_CONTENTSIZE_ERROR)
+    return Status::error("the event block is not a zstd frame (damaged file?)");
+  if (content != ZSTD_CONTENTSIZE_UNKNOWN && content != bytes)
+    return Status::error("the event block holds " + std::to_string(content) + " bytes, not the " +
+                         std::to_string(bytes) + " that " + std::to_string(count) +
+                         " events take");
+  out.clear();
+  out.resize(count);
+  // Millions of events land in fresh memory: ask for 2 MiB pages to cut the page faults.
+  if (bytes >= (size_t(4) << 20)) {
+    const uintptr_t a = (reinterpret_cast<uintptr_t>(out.data()) + (2u << 20) - 1) &
+                        ~uintptr_t((2u << 20) - 1);
+    const uintptr_t b = reinterpret_cast<uintptr_t>(out.data() + count) & ~uintptr_t((2u << 20) - 1);
+    if (b > a) madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
+  }
+  DecompressContext dctx;
+  auto chunk = std::make_unique_for_overwrite<unsigned char[]>(kChunk * kRecord);
+  ZSTD_inBuffer in{packed.data(), packed.size(), 0};
+  auto* records = reinterpret_cast<unsigned char*>(out.data());
+  for (uint64_t first = 0; first < count; first += kChunk) {
+    const size_t n = size_t(std::min<uint64_t>(kChunk, count - first));
+    ZSTD_outBuffer o{chunk.get(), n * kRecord, 0};
+    while (o.pos < o.size) {
+      const size_t r = ZSTD_decompressStream(dctx.p, &o, &in);
+      if (ZSTD_isError(r))
+        return Status::error(std::string("the event block does not decompress: ") +
+                             ZSTD_getErrorName(r));
+      if (r == 0 && o.pos < o.size) break;  // the frame ended early
+      if (in.pos == in.size && o.pos < o.size && r != 0) break;  // the data ran out
+    }
+    if (o.pos != o.size)
+      return Status::error("the event block ends after " +
+                           std::to_string(first * kRecord + o.pos) + " of " +
+                           std::to_string(bytes) + " bytes");
+    unshuffle(chunk.get(), records + first * kRecord, n);
+  }
+  return {};
+}
+
+}  // namespace coop
