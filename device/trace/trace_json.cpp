@@ -42,9 +42,12 @@ class NestingLimitedBuilder {
   bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
   bool end_array() { return leave() && dom_.end_array(); }
   bool parse_error(std::size_t at, const std::string& token, const nlohmann::detail::exception& e) {
+    error_ = e.what();
     return dom_.parse_error(at, token, e);
   }
   bool too_deep() const { return too_deep_; }
+  // The parser's own words ("... unexpected end of input ..." for a truncated file), or "".
+  const std::string& error() const { return error_; }
 
  private:
   bool enter() {
@@ -58,6 +61,7 @@ class NestingLimitedBuilder {
   Dom dom_;
   int depth_ = 0;
   bool too_deep_ = false;
+  std::string error_;
 };
 
 template <class Parse>
@@ -68,7 +72,8 @@ Result<json> parse_limited(const char* what, const char* format, Parse&& parse) 
     if (builder.too_deep())
       return Status::error(std::string(what) + " nests deeper than " + std::to_string(kMaxNesting) +
                            " levels; a coopviz trace nests about 5");
-    return Status::error(std::string(what) + " is not valid " + format);
+    return Status::error(std::string(what) + " is not valid " + format +
+                         (builder.error().empty() ? "" : " (" + builder.error() + ")"));
   }
   return out;
 }

@@ -237,7 +237,8 @@ TEST(TraceFile, NumbersOutsideTheirFieldAreNamed) {
 }
 
 TEST(TraceFile, ImpossibleDevicesAreRejected) {
-  // The occupancy tab divides by the warp size and loops over shared memory sizes in KiB steps.
+  // The occupancy views divide by the warp size and step through shared memory sizes: values no
+  // device has are refused rather than trusted.
   Trace t = sample_trace(2);
   t.header.device.warp_size = 0;
   EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("warp_size"), std::string::npos);
@@ -249,6 +250,13 @@ TEST(TraceFile, ImpossibleDevicesAreRejected) {
   EXPECT_NE(
       error_of(json_edited(t, "\"cc\": \"9.0\"", "\"cc\": \"9.x\"")).find("compute capability"),
       std::string::npos);
+}
+
+TEST(TraceFile, TruncatedJsonSaysWhereItEnds) {
+  const std::string text = encode_traces({sample_trace(4)}, TraceEncoding::Json);
+  const std::string message = error_of(text.substr(0, text.size() / 2));
+  EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;
+  EXPECT_NE(message.find("unexpected end of input"), std::string::npos) << message;
 }
 
 TEST(TraceFile, ThreadCountThatWrapsAroundIsRejected) {
