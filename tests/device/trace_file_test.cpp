@@ -4,8 +4,10 @@
 #include <cstring>
 #include <limits>
 
+#include <zstd.h>
 #include <nlohmann/json.hpp>
 
+#include "device/trace/event_codec.hpp"
 #include "device/trace/trace_file.hpp"
 
 namespace coop {
@@ -208,6 +210,156 @@ std::string error_of(const std::string& bytes) {
   auto back = decode_traces(bytes);
   EXPECT_FALSE(back) << "accepted";
   return back ? std::string() : back.message();
+}
+
+// A CBOR trace file assembled by hand: the header document `doc`, then one event block per entry.
+std::string cbor_file(const nlohmann::json& doc, const std::vector<std::string>& blocks) {
+  std::string bytes = {char(0xD9), char(0xD9), char(0xF7), char(0xD8), char(0x18)};
+  auto put_block = [&](const std::string& payload) {
+    bytes.push_back(char(0x5B));
+    for (int i = 7; i >= 0; --i) bytes.push_back(char((payload.size() >> (8 * i)) & 0xff));
+    bytes += payload;
+  };
+  const std::vector<uint8_t> head = nlohmann::json::to_cbor(doc);
+  put_block(std::string(head.begin(), head.end()));
+  for (const std::string& b : blocks) put_block(b);
+  return bytes;
+}
+
+// The header document of `t` as a format 2 file holds it, with its packed event block.
+nlohmann::json packed_doc(const Trace& t) {
+  nlohmann::json doc = nlohmann::json::parse(encode_traces({t}, TraceEncoding::Json));
+  doc["launches"][0].erase("events");
+  doc["launches"][0]["event_encoding"] = kPackedEventEncoding;
+  return doc;
+}
+
+// The packed events of `t` re-compressed as a zstd frame that does not state its size, as other
+// writers may.
+std::string frame_without_size(const Trace& t) {
+  const std::string packed = pack_events(t.events);
+  std::string shuffled(t.events.size() * sizeof(Event), '\0');
+  ZSTD_decompress(shuffled.data(), shuffled.size(), packed.data(), packed.size());
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
+  std::string out(ZSTD_compressBound(shuffled.size()), '\0');
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  ZSTD_inBuffer in{shuffled.data(), shuffled.size(), 0};
+  ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+  ZSTD_freeCCtx(c);
+  out.resize(o.pos);
+  return out;
+}
+
+TEST(TraceFile, HandBuiltPackedFileLoads) {
+  // The helpers above build what encode_traces writes; the cases below each change one thing.
+  const Trace t = sample_trace(9);
+  auto back = decode_traces(cbor_file(packed_doc(t), {pack_events(t.events)}));
+  ASSERT_TRUE(back) << back.message();
+  expect_same(t, (*back)[0]);
+}
+
+TEST(TraceFile, OversizedEventCountIsRefusedBeforeAllocating) {
+  const Trace t = sample_trace(9);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = uint64_t(1) << 50;  // 64 PiB of events
+  const std::string message = error_of(cbor_file(doc, {pack_events(t.events)}));
+  EXPECT_NE(message.find("launch 0: the event block's decompressed size of 1125899906842624 x 64 "
+                         "bytes exceeds the limit of " +
+                         std::to_string(event_bytes_limit()) + " bytes"),
+            std::string::npos)
+      << message;
+  doc["launches"][0]["event_count"] = UINT64_MAX;  // would wrap around when multiplied by 64
+  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)})).find("exceeds the limit"),
+            std::string::npos);
+}
+
+TEST(TraceFile, CountBeyondWhatTheFrameHoldsIsAnError) {
+  const Trace t = sample_trace(9);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = 10;
+  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)}))
+                .find("the event block holds 576 bytes, not the 640 that 10 events take"),
+            std::string::npos);
+  // A frame that does not state its size is read until it runs out; a header that promises
+  // millions of events then costs no more memory than the frame really holds.
+  doc["launches"][0]["event_count"] = 5000000;
+  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+                .find("launch 0: the event block ends after 576 of 320000000 bytes"),
+            std::string::npos);
+  doc["launches"][0]["event_count"] = 4;
+  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+                .find("the event block holds more than the 256 bytes that 4 events take"),
+            std::string::npos);
+}
+
+TEST(TraceFile, FrameWithoutItsSizeStillLoads) {
+  const Trace t = sample_trace(9);
+  auto back = decode_traces(cbor_file(packed_doc(t), {frame_without_size(t)}));
+  ASSERT_TRUE(back) << back.message();
+  expect_same(t, (*back)[0]);
+}
+
+TEST(TraceFile, BadZstdFramesAreNamed) {
+  const Trace t = sample_trace(9);
+  const nlohmann::json doc = packed_doc(t);
+  const std::string packed = pack_events(t.events);
+  EXPECT_NE(error_of(cbor_file(doc, {"not zstd at all"}))
+                .find("launch 0: the event block is not a zstd frame"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {""})).find("not a zstd frame"), std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed.substr(0, packed.size() - 4)}))
+                .find("launch 0: the event block ends after"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed + "tail"}))
+                .find("the event block has 4 bytes after its zstd frame"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed + packed})).find("after its zstd frame"),
+            std::string::npos);
+}
+
+TEST(TraceFile, WrongTypesInTheFileDocumentAreNamed) {
+  const Trace t = sample_trace(2);
+  const std::string packed = pack_events(t.events);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_encoding"] = 7;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_encoding must be a string"),
+            std::string::npos);
+  doc["launches"][0]["event_encoding"] = "lz4";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("unknown event encoding 'lz4'"),
+            std::string::npos);
+  doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = "2";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_count must be an integer"),
+            std::string::npos);
+  doc = packed_doc(t);
+  doc["version"] = "2";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("version of type string is not supported"),
+            std::string::npos);
+  doc["version"] = 0;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("reads versions 1 to 2"), std::string::npos);
+  doc = packed_doc(t);
+  doc["launches"][0] = 5;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: not an object"), std::string::npos);
+}
+
+TEST(TraceFile, WrongMagicIsNotATrace) {
+  std::string bytes = encode_traces({sample_trace(2)}, TraceEncoding::Cbor);
+  bytes[1] = 'X';
+  EXPECT_NE(error_of(bytes).find("not a coopviz trace: neither JSON nor coopviz CBOR"),
+            std::string::npos);
+  EXPECT_NE(error_of("\xD9\xD9\xF7\xD8").find("not a coopviz trace"), std::string::npos);
+}
+
+TEST(TraceFile, MissingOrExtraEventBlocksAreNamed) {
+  const Trace t = sample_trace(2);
+  const std::string packed = pack_events(t.events);
+  EXPECT_NE(
+      error_of(cbor_file(packed_doc(t), {})).find("launch 0: file ends before an event block"),
+      std::string::npos);
+  EXPECT_NE(error_of(cbor_file(packed_doc(t), {packed, packed}))
+                .find("unexpected bytes after the last launch"),
+            std::string::npos);
 }
 
 TEST(TraceFile, DeeplyNestedCborHeaderIsAnErrorNotAStackOverflow) {
