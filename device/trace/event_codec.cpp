@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +17,9 @@ constexpr size_t kRecord = sizeof(Event);
 // both ends work through a buffer of one chunk instead of a second copy of the whole array.
 constexpr size_t kChunk = size_t(1) << 16;
 constexpr size_t kTile = 256;  // events per tile of the transpose, which then stays in cache
+// The largest zstd window (history) a block may need to decompress: zstd's own default limit,
+// stated here so that the error can name it. pack_events writes windows of at most 2 MiB.
+constexpr int kMaxWindowLog = 27;
 // Memory for a block's events is reserved at once up to this many times its compressed size.
 // Lesson traces shrink about a hundredfold; a block that expands further is still read, growing
 // as it decompresses.
@@ -52,6 +56,14 @@ struct DecompressContext {
   ZSTD_DCtx* p = ZSTD_createDCtx();
   ~DecompressContext() { ZSTD_freeDCtx(p); }
 };
+
+Status decompress_error(size_t code) {
+  if (ZSTD_getErrorCode(code) == ZSTD_error_frameParameter_windowTooLarge)
+    return Status::error("the event block needs a zstd window larger than the limit of " +
+                         std::to_string(size_t(1) << kMaxWindowLog) + " bytes");
+  return Status::error(std::string("the event block does not decompress: ") +
+                       ZSTD_getErrorName(code));
+}
 
 }  // namespace
 
@@ -106,6 +118,7 @@ Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) 
     if (b > a) madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
   }
   DecompressContext dctx;
+  ZSTD_DCtx_setParameter(dctx.p, ZSTD_d_windowLogMax, kMaxWindowLog);
   auto chunk = std::make_unique_for_overwrite<unsigned char[]>(kChunk * kRecord);
   ZSTD_inBuffer in{packed.data(), packed.size(), 0};
   size_t left = 1;  // ZSTD_decompressStream's hint: 0 once the frame is complete
@@ -114,9 +127,7 @@ Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) 
     ZSTD_outBuffer o{chunk.get(), n * kRecord, 0};
     while (o.pos < o.size) {
       left = ZSTD_decompressStream(dctx.p, &o, &in);
-      if (ZSTD_isError(left))
-        return Status::error(std::string("the event block does not decompress: ") +
-                             ZSTD_getErrorName(left));
+      if (ZSTD_isError(left)) return decompress_error(left);
       if (left == 0 && o.pos < o.size) break;                       // the frame ended early
       if (in.pos == in.size && o.pos < o.size && left != 0) break;  // the data ran out
     }
@@ -134,9 +145,7 @@ Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) 
     ZSTD_outBuffer o{&extra, 1, 0};
     const size_t before = in.pos;
     left = ZSTD_decompressStream(dctx.p, &o, &in);
-    if (ZSTD_isError(left))
-      return Status::error(std::string("the event block does not decompress: ") +
-                           ZSTD_getErrorName(left));
+    if (ZSTD_isError(left)) return decompress_error(left);
     if (o.pos != 0)
       return Status::error("the event block holds more than the " + std::to_string(bytes) +
                            " bytes that " + std::to_string(count) + " events take");

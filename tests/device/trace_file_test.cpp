@@ -316,6 +316,12 @@ TEST(TraceFile, BadZstdFramesAreNamed) {
             std::string::npos);
   EXPECT_NE(error_of(cbor_file(doc, {packed + packed})).find("after its zstd frame"),
             std::string::npos);
+  // A frame header asking for a 256 MiB window (exponent 18), then an empty last block.
+  const std::string huge_window("\x28\xB5\x2F\xFD\x00\x90\x01\x00\x00", 9);
+  EXPECT_NE(error_of(cbor_file(doc, {huge_window}))
+                .find("launch 0: the event block needs a zstd window larger than the limit of "
+                      "134217728 bytes"),
+            std::string::npos);
 }
 
 TEST(TraceFile, WrongTypesInTheFileDocumentAreNamed) {
