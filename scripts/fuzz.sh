@@ -47,6 +47,16 @@ sources_trace=(tests/fuzz/trace_fuzz.cpp device/trace/trace_file.cpp device/trac
 sources_config=(tests/fuzz/config_fuzz.cpp device/launch/launch_config.cpp
                 device/occupancy/occupancy.cpp device/occupancy/presets.cpp lessons/lesson.cpp)
 
+./scripts/install-deps.sh
+if ! command -v "$cxx" >/dev/null; then
+  echo "coopviz: installing clang for $cxx (libFuzzer comes with it)"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends clang
+fi
+
 mkdir -p "$out"
 status=0
 for t in "${targets[@]}"; do
