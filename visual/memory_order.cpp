@@ -18,7 +18,7 @@ bool other_result(Op op, uint64_t old_bits, uint64_t operand_bits, uint64_t& res
   const T old = from_bits<T>(old_bits), v = from_bits<T>(operand_bits);
   switch (op) {
     case Op::AtomicSub:
-      result = to_bits(T(old - v));
+      result = to_bits(wrapping_sub(old, v));
       return true;
     case Op::AtomicExch:
     case Op::AtomicStore:
@@ -33,7 +33,8 @@ bool other_result(Op op, uint64_t old_bits, uint64_t operand_bits, uint64_t& res
   if constexpr (std::is_integral_v<T>) {
     // CUDA's wrapping counters: inc wraps to 0 past v, dec wraps to v at 0 or above v.
     if (op == Op::AtomicInc) return result = to_bits(T(old >= v ? 0 : old + 1)), true;
-    if (op == Op::AtomicDec) return result = to_bits(T(old == 0 || old > v ? v : old - 1)), true;
+    if (op == Op::AtomicDec)
+      return result = to_bits(T(old == 0 || old > v ? v : wrapping_sub(old, T(1)))), true;
   }
   return false;  // CAS: the event does not carry the compare value
 }

@@ -25,7 +25,7 @@ uint64_t apply(Op op, uint64_t a_bits, uint64_t b_bits) {
         return a_bits;
       }
     default:
-      return to_bits(T(a + b));
+      return to_bits(wrapping_add(a, b));
   }
 }
 

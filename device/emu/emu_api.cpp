@@ -228,7 +228,7 @@ void fault(const std::string& message, uint16_t line) {
   Lane& lane = current_lane();
   t_worker->launch->fail(where(lane, line) + ": " + message);
   set_state(lane, LaneState::Faulted);
-  // Never resumed again; when the launch is torn down the fiber unwinds from here.
+  // Resumed again only when the launch is torn down, and then the fiber unwinds from here.
   for (;;) yield_to_scheduler(lane);
 }
 

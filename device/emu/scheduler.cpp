@@ -2,6 +2,7 @@
 //
 // Index
 //   [SECTION] Lane bookkeeping
+//   [SECTION] Fiber switches
 //   [SECTION] Blocks: creation and retirement
 //   [SECTION] Stepping a warp
 //   [SECTION] Deadlock reports
@@ -11,9 +12,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <exception>
 #include <sstream>
 #include <thread>
 
+#include "device/emu/asan_fibers.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu::detail {
@@ -52,14 +55,31 @@ void set_state(Lane& lane, LaneState state) {
   lane.state = state;
 }
 
-void yield_to_scheduler(Lane& lane) { lane.back = std::move(lane.back).resume(); }
+// [SECTION] Fiber switches (announced to AddressSanitizer in sanitizer builds: asan_fibers.hpp)
+
+void yield_to_scheduler(Lane& lane) {
+  Worker& worker = *t_worker;
+  switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
+  lane.back = std::move(lane.back).resume();
+  switched(lane.asan_fake_stack, nullptr, nullptr);
+  // Torn down while suspended: unwind to where the fiber began, running destructors on the way.
+  // A destructor that waits again during that unwinding just returns.
+  if (t_worker->unwinding && std::uncaught_exceptions() == 0) throw LaneUnwind{};
+}
 
 namespace {
 
-// Stack allocator that also reports canary damage when a finished thread returns its stack.
+// Stack allocator that also reports canary damage when a finished thread returns its stack, and
+// notes where the stack is for the switch announcements.
 struct CheckedStack {
   Worker* worker;
-  boost::context::stack_context allocate() { return worker->pool->allocate(); }
+  Lane* lane;
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc = worker->pool->allocate();
+    lane->stack_low = static_cast<char*>(sc.sp) - sc.size;
+    lane->stack_size = sc.size;
+    return sc;
+  }
   void deallocate(boost::context::stack_context& sc) {
     if (worker->pool->deallocate(sc)) worker->stack_overflow = true;
   }
@@ -111,10 +131,18 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
     info.cooperative = req.config.mode == LaunchMode::Cooperative;
     info.sm = req.device.sm_count > 0 ? rank % uint32_t(req.device.sm_count) : 0;
     lane.fiber = boost::context::fiber(
-        std::allocator_arg, CheckedStack{&worker}, [&lane](boost::context::fiber&& back) {
+        std::allocator_arg, CheckedStack{&worker, &lane}, [&lane](boost::context::fiber&& back) {
+          Worker& w = *t_worker;
+          switched(nullptr, &w.stack_low, &w.stack_size);
           lane.back = std::move(back);
-          t_worker->launch->request->body();
+          if (!w.unwinding) {  // a lane torn down before it ever ran has nothing to unwind
+            try {
+              w.launch->request->body();
+            } catch (const LaneUnwind&) {
+            }
+          }
           set_state(lane, LaneState::Done);
+          switching_to(nullptr, w.stack_low, w.stack_size);
           return std::move(lane.back);
         });
   }
@@ -141,9 +169,22 @@ void prefetch_context(const Lane& lane) {
 void resume(Worker& worker, Lane& lane) {
   t_thread = &lane.info;
   worker.current = &lane;
+  switching_to(&worker.asan_fake_stack, lane.stack_low, lane.stack_size);
   lane.fiber = std::move(lane.fiber).resume();
+  switched(worker.asan_fake_stack, nullptr, nullptr);
   worker.current = nullptr;
   ++worker.steps;
+}
+
+// Unwinds every lane still suspended (after a fault or a deadlock) through the same announced
+// switches as a normal step, so that no fiber is left for Boost.Context's destructor to unwind
+// behind the sanitizer's back.
+void unwind_suspended(Worker& worker) {
+  worker.unwinding = true;
+  for (auto& block : worker.resident)
+    for (Lane& lane : block->lanes)
+      if (lane.fiber) resume(worker, lane);
+  worker.unwinding = false;
 }
 
 // Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
@@ -349,7 +390,7 @@ void run_worker(Worker& worker, unsigned window_units) {
   if (worker.stack_overflow)
     L.fail("an emulated thread overflowed its " + std::to_string(worker.pool->stack_bytes() / 1024) +
            " KiB stack");
-  // Destroying blocks unwinds any fibers still suspended (after a fault or deadlock).
+  unwind_suspended(worker);
   worker.resident.clear();
   t_worker = nullptr;
 }

@@ -34,6 +34,11 @@ struct Lane {
   ThreadInfo info{};
   boost::context::fiber fiber;  // the suspended thread
   boost::context::fiber back;   // the scheduler, while the thread runs
+  // The fiber's stack, and AddressSanitizer's record of its frames while it is switched out
+  // (used only in sanitizer builds, where every switch is announced to ASan).
+  const void* stack_low = nullptr;
+  size_t stack_size = 0;
+  void* asan_fake_stack = nullptr;
   LaneState state = LaneState::Runnable;
   uint16_t line = 0;            // where it waits, for reports
   Op op = Op::None;
@@ -141,7 +146,13 @@ struct Worker {
   uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
   bool stack_overflow = false;
+  // Set while the launch is torn down: a lane resumed then unwinds its stack instead of running.
+  bool unwinding = false;
   Lane* current = nullptr;
+  // The scheduler's own stack, as AddressSanitizer reported it when a fiber first started.
+  const void* stack_low = nullptr;
+  size_t stack_size = 0;
+  void* asan_fake_stack = nullptr;
 
   explicit Worker(size_t stack_bytes) : pool(take_stack_pool(stack_bytes)) {}
   uint64_t random();
@@ -150,8 +161,12 @@ struct Worker {
 
 inline thread_local Worker* t_worker = nullptr;
 
-// Suspends the running lane and returns to the scheduler; returns when the lane runs again.
+// Suspends the running lane and returns to the scheduler; returns when the lane runs again. When
+// the launch is being torn down it throws LaneUnwind instead, unwinding the lane's stack.
 void yield_to_scheduler(Lane& lane);
+
+// Thrown into a suspended lane at teardown; caught where the lane's fiber began.
+struct LaneUnwind {};
 
 // Lane state changes keep the warp's masks in step.
 void set_state(Lane& lane, LaneState state);

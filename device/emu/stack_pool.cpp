@@ -7,6 +7,8 @@
 #include <mutex>
 #include <new>
 
+#include "device/emu/asan_fibers.hpp"
+
 namespace coop::emu {
 namespace {
 constexpr uint64_t kCanary = 0xC00Bu * 0x0001000100010001ull;
@@ -39,6 +41,7 @@ boost::context::stack_context StackPool::allocate() {
   if (free_.empty()) grow();
   char* low = free_.back();
   free_.pop_back();
+  forget_stack_frames(low, stack_bytes_);
   // Stacks grow down from the high end; shift each top by a different multiple of 320 bytes
   // (5 cache lines, coprime with the set counts) within the first 12 KiB.
   const size_t colour = (++handed_out_ * 320) % (12 * 1024);

@@ -21,4 +21,15 @@ struct Dim3 {
   }
 };
 
+// True if x * y * z * factor is larger than limit. Never wraps around, so it is safe on sizes read
+// from a file or typed by a user (three 31-bit dimensions overflow 64 bits).
+constexpr bool count_exceeds(const Dim3& d, uint64_t factor, uint64_t limit) {
+  uint64_t n = factor;
+  for (uint32_t v : {d.x, d.y, d.z}) {
+    if (v != 0 && n > limit / v) return true;
+    n *= v;
+  }
+  return n > limit;
+}
+
 }  // namespace coop

@@ -88,21 +88,26 @@ Status validate_shape(const LaunchConfig& c, const DeviceProps& d, const KernelR
     return Status::error(m);
   if (std::string m = dims_message("grid", c.grid, d.max_grid_dims); !m.empty())
     return Status::error(m);
-  if (threads > uint64_t(k.max_threads_per_block))
+  if (int64_t(threads) > k.max_threads_per_block)
     return Status::error(
         "block of " + std::to_string(threads) + " threads exceeds this kernel's limit of " +
         std::to_string(k.max_threads_per_block) + " (its register use or __launch_bounds__)");
-  if (c.total_threads() > 0xffffffffull)
-    return Status::error("grid of " + std::to_string(c.total_threads()) +
+  // Checked without forming the product: a 2^31 x 65535 x 65535 grid of 1024-thread blocks
+  // wraps 64 bits around to fewer than 2^32 threads.
+  if (count_exceeds(c.grid, threads, 0xffffffffull))
+    return Status::error("grid of " + c.grid.str() + " blocks x " + std::to_string(threads) +
                          " threads exceeds the 4294967295 a traced launch can number");
   const size_t smem = k.static_smem + c.dynamic_smem;
   const size_t smem_limit = max_smem_per_block(d);
-  if (smem > smem_limit)
+  // The first test keeps a (nonsensical) static size near 2^64 from wrapping the sum around.
+  if (k.static_smem > smem_limit || smem > smem_limit)
     return Status::error("shared memory of " + std::to_string(smem) + " bytes per block (" +
                          std::to_string(k.static_smem) + " static + " +
                          std::to_string(c.dynamic_smem) + " dynamic) exceeds the " +
                          std::to_string(smem_limit) + " bytes a block may use on " + d.name);
   if (c.mode == LaunchMode::Cluster) {
+    if (c.cluster.x == 0 || c.cluster.y == 0 || c.cluster.z == 0)
+      return Status::error("cluster " + c.cluster.str() + ": every dimension must be at least 1");
     if (!d.cluster_launch)
       return Status::error("thread block clusters need compute capability 9.0 or newer; " + d.name +
                            " is " + d.cc_string());

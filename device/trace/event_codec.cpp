@@ -2,8 +2,10 @@
 
 #include <sys/mman.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -15,6 +17,13 @@ constexpr size_t kRecord = sizeof(Event);
 // both ends work through a buffer of one chunk instead of a second copy of the whole array.
 constexpr size_t kChunk = size_t(1) << 16;
 constexpr size_t kTile = 256;  // events per tile of the transpose, which then stays in cache
+// The largest zstd window (history) a block may need to decompress: zstd's own default limit,
+// stated here so that the error can name it. pack_events writes windows of at most 2 MiB.
+constexpr int kMaxWindowLog = 27;
+// Memory for a block's events is reserved at once up to this many times its compressed size.
+// Lesson traces shrink about a hundredfold; a block that expands further is still read, growing
+// as it decompresses.
+constexpr uint64_t kMostPlausibleRatio = 4096;
 
 // Record-major -> plane-major within a chunk of n events (out[k * n + i] = in[i * 64 + k]).
 void shuffle(const unsigned char* in, unsigned char* out, size_t n) {
@@ -48,6 +57,14 @@ struct DecompressContext {
   ~DecompressContext() { ZSTD_freeDCtx(p); }
 };
 
+Status decompress_error(size_t code) {
+  if (ZSTD_getErrorCode(code) == ZSTD_error_frameParameter_windowTooLarge)
+    return Status::error("the event block needs a zstd window larger than the limit of " +
+                         std::to_string(size_t(1) << kMaxWindowLog) + " bytes");
+  return Status::error(std::string("the event block does not decompress: ") +
+                       ZSTD_getErrorName(code));
+}
+
 }  // namespace
 
 std::string pack_events(std::span<const Event> events) {
@@ -76,6 +93,9 @@ std::string pack_events(std::span<const Event> events) {
 }
 
 Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) {
+  if (count > UINT64_MAX / kRecord)
+    return Status::error("the event block's " + std::to_string(count) +
+                         " events do not fit in 2^64 bytes");
   const uint64_t bytes = count * kRecord;
   const unsigned long long content = ZSTD_getFrameContentSize(packed.data(), packed.size());
   if (content == ZSTD_CONTENTSIZE_ERROR)
@@ -85,35 +105,56 @@ Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) 
                          std::to_string(bytes) + " that " + std::to_string(count) +
                          " events take");
   out.clear();
-  out.resize(count);
+  // The count is the file's word until the frame delivers that many events, so memory is reserved
+  // up front only as far as the compressed size makes plausible and otherwise grows with what
+  // really decompresses: a few damaged bytes cannot claim gigabytes.
+  out.reserve(size_t(std::min<uint64_t>(count, packed.size() * kMostPlausibleRatio / kRecord + 1)));
   // Millions of events land in fresh memory: ask for 2 MiB pages to cut the page faults.
-  if (bytes >= (size_t(4) << 20)) {
+  if (out.capacity() * kRecord >= (size_t(4) << 20)) {
     const uintptr_t a = (reinterpret_cast<uintptr_t>(out.data()) + (2u << 20) - 1) &
                         ~uintptr_t((2u << 20) - 1);
-    const uintptr_t b = reinterpret_cast<uintptr_t>(out.data() + count) & ~uintptr_t((2u << 20) - 1);
+    const uintptr_t b =
+        reinterpret_cast<uintptr_t>(out.data() + out.capacity()) & ~uintptr_t((2u << 20) - 1);
     if (b > a) madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
   }
   DecompressContext dctx;
+  ZSTD_DCtx_setParameter(dctx.p, ZSTD_d_windowLogMax, kMaxWindowLog);
   auto chunk = std::make_unique_for_overwrite<unsigned char[]>(kChunk * kRecord);
   ZSTD_inBuffer in{packed.data(), packed.size(), 0};
-  auto* records = reinterpret_cast<unsigned char*>(out.data());
+  size_t left = 1;  // ZSTD_decompressStream's hint: 0 once the frame is complete
   for (uint64_t first = 0; first < count; first += kChunk) {
     const size_t n = size_t(std::min<uint64_t>(kChunk, count - first));
     ZSTD_outBuffer o{chunk.get(), n * kRecord, 0};
     while (o.pos < o.size) {
-      const size_t r = ZSTD_decompressStream(dctx.p, &o, &in);
-      if (ZSTD_isError(r))
-        return Status::error(std::string("the event block does not decompress: ") +
-                             ZSTD_getErrorName(r));
-      if (r == 0 && o.pos < o.size) break;  // the frame ended early
-      if (in.pos == in.size && o.pos < o.size && r != 0) break;  // the data ran out
+      left = ZSTD_decompressStream(dctx.p, &o, &in);
+      if (ZSTD_isError(left)) return decompress_error(left);
+      if (left == 0 && o.pos < o.size) break;                       // the frame ended early
+      if (in.pos == in.size && o.pos < o.size && left != 0) break;  // the data ran out
     }
     if (o.pos != o.size)
       return Status::error("the event block ends after " +
                            std::to_string(first * kRecord + o.pos) + " of " +
                            std::to_string(bytes) + " bytes");
-    unshuffle(chunk.get(), records + first * kRecord, n);
+    out.resize(first + n);
+    unshuffle(chunk.get(), reinterpret_cast<unsigned char*>(out.data()) + first * kRecord, n);
   }
+  // All events are in; what follows must be only the end of the frame (its checksum, an empty
+  // last block), not more events or a second frame.
+  while (left != 0) {
+    unsigned char extra;
+    ZSTD_outBuffer o{&extra, 1, 0};
+    const size_t before = in.pos;
+    left = ZSTD_decompressStream(dctx.p, &o, &in);
+    if (ZSTD_isError(left)) return decompress_error(left);
+    if (o.pos != 0)
+      return Status::error("the event block holds more than the " + std::to_string(bytes) +
+                           " bytes that " + std::to_string(count) + " events take");
+    if (left != 0 && in.pos == before)
+      return Status::error("the event block's zstd frame is cut short after its last event");
+  }
+  if (in.pos != in.size)
+    return Status::error("the event block has " + std::to_string(in.size - in.pos) +
+                         " bytes after its zstd frame");
   return {};
 }
 

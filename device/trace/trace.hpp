@@ -20,6 +20,9 @@ enum class Backend : uint8_t { Gpu, Emu };
 // state per thread; bounding the count bounds what an untrusted file can make the app allocate.
 // The largest grid that fills an H200 at full occupancy has 270 336 threads.
 inline constexpr uint64_t kMaxTracedThreads = uint64_t(1) << 24;
+// The most SMs a trace may name (device SM count, SM ids of block records). The largest GPUs
+// have under 200; the bound keeps per-SM tables built from a file small.
+inline constexpr uint32_t kMaxTracedSms = 4096;
 const char* to_string(Backend backend);
 
 // A named allocation the kernel touched, so addresses in events can be shown as name[index].

@@ -11,6 +11,7 @@
 // file is an error naming what is wrong, never a crash.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ Result<std::vector<Trace>> decode_traces(const std::string& bytes);
 // Writes atomically (temporary file, then rename) so a failed save never leaves half a file.
 Status save_traces(const std::string& path, const std::vector<Trace>& launches);
 Result<std::vector<Trace>> load_traces(const std::string& path);
+
+// The most bytes of events one launch of a loaded file may unpack to: half of this machine's
+// memory. A larger count in a header is refused before anything is allocated.
+uint64_t event_bytes_limit();
 
 // Writes `bytes` to `path` through a temporary file and a rename; the error says why it failed.
 Status write_file_atomically(const std::string& path, const std::string& bytes);

@@ -55,6 +55,50 @@ TEST(ValidateLaunch, NamesTheLimitBroken) {
   EXPECT_TRUE(validate_launch(c, d, k).ok());
 }
 
+// Found by tests/fuzz/config_fuzz.cpp: a grid whose thread count wraps 64 bits around to fewer
+// than 2^32 threads was accepted (1430301313 x 65535 x 65535 blocks of 1024 threads).
+TEST(ValidateLaunch, ThreadCountThatWrapsAroundIsRejected) {
+  const DeviceProps& d = default_emulated_device();
+  LaunchConfig c;
+  c.grid = {1430301313u, 65535, 65535};
+  c.block = {1024, 1, 1};
+  const Status s = validate_launch(c, d, KernelResources{});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("exceeds the 4294967295"), std::string::npos) << s.message();
+  EXPECT_TRUE(count_exceeds(c.grid, 1024, 0xffffffffull));
+  EXPECT_FALSE(count_exceeds({65536, 65536, 1}, 1, 0xffffffffull + 1));
+  EXPECT_TRUE(count_exceeds({65536, 65536, 1}, 1, 0xffffffffull));
+}
+
+// Found by the fuzzer: a cluster launch with a zero cluster dimension divided by zero.
+TEST(ValidateLaunch, ClusterWithAZeroDimensionIsAnError) {
+  const DeviceProps& d = default_emulated_device();
+  LaunchConfig c;
+  c.mode = LaunchMode::Cluster;
+  c.grid = {4, 1, 1};
+  c.cluster = {0, 1, 1};
+  const Status s = validate_launch(c, d, KernelResources{});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("cluster 0: every dimension must be at least 1"), std::string::npos)
+      << s.message();
+}
+
+// Kernel resources are compared without sums that could wrap: a static size near 2^64 plus the
+// dynamic bytes must not come out small, and a negative thread limit admits no block.
+TEST(ValidateLaunch, ResourceSizesThatWrapAreRejected) {
+  const DeviceProps& d = default_emulated_device();
+  LaunchConfig c;
+  c.dynamic_smem = 100;
+  KernelResources k;
+  k.static_smem = ~size_t(0) - 99;
+  EXPECT_FALSE(validate_launch(c, d, k).ok());
+  k = KernelResources{};
+  k.max_threads_per_block = -1;
+  const Status s = validate_launch(c, d, k);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("this kernel's limit of -1"), std::string::npos) << s.message();
+}
+
 TEST(Occupancy, SeedExamplesOnComputeCapability10) {
   auto d = find_preset("sm_100");
   ASSERT_TRUE(d) << d.message();

@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
+#include <zstd.h>
 #include <nlohmann/json.hpp>
 
+#include "device/trace/event_codec.hpp"
 #include "device/trace/trace_file.hpp"
 
 namespace coop {
@@ -190,6 +193,286 @@ TEST(TraceFile, FinalizeNumbersPhasesPerThreadAndGroup) {
   EXPECT_EQ(t.events[1].extra, 1u);
   EXPECT_EQ(t.events[4].extra, 3u);
   EXPECT_EQ(t.events[5].extra, 3u);
+}
+
+// [SECTION] Damaged and hostile files (inputs found by tests/fuzz/trace_fuzz.cpp and kept in
+// tests/fuzz/corpus/trace/regress-*)
+
+// The JSON text of `t` with the first `from` replaced by `to`.
+std::string json_edited(const Trace& t, const std::string& from, const std::string& to) {
+  std::string text = encode_traces({t}, TraceEncoding::Json);
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+std::string error_of(const std::string& bytes) {
+  auto back = decode_traces(bytes);
+  EXPECT_FALSE(back) << "accepted";
+  return back ? std::string() : back.message();
+}
+
+// A CBOR trace file assembled by hand: the header document `doc`, then one event block per entry.
+std::string cbor_file(const nlohmann::json& doc, const std::vector<std::string>& blocks) {
+  std::string bytes = {char(0xD9), char(0xD9), char(0xF7), char(0xD8), char(0x18)};
+  auto put_block = [&](const std::string& payload) {
+    bytes.push_back(char(0x5B));
+    for (int i = 7; i >= 0; --i) bytes.push_back(char((payload.size() >> (8 * i)) & 0xff));
+    bytes += payload;
+  };
+  const std::vector<uint8_t> head = nlohmann::json::to_cbor(doc);
+  put_block(std::string(head.begin(), head.end()));
+  for (const std::string& b : blocks) put_block(b);
+  return bytes;
+}
+
+// The header document of `t` as a format 2 file holds it, with its packed event block.
+nlohmann::json packed_doc(const Trace& t) {
+  nlohmann::json doc = nlohmann::json::parse(encode_traces({t}, TraceEncoding::Json));
+  doc["launches"][0].erase("events");
+  doc["launches"][0]["event_encoding"] = kPackedEventEncoding;
+  return doc;
+}
+
+// The packed events of `t` re-compressed as a zstd frame that does not state its size, as other
+// writers may.
+std::string frame_without_size(const Trace& t) {
+  const std::string packed = pack_events(t.events);
+  std::string shuffled(t.events.size() * sizeof(Event), '\0');
+  ZSTD_decompress(shuffled.data(), shuffled.size(), packed.data(), packed.size());
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0);
+  std::string out(ZSTD_compressBound(shuffled.size()), '\0');
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  ZSTD_inBuffer in{shuffled.data(), shuffled.size(), 0};
+  ZSTD_compressStream2(c, &o, &in, ZSTD_e_end);
+  ZSTD_freeCCtx(c);
+  out.resize(o.pos);
+  return out;
+}
+
+TEST(TraceFile, HandBuiltPackedFileLoads) {
+  // The helpers above build what encode_traces writes; the cases below each change one thing.
+  const Trace t = sample_trace(9);
+  auto back = decode_traces(cbor_file(packed_doc(t), {pack_events(t.events)}));
+  ASSERT_TRUE(back) << back.message();
+  expect_same(t, (*back)[0]);
+}
+
+TEST(TraceFile, OversizedEventCountIsRefusedBeforeAllocating) {
+  const Trace t = sample_trace(9);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = uint64_t(1) << 50;  // 64 PiB of events
+  const std::string message = error_of(cbor_file(doc, {pack_events(t.events)}));
+  EXPECT_NE(message.find("launch 0: the event block's decompressed size of 1125899906842624 x 64 "
+                         "bytes exceeds the limit of " +
+                         std::to_string(event_bytes_limit()) + " bytes"),
+            std::string::npos)
+      << message;
+  doc["launches"][0]["event_count"] = UINT64_MAX;  // would wrap around when multiplied by 64
+  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)})).find("exceeds the limit"),
+            std::string::npos);
+}
+
+TEST(TraceFile, CountBeyondWhatTheFrameHoldsIsAnError) {
+  const Trace t = sample_trace(9);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = 10;
+  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)}))
+                .find("the event block holds 576 bytes, not the 640 that 10 events take"),
+            std::string::npos);
+  // A frame that does not state its size is read until it runs out; a header that promises
+  // millions of events then costs no more memory than the frame really holds.
+  doc["launches"][0]["event_count"] = 5000000;
+  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+                .find("launch 0: the event block ends after 576 of 320000000 bytes"),
+            std::string::npos);
+  doc["launches"][0]["event_count"] = 4;
+  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+                .find("the event block holds more than the 256 bytes that 4 events take"),
+            std::string::npos);
+}
+
+TEST(TraceFile, FrameWithoutItsSizeStillLoads) {
+  const Trace t = sample_trace(9);
+  auto back = decode_traces(cbor_file(packed_doc(t), {frame_without_size(t)}));
+  ASSERT_TRUE(back) << back.message();
+  expect_same(t, (*back)[0]);
+}
+
+TEST(TraceFile, BadZstdFramesAreNamed) {
+  const Trace t = sample_trace(9);
+  const nlohmann::json doc = packed_doc(t);
+  const std::string packed = pack_events(t.events);
+  EXPECT_NE(error_of(cbor_file(doc, {"not zstd at all"}))
+                .find("launch 0: the event block is not a zstd frame"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {""})).find("not a zstd frame"), std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed.substr(0, packed.size() - 4)}))
+                .find("launch 0: the event block ends after"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed + "tail"}))
+                .find("the event block has 4 bytes after its zstd frame"),
+            std::string::npos);
+  EXPECT_NE(error_of(cbor_file(doc, {packed + packed})).find("after its zstd frame"),
+            std::string::npos);
+  // A frame header asking for a 256 MiB window (exponent 18), then an empty last block.
+  const std::string huge_window("\x28\xB5\x2F\xFD\x00\x90\x01\x00\x00", 9);
+  EXPECT_NE(error_of(cbor_file(doc, {huge_window}))
+                .find("launch 0: the event block needs a zstd window larger than the limit of "
+                      "134217728 bytes"),
+            std::string::npos);
+}
+
+TEST(TraceFile, WrongTypesInTheFileDocumentAreNamed) {
+  const Trace t = sample_trace(2);
+  const std::string packed = pack_events(t.events);
+  nlohmann::json doc = packed_doc(t);
+  doc["launches"][0]["event_encoding"] = 7;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_encoding must be a string"),
+            std::string::npos);
+  doc["launches"][0]["event_encoding"] = "lz4";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("unknown event encoding 'lz4'"),
+            std::string::npos);
+  doc = packed_doc(t);
+  doc["launches"][0]["event_count"] = "2";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_count must be an integer"),
+            std::string::npos);
+  doc = packed_doc(t);
+  doc["version"] = "2";
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("version of type string is not supported"),
+            std::string::npos);
+  doc["version"] = 0;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("reads versions 1 to 2"), std::string::npos);
+  doc = packed_doc(t);
+  doc["launches"][0] = 5;
+  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: not an object"), std::string::npos);
+}
+
+TEST(TraceFile, WrongMagicIsNotATrace) {
+  std::string bytes = encode_traces({sample_trace(2)}, TraceEncoding::Cbor);
+  bytes[1] = 'X';
+  EXPECT_NE(error_of(bytes).find("not a coopviz trace: neither JSON nor coopviz CBOR"),
+            std::string::npos);
+  EXPECT_NE(error_of("\xD9\xD9\xF7\xD8").find("not a coopviz trace"), std::string::npos);
+}
+
+TEST(TraceFile, MissingOrExtraEventBlocksAreNamed) {
+  const Trace t = sample_trace(2);
+  const std::string packed = pack_events(t.events);
+  EXPECT_NE(
+      error_of(cbor_file(packed_doc(t), {})).find("launch 0: file ends before an event block"),
+      std::string::npos);
+  EXPECT_NE(error_of(cbor_file(packed_doc(t), {packed, packed}))
+                .find("unexpected bytes after the last launch"),
+            std::string::npos);
+}
+
+TEST(TraceFile, DeeplyNestedCborHeaderIsAnErrorNotAStackOverflow) {
+  // A 5 KB file: the header item is 5000 nested one-element arrays.
+  std::string bytes = "\xD9\xD9\xF7\xD8\x18\x5B";
+  const std::string head = std::string(5000, '\x81') + '\0';
+  for (int i = 7; i >= 0; --i) bytes.push_back(char((head.size() >> (8 * i)) & 0xff));
+  bytes += head;
+  EXPECT_NE(error_of(bytes).find("nests deeper than 64 levels"), std::string::npos);
+  const std::string deep_json =
+      "{\"x\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  EXPECT_NE(error_of(deep_json).find("nests deeper"), std::string::npos);
+}
+
+TEST(TraceFile, NumbersOutsideTheirFieldAreNamed) {
+  // A float far outside the field's type reached an undefined float-to-integer conversion.
+  const Trace t = sample_trace(2);
+  EXPECT_NE(
+      error_of(json_edited(t, "\"seed\": 0", "\"seed\": 1e300")).find("seed must be an integer"),
+      std::string::npos);
+  EXPECT_NE(error_of(json_edited(t, "\"sm_count\": 0", "\"sm_count\": 1e300"))
+                .find("sm_count must be an integer from 0 to 4096"),
+            std::string::npos);
+  EXPECT_NE(error_of(json_edited(t, "\"thread\": 0", "\"thread\": -1"))
+                .find("event 0: event: thread must be an integer"),
+            std::string::npos);
+}
+
+TEST(TraceFile, ImpossibleDevicesAreRejected) {
+  // The occupancy views divide by the warp size and step through shared memory sizes: values no
+  // device has are refused rather than trusted.
+  Trace t = sample_trace(2);
+  t.header.device.warp_size = 0;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("warp_size"), std::string::npos);
+  t.header.device.warp_size = 32;
+  t.header.device.smem_per_block_optin = size_t(1) << 40;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("smem_per_block_optin"),
+            std::string::npos);
+  t.header.device.smem_per_block_optin = 0;
+  EXPECT_NE(
+      error_of(json_edited(t, "\"cc\": \"9.0\"", "\"cc\": \"9.x\"")).find("compute capability"),
+      std::string::npos);
+}
+
+TEST(TraceFile, TruncatedJsonSaysWhereItEnds) {
+  const std::string text = encode_traces({sample_trace(4)}, TraceEncoding::Json);
+  const std::string message = error_of(text.substr(0, text.size() / 2));
+  EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;
+  EXPECT_NE(message.find("unexpected end of input"), std::string::npos) << message;
+}
+
+TEST(TraceFile, ThreadCountThatWrapsAroundIsRejected) {
+  // 2^21 x 2^21 x 2^22 blocks of one thread is 2^64 threads, which wrapped around to 0.
+  Trace t = sample_trace(0);
+  t.header.launch.grid = {1u << 21, 1u << 21, 1u << 22};
+  t.header.launch.block = {1, 1, 1};
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("threads a trace holds"),
+            std::string::npos);
+}
+
+TEST(TraceFile, UnknownLaunchModeIsAnError) {
+  EXPECT_NE(error_of(json_edited(sample_trace(1), "\"mode\": \"normal\"", "\"mode\": \"warp\""))
+                .find("launch.mode 'warp'"),
+            std::string::npos);
+}
+
+TEST(TraceFile, BlockRecordOnAnImpossibleSmIsRejected) {
+  // The SM schedule tab sizes a per-SM table by the largest SM id; 2^32-1 overflowed it.
+  Trace t = sample_trace(2);
+  t.events[1].kind = EventKind::ThreadBegin;
+  t.events[1].group_kind = GroupKind::Block;
+  t.events[1].extra = 0xffffffffu;
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("SM id 4294967295"),
+            std::string::npos);
+}
+
+TEST(TraceFile, KernelTimeMustBeFinite) {
+  // CBOR can hold NaN but JSON cannot: such a file loaded, then failed to load once saved as JSON.
+  Trace t = sample_trace(1);
+  t.header.kernel_ms = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("kernel_ms must be a finite"),
+            std::string::npos);
+}
+
+TEST(TraceFile, NonUtf8StringsSaveAsJsonWithReplacements) {
+  // CBOR strings are not checked for UTF-8; saving such a trace as JSON used to throw.
+  Trace t = sample_trace(3);
+  t.header.kernel = "k\xff\xfe";
+  auto back = decode_traces(encode_traces({t}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  std::string text;
+  ASSERT_NO_THROW(text = encode_traces(*back, TraceEncoding::Json));
+  auto again = decode_traces(text);
+  ASSERT_TRUE(again) << again.message();
+  EXPECT_EQ((*again)[0].header.kernel, "k\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ((*again)[0].header.lesson, t.header.lesson);
+  EXPECT_EQ((*again)[0].events.size(), 3u);
+}
+
+TEST(TraceFile, EmptyEventBlockLoadsWithoutTouchingMemory) {
+  // A launch with no events has a zero-length event block; copying it must not pass a null
+  // pointer to memcpy (undefined behaviour the sanitizer build reports).
+  Trace t = sample_trace(0);
+  auto back = decode_traces(encode_traces({t, sample_trace(1)}, TraceEncoding::Cbor));
+  ASSERT_TRUE(back) << back.message();
+  EXPECT_TRUE((*back)[0].events.empty());
+  EXPECT_EQ((*back)[1].events.size(), 1u);
 }
 
 }  // namespace
