@@ -42,11 +42,16 @@ const char* group_name(GroupKind k) {
 
 // Every member of a group must make the same collective call; warp-sized groups may make it from
 // different lines (sm_70+ lets a warp's lanes meet at different call sites of the same operation).
-[[gnu::cold, gnu::noinline]] void check_match(const CollectiveCall& first, const CollectiveCall& call) {
+bool same_call(const CollectiveCall& first, const CollectiveCall& call) {
   const bool warp_level = call.group.warp_mask != 0;
-  const bool same = first.op == call.op && first.kind == call.kind &&
-                    first.shared_arg == call.shared_arg && (warp_level || first.line == call.line);
-  if (same) return;
+  return first.op == call.op && first.kind == call.kind && first.shared_arg == call.shared_arg &&
+         (warp_level || first.line == call.line);
+}
+
+// Reports built out of line, so that the hot paths that may raise them keep small stack frames:
+// with a thousand fibers taking turns, every extra cache line of frame is a miss per switch.
+[[noreturn, gnu::cold, gnu::noinline]] void fault_different_calls(const CollectiveCall& first,
+                                                                  const CollectiveCall& call) {
   std::ostringstream os;
   os << "members of one " << group_name(call.group.kind) << " reached different collective calls: "
      << call.what << " at line " << call.line << " while others wait in " << first.what
@@ -57,8 +62,6 @@ const char* group_name(GroupKind k) {
   fault(os.str(), call.line);
 }
 
-// Reports built out of line, so that the hot paths that may raise them keep small stack frames:
-// with a thousand fibers taking turns, every extra cache line of frame is a miss per switch.
 [[noreturn, gnu::cold, gnu::noinline]] void fault_collective_in_split(const CollectiveCall& call) {
   fault(std::string(call.what) + " on a group between its barrier_arrive and barrier_wait: "
         "no collective may run on the group until the wait completes", call.line);
@@ -115,14 +118,9 @@ void rendezvous(CollectiveCall& call) {
   Rendezvous& r = *rp;
   if (fresh) {
     r.first = &call;
-    r.shared_arg = call.shared_arg;
-    r.line = call.line;
-    r.op = call.op;
-    r.kind = call.kind;
     r.arrived.reserve(call.group.size);
-  } else if (r.op != call.op || r.kind != call.kind || r.shared_arg != call.shared_arg ||
-             (r.line != call.line && call.group.warp_mask == 0)) {
-    check_match(*r.first, call);  // reports the mismatch
+  } else if (!same_call(*r.first, call)) {
+    fault_different_calls(*r.first, call);
   }
   call.arrive_time = w.clock;
   lane.call = &call;

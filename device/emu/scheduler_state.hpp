@@ -63,12 +63,6 @@ struct Warp {
 
 struct Rendezvous {
   CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
-  // A copy of what the first arrival called, checked against each later arrival without touching
-  // the first fiber's stack (a cache miss per arrival when hundreds of fibers take turns).
-  uint64_t shared_arg = 0;
-  uint16_t line = 0;
-  Op op = Op::None;
-  EventKind kind = EventKind::Barrier;
   std::vector<Lane*> arrived;
 };
 
