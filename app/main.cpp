@@ -25,6 +25,9 @@ int run_cli(int argc, char** argv) {
   register_devices(app, state);
   register_occupancy(app, state);
   register_gui(app, state);
+#if COOPVIZ_WITH_GUI
+  register_steps(app, state);
+#endif
   register_bench(app, state);
   register_export(app, state);
   try {

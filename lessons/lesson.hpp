@@ -14,31 +14,13 @@
 #include "device/launch/executor.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/trace/trace.hpp"
+#include "lessons/params.hpp"
+#include "lessons/step.hpp"
 
 namespace coop::lessons {
 
 enum class Level { Beginner, Intermediate, Advanced };
 const char* to_string(Level level);
-
-// An integer parameter a student may change, with its legal range.
-struct ParamDef {
-  std::string name;
-  int64_t default_value = 0;
-  int64_t min = 0, max = 0;
-  std::string help;
-  bool power_of_two = false;
-};
-
-using Params = std::map<std::string, int64_t>;
-
-// One step of a lesson: what to watch, which code it concerns, where the playback starts.
-struct Step {
-  std::string title;
-  std::string watch;
-  std::vector<std::string> code;        // snippets of the kernel source; every line holding one
-  EventKind focus = EventKind::None;    // playback jumps to the first such event on those lines
-  Params params;                        // parameter values this step needs (e.g. a variant)
-};
 
 // One verified claim of a lesson run.
 struct Check {
@@ -63,6 +45,9 @@ struct RunRequest {
   LaunchConfig config;
   Params params;
   uint64_t seed = 0;
+  // Which parts of config the user gave. A lesson that derives a launch from its parameters (a
+  // grid of `waves` full waves, the block of an example) keeps what was given as given.
+  bool grid_given = false, block_given = false;
 };
 
 struct LessonDef {
@@ -80,10 +65,12 @@ struct LessonDef {
   // Kernels whose control flow depends on a legal hardware choice (e.g. "the last block to finish
   // adds the partial sums": which block that is differs by run), so their traces are not compared.
   std::vector<std::string> incomparable_kernels;
-  std::string_view text;       // lesson text, Markdown
+  std::string_view text;       // lesson text, Markdown (lesson.md before its steps)
   std::string_view source;     // the kernel file
   std::string source_file;     // its name, as shown in the code view
-  std::vector<Step> steps;
+  std::vector<Step> steps;     // from lesson.md's "## Steps"
+  std::string steps_error;     // why lesson.md's steps could not be read ("" when they could)
+  bool benchmark_tab = false;  // the app offers the reduction benchmark's tab with this lesson
   std::vector<ParamDef> params;
   LaunchConfig default_config;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).

@@ -4,6 +4,32 @@
 #include "lessons/registry_entries.hpp"
 
 namespace coop::lessons {
+namespace {
+
+// Splits the lesson's Markdown into its text and its steps, and checks the steps' parameters.
+void read_steps(LessonDef& l) {
+  const std::string folder = l.source_file.substr(0, l.source_file.rfind('.'));
+  const std::string file = "lessons/" + folder + "/lesson.md";
+  Result<LessonMarkdown> md = parse_lesson_markdown(l.text, file);
+  if (!md) {
+    l.steps_error = md.message();
+    return;
+  }
+  l.text = md->text;
+  l.steps = std::move(md->steps);
+  for (const Step& s : l.steps) {
+    Params p;
+    for (const ParamDef& d : l.params) p[d.name] = d.default_value;
+    for (const auto& [name, value] : s.params) p[name] = value;
+    if (Status st = check_params(l, p); !st) {
+      l.steps_error = file + ":" + std::to_string(s.md_line) + ": step '" + s.title + "': " +
+                      st.message();
+      return;
+    }
+  }
+}
+
+}  // namespace
 
 const std::vector<LessonDef>& registry() {
   static const std::vector<LessonDef> lessons = [] {
@@ -26,6 +52,7 @@ const std::vector<LessonDef>& registry() {
         grid_sync::lesson(),
         clusters::lesson(),
     };
+    for (LessonDef& l : v) read_steps(l);
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
     return v;

@@ -14,6 +14,7 @@ void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
 void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
+void register_steps(CLI::App& app, CliState& state);       // what every lesson step shows
 void register_bench(CLI::App& app, CliState& state);       // bench and every benchmark under it
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "device/trace/trace_file.hpp"
+#include "visual/moment.hpp"
 
 namespace coop::app {
 namespace {
@@ -16,31 +17,14 @@ constexpr double kSettingsDelay = 1.0;
 
 }  // namespace
 
-ResultTab tab_for_focus(EventKind focus) {
-  switch (focus) {
-    case EventKind::Barrier:
-    case EventKind::BarrierArrive:
-    case EventKind::BarrierWait:
-      return ResultTab::Barriers;
-    case EventKind::Atomic:
-      return ResultTab::Atomics;
-    case EventKind::Collective:
-      return ResultTab::DataFlow;
-    case EventKind::Load:
-    case EventKind::Store:
-    case EventKind::CopyIssue:
-      return ResultTab::Memory;
-    case EventKind::ThreadBegin:
-    case EventKind::ThreadEnd:
-      return ResultTab::Schedule;
-    default:
-      return ResultTab::None;
-  }
-}
-
 const lessons::LessonDef* GuiApp::lesson_def() const {
   const auto& all = lessons::registry();
   return lesson >= 0 && size_t(lesson) < all.size() ? &all[size_t(lesson)] : nullptr;
+}
+
+const lessons::Step* GuiApp::step_def() const {
+  const lessons::LessonDef* l = lesson_def();
+  return l && step >= 0 && size_t(step) < l->steps.size() ? &l->steps[size_t(step)] : nullptr;
 }
 
 const visual::TimelineModel* GuiApp::model() const {
@@ -55,10 +39,10 @@ std::string_view GuiApp::source() const {
 }
 
 std::vector<int> GuiApp::step_lines() const {
-  const lessons::LessonDef* l = lesson_def();
   std::vector<int> lines;
-  if (!l || step < 0 || size_t(step) >= l->steps.size()) return lines;
-  for (const std::string& snippet : l->steps[size_t(step)].code)
+  const lessons::Step* s = step_def();
+  if (!s) return lines;
+  for (const std::string& snippet : s->code)
     for (int line : lessons::lines_with(source(), snippet)) lines.push_back(line);
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
@@ -71,17 +55,21 @@ void GuiApp::select_lesson(int index, double now) {
   const lessons::LessonDef& l = all[size_t(index)];
   lesson = index;
   lesson_text = visual::parse_markdown(l.text);
+  step_text.clear();
+  whole_lesson = l.steps.empty();
   config = l.default_config;
   params.clear();
   for (const lessons::ParamDef& p : l.params) params[p.name] = p.default_value;
+  grid_typed = block_typed = false;
+  typed_params.clear();
   replay = false;
   trace_path.clear();
-  selection = {};
+  outcome.reset();
+  show_models({});  // nothing of the lesson shown before stays on screen while this one runs
   code.followed_line = 0;
   step = -1;
-  if (!l.steps.empty()) {
-    select_step(0, now);
-  }
+  if (!l.steps_error.empty()) say(l.steps_error, true);
+  if (!l.steps.empty()) select_step(0, now);
   run_now();
 }
 
@@ -89,25 +77,48 @@ void GuiApp::select_step(int index, double now) {
   const lessons::LessonDef* l = lesson_def();
   if (!l || index < 0 || size_t(index) >= l->steps.size()) return;
   step = index;
+  const lessons::Step& s = l->steps[size_t(index)];
+  step_text = visual::parse_markdown(s.text);
+  whole_lesson = false;
   if (const std::vector<int> lines = step_lines(); !lines.empty())
     code.scroll_to_line = lines.front();
-  bool changed = false;
-  if (!replay) {
-    for (const auto& [name, value] : l->steps[size_t(index)].params) {
-      auto it = params.find(name);
-      if (it != params.end() && it->second != value) {
-        it->second = value;
-        changed = true;
-      }
-    }
+  if (replay) {
+    apply_step_view();
+    return;
   }
-  if (changed) {
+  // What this step runs: the lesson's defaults, what the user typed, and the step's own
+  // parameters and launch shape, which it needs to show what its text says.
+  lessons::Params want;
+  for (const lessons::ParamDef& p : l->params)
+    want[p.name] = typed_params.count(p.name) ? params[p.name] : p.default_value;
+  for (const auto& [name, value] : s.params) {
+    want[name] = value;
+    typed_params.erase(name);
+  }
+  LaunchConfig want_config = l->default_config;
+  if (grid_typed) want_config.grid = config.grid;
+  if (block_typed) want_config.block = config.block;
+  if (s.grid) want_config.grid = *s.grid, grid_typed = false;
+  if (s.block) want_config.block = *s.block, block_typed = false;
+  if (want != params || !(want_config == config)) {
+    params = std::move(want);
+    config = want_config;
     focus_pending = true;
     config_edited(now);
     run_due = now;  // a step is one deliberate click: no need to wait for more edits
+  } else if (!running()) {
+    apply_step_view();
   } else {
-    apply_focus();
+    focus_pending = true;  // the run in flight is this step's: apply the view when it lands
   }
+}
+
+void GuiApp::reset_to_defaults(double now) {
+  const int shown_step = step;
+  select_lesson(lesson, now);
+  trace_capacity = capacity_edit = ExecOptions{}.trace_capacity;
+  capacity_error.clear();
+  if (shown_step > 0) select_step(shown_step, now);
 }
 
 void GuiApp::config_edited(double now) {
@@ -123,6 +134,8 @@ void GuiApp::run_now() {
   job.request.config = config;
   job.request.params = params;
   job.request.seed = seed;
+  job.request.grid_given = grid_typed;
+  job.request.block_given = block_typed;
   job.backend = kBackendChoices[std::clamp(backend, 0, 2)];
   job.trace_capacity = trace_capacity;
   job.generation = ++generation;
@@ -248,6 +261,8 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   ++generation;  // a run still in flight must not replace the trace
   lesson = -1;
   lesson_text.clear();
+  step_text.clear();
+  whole_lesson = true;
   if (!loaded.empty()) {
     const std::string& id = loaded.front()->trace().header.lesson;
     const auto& all = lessons::registry();
@@ -261,24 +276,31 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   outcome.reset();
   step = -1;
   show_models(std::move(loaded));
-  if (const lessons::LessonDef* l = lesson_def(); l && !l->steps.empty()) step = 0;
 }
 
 void GuiApp::show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> next) {
   snapshot.reset();
-  derived = DerivedViews{};
-  barrier_view.zoom = 0;  // fit the new trace's time scale
-  barrier_view.followed_cursor = SIZE_MAX;
   models = std::move(next);
-  launch = 0;
   selection = {};
   visual::PlaybackState fresh;
   fresh.speed = playback.speed;
   fresh.loop = playback.loop;
   playback = fresh;
-  grid.group = GroupKind::None;
+  show_launch(0);
+}
+
+void GuiApp::show_launch(int index) {
+  snapshot.reset();
+  derived = DerivedViews{};  // the views' data came from the launch shown before
+  barrier_view.zoom = 0;     // fit the new launch's time scale
+  barrier_view.followed_cursor = SIZE_MAX;
+  launch = models.empty() ? 0 : std::clamp(index, 0, int(models.size()) - 1);
   if (const visual::TimelineModel* m = model()) {
-    playback.cursor = m->size();  // show the whole run until a step says otherwise
+    // Until a step says otherwise: the whole launch, coloured by the groups most threads form.
+    grid.group = visual::default_color_group(*m);
+    grid.color_by = grid.group == GroupKind::None ? visual::ColorBy::HardwareBlock
+                                                  : visual::ColorBy::Group;
+    visual::seek(playback, *m, m->size());
     snapshot.update(*m, playback.cursor);
   }
 }
@@ -287,42 +309,135 @@ void GuiApp::take(RunOutcome next) {
   if (next.generation != generation) return;  // an edit since made it stale
   std::vector<std::shared_ptr<const visual::TimelineModel>> next_models = std::move(next.models);
   outcome = std::move(next);
-  if (!next_models.empty() || !outcome->run.status.ok()) show_models(std::move(next_models));
+  // A failed run clears what it replaced: only its own launches (those that ran before the
+  // failure, e.g. up to a deadlock) stay on screen.
+  show_models(std::move(next_models));
   if (focus_pending) {
     focus_pending = false;
-    apply_focus();
+    apply_step_view();
   }
 }
 
-void GuiApp::apply_focus() {
-  const lessons::LessonDef* l = lesson_def();
-  if (!l || step < 0 || size_t(step) >= l->steps.size()) return;
-  const lessons::Step& s = l->steps[size_t(step)];
-  // Show the view this step is about, whether or not its moment is found in this launch.
-  tab_request = tab_for_focus(s.focus);
-  // The occupancy lesson is about the calculator itself.
-  if (l->id == "occupancy") tab_request = ResultTab::Occupancy;
+LaunchConfig GuiApp::panel_launch() const {
+  LaunchConfig shown = config;
+  if (const visual::TimelineModel* m = model(); m && !replay) {
+    if (!grid_typed) shown.grid = m->launch().grid;
+    if (!block_typed) shown.block = m->launch().block;
+  }
+  return shown;
+}
+
+void GuiApp::apply_step_view() {
+  const lessons::Step* s = step_def();
+  if (!s) return;
+  std::optional<ResultTab> tab = tab_named(s->tab);
+  tab_request = tab ? *tab : ResultTab::Checks;
+  if (!tab) say("step " + std::to_string(step + 1) + ": no tab named '" + s->tab + "' (" +
+                    tab_names() + ")",
+                true);
+  // The launch this step is about: the n-th launch of its kernel.
+  int wanted = -1;
+  for (int i = 0, seen = 0; i < int(models.size()) && wanted < 0; ++i)
+    if (models[size_t(i)]->trace().header.kernel == s->kernel && ++seen == s->launch) wanted = i;
+  if (wanted < 0) {
+    // The run failed before it, or the lesson no longer launches it: what did run stays shown.
+    if (!models.empty() && outcome && outcome->run.status.ok())
+      say("step " + std::to_string(step + 1) + ": this run has no launch " +
+              std::to_string(s->launch) + " of " + s->kernel,
+          true);
+    wanted = int(models.size()) - 1;
+  }
+  if (wanted != launch || !snapshot.model()) show_launch(std::max(0, wanted));
+  grid.color_by = s->colour.by == lessons::StepColour::By::Group ? visual::ColorBy::Group
+                  : s->colour.by == lessons::StepColour::By::BlockIdx
+                      ? visual::ColorBy::HardwareBlock
+                      : visual::ColorBy::HardwareWarp;
+  grid.group = s->colour.group;
+  grid.fit = s->zoom <= 0;
+  if (s->zoom > 0) grid.cell = s->zoom;
   const visual::TimelineModel* m = model();
   if (!m) return;
-  const std::vector<int> lines = step_lines();
-  size_t pos = m->find_next(0, s.focus, lines);
-  // Thread start and end events carry no source line: find them by kind alone.
-  if (pos >= m->size() && !lines.empty()) pos = m->find_next(0, s.focus);
-  if (pos >= m->size()) return;
-  size_t cursor = visual::end_of_moment(*m, pos);
-  if (s.focus == EventKind::Barrier || s.focus == EventKind::BarrierWait) {
-    // A barrier is clearest the moment its last member arrives: everyone is waiting.
-    const auto& ends = m->phase_ends();
-    auto it = std::lower_bound(ends.begin(), ends.end(), pos);
-    if (it != ends.end()) cursor = *it + 1;
-  } else {
-    // Group creation, atomics, collectives: show them all done, so every thread has its rank,
-    // every ticket is drawn.
-    for (size_t next = pos; next < m->size(); next = m->find_next(next + 1, s.focus, lines))
-      cursor = visual::end_of_moment(*m, next);
+  // Who is selected: a thread, a warp or a block (by their first thread).
+  const uint32_t bt = std::max(1u, m->block_threads());
+  using Scope = lessons::StepSelection::Scope;
+  switch (s->select.scope) {
+    case Scope::None: selection = {}; break;
+    case Scope::Thread: selection = {int64_t(s->select.thread), visual::SelectionScope::Thread}; break;
+    case Scope::Warp:
+      selection = {int64_t(s->select.block) * bt + int64_t(s->select.warp) * 32,
+                   visual::SelectionScope::Warp};
+      break;
+    case Scope::Block:
+      selection = {int64_t(s->select.block) * bt, visual::SelectionScope::Block};
+      break;
   }
-  visual::seek(playback, *m, cursor);
+  if (selection.thread >= int64_t(m->thread_count())) selection = {};
+  const std::vector<int> lines = step_lines();
+  const std::optional<size_t> cursor = visual::moment_cursor(*m, s->moment, lines);
+  if (!cursor) {
+    if (outcome && outcome->run.status.ok())
+      say("step " + std::to_string(step + 1) + ": this launch has no " + to_string(s->moment) +
+              " on the step's lines",
+          true);
+    return;
+  }
+  visual::seek(playback, *m, *cursor);
   playback.playing = false;
+  snapshot.update(*m, playback.cursor);
+  if (*cursor > 0) code.scroll_to_line = m->at(*cursor - 1).line;
+}
+
+bool GuiApp::tab_has_content(ResultTab tab) {
+  DerivedViews& d = derived;
+  if (!d.event_kinds) {  // which event kinds the shown launch has, found once per launch
+    uint32_t kinds = 0;
+    bool schedule = false;
+    if (const visual::TimelineModel* m = model())
+      for (const Event& e : m->trace().events) {
+        kinds |= 1u << unsigned(e.kind);
+        schedule |= e.kind == EventKind::ThreadBegin && e.group_kind == GroupKind::Block;
+      }
+    d.event_kinds = kinds;
+    d.block_schedule = schedule;
+  }
+  auto has = [&](std::initializer_list<EventKind> kinds) {
+    for (EventKind k : kinds)
+      if (*d.event_kinds & (1u << unsigned(k))) return true;
+    return false;
+  };
+  switch (tab) {
+    case ResultTab::Barriers:
+      return has({EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait});
+    case ResultTab::Atomics:
+      return has({EventKind::Atomic});
+    case ResultTab::DataFlow:
+      return has({EventKind::Collective});
+    case ResultTab::Memory:
+      return has({EventKind::Load, EventKind::Store, EventKind::CopyIssue});
+    case ResultTab::Schedule:
+      return d.block_schedule;
+    case ResultTab::Benchmark:
+      return lesson_def() && lesson_def()->benchmark_tab;
+    case ResultTab::ThreadEvents:
+      return model() != nullptr;
+    case ResultTab::None:
+      return false;
+    default:
+      return true;  // the checks and the occupancy calculator have something for every run
+  }
+}
+
+ResultTab GuiApp::resolve_tab() {
+  if (tab_request != ResultTab::None && !popped_out[int(tab_request)]) {
+    shown_tab = tab_request;
+    tab_request = ResultTab::None;
+    derived.tab_checked = true;
+  }
+  if (!derived.tab_checked) {  // a new launch: keep the tab if it still has something to show
+    derived.tab_checked = true;
+    if (shown_tab != ResultTab::None && !tab_has_content(shown_tab)) shown_tab = ResultTab::Checks;
+  }
+  return shown_tab;
 }
 
 void GuiApp::jump_to_line(int line) {

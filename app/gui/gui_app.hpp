@@ -6,11 +6,13 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/gui/lesson_runner.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/tabs.hpp"
 #include "visual/barrier_timeline.hpp"
 #include "visual/collective_flow.hpp"
 #include "visual/markdown.hpp"
@@ -35,23 +37,6 @@ inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
 // Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
 inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
 
-// The tabs under the thread grid (each can also be popped out into a window of its own).
-enum class ResultTab {
-  Checks,
-  ThreadEvents,
-  Barriers,
-  Atomics,
-  DataFlow,
-  Memory,
-  Occupancy,
-  Schedule,
-  Benchmark,
-  None
-};
-inline constexpr int kResultTabCount = int(ResultTab::None);
-// The tab that shows a step's focus (barriers for a barrier, ...), or None.
-ResultTab tab_for_focus(EventKind focus);
-
 // What the barrier, atomic, flow and memory views derive from the shown model, built when a
 // view first needs it and dropped with the model.
 struct DerivedViews {
@@ -74,10 +59,15 @@ struct GuiApp {
   int lesson = -1;  // index in lessons::registry(), -1: none (a trace of no lesson)
   int step = -1;    // index in the lesson's steps, -1: none
   std::vector<visual::TextBlock> lesson_text;
+  std::vector<visual::TextBlock> step_text;  // the current step's own text
+  bool whole_lesson = false;  // the middle column shows the lesson text instead of the step's
 
-  // [launch configuration being edited]
+  // [launch configuration being edited] What the next run asks for: the lesson's defaults, then
+  // the step's launch and parameters, then what the user typed (kept until Defaults).
   LaunchConfig config;
   lessons::Params params;
+  bool grid_typed = false, block_typed = false;
+  std::set<std::string> typed_params;
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
@@ -142,9 +132,13 @@ struct GuiApp {
 
   // Selects lesson `index` with its default configuration and its first step, and runs it.
   void select_lesson(int index, double now);
-  // Selects `index` of the current lesson's steps: applies its parameters (running again if
-  // they change) and jumps playback to its focus event.
+  // Selects `index` of the current lesson's steps: runs with its launch and parameters if they
+  // differ from the last run, then applies its view (launch shown, moment, colours, tab,
+  // selection, zoom).
   void select_step(int index, double now);
+  // Defaults: every field of the Launch panel back to the lesson's (trace capacity too), what
+  // was typed forgotten, and the current step applied again.
+  void reset_to_defaults(double now);
   // Marks the configuration edited: a run starts shortly unless another edit follows.
   void config_edited(double now);
   // Submits the current configuration now.
@@ -176,13 +170,26 @@ struct GuiApp {
   bool running() const { return runner.busy() || run_due >= 0; }
 
   const lessons::LessonDef* lesson_def() const;
+  const lessons::Step* step_def() const;  // the current step, or null
   const visual::TimelineModel* model() const;
+  // The launch the Launch panel shows: what the user typed, else what the shown launch ran with
+  // (a lesson may derive it, e.g. a grid of `waves` full waves), else what the next run asks.
+  LaunchConfig panel_launch() const;
+  // Shows launch `index` of the run (the launch picker; a step's kernel).
+  void show_launch(int index);
   // The kernel text the code view shows: the trace's copy, else the lesson's.
   std::string_view source() const;
   // Lines of the current step's code snippets.
   std::vector<int> step_lines() const;
-  // Moves playback to the current step's focus event in the current model.
-  void apply_focus();
+  // Applies the current step's view to what is shown: its launch, moment, colouring, tab,
+  // selection and zoom. Says in the notice line when the step's launch or moment is missing.
+  void apply_step_view();
+  // The tab under the grid now: a pending request (from a step, a script or a click on a
+  // thread) wins unless that tab is popped out; a tab with nothing for the shown launch gives
+  // way to the checks.
+  ResultTab resolve_tab();
+  // Whether a tab's view has anything for the shown launch (tabs without are left out).
+  bool tab_has_content(ResultTab tab);
   // Jumps playback to the next event on `line` after the cursor (wrapping to the start).
   void jump_to_line(int line);
 

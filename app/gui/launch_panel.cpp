@@ -99,7 +99,7 @@ void draw_launch_config(GuiApp& app, double now) {
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();
   same_line_if_fits("Defaults");
-  if (ImGui::Button("Defaults")) app.select_lesson(app.lesson, now);
+  if (ImGui::Button("Defaults")) app.reset_to_defaults(now);
   if (app.running()) {
     ImGui::TextColored(ImColor(st.colors.warning), "running...");
   } else if (app.outcome) {

@@ -115,13 +115,8 @@ void right_column(GuiApp& app, float height) {
         for (size_t i = 0; i < app.models.size(); ++i)
           if (ImGui::Selectable(
                   (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
-                  int(i) == app.launch)) {
-            app.launch = int(i);
-            app.derived = DerivedViews{};  // the views' data came from the other launch
-            app.snapshot.reset();
-            visual::seek(app.playback, *app.models[i], app.models[i]->size());
-            app.snapshot.update(*app.models[i], app.playback.cursor);
-          }
+                  int(i) == app.launch))
+            app.show_launch(int(i));
         ImGui::EndCombo();
       }
     }
@@ -273,7 +268,7 @@ void draw_app(GuiApp& app, double now) {
   ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
   {
     float text_h = app.layout.text * body_h, code_h = body_h - text_h - split;
-    panel("text", text_h, [&] { draw_lesson_text(app); });
+    panel("text", text_h, [&] { draw_lesson_text(app, now); });
     splitter("split_text", false, middle, text_h, code_h, 60, 80);
     panel("code_panel", code_h, [&] { draw_code_panel(app); });
     app.layout.text = text_h / body_h;

@@ -41,32 +41,62 @@ void draw_steps(GuiApp& app, double now) {
   }
   for (size_t i = 0; i < l->steps.size(); ++i) {
     const std::string label = std::to_string(i + 1) + ". " + l->steps[i].title;
-    if (ImGui::Selectable(label.c_str(), app.step == int(i))) app.select_step(int(i), now);
+    ImGui::PushID(int(i));
+    // Titles wrap instead of running out of the panel.
+    if (ImGui::Selectable("##step", app.step == int(i) && !app.whole_lesson, 0,
+                          ImVec2(0, ImGui::CalcTextSize(label.c_str(), nullptr, false,
+                                                        ImGui::GetContentRegionAvail().x)
+                                        .y)))
+      app.select_step(int(i), now);
+    ImGui::SameLine(ImGui::GetStyle().FramePadding.x * 0);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(label.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopID();
   }
-  if (app.step < 0 || size_t(app.step) >= l->steps.size()) return;
-  const lessons::Step& s = l->steps[size_t(app.step)];
-  ImGui::Spacing();
-  ImGui::Separator();
-  ImGui::Spacing();
-  // What to watch in this step, with `code` spans marked as in the lesson text.
-  visual::draw_rich_text(visual::parse_inline(s.watch));
-  ImGui::Spacing();
-  if (ImGui::Button("\xe2\x97\x80 Previous") && app.step > 0) app.select_step(app.step - 1, now);
-  same_line_if_fits("Next \xe2\x96\xb6");
-  if (ImGui::Button("Next \xe2\x96\xb6") && size_t(app.step + 1) < l->steps.size())
-    app.select_step(app.step + 1, now);
-  same_line_if_fits("Show again");
-  if (ImGui::Button("Show again")) app.apply_focus();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Jump back to the moment this step is about");
 }
 
-void draw_lesson_text(GuiApp& app) {
-  if (app.lesson_text.empty()) {
+// The middle column's text: the current step's (with the way to the previous and next step),
+// or the whole lesson.
+void draw_lesson_text(GuiApp& app, double now) {
+  const lessons::LessonDef* l = app.lesson_def();
+  const lessons::Step* s = app.step_def();
+  if (app.lesson_text.empty() && !s) {
     panel_title("Lesson");
     ImGui::TextDisabled("No lesson text for this trace.");
     return;
   }
-  visual::draw_markdown(app.lesson_text);
+  if (s) {
+    // Which text: this step's, or the lesson's introduction and background.
+    if (ImGui::RadioButton("This step", !app.whole_lesson)) app.whole_lesson = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("The whole lesson", app.whole_lesson)) app.whole_lesson = true;
+    ImGui::Separator();
+  }
+  if (app.whole_lesson || !s) {
+    visual::draw_markdown(app.lesson_text);
+    return;
+  }
+  const visual::ViewStyle& st = visual::view_style();
+  ImGui::TextDisabled("Step %d of %zu", app.step + 1, l->steps.size());
+  visual::push_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(s->title.c_str());
+  ImGui::PopTextWrapPos();
+  visual::pop_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
+  ImGui::Spacing();
+  visual::draw_markdown(app.step_text);
+  ImGui::Spacing();
+  ImGui::BeginDisabled(app.step <= 0);
+  if (ImGui::Button("\xe2\x97\x80 Previous")) app.select_step(app.step - 1, now);
+  ImGui::EndDisabled();
+  same_line_if_fits("Next \xe2\x96\xb6");
+  ImGui::BeginDisabled(size_t(app.step + 1) >= l->steps.size());
+  if (ImGui::Button("Next \xe2\x96\xb6")) app.select_step(app.step + 1, now);
+  ImGui::EndDisabled();
+  same_line_if_fits("Show again");
+  if (ImGui::Button("Show again")) app.apply_step_view();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the moment and view this step is about");
 }
 
 void draw_code_panel(GuiApp& app) {

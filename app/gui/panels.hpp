@@ -27,7 +27,7 @@ void continue_after_label(float column, float min_width);
 // [lesson_panels.cpp]
 void draw_lesson_list(GuiApp& app, double now);
 void draw_steps(GuiApp& app, double now);
-void draw_lesson_text(GuiApp& app);
+void draw_lesson_text(GuiApp& app, double now);
 void draw_code_panel(GuiApp& app);
 
 // [problem_panel.cpp] Why the GPU could not run the lesson, with the emulator and a recorded
@@ -40,9 +40,6 @@ void draw_launch_config(GuiApp& app, double now);
 // [results_panel.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
 void draw_popped_out_tabs(GuiApp& app);
-// Whether a tab's view has anything for the shown launch (tabs without are left out).
-bool tab_has_content(GuiApp& app, ResultTab tab);
-const char* tab_title(ResultTab tab);
 void draw_checks(GuiApp& app);
 void draw_thread_events(GuiApp& app);
 // [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
@@ -54,7 +51,6 @@ void draw_memory_tab(GuiApp& app);
 void draw_occupancy_tab(GuiApp& app);
 void draw_schedule_tab(GuiApp& app);
 // [benchmark_tab.cpp] The reduction benchmark: bandwidth of every variant and the block sweep.
-inline constexpr const char* kBenchmarkLesson = "reduction-performance";
 void draw_benchmark_tab(GuiApp& app);
 
 }  // namespace coop::app

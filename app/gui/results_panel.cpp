@@ -123,94 +123,34 @@ void draw_thread_events(GuiApp& app) {
 
 namespace {
 
-struct TabInfo {
-  const char* title;
-  const char* window_id;  // "###id": a popped-out window keeps its place when retitled
-  ResultTab id;
-  void (*draw)(GuiApp&);
-};
-
-constexpr TabInfo kTabs[] = {
-    {"Checks", "###checks", ResultTab::Checks, draw_checks},
-    {"Thread events", "###events", ResultTab::ThreadEvents, draw_thread_events},
-    {"Barriers", "###barriers", ResultTab::Barriers, draw_barrier_tab},
-    {"Atomics", "###atomics", ResultTab::Atomics, draw_atomic_tab},
-    {"Data flow", "###flow", ResultTab::DataFlow, draw_flow_tab},
-    {"Memory", "###memory", ResultTab::Memory, draw_memory_tab},
-    {"Occupancy", "###occupancy", ResultTab::Occupancy, draw_occupancy_tab},
-    {"SM schedule", "###schedule", ResultTab::Schedule, draw_schedule_tab},
-    {"Benchmark", "###benchmark", ResultTab::Benchmark, draw_benchmark_tab},
-};
-
-// Which event kinds the shown launch has, found once per launch shown.
-void find_event_kinds(GuiApp& app) {
-  DerivedViews& d = app.derived;
-  if (d.event_kinds) return;
-  uint32_t kinds = 0;
-  bool schedule = false;
-  if (const visual::TimelineModel* m = app.model())
-    for (const Event& e : m->trace().events) {
-      kinds |= 1u << unsigned(e.kind);
-      schedule |= e.kind == EventKind::ThreadBegin && e.group_kind == GroupKind::Block;
-    }
-  d.event_kinds = kinds;
-  d.block_schedule = schedule;
-}
-
-bool has(const GuiApp& app, std::initializer_list<EventKind> kinds) {
-  for (EventKind k : kinds)
-    if (*app.derived.event_kinds & (1u << unsigned(k))) return true;
-  return false;
+// How each tab is drawn, by its id (app/gui/tabs.hpp names them).
+void (*drawer(ResultTab tab))(GuiApp&) {
+  switch (tab) {
+    case ResultTab::Checks: return draw_checks;
+    case ResultTab::ThreadEvents: return draw_thread_events;
+    case ResultTab::Barriers: return draw_barrier_tab;
+    case ResultTab::Atomics: return draw_atomic_tab;
+    case ResultTab::DataFlow: return draw_flow_tab;
+    case ResultTab::Memory: return draw_memory_tab;
+    case ResultTab::Occupancy: return draw_occupancy_tab;
+    case ResultTab::Schedule: return draw_schedule_tab;
+    case ResultTab::Benchmark: return draw_benchmark_tab;
+    case ResultTab::None: break;
+  }
+  return draw_checks;
 }
 
 }  // namespace
 
-bool tab_has_content(GuiApp& app, ResultTab tab) {
-  find_event_kinds(app);
-  switch (tab) {
-    case ResultTab::Barriers:
-      return has(app, {EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait});
-    case ResultTab::Atomics:
-      return has(app, {EventKind::Atomic});
-    case ResultTab::DataFlow:
-      return has(app, {EventKind::Collective});
-    case ResultTab::Memory:
-      return has(app, {EventKind::Load, EventKind::Store, EventKind::CopyIssue});
-    case ResultTab::Schedule:
-      return app.derived.block_schedule;
-    case ResultTab::Benchmark:
-      return app.lesson_def() && app.lesson_def()->id == kBenchmarkLesson;
-    default:
-      return true;  // checks, thread events and occupancy have something for every launch
-  }
-}
-
-const char* tab_title(ResultTab tab) {
-  for (const TabInfo& t : kTabs)
-    if (t.id == tab) return t.title;
-  return "";
-}
-
 void draw_result_tabs(GuiApp& app) {
-  // A step's request selects its tab (unless that tab has a window of its own). When a new
-  // launch has nothing for the selected tab, the checks take its place.
-  if (app.tab_request != ResultTab::None && !app.popped_out[int(app.tab_request)]) {
-    app.shown_tab = app.tab_request;
-    app.tab_request = ResultTab::None;
-    app.derived.tab_checked = true;
-  }
-  if (!app.derived.tab_checked) {
-    app.derived.tab_checked = true;
-    if (app.shown_tab != ResultTab::None && !tab_has_content(app, app.shown_tab))
-      app.shown_tab = ResultTab::Checks;
-  }
-  std::vector<const TabInfo*> visible;
-  for (const TabInfo& tab : kTabs)
-    if (!app.popped_out[int(tab.id)] && (app.shown_tab == tab.id || tab_has_content(app, tab.id)))
+  app.resolve_tab();
+  std::vector<const TabRow*> visible;
+  for (const TabRow& tab : tab_rows())
+    if (!app.popped_out[int(tab.id)] && (app.shown_tab == tab.id || app.tab_has_content(tab.id)))
       visible.push_back(&tab);
   if (visible.empty()) return;  // every tab has a window of its own
-  const TabInfo* shown = visible.front();
-  for (const TabInfo* t : visible)
+  const TabRow* shown = visible.front();
+  for (const TabRow* t : visible)
     if (t->id == app.shown_tab) shown = t;
   app.shown_tab = shown->id;
 
@@ -230,7 +170,7 @@ void draw_result_tabs(GuiApp& app) {
   const float pad_x = 4.0f * visual::view_style().scale;
   bool first_row = true;
   for (size_t i = 0; i < visible.size(); ++i) {
-    const TabInfo& tab = *visible[i];
+    const TabRow& tab = *visible[i];
     if (i > 0) {
       const float w = ImGui::CalcTextSize(tab.title).x + pad_x * 2;
       const float limit = first_row ? right - pop_w - gap * 4 : right;
@@ -258,14 +198,14 @@ void draw_result_tabs(GuiApp& app) {
   ImGui::PopStyleVar(2);
   ImGui::Separator();
   ImGui::PushID(shown->window_id);
-  shown->draw(app);
+  drawer(shown->id)(app);
   ImGui::PopID();
 }
 
 void draw_popped_out_tabs(GuiApp& app) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   int index = 0;
-  for (const TabInfo& tab : kTabs) {
+  for (const TabRow& tab : tab_rows()) {
     if (!app.popped_out[int(tab.id)]) continue;
     // Each new window opens a little offset from the last, over the middle of the app.
     const float offset = float(index++) * ImGui::GetFontSize() * 2;
@@ -279,7 +219,7 @@ void draw_popped_out_tabs(GuiApp& app) {
     }
     bool open = true;
     const std::string title = std::string(tab.title) + tab.window_id;
-    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) tab.draw(app);
+    if (ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoSavedSettings)) drawer(tab.id)(app);
     ImGui::End();
     if (!open) {
       app.popped_out[int(tab.id)] = false;

@@ -37,23 +37,9 @@ Result<int64_t> count_arg(const ScriptCommand& c, size_t i, int64_t fallback) {
   return int64_t(*n);
 }
 
-const std::map<std::string, ResultTab>& tab_names() {
-  static const std::map<std::string, ResultTab> tabs = {
-      {"checks", ResultTab::Checks},       {"events", ResultTab::ThreadEvents},
-      {"barriers", ResultTab::Barriers},   {"atomics", ResultTab::Atomics},
-      {"flow", ResultTab::DataFlow},       {"memory", ResultTab::Memory},
-      {"occupancy", ResultTab::Occupancy}, {"schedule", ResultTab::Schedule},
-      {"benchmark", ResultTab::Benchmark}};
-  return tabs;
-}
-
-Result<ResultTab> tab_named(const std::string& name) {
-  auto it = tab_names().find(name);
-  if (it == tab_names().end())
-    return Status::error("tab '" + name +
-                         "': choose checks, events, barriers, atomics, flow, memory, occupancy, "
-                         "schedule or benchmark");
-  return it->second;
+Result<ResultTab> tab_arg(const std::string& name) {
+  if (std::optional<ResultTab> tab = tab_named(name)) return *tab;
+  return Status::error("tab '" + name + "': choose " + tab_names());
 }
 
 std::string status_line(const GuiApp& app) {
@@ -194,7 +180,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                  : c.verb == "end" ? m->size()
                                    : size_t(*n));
   } else if (c.verb == "tab" || c.verb == "popout") {
-    Result<ResultTab> tab = tab_named(a0);
+    Result<ResultTab> tab = tab_arg(a0);
     if (!tab) return tab.status();
     if (c.verb == "popout")
       app.popped_out[int(*tab)] = true;
@@ -284,9 +270,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
-      got = "none";
-      for (const auto& [name, tab] : tab_names())
-        if (tab == shown) got = name;
+      got = shown == ResultTab::None ? "none" : tab_row(shown).name;
     } else
       return Status::error(
           "expect " + a0 +

@@ -230,39 +230,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"Start a copy, keep going",
-       "memcpy_async only starts the copy: every thread of the block issues its share and moves "
-       "on. "
-       "The bytes land in shared memory later.",
-       {"cg::memcpy_async(block, first, src, sizeof(float) * n)",
-        "cg::memcpy_async(block, second, src + n, sizeof(float) * n)"},
-       EventKind::CopyIssue,
-       {}},
-      {"wait_prior<1>, then wait",
-       "wait_prior<1> returns once all but the newest copy have landed, and synchronizes the "
-       "block, "
-       "so a thread may read what a neighbour copied. wait waits for everything.",
-       {"// first has landed", "// second has landed too", "first[(t + 1) % n]"},
-       EventKind::CopyWait,
-       {}},
-      {"Double buffering",
-       "Before summing tile k, the block starts copying tile k + 1 into the other buffer, then "
-       "waits "
-       "only for tile k. The copy of the next tile overlaps the work on this one.",
-       {"fetch(block, buffers[(k + 1) % 2]", "cg::wait_prior<1>(block);  // tile k",
-        "block.sync();  // all reads"},
-       EventKind::CopyWait,
-       {}},
-      {"4-byte or 16-byte pieces",
-       "The element type decides the piece size: floats move as 4-byte copies, Quads as 16-byte "
-       "copies, four times fewer for the same bytes. Both need 16-byte aligned buffers for the "
-       "wide "
-       "path; the GPU run times both.",
-       {"reinterpret_cast<Quad*>(dst)", "cg::memcpy_async(block, dst, src, sizeof(float) * count)"},
-       EventKind::CopyIssue,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

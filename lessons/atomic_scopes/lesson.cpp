@@ -214,39 +214,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {8, 1, 1};
   l.default_config.block = {256, 1, 1};
-  l.steps = {
-      {"Three scopes",
-       "The same fetch_add on three counters. Block scope suffices for the block's shared "
-       "counter; the grid counter needs device scope; cuda::std::atomic_ref is always system "
-       "scope. The atomics view shows each event's scope.",
-       {"cuda::atomic_ref<int, cuda::thread_scope_block> in_block(block_count)",
-        "cuda::atomic_ref<int, cuda::thread_scope_device> in_grid(*grid_count)",
-        "cuda::std::atomic_ref<int> anywhere(*system_count)", "in_block.fetch_add(1",
-        "in_grid.fetch_add(1", "anywhere.fetch_add(1)"},
-       EventKind::Atomic,
-       {{"part", kScopes}}},
-      {"The seed's sumReduction",
-       "Every thread adds its element with fetch_add through a device-scope atomic_ref. The old "
-       "values show the landing order; the float total depends on it in its last bits.",
-       {"cuda::atomic_ref<float, cuda::thread_scope_device> result_ref(*result)",
-        "result_ref.fetch_add(array[tid])"},
-       EventKind::Atomic,
-       {{"part", kSumReduction}}},
-      {"Message passing, relaxed",
-       "The writer stores data then flag; the reader loads flag then data. With relaxed order "
-       "nothing ties the two locations together: flag 1 with data 0 is allowed.",
-       {"pass_message<cuda::memory_order_relaxed, cuda::memory_order_relaxed>",
-        "f.store(1, kRaise)", "f.load(kLook)"},
-       EventKind::Atomic,
-       {{"part", kRelaxed}}},
-      {"Message passing, release/acquire",
-       "A release store of the flag and an acquire load that reads it make the data store "
-       "visible: flag 1 with data 0 is forbidden, and the checks assert it never shows up.",
-       {"pass_message<cuda::memory_order_release, cuda::memory_order_acquire>",
-        "f.store(1, kRaise)", "f.load(kLook)"},
-       EventKind::Atomic,
-       {{"part", kReleaseAcquire}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -74,45 +74,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {8, 1, 1};
   l.default_config.block = {256, 1, 1};
-  l.steps = {
-      {"Read, add, write: a race",
-       "Every thread reads s[0], adds its share and writes the sum back. Threads that read the "
-       "same old value overwrite each other: watch the loads all return the same number, then "
-       "the stores replace one another. The results say whose updates survived.",
-       {"traced(s[0]) = traced(s[0]) + x[i]"},
-       EventKind::Store,
-       {{"part", kRace}}},
-      {"atomicAdd takes a ticket",
-       "atomicAdd does the read, add and write as one step and returns what it found. Sorted by "
-       "that old value, the threads form a queue: the order in which their adds landed.",
-       {"before[i] = atomicAdd(&s[0], x[i])"},
-       EventKind::Atomic,
-       {{"part", kAtomic}}},
-      {"Add up the block first",
-       "The seed's Numba kernel in CUDA: the block stages its values in shared memory, thread 0 "
-       "adds them, and only one atomic per block touches s[0].",
-       {"staging[threadIdx.x] =", "local = local + staging[j]", "atomicAdd(&s[0], local)"},
-       EventKind::Atomic,
-       {{"part", kStaged}}},
-      {"The same without the atomic",
-       "Replace the atomic with s[0] = s[0] + local, as the seed warns against: whole block sums "
-       "disappear, and which ones depends on timing.",
-       {"traced(s[0]) = traced(s[0]) + local"},
-       EventKind::Store,
-       {{"part", kStagedRace}}},
-      {"Contention",
-       "Every atomic on one address waits for the one before it; spread over many addresses they "
-       "run side by side. On a GPU the results time both; raise spread to see the queue shrink.",
-       {"atomicAdd(&counters[i % spread], 1)"},
-       EventKind::Atomic,
-       {{"part", kContention}}},
-      {"A float counter stops at 2^24",
-       "Both counters start just below 16777216. The unsigned one keeps counting; the float one "
-       "reaches 2^24 and every later add of 1.0f returns the same old value.",
-       {"atomicAdd(float_count, 1.0f)"},
-       EventKind::Atomic,
-       {{"part", kFloat}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

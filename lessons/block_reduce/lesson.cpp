@@ -126,25 +126,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {8, 1, 1};
   l.default_config.block = {256, 1, 1};
-  l.steps = {
-      {"Every thread gets a rank",
-       "this_thread_block() hands each thread a handle to its block; thread_rank() is its place "
-       "in it. Colours show blocks; numbers are ranks.",
-       {"cg::this_thread_block()"}, EventKind::GroupCreate, {{"tiles", 0}}},
-      {"Halving, one round at a time",
-       "Each round the lower half adds the partner value from the upper half. Two sync() calls "
-       "per round keep writers and readers of temp apart. Watch the active half shrink.",
-       {"g.sync()", "val += temp[rank + half]"}, EventKind::Barrier, {{"tiles", 0}}},
-      {"Blocks meet through atomicAdd",
-       "Rank 0 of each block adds its partial sum to the total. Blocks finish in any order, so "
-       "the atomics land in any order: the ticket numbers show the order on this run.",
-       {"atomicAdd(total, sum)"}, EventKind::Atomic, {{"tiles", 0}}},
-      {"Tiles of 32 work on their own",
-       "tiled_partition(block, 32) splits the block into warp-sized tiles. Each tile reduces its "
-       "own slice and syncs only its own 32 threads; there are 32 times more atomics.",
-       {"cg::tiled_partition(block, 32)", "tree_sum(tile32, slice, input[i])"},
-       EventKind::GroupCreate, {{"tiles", 1}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

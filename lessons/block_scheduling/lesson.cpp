@@ -153,26 +153,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {1, 1, 1};
   l.default_config.block = {256, 1, 1};
-  l.steps = {
-      {"The first wave",
-       "Each block asks which SM it is on and reads the global timer. The first blocks spread "
-       "across all SMs, up to the occupancy limit on each.",
-       {"block_sm[blockIdx.x] = this_sm_id()"},
-       EventKind::ThreadBegin,
-       {}},
-      {"Slots free up unevenly",
-       "Blocks do one to four units of work. When a short block finishes, its SM has room and "
-       "the next block in line starts there at once.",
-       {"const int steps = work_of_block(blockIdx.x, work)"},
-       EventKind::ThreadEnd,
-       {}},
-      {"Waves and the tail",
-       "With W waves of blocks, the last wave may leave many SMs idle while a few finish: the "
-       "tail effect. Fewer, evenly sized waves use the GPU better.",
-       {"block.sync()"},
-       EventKind::Barrier,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -163,44 +163,6 @@ LessonDef lesson() {
   l.default_config.block = {128, 1, 1};
   l.default_config.cluster = {4, 1, 1};
   l.default_config.mode = LaunchMode::Cluster;
-  l.steps = {
-      {"Blocks in clusters",
-       "A cluster launch groups consecutive blocks (here 4) into clusters. this_cluster() is "
-       "the group of all their threads; block_rank() is a block's place in its cluster.",
-       {"cg::this_cluster()"},
-       EventKind::GroupCreate,
-       {{"part", kRing}}},
-      {"cluster.sync(): the whole cluster waits",
-       "Each block fills its shared slice, then every thread of the cluster waits for every "
-       "other. After the barrier all slices are written and visible across the cluster.",
-       {"cluster.sync();  // every block of the cluster has filled its slice"},
-       EventKind::Barrier,
-       {{"part", kRing}}},
-      {"Reading another block's shared memory",
-       "map_shared_rank(slice, next) turns a pointer into our own shared memory into the same "
-       "variable in block `next` of the cluster. Each thread reads its neighbour's value.",
-       {"cluster.map_shared_rank(slice, next)", "traced(next_slice[t])"},
-       EventKind::Load,
-       {{"part", kRing}}},
-      {"Do not leave early",
-       "A block's shared memory is gone once it exits. The second cluster.sync() keeps every "
-       "block alive until its neighbours have finished reading.",
-       {"cluster.sync();  // stay until the previous block has read our slice"},
-       EventKind::Barrier,
-       {{"part", kRing}}},
-      {"Atomics into a neighbour's shared memory",
-       "The histogram's bins are spread over the cluster's blocks. Each thread adds 1 to its "
-       "bin in whichever block keeps it, with an atomic on distributed shared memory.",
-       {"cluster.map_shared_rank(kept, v / per_block)", "atomicAdd(&keeper[v % per_block], 1)"},
-       EventKind::Atomic,
-       {{"part", kHistogram}}},
-      {"Each block publishes the bins it keeps",
-       "After a second cluster.sync() every add has landed; each block adds its own bins to the "
-       "global histogram, one atomic per bin.",
-       {"atomicAdd(&bins[first + b], kept[b])"},
-       EventKind::Atomic,
-       {{"part", kHistogram}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

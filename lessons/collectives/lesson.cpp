@@ -322,57 +322,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"One answer in every lane",
-       "Each lane brings one value; after reduce every lane of the tile holds the same sum, "
-       "minimum "
-       "and maximum. No lane had to wait for a 'rank 0' to publish it.",
-       {"cg::reduce(tile, v, cg::plus<int>())", "cg::reduce(tile, v, cg::less<int>())",
-        "cg::reduce(tile, v, cg::greater<int>())"},
-       EventKind::Collective,
-       {}},
-      {"Bitwise reductions",
-       "bit_and keeps the bits every lane has (bit 8, value 256, is set in all inputs), bit_or the "
-       "bits any lane has, bit_xor the bits an odd number of lanes have.",
-       {"cg::bit_and<int>()", "cg::bit_or<int>()", "cg::bit_xor<int>()"},
-       EventKind::Collective,
-       {}},
-      {"A scan keeps the partial answers",
-       "inclusive_scan with greater gives lane r the maximum of lanes 0..r: the values only ever "
-       "step up from lane to lane.",
-       {"cg::inclusive_scan(tile, v, cg::greater<int>())"},
-       EventKind::Collective,
-       {}},
-      {"Scans turn counts into places",
-       "Each lane wants to write a few items. exclusive_scan of the counts is where its run "
-       "starts, "
-       "inclusive_scan where it ends; the runs tile the list with no gaps and no overlaps.",
-       {"cg::exclusive_scan(tile, count)", "cg::inclusive_scan(tile, count)",
-        "list[k] = tile.thread_rank()"},
-       EventKind::Collective,
-       {}},
-      {"invoke_one: one lane does the job",
-       "One lane per tile runs the lambda; the others skip it. Which lane is not specified. The "
-       "highlighted event shows the chosen rank; run the emulator with another --seed to see it "
-       "move.",
-       {"cg::invoke_one(tile, [&] {", "chosen[t] = tile.thread_rank()"},
-       EventKind::InvokeOne,
-       {}},
-      {"invoke_one_broadcast: everyone hears the answer",
-       "The chosen lane's return value reaches all 32 lanes, so no shared memory or shfl is needed "
-       "to hand it out.",
-       {"cg::invoke_one_broadcast(tile, [&] { return int(tile.thread_rank()); })"},
-       EventKind::InvokeOne,
-       {}},
-      {"Hardware reduce against shuffles",
-       "The same sum three ways: one reduce of 4-byte integers (one redux.sync instruction on cc "
-       "8.0+), a loop of five shfl_xor steps, and a reduce of 8-byte integers, which the hardware "
-       "cannot do, so cooperative_groups shuffles. Count the events per lane; time them on a GPU.",
-       {"cg::reduce(tile, v + tile.thread_rank(), cg::plus<unsigned>())",
-        "v += tile.shfl_xor(v, offset)", "cg::plus<unsigned long long>()"},
-       EventKind::Collective,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

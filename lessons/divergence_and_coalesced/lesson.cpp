@@ -266,36 +266,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"The threads that took the branch",
-       "Only threads whose value is below keep enter the if. coalesced_threads() groups this "
-       "warp's "
-       "threads that are in the branch together; the dots in the results are lanes that stayed "
-       "out.",
-       {"if (in[i] < threshold) {", "cg::coalesced_threads()"},
-       EventKind::GroupCreate,
-       {{"pattern", 1}}},
-      {"Ranks without gaps",
-       "thread_rank() counts only the group's members, in lane order: lane 3 may be rank 1. size() "
-       "is how many are here. shfl(lane, 0) tells every member which lane is its rank 0.",
-       {"active.thread_rank()", "active.shfl(lane, 0)"},
-       EventKind::Collective,
-       {}},
-      {"One atomic per thread",
-       "Every kept value asks the one counter for a slot: as many atomics on one address as values "
-       "kept, and they queue up.",
-       {"atomicAdd(count, 1)"},
-       EventKind::Atomic,
-       {}},
-      {"One atomic per group",
-       "Rank 0 reserves size() slots at once and shfl hands the first one to the group; each "
-       "member "
-       "adds its rank. Count the atomics: one per group instead of one per value.",
-       {"atomicAdd(count, int(active.size()))", "active.shfl(base, 0)",
-        "kept[base + active.thread_rank()]"},
-       EventKind::Atomic,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -270,52 +270,6 @@ LessonDef lesson() {
   l.default_config.grid = {8, 1, 1};
   l.default_config.block = {256, 1, 1};
   l.default_config.mode = LaunchMode::Cooperative;
-  l.steps = {
-      {"A grid that is all there at once",
-       "this_grid() spans every thread of the launch. grid.sync() is only legal in a cooperative "
-       "launch, which starts only if every block fits on the GPU at the same time; the results "
-       "show that limit and the error for one block more.",
-       {"cg::this_grid()"},
-       EventKind::GroupCreate,
-       {}},
-      {"Each block writes a partial sum",
-       "Every block reduces its slice with a tree that starts at half the block, and its thread "
-       "0 writes the block's sum to partial[blockIdx.x].",
-       {"tree_from(block, temp, input[grid.thread_rank()], block.size() / 2)", "g.sync()",
-        "partial[blockIdx.x] = block_sum"},
-       EventKind::Barrier,
-       {}},
-      {"grid.sync(): every block waits for every other",
-       "No thread passes until all threads of all blocks have arrived, and every write before "
-       "the barrier is visible after it: the partial sums are all there.",
-       {"grid.sync();"},
-       EventKind::Barrier,
-       {}},
-      {"The seed's first finish: one thread adds them",
-       "Thread 0 of the grid adds the partial sums one after another: simple, and fine for a few "
-       "hundred blocks.",
-       {"for (unsigned b = 0; b < gridDim.x; ++b) sum += partial[b]"},
-       EventKind::None,
-       {{"final_step", kOneThread}}},
-      {"A tile of 32 finishes the job",
-       "The first 32 threads of block 0 form a tile. Each lane adds every 32nd partial sum, then "
-       "the tile's tree halves from tile32.size() / 2 = 16, syncing only its own 32 threads.",
-       {"cg::tiled_partition(block, 32)", "b += 32) v += partial[b]"},
-       EventKind::GroupCreate,
-       {{"final_step", kTile}}},
-      {"The seed's bound is wrong for a tile",
-       "The seed halves from blockDim.x / 2 inside the tile: lanes then add temp slots far "
-       "outside their 32 values, left over from the block's tree, and the total is wrong.",
-       {"cg::tiled_partition(block, 32)", "tile32.size() / 2 : blockDim.x / 2"},
-       EventKind::GroupCreate,
-       {{"final_step", kSeedBound}}},
-      {"grid.sync() without a cooperative launch",
-       "Launched normally, the blocks are not guaranteed to be resident together and grid.sync() "
-       "is illegal. The emulator stops at the call and names the line; a GPU never runs this.",
-       {"cg::this_grid()", "grid.sync();"},
-       EventKind::GroupCreate,
-       {{"launch", 1}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -243,53 +243,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {8, 4, 2};
-  l.steps = {
-      {"Every thread gets a handle",
-       "this_thread_block() and this_grid() run first, before any branch. Each thread gets its "
-       "own handle to the same group: the colours are the groups, the numbers the ranks.",
-       {"// all threads of my block", "// all threads of the launch",
-        "// the blocks of my cluster"},
-       EventKind::GroupCreate,
-       {}},
-      {"A 3D block, counted flat",
-       "The block is 8 x 4 x 2. thread_index() is the (x, y, z) position, and thread_rank() "
-       "counts x fastest, then y, then z: rank = x + 8 * (y + 4 * z).",
-       {"traced(row[F::kRank])", "block.thread_index()", "traced(row[F::kIndexX])",
-        "traced(row[F::kIndexY])", "traced(row[F::kIndexZ])"},
-       EventKind::Store,
-       {}},
-      {"The grid and is_valid()",
-       "grid.thread_rank() numbers every thread of the launch. is_valid() is true in a "
-       "cooperative launch; it does not prove that grid.sync() is safe in a normal one.",
-       {"traced(row[F::kGridRank])", "grid.is_valid()"},
-       EventKind::Store,
-       {{"cooperative", 1}}},
-      {"coalesced_threads(): who is here",
-       "Inside the branch only every third thread is active. coalesced_threads() groups the "
-       "active lanes of each warp and ranks them 0, 1, 2, ... in lane order.",
-       {"cg::coalesced_threads()", "active.thread_rank()"},
-       EventKind::GroupCreate,
-       {}},
-      {"Handing the block to a helper",
-       "from_left needs the whole block, so it takes the handle as a parameter, by reference. "
-       "Its sync() is the block's barrier: watch every thread arrive before any leaves.",
-       {"block.sync();  // every value", "from_left(block, ring, in[i])"},
-       EventKind::Barrier,
-       {{"pass", 0}}},
-      {"A copy is the same group",
-       "from_left_by_copy receives a copy of the handle. The trace is identical to the "
-       "reference version: same group, same barrier. The copy only costs registers.",
-       {"cg::thread_block copy"},
-       EventKind::Barrier,
-       {{"pass", 1}}},
-      {"A handle made late",
-       "from_left_own_handle calls this_thread_block() again after the caller branched: one "
-       "more creation per thread. For an implicit group this works, but it repeats work the "
-       "kernel already did.",
-       {"cg::thread_block late ="},
-       EventKind::GroupCreate,
-       {{"pass", 2}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

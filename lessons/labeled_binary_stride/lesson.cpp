@@ -161,39 +161,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"Colour by label",
-       "Every thread holds a colour from the host. labeled_partition(warp, colour) puts the "
-       "lanes of a warp that hold the same colour into one group; the view colours threads by "
-       "their label.",
-       {"cg::labeled_partition(warp, colour[i])"},
-       EventKind::GroupCreate,
-       {}},
-      {"Ranks inside a colour",
-       "Each colour group ranks its members in lane order, and the groups are numbered by their "
-       "first lane (meta_group_rank). A reduce over the group with less finds that first lane.",
-       {"same.thread_rank()", "cg::reduce(same, lane, cg::less<int>())"},
-       EventKind::Collective,
-       {}},
-      {"Odd and even: binary_partition",
-       "binary_partition takes a true/false label. Here the odd lanes form one group of 16 and "
-       "the even lanes another; each lane's rank in it is lane / 2.",
-       {"cg::binary_partition(warp, lane % 2 == 1)"},
-       EventKind::GroupCreate,
-       {}},
-      {"Dealt round-robin: stride_partition",
-       "The guide describes a stride partition that deals lanes out like cards: lane r goes to "
-       "group r % 4. CUDA 13 has no such function; coop builds it on labeled_partition.",
-       {"cg::stride_partition(warp, stride)"},
-       EventKind::GroupCreate,
-       {{"stride", 4}}},
-      {"A stride that does not divide 32",
-       "With a stride of 3 the groups are no longer equal: residues 0 and 1 get 11 lanes, "
-       "residue 2 gets 10.",
-       {"cg::stride_partition(warp, stride)", "dealt.num_threads()"},
-       EventKind::GroupCreate,
-       {{"stride", 3}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -260,32 +260,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {1, 1, 1};
   l.default_config.block = {768, 1, 1};
-  l.steps = {
-      {"768 threads: the thread limit",
-       "Predict first: 2048 threads fit on an SM, 768 per block. Two blocks fit, a third would "
-       "need 2304. Occupancy is 1536 / 2048 = 75 %. Each block notes how many blocks share its SM.",
-       {"atomicAdd(&resident_now[sm], 1u)"},
-       EventKind::Atomic,
-       {{"example", 1}}},
-      {"32 threads: the block-slot limit",
-       "Tiny blocks run out of block slots before threads: 32 slots x 32 threads = 1024 of 2048 "
-       "threads, 50 %.",
-       {"atomicMax(&resident_peak[sm], here)"},
-       EventKind::Atomic,
-       {{"example", 2}}},
-      {"100 KB of shared memory: the shared-memory limit",
-       "Two blocks take 200 KB (plus 1 KB each that the driver reserves); a third would need "
-       "more than the SM's 228 KB.",
-       {"block.sync()"},
-       EventKind::Barrier,
-       {{"example", 3}}},
-      {"Registers and --maxrregcount",
-       "many_live_values keeps 40 values live per thread. The compiler's report shows how many "
-       "registers that takes, and what capping them costs in spills.",
-       {"uint32_t v[kLiveValues]"},
-       EventKind::None,
-       {{"example", 1}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

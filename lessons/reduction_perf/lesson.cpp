@@ -124,12 +124,6 @@ std::vector<ParamDef> params() {
   };
 }
 
-int64_t index_of(const char* id) {
-  for (size_t i = 0; i < variants().size(); ++i)
-    if (variants()[i].id == id) return int64_t(i + 1);
-  return 0;
-}
-
 }  // namespace
 
 LessonDef lesson() {
@@ -142,6 +136,7 @@ LessonDef lesson() {
                 "tile shuffles",    "vectorized loads", "cooperative launch",
                 "grid.sync",        "atomicAdd",        "CUB"};
   l.text = coop_text_reduction_perf;
+  l.benchmark_tab = true;
   l.source = coop_source_reduction_perf;
   l.source_file = "reduction_perf.cuh";
   // The tuned kernel's last block to finish adds the partial sums: which block that is differs
@@ -150,47 +145,6 @@ LessonDef lesson() {
   l.params = params();
   l.default_config.grid = {2, 1, 1};  // used by the grid-stride kernels; the others size their own
   l.default_config.block = {128, 1, 1};
-  l.steps = {
-      {"The seed: a tree per block",
-       "Every thread brings one element; halving rounds in shared memory, two barriers each, "
-       "then one atomicAdd per block.",
-       {"if (t < half) val += temp[t + half];", "atomicAdd(total, sum)"},
-       EventKind::Barrier,
-       {{"variant", index_of("seed-atomic")}}},
-      {"A grid-wide barrier",
-       "Blocks write partial sums, meet at grid.sync(), and one thread adds them. Every block must "
-       "be resident: ask for a larger --grid and the launch is refused.",
-       {"grid.sync();"},
-       EventKind::Barrier,
-       {{"variant", index_of("seed-grid-sync")}}},
-      {"The tile's own bound",
-       "A 32-thread tile finishes the partial sums. Its tree loops from g.size() / 2 = 16, not "
-       "from blockDim.x / 2.",
-       {"cg::tiled_partition(block, 32)", "group_tree(tile32, temp, v)"},
-       EventKind::GroupCreate,
-       {{"variant", index_of("seed-tile32")}}},
-      {"Divergent rounds",
-       "tid % (2s) picks ever fewer, ever sparser threads: most lanes of each warp idle.",
-       {"if (tid % (2 * s) == 0)"},
-       EventKind::Barrier,
-       {{"variant", index_of("interleaved")}}},
-      {"Shuffles finish the job",
-       "The last 64 values never touch shared memory again: shfl_down within one warp.",
-       {"warp.shfl_down(val, offset)"},
-       EventKind::Collective,
-       {{"variant", index_of("last-warp")}}},
-      {"One cg::reduce per warp",
-       "Each warp reduces with one call; warp 0 reduces the warps' results. One barrier.",
-       {"cg::reduce(warp, val, cg::plus<float>())"},
-       EventKind::Collective,
-       {{"variant", index_of("tile-reduce")}}},
-      {"The last block adds the partial sums",
-       "Every block takes a ticket; only the block with the last ticket goes on to add all "
-       "partial sums, in a fixed order.",
-       {"ticket = atomicAdd(blocks_done, 1u);"},
-       EventKind::Atomic,
-       {{"variant", index_of("tuned")}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -304,53 +304,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {4, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"My part first",
-       "Each thread computes its part, the Collatz steps of its value: a few steps for some "
-       "values, more than a hundred for others. Every step is a store in the trace.",
-       {"// my part: quick for some threads", "traced(progress) = ++steps;"},
-       EventKind::Store,
-       {{"variant", kBlock}}},
-      {"Arrive: my part is ready",
-       "As soon as its part is in shared memory, a thread calls barrier_arrive(). It does not "
-       "wait: it gets an arrival token and carries on.",
-       {"// my part is published"},
-       EventKind::BarrierArrive,
-       {{"variant", kBlock}}},
-      {"Work while the others arrive",
-       "Between arrive and wait, each thread does work of its own that needs nobody else's "
-       "data. Fast threads fill the time the slow ones still need to arrive.",
-       {"// meanwhile, work that needs nobody else"},
-       EventKind::Store,
-       {{"variant", kBlock}}},
-      {"Wait: now I need everyone's",
-       "barrier_wait(std::move(token)) returns once every thread of the block has arrived. A "
-       "thread that still finds someone missing waits here; the last arrival releases it.",
-       {"// now every part is published", "traced(out[i]) = published[(r + 1) % n];"},
-       EventKind::BarrierWait,
-       {{"variant", kBlock}}},
-      {"The same across a cluster",
-       "cluster.barrier_arrive() and barrier_wait() synchronize the blocks of a cluster. After "
-       "the wait, each block reads the next block's shared memory with map_shared_rank. Needs "
-       "compute capability 9.0 on a GPU.",
-       {"cluster.barrier_arrive();", "cluster.barrier_wait(std::move(token));",
-        "cluster.map_shared_rank(published, next)"},
-       EventKind::BarrierWait,
-       {{"variant", kCluster}}},
-      {"Hazard: a collective between arrive and wait",
-       "While a group's split barrier is open, no collective may run on that group. The "
-       "emulator stops at the sync() and names the line.",
-       {"// not allowed: this block's split barrier is still open"},
-       EventKind::BarrierArrive,
-       {{"variant", kCollectiveInside}}},
-      {"Hazard: wait does not mean everyone waited",
-       "barrier_wait only promises that everyone arrived. Here the last thread is slow: all "
-       "others pass their wait and reuse their slots before it even calls wait, so it reads a "
-       "value from the next round.",
-       {"// the last thread reads slot 0...", "// ...which thread 0 may already have reused"},
-       EventKind::BarrierWait,
-       {{"variant", kReuseAfterWait}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -233,42 +233,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"One barrier, three spellings",
-       "block.sync(), __syncthreads() and cg::sync(block) are the same barrier: the trace "
-       "numbers them phases 1, 2 and 3 of one block group.",
-       {"// the group's own barrier", "// the same barrier, spelled the classic way",
-        "// and once more, as the free function"},
-       EventKind::Barrier,
-       {{"variant", 0}}},
-      {"What a barrier guarantees",
-       "Nobody leaves until everybody has arrived, and every write before the barrier is "
-       "visible after it. Watch the departures: all come after the last arrival, so every "
-       "thread reads its neighbour's new value.",
-       {"const int right = slot[(r + 1) % n];", "traced(out[grid.thread_rank()])"},
-       EventKind::Barrier,
-       {{"variant", 0}}},
-      {"A library hides a barrier",
-       "Only the lower half calls block_sum, whose __syncthreads() waits for the whole block. "
-       "The upper half has already finished: the emulator stops and reports the deadlock.",
-       {"if (threadIdx.x < blockDim.x / 2)", "block_sum(scratch, in[i])",
-        "// the whole block, whoever called"},
-       EventKind::None,
-       {{"variant", 1}}},
-      {"A partition made too late",
-       "tiled_partition is collective: every thread of the block must call it. Made inside a "
-       "branch that half the block skips, it can never complete.",
-       {"// too late: half are gone"},
-       EventKind::None,
-       {{"variant", 2}}},
-      {"The fix: the group is a parameter",
-       "group_sum takes the group that will sync. The warp tiles are made by everyone before "
-       "the branch, and whole tiles take it: each tile waits only for its own 32 threads.",
-       {"cg::thread_group warp = cg::tiled_partition(block, 32);",
-        "group_sum(warp, scratch + r / 32 * 32, value)", "// only the members of g"},
-       EventKind::Barrier,
-       {{"variant", 0}}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

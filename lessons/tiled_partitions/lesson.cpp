@@ -158,45 +158,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {256, 1, 1};
-  l.steps = {
-      {"Cutting the block at run time",
-       "tiled_partition(block, 4) cuts the block into tiles of 4 consecutive ranks. Each thread "
-       "gets a handle to its own tile and a rank 0 to 3 in it.",
-       {"cg::tiled_partition(block, tile_size)"},
-       EventKind::GroupCreate,
-       {{"tile", 4}}},
-      {"Every fourth thread prints",
-       "Only rank 0 of each tile passes the if, so block ranks 0, 4, 8, ... write their line. "
-       "Each line has its own slot, so the output comes back in order.",
-       {"traced(lines[line])"},
-       EventKind::Store,
-       {{"tile", 4}}},
-      {"One tile per warp, one thread per tile",
-       "With a tile of 32 every warp is one tile and only lane 0 prints; with a tile of 1 every "
-       "thread is alone in its tile and everyone prints.",
-       {"if (tile.thread_rank() == 0)"},
-       EventKind::Store,
-       {{"tile", 32}}},
-      {"Static tiles: the size in the type",
-       "tiled_partition<128>(block) fixes the size at compile time. A tile of 128 spans four "
-       "warps; meta_group_rank() says which tile of the block it is.",
-       {"cg::tiled_partition<128>(block)"},
-       EventKind::GroupCreate,
-       {}},
-      {"Tiles of tiles",
-       "Each tile is cut again: 128 into two 64s, each 64 into two warps, each warp into eight "
-       "quads. meta_group_rank() always counts within the parent, not the block.",
-       {"cg::tiled_partition<64>(tile128)", "cg::tiled_partition<32>(tile64)",
-        "cg::tiled_partition<4>(warp)"},
-       EventKind::GroupCreate,
-       {}},
-      {"Each tile waits only for itself",
-       "quad.sync() waits for 4 threads, warp.sync() for 32, tile64.sync() for 64: a slow quad "
-       "holds up its own members, never the whole block.",
-       {"quad.sync()", "warp.sync()", "tile64.sync()", "tile128.sync()"},
-       EventKind::Barrier,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -229,47 +229,6 @@ LessonDef lesson() {
   };
   l.default_config.grid = {1, 1, 1};
   l.default_config.block = {64, 1, 1};
-  l.steps = {
-      {"shfl: everyone reads one lane",
-       "Every lane asks for lane src's value and gets 100 + src: a broadcast without shared "
-       "memory.",
-       {"warp.shfl(v, src)"},
-       EventKind::Collective,
-       {}},
-      {"shfl_up and shfl_down: values slide",
-       "shfl_up moves values delta lanes up (lane l gets lane l - delta), shfl_down moves them "
-       "down. "
-       "Lanes whose source would fall off the warp keep their own value.",
-       {"warp.shfl_up(v, delta)", "warp.shfl_down(v, delta)"},
-       EventKind::Collective,
-       {}},
-      {"shfl_xor: partners swap",
-       "Lane l reads lane l ^ mask. With mask 1 neighbours swap; with 16 the two halves of the "
-       "warp "
-       "swap. Every lane is both a reader and a source, so this is the butterfly pattern.",
-       {"warp.shfl_xor(v, lane_mask)"},
-       EventKind::Collective,
-       {}},
-      {"Votes: any, all, ballot",
-       "Each lane votes with a condition on its own value. any and all answer yes or no for the "
-       "whole "
-       "warp; ballot returns the votes as a 32-bit mask, bit l for lane l.",
-       {"warp.any(v == 117)", "warp.all(v >= 100)", "warp.ballot(v % 2 == 0)"},
-       EventKind::Collective,
-       {}},
-      {"Matches: who holds the same key?",
-       "match_any gives each lane the mask of lanes whose key equals its own (four interleaved "
-       "groups for key = v % 4). match_all answers only 'all equal or not'; try values=2.",
-       {"warp.match_any(key)", "warp.match_all(key, all_same)"},
-       EventKind::Collective,
-       {}},
-      {"The shfl_down tree",
-       "Five steps, offsets 16, 8, 4, 2, 1: the number of lanes whose values reach lane 0 doubles "
-       "each step, so lane 0 ends with all 32. Higher lanes end with partial sums nobody uses.",
-       {"v += warp.shfl_down(v, offset)", "sums[i / 32] = v"},
-       EventKind::Collective,
-       {}},
-  };
   l.validate = validate;
   l.run = run;
   return l;

@@ -30,17 +30,11 @@ struct Colorer {
   const ViewColors& colors;
 
   ImU32 thread(uint32_t t) const {
-    const ThreadActivity act = snap.activity(t);
-    if (act == ThreadActivity::NotStarted) return colors.not_started;
-    ImU32 c = colors.no_group;
-    if (by == ColorBy::HardwareBlock) {
-      c = group_color(t / block_threads);
-    } else if (by == ColorBy::HardwareWarp) {
-      c = group_color(t % block_threads / 32);
-    } else if (const GroupMembership m = snap.membership(t, kind); m.member()) {
-      c = group_color(m.id);
-    }
+    const CellColour cell = classify_cell(snap, by, kind, block_threads, t);
+    if (cell.cls == CellClass::NotStarted) return colors.not_started;
+    const ImU32 c = cell.cls == CellClass::NoGroup ? colors.no_group : group_color(cell.index);
     // Waiting at a barrier: the same hue, darker, so membership stays readable.
+    const ThreadActivity act = snap.activity(t);
     if (act == ThreadActivity::Waiting) return scale_color(c, kWaitingShade);
     if (act == ThreadActivity::Done) return scale_color(c, 0.25f);
     return c;
@@ -87,21 +81,25 @@ std::string color_by_label(ColorBy by, GroupKind kind) {
   return std::string(name_of(kind)) + " groups";
 }
 
-void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, GroupKind kind) {
+void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, ColorBy by) {
   const ViewStyle& st = view_style();
   ImGui::TextUnformatted("Colour by");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::BeginCombo("##colorby", color_by_label(s.color_by, kind).c_str())) {
+  // Wide enough for every choice, so the one shown is never cut.
+  float widest = ImGui::CalcTextSize(color_by_label(ColorBy::HardwareWarp, {}).c_str()).x;
+  for (GroupKind k : snap.group_kinds())
+    widest = std::max(widest, ImGui::CalcTextSize(color_by_label(ColorBy::Group, k).c_str()).x);
+  ImGui::SetNextItemWidth(widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::BeginCombo("##colorby", color_by_label(by, s.group).c_str())) {
     for (GroupKind k : snap.group_kinds())
       if (ImGui::Selectable(color_by_label(ColorBy::Group, k).c_str(),
-                            s.color_by == ColorBy::Group && kind == k)) {
+                            by == ColorBy::Group && s.group == k)) {
         s.color_by = ColorBy::Group;
         s.group = k;
       }
-    if (ImGui::Selectable("blockIdx", s.color_by == ColorBy::HardwareBlock))
+    if (ImGui::Selectable("blockIdx", by == ColorBy::HardwareBlock))
       s.color_by = ColorBy::HardwareBlock;
-    if (ImGui::Selectable("warp in block", s.color_by == ColorBy::HardwareWarp))
+    if (ImGui::Selectable("warp in block", by == ColorBy::HardwareWarp))
       s.color_by = ColorBy::HardwareWarp;
     ImGui::EndCombo();
   }
@@ -114,30 +112,20 @@ void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, GroupKind kind) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell size (Ctrl + mouse wheel over the grid)");
   swatch(st.colors.not_started, "not started");
   swatch(scale_color(group_color(0), kWaitingShade), "waiting at a barrier", group_color(0));
-  if (s.color_by == ColorBy::Group) swatch(st.colors.no_group, "no group yet");
+  if (by == ColorBy::Group) swatch(st.colors.no_group, "no group yet");
 }
 
 }  // namespace
-
-GroupKind default_color_group(const ThreadSnapshot& snapshot) {
-  const std::vector<GroupKind>& kinds = snapshot.group_kinds();
-  // Partitions are finer than blocks and grids: show the finest one the lesson makes.
-  for (GroupKind k : {GroupKind::Coalesced, GroupKind::Labeled, GroupKind::Binary,
-                      GroupKind::Stride, GroupKind::Tile, GroupKind::Cluster, GroupKind::Block})
-    if (std::find(kinds.begin(), kinds.end(), k) != kinds.end()) return k;
-  return kinds.empty() ? GroupKind::Block : kinds.front();
-}
 
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                               const ThreadSnapshot& snap, GridViewSettings& s,
                               const Selection& selected, ImVec2 size) {
   GridViewResult result;
   const ViewStyle& st = view_style();
-  const GroupKind kind = s.group == GroupKind::None ? default_color_group(snap) : s.group;
-  if (s.color_by == ColorBy::Group && snap.group_kinds().empty())
-    s.color_by = ColorBy::HardwareBlock;
+  const ColorBy drawn = drawn_color_by(s.color_by, s.group, snap);
+  const GroupKind kind = s.group;
   ImGui::PushID(id);
-  if (s.show_toolbar) toolbar(snap, s, kind);
+  if (s.show_toolbar) toolbar(snap, s, drawn);
 
   const uint32_t block_threads = std::max(1u, model.block_threads());
   GridLayoutInput in;
@@ -165,7 +153,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float scroll = ImGui::GetScrollY();
   const auto [first, last] = g.visible_blocks(scroll - label_h, scroll + ImGui::GetWindowHeight());
-  const Colorer color{snap, s.color_by, kind, block_threads, st.colors};
+  const Colorer color{snap, drawn, kind, block_threads, st.colors};
   ImFont* small = st.fonts.small ? st.fonts.small : ImGui::GetFont();
   const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 11;
   const bool gaps = s.cell >= 7;  // separate lanes visually once there is room
@@ -228,14 +216,9 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                       scale_color(c, 1.0f / kWaitingShade), round, 0, s.cell >= 12 ? 2.0f : 1.0f);
         }
         if (ranks) {
-          uint32_t rank = t % block_threads;
-          if (s.color_by == ColorBy::Group) {
-            const GroupMembership m = snap.membership(t, kind);
-            if (!m.member()) continue;
-            rank = m.rank;
-          } else if (s.color_by == ColorBy::HardwareWarp) {
-            rank = l;
-          }
+          const CellColour cell = classify_cell(snap, drawn, kind, block_threads, t);
+          if (cell.cls != CellClass::Coloured) continue;
+          const uint32_t rank = cell.rank;
           char text[16];
           const int digits = std::snprintf(text, sizeof text, "%u", rank);
           // Big cells also show the value the thread holds (its last collective's output, the

@@ -9,19 +9,14 @@
 #include <imgui.h>
 
 #include "visual/selection.hpp"
+#include "visual/thread_colors.hpp"
 #include "visual/thread_snapshot.hpp"
 
 namespace coop::visual {
 
-enum class ColorBy : uint8_t {
-  Group,          // GridViewSettings::group from GroupCreate events
-  HardwareBlock,  // blockIdx, whether or not the kernel made a block group
-  HardwareWarp,   // warp within the block
-};
-
 struct GridViewSettings {
   ColorBy color_by = ColorBy::Group;
-  GroupKind group = GroupKind::None;  // None: the finest kind the trace creates
+  GroupKind group = GroupKind::None;  // None: colour by blockIdx (see default_color_group)
   bool fit = true;                    // choose the cell size that shows the whole grid
   float cell = 14;                    // pixels per lane when !fit
   bool show_ranks = true;             // rank numbers in cells of at least ~11 px
@@ -34,9 +29,6 @@ struct GridViewResult {
   int64_t hovered_thread = -1;
   uint32_t drawn_rects = 0;  // cells, stripes and tiles drawn (for the benchmark and tests)
 };
-
-// The group kind colours come from when settings.group is None.
-GroupKind default_color_group(const ThreadSnapshot& snapshot);
 
 // Draws the toolbar and the grid filling `size` (0: the rest of the window).
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,

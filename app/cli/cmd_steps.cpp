@@ -1,0 +1,61 @@
+// coopviz steps [LESSON] [--json]: applies every step of a lesson (or of all lessons) headless,
+// as the window would, and reports what each shows: its launch and moment, the colouring and how
+// much of the grid it leaves grey, the tab, and the launch the Launch panel shows against the one
+// that ran.
+#include <iomanip>
+#include <iostream>
+
+#include "app/cli/commands.hpp"
+#include "app/gui/step_report.hpp"
+
+namespace coop::app {
+namespace {
+
+constexpr double kRunTimeout = 300;  // seconds one step's run may take
+
+void print_text(const StepReport& r) {
+  std::cout << r.lesson << " step " << r.step << ": " << r.title << "\n    " << r.kernel
+            << ", event " << r.event << "/" << r.events << " (line " << r.moment_line
+            << (r.moment_on_step_lines ? ", on the step's lines" : ", NOT on the step's lines")
+            << "), colour " << r.colour_by << " (" << std::fixed << std::setprecision(2)
+            << r.grey_fraction * 100 << " % grey, " << r.not_started_fraction * 100
+            << " % not started), tab " << r.tab << (r.tab_has_content ? "" : " (empty)")
+            << "\n    launch panel grid " << r.panel_launch.grid.str() << " block "
+            << r.panel_launch.block.str() << ", ran grid " << r.ran_launch.grid.str() << " block "
+            << r.ran_launch.block.str() << (r.run_status == "ok" ? "" : ", run: " + r.run_status)
+            << (r.notice.empty() ? "" : "\n    app says: " + r.notice) << "\n";
+}
+
+}  // namespace
+
+void register_steps(CLI::App& app, CliState& state) {
+  auto* cmd = app.add_subcommand(
+      "steps", "Apply every step of a lesson as the window does and report what each shows");
+  auto lesson = std::make_shared<std::string>();
+  auto json_out = std::make_shared<bool>(false);
+  cmd->add_option("lesson", *lesson, "Lesson id (default: every lesson)");
+  cmd->add_flag("--json", *json_out, "Print one JSON object per step, in a list");
+  cmd->callback([lesson, json_out, &state] {
+    std::vector<std::string> ids;
+    if (!lesson->empty()) ids.push_back(*lesson);
+    else
+      for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
+    nlohmann::json all = nlohmann::json::array();
+    for (const std::string& id : ids) {
+      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout);
+      if (!reports) {
+        state.exit_code = lessons::find_lesson(id) ? 1 : usage_error(reports.message());
+        if (state.exit_code == 1) std::cerr << "coopviz: error: " << reports.message() << "\n";
+        return;
+      }
+      for (const StepReport& r : *reports) {
+        if (*json_out) all.push_back(to_json(r));
+        else print_text(r);
+      }
+    }
+    if (*json_out) std::cout << all.dump(2) << "\n";
+    state.exit_code = 0;
+  });
+}
+
+}  // namespace coop::app

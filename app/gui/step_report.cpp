@@ -1,0 +1,102 @@
+#include "app/gui/step_report.hpp"
+
+#include <algorithm>
+
+#include "device/trace/names.hpp"
+#include "visual/thread_colors.hpp"
+
+namespace coop::app {
+namespace {
+
+std::string colour_name(visual::ColorBy by, GroupKind kind) {
+  switch (by) {
+    case visual::ColorBy::HardwareBlock: return "blockIdx";
+    case visual::ColorBy::HardwareWarp: return "warp-in-block";
+    case visual::ColorBy::Group: return std::string(name_of(kind));
+  }
+  return "?";
+}
+
+nlohmann::json dims(const LaunchConfig& c) {
+  return {{c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z}};
+}
+
+}  // namespace
+
+StepReport report_step(GuiApp& app) {
+  StepReport r;
+  if (const lessons::LessonDef* l = app.lesson_def()) r.lesson = l->id;
+  r.step = app.step + 1;
+  if (const lessons::Step* s = app.step_def()) r.title = s->title;
+  r.step_lines = app.step_lines();
+  r.notice = app.notice;
+  r.run_status = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok"
+                                                                      : app.outcome->run.status.message();
+  r.panel_launch = app.panel_launch();
+  r.tab = tab_row(app.resolve_tab()).name;
+  r.tab_has_content = app.tab_has_content(app.shown_tab);
+  const visual::TimelineModel* m = app.model();
+  if (!m) return r;
+  r.kernel = m->trace().header.kernel;
+  r.ran_launch = m->launch();
+  r.event = app.playback.cursor;
+  r.events = m->size();
+  app.snapshot.update(*m, app.playback.cursor);
+  // Exactly what the grid view draws: the same fallback, the same classification.
+  const visual::ColorBy drawn = visual::drawn_color_by(app.grid.color_by, app.grid.group, app.snapshot);
+  r.colour_by = colour_name(drawn, app.grid.group);
+  const visual::ColourCensus census =
+      visual::colour_census(app.snapshot, drawn, app.grid.group, m->block_threads());
+  r.grey_fraction = census.grey_fraction();
+  r.not_started_fraction = census.not_started_fraction();
+  if (app.playback.cursor > 0) {
+    r.moment_line = m->at(app.playback.cursor - 1).line;
+    r.moment_on_step_lines = std::find(r.step_lines.begin(), r.step_lines.end(), r.moment_line) !=
+                             r.step_lines.end();
+  }
+  return r;
+}
+
+nlohmann::json to_json(const StepReport& r) {
+  return {{"lesson", r.lesson},
+          {"step", r.step},
+          {"title", r.title},
+          {"kernel", r.kernel},
+          {"event", r.event},
+          {"events", r.events},
+          {"colour_by", r.colour_by},
+          {"grey_fraction", r.grey_fraction},
+          {"not_started_fraction", r.not_started_fraction},
+          {"tab", r.tab},
+          {"tab_has_content", r.tab_has_content},
+          {"moment_on_step_lines", r.moment_on_step_lines},
+          {"moment_line", r.moment_line},
+          {"step_lines", r.step_lines},
+          {"panel_launch", dims(r.panel_launch)},
+          {"ran_launch", dims(r.ran_launch)},
+          {"run", r.run_status},
+          {"notice", r.notice}};
+}
+
+Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
+                                                    double timeout_seconds) {
+  const lessons::LessonDef* l = lessons::find_lesson(id);
+  if (!l) return Status::error("unknown lesson '" + id + "': known lessons are " +
+                               lessons::lesson_ids());
+  if (!l->steps_error.empty()) return Status::error(l->steps_error);
+  GuiApp app;
+  app.backend = kEmulatorBackend;
+  std::vector<StepReport> out;
+  app.select_lesson(int(l - lessons::registry().data()), 0);
+  for (size_t i = 0; i < l->steps.size(); ++i) {
+    app.say("");
+    if (i > 0) app.select_step(int(i), 0);
+    if (!app.wait_for_runs(timeout_seconds))
+      return Status::error(id + " step " + std::to_string(i + 1) + ": the run took longer than " +
+                           std::to_string(int(timeout_seconds)) + " s");
+    out.push_back(report_step(app));
+  }
+  return out;
+}
+
+}  // namespace coop::app

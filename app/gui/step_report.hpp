@@ -1,0 +1,45 @@
+// What the window shows for a lesson step, read from the app's own state after the step has been
+// applied: the launch, the moment, the colouring and how much of the grid it leaves grey, the
+// tab, and the launch the Launch panel shows against the one that ran. `coopviz steps --json`
+// prints it and a test holds every step of every lesson to it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/gui/gui_app.hpp"
+
+namespace coop::app {
+
+struct StepReport {
+  std::string lesson;
+  int step = 0;  // from 1
+  std::string title;
+  std::string kernel;   // of the launch shown ("" when none)
+  size_t event = 0;     // the playback cursor
+  size_t events = 0;    // in the launch shown
+  std::string colour_by;
+  double grey_fraction = 0;         // started threads drawn as "no group yet"
+  double not_started_fraction = 0;  // threads not started at the moment (waves may leave some)
+  std::string tab;
+  bool tab_has_content = false;
+  bool moment_on_step_lines = false;  // the event at the moment lies on a highlighted line
+  int moment_line = 0;
+  std::vector<int> step_lines;
+  LaunchConfig panel_launch, ran_launch;
+  std::string run_status;  // "ok", or the failure the window shows
+  std::string notice;      // what the app said in its notice line (a step it could not apply)
+};
+
+// The report for the app as it stands (call after select_step and wait_for_runs).
+StepReport report_step(GuiApp& app);
+nlohmann::json to_json(const StepReport& r);
+
+// Selects every step of `lesson` in turn, as a student clicking Next would, and reports each.
+// Returns an error when a run does not finish within `timeout_seconds`.
+Result<std::vector<StepReport>> report_lesson_steps(const std::string& lesson,
+                                                    double timeout_seconds);
+
+}  // namespace coop::app

@@ -1,0 +1,82 @@
+// A lesson step is a complete view state, declared in the lesson's own lesson.md next to the text
+// the student reads: which kernel launch is shown, the moment playback stands at, how the grid is
+// coloured, which result tab is open, who is selected and which source lines are highlighted.
+// The app applies it; `coopviz steps --json` reads back what the window then draws.
+//
+// In lesson.md, everything before the heading "## Steps" is the lesson text. Each step is a
+// "### Title" heading followed by a ```step block of "key: value" lines and then its text:
+//
+//   ### Every thread gets a handle
+//   ```step
+//   kernel: where_am_i          the launch shown (add "launch: 2" for its second launch)
+//   moment: last group_create   see device/trace/moment.hpp
+//   colour: block               a group kind, or blockIdx, or warp-in-block
+//   tab: events                 checks, events, barriers, atomics, flow, memory, occupancy, ...
+//   select: thread 11           thread N | warp N [of block B] | block B   (optional)
+//   line: cg::this_thread_block()   a snippet; every kernel line holding it is highlighted
+//   param: pass=0               parameters the step runs with (optional, repeatable)
+//   grid: 4                     launch shape the step runs with (optional; block: likewise)
+//   zoom: 24                    cell size in pixels (optional; default: fit the grid)
+//   ```
+//   What the student should see, in Markdown.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "device/launch/dims.hpp"
+#include "device/launch/result.hpp"
+#include "device/trace/moment.hpp"
+#include "lessons/params.hpp"
+
+namespace coop::lessons {
+
+// How the thread grid colours threads in a step.
+struct StepColour {
+  enum class By : uint8_t { Group, BlockIdx, WarpInBlock };
+  By by = By::BlockIdx;
+  GroupKind group = GroupKind::None;  // By::Group: which kind of group
+};
+
+// Who is selected in the grid when the step opens.
+struct StepSelection {
+  enum class Scope : uint8_t { None, Thread, Warp, Block };
+  Scope scope = Scope::None;
+  uint32_t thread = 0;  // Scope::Thread: grid-wide thread id
+  uint32_t warp = 0;    // Scope::Warp: warp within `block`
+  uint32_t block = 0;   // Scope::Warp and Scope::Block: linear block index
+};
+
+struct Step {
+  std::string title;
+  std::string text;      // Markdown shown in the middle column
+  int md_line = 0;       // line of the step's heading in lesson.md (for messages)
+  std::string kernel;    // the launch shown: the `launch`-th launch of this kernel
+  int launch = 1;
+  MomentSpec moment;
+  StepColour colour;
+  std::string tab;       // result tab, by its script name
+  StepSelection select;
+  std::vector<std::string> code;  // kernel source snippets; lines holding one are highlighted
+  Params params;                  // parameter values the step runs with
+  std::optional<Dim3> grid, block;
+  float zoom = 0;  // cell size in pixels; 0: fit the whole grid
+};
+
+// A lesson.md split into the lesson text and its steps.
+struct LessonMarkdown {
+  std::string_view text;  // everything before "## Steps"
+  std::vector<Step> steps;
+};
+
+// Parses a lesson.md. Errors name the file (`file` is only used in messages), the line and what
+// was wrong: an unknown key, a missing required key (kernel, moment, colour, tab, line), a value
+// that does not parse.
+Result<LessonMarkdown> parse_lesson_markdown(std::string_view markdown, const std::string& file);
+
+// "block", "tile", ..., "blockIdx", "warp" for a colour.
+std::string to_string(const StepColour& colour);
+
+}  // namespace coop::lessons

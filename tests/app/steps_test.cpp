@@ -1,0 +1,57 @@
+// Every step of every lesson, applied as the window applies it, shows what its text promises:
+// its moment lies on the lines it highlights, its colouring leaves at most half of the started
+// threads grey, its tab has something to show, and the Launch panel shows the launch that ran.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/gui/step_report.hpp"
+#include "lessons/lesson.hpp"
+
+namespace coop::app {
+namespace {
+
+std::vector<std::string> all_lessons() {
+  std::vector<std::string> ids;
+  for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
+  return ids;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+class LessonSteps : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LessonSteps, EveryStepShowsWhatItsTextSays) {
+  Result<std::vector<StepReport>> reports = report_lesson_steps(GetParam(), 300);
+  ASSERT_TRUE(reports.ok()) << reports.message();
+  const lessons::LessonDef& l = *lessons::find_lesson(GetParam());
+  ASSERT_EQ(reports->size(), l.steps.size());
+  for (const StepReport& r : *reports) {
+    const std::string where = r.lesson + " step " + std::to_string(r.step) + " (" + r.title + ")";
+    EXPECT_EQ(r.notice, "") << where << ": the app could not apply the step";
+    EXPECT_FALSE(r.kernel.empty()) << where << ": no launch shown (" << r.run_status << ")";
+    EXPECT_TRUE(r.moment_on_step_lines)
+        << where << ": the event at the moment is on line " << r.moment_line
+        << ", which the step does not highlight";
+    EXPECT_LE(r.grey_fraction, 0.5) << where << ": colour " << r.colour_by << " leaves "
+                                    << r.grey_fraction * 100 << " % of the started threads grey";
+    EXPECT_TRUE(r.tab_has_content) << where << ": tab " << r.tab << " has nothing to show";
+    EXPECT_EQ(r.panel_launch.grid, r.ran_launch.grid)
+        << where << ": the Launch panel shows grid " << r.panel_launch.grid.str() << ", "
+        << r.ran_launch.grid.str() << " ran";
+    EXPECT_EQ(r.panel_launch.block, r.ran_launch.block)
+        << where << ": the Launch panel shows block " << r.panel_launch.block.str() << ", "
+        << r.ran_launch.block.str() << " ran";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, LessonSteps, ::testing::ValuesIn(all_lessons()), param_name);
+
+}  // namespace
+}  // namespace coop::app
