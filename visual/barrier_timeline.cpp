@@ -64,11 +64,12 @@ BarrierTimeline::BarrierTimeline(const TimelineModel& model, BarrierLanes lanes)
     // sync() carries the departure in b; a split barrier's departure is its wait's b.
     if (e.kind != EventKind::BarrierArrive) s.depart = std::max(s.depart, e.b);
     if (e.kind != EventKind::Barrier) s.split = true;
+    s.stuck |= (e.flags & kFlagStuck) != 0;
     begin_ = any ? std::min(begin_, e.time) : e.time;
     end_ = std::max({end_, e.time, s.depart});
     any = true;
   }
-  for (BarrierSpan& s : spans_) s.depart = std::max(s.depart, s.last_arrive);
+  for (BarrierSpan& s : spans_) s.depart = s.stuck ? end_ : std::max(s.depart, s.last_arrive);
   // Group spans by lane (counting sort), each lane's in arrival order.
   offsets_.assign(size_t(lane_count) + 1, 0);
   for (uint32_t lane : lane_of_span) ++offsets_[std::min(lane, lane_count - 1) + 1];

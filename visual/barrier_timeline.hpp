@@ -25,6 +25,7 @@ struct BarrierSpan {
   uint16_t line = 0;
   GroupKind group_kind = GroupKind::None;
   bool split = false;  // barrier_arrive / barrier_wait rather than sync()
+  bool stuck = false;  // some of its threads never left (a deadlock): it lasts to the end
 };
 
 class BarrierTimeline {

@@ -128,6 +128,14 @@ bool event_value(const Event& e, uint64_t& bits) {
 std::string describe_event(const Event& e, const TraceHeader& h) {
   const std::string group = group_label(e.group_kind, e.group_id);
   const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);
+  if (e.flags & kFlagStuck) {
+    const std::string call = e.kind == EventKind::GroupCreate ? "creating a group"
+                             : e.kind == EventKind::Collective ? op_label(e.op)
+                             : e.kind == EventKind::BarrierWait ? "barrier_wait"
+                                                                 : "sync()";
+    return "stuck in " + call + (e.group_kind == GroupKind::None ? "" : " on " + group) +
+           ": it can never complete (deadlock)";
+  }
   switch (e.kind) {
     case EventKind::GroupCreate:
       return "joins " + group + " as rank " + std::to_string(e.rank) + " of " +

@@ -40,7 +40,8 @@ std::vector<uint32_t> selection_line_counts(const ThreadSnapshot& snapshot,
   for (uint32_t t = std::min(first, snapshot.thread_count());
        t < std::min(last, snapshot.thread_count()); ++t) {
     const ThreadActivity a = snapshot.activity(t);
-    if (a != ThreadActivity::Running && a != ThreadActivity::Waiting) continue;
+    if (a != ThreadActivity::Running && a != ThreadActivity::Waiting && a != ThreadActivity::Stuck)
+      continue;
     const size_t line = size_t(snapshot.line(t));
     if (line < counts.size()) ++counts[line];
   }

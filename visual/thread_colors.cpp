@@ -25,6 +25,8 @@ CellColour classify_cell(const ThreadSnapshot& snap, ColorBy by, GroupKind kind,
   } else if (const GroupMembership m = snap.membership(t, kind); m.member()) {
     c.index = m.id;
     c.rank = m.rank;
+  } else if (const TimelineModel* model = snap.model(); model && !model->ever_joins(t, kind)) {
+    c.cls = CellClass::NotMember;
   } else {
     c.cls = CellClass::NoGroup;
   }
@@ -34,6 +36,11 @@ CellColour classify_cell(const ThreadSnapshot& snap, ColorBy by, GroupKind kind,
 double ColourCensus::grey_fraction() const {
   const uint32_t started = threads - not_started;
   return started ? double(no_group) / double(started) : 0.0;
+}
+
+double ColourCensus::not_member_fraction() const {
+  const uint32_t started = threads - not_started;
+  return started ? double(not_member) / double(started) : 0.0;
 }
 
 double ColourCensus::not_started_fraction() const {
@@ -48,6 +55,7 @@ ColourCensus colour_census(const ThreadSnapshot& snap, ColorBy by, GroupKind kin
     const CellClass cls = classify_cell(snap, by, kind, block_threads, t).cls;
     c.not_started += cls == CellClass::NotStarted;
     c.no_group += cls == CellClass::NoGroup;
+    c.not_member += cls == CellClass::NotMember;
   }
   return c;
 }

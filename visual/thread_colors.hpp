@@ -18,7 +18,9 @@ enum class ColorBy : uint8_t {
 // What one thread's cell shows.
 enum class CellClass : uint8_t {
   NotStarted,  // no event of the thread yet
-  NoGroup,     // colouring by a group kind the thread has not created (yet): drawn grey
+  NoGroup,     // colouring by a group kind the thread will create but has not yet: drawn grey
+  NotMember,   // the thread never creates a group of that kind in this launch (it took another
+               // branch): drawn as an empty cell
   Coloured,    // colour `index` of the palette
 };
 
@@ -41,8 +43,10 @@ struct ColourCensus {
   uint32_t threads = 0;      // threads of the launch
   uint32_t not_started = 0;  // no event yet
   uint32_t no_group = 0;     // started, but drawn as "no group yet"
+  uint32_t not_member = 0;   // started, and never in a group of the kind coloured by
   // Of the started threads, the share drawn grey (0 when none has started).
   double grey_fraction() const;
+  double not_member_fraction() const;  // of the started threads
   double not_started_fraction() const;
 };
 ColourCensus colour_census(const ThreadSnapshot& snapshot, ColorBy by, GroupKind kind,

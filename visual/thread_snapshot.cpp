@@ -21,6 +21,7 @@ ThreadActivity ThreadSnapshot::activity(uint32_t thread) const {
   const State& s = state_[thread];
   if (s.position < 0) return ThreadActivity::NotStarted;
   if (s.kind == EventKind::ThreadEnd) return ThreadActivity::Done;
+  if (s.stuck) return ThreadActivity::Stuck;
   // Barrier events carry their departure time: until playback reaches it, the thread is still
   // held at the barrier.
   if (blocks_thread(s.kind) && s.depart > now_) return ThreadActivity::Waiting;
@@ -40,7 +41,7 @@ void ThreadSnapshot::set_last(uint32_t thread, int64_t new_position) {
   s = State{};
   if (new_position < 0) return;
   const Event& e = model_->at(size_t(new_position));
-  s = {new_position, blocks_thread(e.kind) ? e.b : 0, e.line, e.kind};
+  s = {new_position, blocks_thread(e.kind) ? e.b : 0, e.line, e.kind, (e.flags & kFlagStuck) != 0};
   if (e.kind != EventKind::ThreadEnd) ++line_counts_[e.line];
 }
 
@@ -48,7 +49,7 @@ void ThreadSnapshot::apply(size_t position) {
   const Event& e = model_->at(position);
   if (e.thread >= state_.size()) return;
   set_last(e.thread, int64_t(position));
-  if (e.kind == EventKind::GroupCreate) {
+  if (e.kind == EventKind::GroupCreate && !(e.flags & kFlagStuck)) {
     const int slot = kind_slot(e.group_kind);
     if (slot >= 0)
       membership_[size_t(e.thread) * kinds_.size() + size_t(slot)] = {e.group_id, e.rank,
@@ -64,7 +65,7 @@ void ThreadSnapshot::recompute_thread(uint32_t thread) {
   set_last(thread, end == positions.begin() ? -1 : int64_t(*(end - 1)));
   for (auto it = positions.begin(); it != end; ++it) {
     const Event& e = model_->at(*it);
-    if (e.kind != EventKind::GroupCreate) continue;
+    if (e.kind != EventKind::GroupCreate || (e.flags & kFlagStuck)) continue;
     const int slot = kind_slot(e.group_kind);
     if (slot >= 0)
       membership_[size_t(thread) * k + size_t(slot)] = {e.group_id, e.rank, e.group_size, e.extra};

@@ -16,6 +16,7 @@ enum class ThreadActivity : uint8_t {
   Running,     // between events
   Waiting,     // arrived at a barrier (or copy wait) that has not released it yet
   Done,        // recorded ThreadEnd
+  Stuck,       // waits forever in a call that cannot complete (a deadlock the emulator found)
 };
 
 // A thread's place in one group, from its latest GroupCreate event of that group kind.
@@ -62,6 +63,7 @@ class ThreadSnapshot {
     uint64_t depart = 0;  // barrier departure time (Event::b) of blocking kinds
     uint16_t line = 0;
     EventKind kind = EventKind::None;
+    bool stuck = false;  // the event is a deadlock's "waits here forever" (kFlagStuck)
   };
 
   void rebuild();

@@ -32,11 +32,19 @@ TimelineModel::TimelineModel(Trace trace) : trace_(std::move(trace)) {
     if (e.thread < thread_count_) thread_positions_[fill[e.thread]++] = pos;
   }
 
+  static_assert(size_t(GroupKind::Count) <= 16, "joins_ holds one bit per group kind");
+  joins_.assign(thread_count_, 0);
+  for (const Event& e : ev)
+    if (e.kind == EventKind::GroupCreate && e.thread < thread_count_ && !(e.flags & kFlagStuck))
+      joins_[e.thread] |= uint16_t(1u << unsigned(e.group_kind));
+
   // A phase of a group ends where the last member's barrier event sits in playback order.
   std::map<std::tuple<uint32_t, uint8_t, uint32_t, uint32_t>, size_t> last;
   for (uint32_t pos = 0; pos < order_.size(); ++pos) {
     const Event& e = ev[order_[pos]];
+    has_stuck_ |= (e.flags & kFlagStuck) != 0;
     if (e.kind != EventKind::Barrier && e.kind != EventKind::BarrierWait) continue;
+    if (e.flags & kFlagStuck) continue;  // never completes: no phase ends there
     const uint32_t block = block_threads_ ? e.thread / block_threads_ : 0;
     const uint32_t scope = e.group_kind == GroupKind::Grid ? 0 : block;
     last[{scope, uint8_t(e.group_kind), e.group_id, e.extra}] = pos;

@@ -36,6 +36,15 @@ class TimelineModel {
   // sorted; playback steps phase by phase through these.
   const std::vector<size_t>& phase_ends() const { return phase_ends_; }
 
+  // Whether `thread` creates a group of `kind` anywhere in the launch (a thread that never does,
+  // e.g. one that skipped the branch with coalesced_threads(), is not "in no group yet").
+  bool ever_joins(uint32_t thread, GroupKind kind) const {
+    return thread < joins_.size() && (joins_[thread] >> unsigned(kind) & 1u);
+  }
+
+  // Whether some thread is recorded stuck for ever (a deadlock the emulator found).
+  bool has_stuck() const { return has_stuck_; }
+
   // The first position at or after `from` whose event has `kind` (and, if lines is not empty, a
   // line in `lines`); size() if there is none.
   size_t find_next(size_t from, EventKind kind, std::span<const int> lines = {}) const;
@@ -47,6 +56,8 @@ class TimelineModel {
   std::vector<uint32_t> thread_offsets_;   // CSR: thread -> [offset, next offset)
   std::vector<uint32_t> thread_positions_; // positions grouped by thread
   std::vector<size_t> phase_ends_;
+  bool has_stuck_ = false;
+  std::vector<uint16_t> joins_;  // per thread: bit k set when it creates a group of kind k
 };
 
 }  // namespace coop::visual

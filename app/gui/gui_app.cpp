@@ -418,8 +418,8 @@ bool GuiApp::tab_has_content(ResultTab tab) {
       return d.block_schedule;
     case ResultTab::Benchmark:
       return lesson_def() && lesson_def()->benchmark_tab;
-    case ResultTab::ThreadEvents:
-      return model() != nullptr;
+    case ResultTab::ThreadEvents:  // the events of the selected thread, warp or block
+      return model() != nullptr && !selection.empty();
     case ResultTab::None:
       return false;
     default:

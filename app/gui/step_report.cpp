@@ -48,6 +48,7 @@ StepReport report_step(GuiApp& app) {
   const visual::ColourCensus census =
       visual::colour_census(app.snapshot, drawn, app.grid.group, m->block_threads());
   r.grey_fraction = census.grey_fraction();
+  r.not_member_fraction = census.not_member_fraction();
   r.not_started_fraction = census.not_started_fraction();
   if (app.playback.cursor > 0) {
     r.moment_line = m->at(app.playback.cursor - 1).line;
@@ -66,6 +67,7 @@ nlohmann::json to_json(const StepReport& r) {
           {"events", r.events},
           {"colour_by", r.colour_by},
           {"grey_fraction", r.grey_fraction},
+          {"not_member_fraction", r.not_member_fraction},
           {"not_started_fraction", r.not_started_fraction},
           {"tab", r.tab},
           {"tab_has_content", r.tab_has_content},

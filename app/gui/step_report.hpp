@@ -22,6 +22,7 @@ struct StepReport {
   size_t events = 0;    // in the launch shown
   std::string colour_by;
   double grey_fraction = 0;         // started threads drawn as "no group yet"
+  double not_member_fraction = 0;   // started threads drawn as never in such a group
   double not_started_fraction = 0;  // threads not started at the moment (waves may leave some)
   std::string tab;
   bool tab_has_content = false;

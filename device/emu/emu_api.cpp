@@ -204,11 +204,13 @@ void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* 
   *depart_time = lane.released.time;
 }
 
-void record(Event& e) {
+void record(Event& e) { record_as(t_thread->global_id, e); }
+
+void record_as(uint32_t thread, Event& e) {
   Worker& w = *t_worker;
   LaunchState& L = *w.launch;
   if (!L.request->trace) return;
-  e.thread = t_thread->global_id;
+  e.thread = thread;
   if (w.seq_next == w.seq_end) {
     w.seq_next = L.attempts.fetch_add(Worker::kSequenceBatch, std::memory_order_relaxed);
     w.seq_end = w.seq_next + Worker::kSequenceBatch;

@@ -96,8 +96,10 @@ void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* 
 // collective on the group before the matching wait is reported as misuse.
 bool split_pending(const GroupRef& group);
 
-// Records an event for the calling thread; fills time, sequence and thread.
+// Records an event for the calling thread; fills sequence and thread.
 void record(Event& event);
+// The same for thread `thread` of the launch (the scheduler recording for a suspended lane).
+void record_as(uint32_t thread, Event& event);
 
 // The current logical time.
 uint64_t now();

@@ -308,6 +308,29 @@ std::string deadlock_report(Worker& worker) {
   return os.str();
 }
 
+// Every thread that can never leave the call it waits in is recorded there, marked stuck, so
+// the views show who is stuck and on which line, next to the report's words.
+void record_stuck(Worker& worker) {
+  for (auto& b : worker.resident)
+    for (Lane& l : b->lanes) {
+      if (l.state != LaneState::Waiting) continue;
+      Event e{};
+      e.time = worker.clock;
+      e.line = l.line;
+      e.flags = kFlagStuck;
+      e.kind = EventKind::BarrierWait;  // a split barrier's wait, unless it is in a call
+      if (const CollectiveCall* c = l.call) {
+        e.kind = c->kind;
+        e.op = c->op;
+        e.group_kind = c->group.kind;
+        e.group_id = c->group.id;
+        e.rank = c->group.rank;
+        e.group_size = c->group.size;
+      }
+      record_as(l.info.global_id, e);
+    }
+}
+
 // [SECTION] The worker loop and emulate()
 
 // Blocks are handed to workers in units: one block, or all blocks of one cluster (which must be
@@ -379,6 +402,7 @@ void run_worker(Worker& worker, unsigned window_units) {
     if (L.failed.load(std::memory_order_relaxed)) break;
     retire_finished(worker);
     if (!progress && !worker.resident.empty()) {
+      record_stuck(worker);
       L.fail(deadlock_report(worker));
       break;
     }

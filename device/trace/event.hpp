@@ -107,6 +107,8 @@ enum EventFlag : uint16_t {
   kFlagOrderSeqCst = 1u << 7,
   kFlagCluster = 1u << 8,        // address is in another block of the cluster (distributed smem)
   kFlagScopeThread = 1u << 9,    // atomic scope cuda::thread_scope_thread
+  kFlagStuck = 1u << 10,         // the thread waits here forever (a deadlock): the call it is in
+                                 // (kind, group, line) never completed; b is 0
 };
 
 struct Event {

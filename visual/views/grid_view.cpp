@@ -32,10 +32,12 @@ struct Colorer {
   ImU32 thread(uint32_t t) const {
     const CellColour cell = classify_cell(snap, by, kind, block_threads, t);
     if (cell.cls == CellClass::NotStarted) return colors.not_started;
+    if (cell.cls == CellClass::NotMember) return colors.not_member;
     const ImU32 c = cell.cls == CellClass::NoGroup ? colors.no_group : group_color(cell.index);
     // Waiting at a barrier: the same hue, darker, so membership stays readable.
     const ThreadActivity act = snap.activity(t);
-    if (act == ThreadActivity::Waiting) return scale_color(c, kWaitingShade);
+    if (act == ThreadActivity::Waiting || act == ThreadActivity::Stuck)
+      return scale_color(c, kWaitingShade);
     if (act == ThreadActivity::Done) return scale_color(c, 0.25f);
     return c;
   }
@@ -81,7 +83,8 @@ std::string color_by_label(ColorBy by, GroupKind kind) {
   return std::string(name_of(kind)) + " groups";
 }
 
-void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, ColorBy by) {
+void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSettings& s,
+             ColorBy by) {
   const ViewStyle& st = view_style();
   ImGui::TextUnformatted("Colour by");
   ImGui::SameLine();
@@ -112,7 +115,13 @@ void toolbar(const ThreadSnapshot& snap, GridViewSettings& s, ColorBy by) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell size (Ctrl + mouse wheel over the grid)");
   swatch(st.colors.not_started, "not started");
   swatch(scale_color(group_color(0), kWaitingShade), "waiting at a barrier", group_color(0));
-  if (by == ColorBy::Group) swatch(st.colors.no_group, "no group yet");
+  if (model.has_stuck())
+    swatch(scale_color(group_color(0), kWaitingShade), "stuck (deadlock)", st.colors.error);
+  if (by == ColorBy::Group) {
+    swatch(st.colors.no_group, "no group yet");
+    const std::string outside = std::string("never in a ") + std::string(name_of(s.group)) + " group";
+    swatch(st.colors.not_member, outside.c_str(), st.colors.no_group);
+  }
 }
 
 }  // namespace
@@ -125,7 +134,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const ColorBy drawn = drawn_color_by(s.color_by, s.group, snap);
   const GroupKind kind = s.group;
   ImGui::PushID(id);
-  if (s.show_toolbar) toolbar(snap, s, drawn);
+  if (s.show_toolbar) toolbar(model, snap, s, drawn);
 
   const uint32_t block_threads = std::max(1u, model.block_threads());
   GridLayoutInput in;
@@ -209,11 +218,16 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         const float round = s.cell >= 12 ? 2.0f : 0.0f;
         dl->AddRectFilled(a, z, c, round);
         ++result.drawn_rects;
-        if (snap.activity(t) == ThreadActivity::Waiting) {
+        const ThreadActivity act = snap.activity(t);
+        if (c == st.colors.not_member)  // outside every group of the kind: an empty box
+          dl->AddRect(a, z, st.colors.no_group, round);
+        if (act == ThreadActivity::Waiting || act == ThreadActivity::Stuck) {
           // Waiting threads are hollow: a dark cell framed in their group's own colour, which
-          // reads without relying on the shade alone.
+          // reads without relying on the shade alone; threads stuck for ever in the error colour.
           dl->AddRect(ImVec2(a.x + 0.5f, a.y + 0.5f), ImVec2(z.x - 0.5f, z.y - 0.5f),
-                      scale_color(c, 1.0f / kWaitingShade), round, 0, s.cell >= 12 ? 2.0f : 1.0f);
+                      act == ThreadActivity::Stuck ? st.colors.error
+                                                   : scale_color(c, 1.0f / kWaitingShade),
+                      round, 0, s.cell >= 12 ? 2.0f : 1.0f);
         }
         if (ranks) {
           const CellColour cell = classify_cell(snap, drawn, kind, block_threads, t);
@@ -298,6 +312,9 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header).c_str());
         if (snap.activity(t) == ThreadActivity::Waiting)
           ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
+        if (snap.activity(t) == ThreadActivity::Stuck)
+          ImGui::TextColored(ImColor(st.colors.error), "stuck here for ever: the call can never "
+                                                       "complete (deadlock)");
       }
       ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
       ImGui::EndTooltip();

@@ -45,6 +45,7 @@ ViewColors dark_colors() {
   c.line_hover = IM_COL32(255, 255, 255, 22);
   c.not_started = rgb(0x2e2f35);
   c.no_group = rgb(0x5a5c66);
+  c.not_member = rgb(0x1f2024);  // an empty box: drawn with a no_group outline
   c.selection = rgb(0xffffff);
   c.waiting_mark = rgb(0x101010);
   c.ok = rgb(0x6cc070);
@@ -76,6 +77,7 @@ ViewColors high_contrast_colors() {
   c.line_step = IM_COL32(255, 210, 0, 70);
   c.not_started = rgb(0x202020);
   c.no_group = rgb(0x808080);
+  c.not_member = rgb(0x000000);
   c.syntax[int(TokenKind::Text)] = rgb(0xffffff);
   c.syntax[int(TokenKind::Comment)] = rgb(0xb0b0b0);
   return c;

@@ -21,7 +21,7 @@ struct ViewColors {
   ImU32 text, dim_text, background, panel, grid_line;
   ImU32 code_bg, code_text;                   // `code` spans in lesson text
   ImU32 line_current, line_step, line_hover;  // code view highlights
-  ImU32 not_started, no_group, selection, waiting_mark;
+  ImU32 not_started, no_group, not_member, selection, waiting_mark;
   ImU32 ok, error, warning;
   // Syntax colours, indexed like TokenKind.
   ImU32 syntax[9];
