@@ -1,4 +1,8 @@
 #include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <sstream>
 
 #include "lessons/lesson.hpp"
 #include "lessons/registry_entries.hpp"
@@ -6,10 +10,24 @@
 namespace coop::lessons {
 namespace {
 
+// A lesson author's edited lesson.md, read instead of the built-in copy when
+// $COOPVIZ_LESSON_SOURCES names a lessons/ folder (edits show without rebuilding).
+std::string_view edited_text(const std::string& folder, std::string_view built_in) {
+  static std::deque<std::string> texts;  // the views into them live as long as the registry
+  const char* dir = std::getenv("COOPVIZ_LESSON_SOURCES");
+  if (!dir || !*dir) return built_in;
+  std::ifstream in(std::string(dir) + "/" + folder + "/lesson.md");
+  if (!in) return built_in;
+  std::stringstream text;
+  text << in.rdbuf();
+  return texts.emplace_back(text.str());
+}
+
 // Splits the lesson's Markdown into its text and its steps, and checks the steps' parameters.
 void read_steps(LessonDef& l) {
   const std::string folder = l.source_file.substr(0, l.source_file.rfind('.'));
   const std::string file = "lessons/" + folder + "/lesson.md";
+  l.text = edited_text(folder, l.text);
   Result<LessonMarkdown> md = parse_lesson_markdown(l.text, file);
   if (!md) {
     l.steps_error = md.message();
