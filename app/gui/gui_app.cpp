@@ -62,6 +62,7 @@ void GuiApp::select_lesson(int index, double now) {
   for (const lessons::ParamDef& p : l.params) params[p.name] = p.default_value;
   grid_typed = block_typed = false;
   typed_params.clear();
+  fields.clear();
   replay = false;
   trace_path.clear();
   outcome.reset();
@@ -86,20 +87,17 @@ void GuiApp::select_step(int index, double now) {
     apply_step_view();
     return;
   }
-  // What this step runs: the lesson's defaults, what the user typed, and the step's own
-  // parameters and launch shape, which it needs to show what its text says.
+  // What this step runs: the lesson's own launch and parameters with the step's on top. A step
+  // is a view the text describes, so what was typed for another step is not carried over.
   lessons::Params want;
-  for (const lessons::ParamDef& p : l->params)
-    want[p.name] = typed_params.count(p.name) ? params[p.name] : p.default_value;
-  for (const auto& [name, value] : s.params) {
-    want[name] = value;
-    typed_params.erase(name);
-  }
+  for (const lessons::ParamDef& p : l->params) want[p.name] = p.default_value;
+  for (const auto& [name, value] : s.params) want[name] = value;
   LaunchConfig want_config = l->default_config;
-  if (grid_typed) want_config.grid = config.grid;
-  if (block_typed) want_config.block = config.block;
-  if (s.grid) want_config.grid = *s.grid, grid_typed = false;
-  if (s.block) want_config.block = *s.block, block_typed = false;
+  if (s.grid) want_config.grid = *s.grid;
+  if (s.block) want_config.block = *s.block;
+  grid_typed = block_typed = false;
+  typed_params.clear();
+  fields.clear();
   if (want != params || !(want_config == config)) {
     params = std::move(want);
     config = want_config;
@@ -115,9 +113,8 @@ void GuiApp::select_step(int index, double now) {
 
 void GuiApp::reset_to_defaults(double now) {
   const int shown_step = step;
+  trace_capacity = ExecOptions{}.trace_capacity;
   select_lesson(lesson, now);
-  trace_capacity = capacity_edit = ExecOptions{}.trace_capacity;
-  capacity_error.clear();
   if (shown_step > 0) select_step(shown_step, now);
 }
 
@@ -163,18 +160,61 @@ void GuiApp::open_recorded(const std::string& path) {
       ". Nothing runs while it is shown: Run this lesson live (in Launch) runs it here.");
 }
 
-bool GuiApp::type_trace_capacity(uint64_t events, double now) {
-  capacity_edit = events;
-  if (events < kMinTraceCapacity || events > kMaxTraceCapacity) {
-    capacity_error = "trace capacity " + std::to_string(events) + ": must be " +
-                     std::to_string(kMinTraceCapacity) + " to " +
-                     std::to_string(kMaxTraceCapacity) + " (64 bytes each, 4 GiB at most)";
-    return false;
+Status GuiApp::commit_field(std::string_view field, std::string_view text, double now) {
+  const lessons::LessonDef* l = lesson_def();
+  if (!l) return Status::error("no lesson is selected");
+  LaunchConfig next = config;
+  lessons::Params next_params = params;
+  if (field == "grid" || field == "block") {
+    // CUDA's own limits first, then the lesson's rules for its kernels.
+    const bool grid_field = field == "grid";
+    Result<Dim3> d = grid_field ? visual::parse_dims(text, "grid", {2147483647u, 65535, 65535})
+                                : visual::parse_dims(text, "block", {1024, 1024, 64}, 1024);
+    if (!d) return d.status();
+    (grid_field ? next.grid : next.block) = *d;
+  } else if (field == "seed") {
+    Result<int64_t> v = visual::parse_whole(text, "seed", 0, INT64_MAX);
+    if (!v) return v.status();
+    seed = uint64_t(*v);
+    config_edited(now);
+    return {};
+  } else if (field == "capacity") {
+    Result<int64_t> v = visual::parse_whole(text, "trace capacity (events per launch)",
+                                            int64_t(kMinTraceCapacity), int64_t(kMaxTraceCapacity));
+    if (!v) return v.status();
+    trace_capacity = uint64_t(*v);
+    config_edited(now);
+    return {};
+  } else if (field.starts_with("param:")) {
+    const std::string name(field.substr(6));
+    const lessons::ParamDef* def = nullptr;
+    for (const lessons::ParamDef& p : l->params)
+      if (p.name == name) def = &p;
+    if (!def) return Status::error("lesson " + l->id + " has no parameter '" + name + "'");
+    Result<int64_t> v = visual::parse_whole(text, name, def->min, def->max);
+    if (!v) return v.status();
+    next_params[name] = *v;
+    if (Status s = lessons::check_params(*l, next_params); !s) return s;
+  } else {
+    return Status::error("the Launch panel has no field '" + std::string(field) + "'");
   }
-  capacity_error.clear();
-  trace_capacity = events;
+  if (l->validate)
+    if (Status s = l->validate(next, next_params); !s) return s;
+  if (field == "grid") grid_typed = true;
+  if (field == "block") block_typed = true;
+  if (field.starts_with("param:")) typed_params.insert(std::string(field.substr(6)));
+  config = next;
+  params = std::move(next_params);
   config_edited(now);
-  return true;
+  return {};
+}
+
+Status GuiApp::type_into(const std::string& field, std::string_view text, double now) {
+  visual::FieldText& f = fields[field];
+  f.typed = std::string(text);
+  const Status s = commit_field(field, text, now);
+  f.error = s ? "" : s.message();
+  return s;
 }
 
 std::string GuiApp::recorded_trace() const {

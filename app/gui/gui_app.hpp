@@ -4,6 +4,7 @@
 // so scripts and screenshots drive the same object the window does.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -15,6 +16,7 @@
 #include "app/gui/tabs.hpp"
 #include "visual/barrier_timeline.hpp"
 #include "visual/collective_flow.hpp"
+#include "visual/field_text.hpp"
 #include "visual/markdown.hpp"
 #include "visual/memory_order.hpp"
 #include "visual/memory_state.hpp"
@@ -63,16 +65,18 @@ struct GuiApp {
   bool whole_lesson = false;  // the middle column shows the lesson text instead of the step's
 
   // [launch configuration being edited] What the next run asks for: the lesson's defaults, then
-  // the step's launch and parameters, then what the user typed (kept until Defaults).
+  // the step's launch and parameters, then what the user typed (kept until Defaults or another
+  // step).
   LaunchConfig config;
   lessons::Params params;
   bool grid_typed = false, block_typed = false;
   std::set<std::string> typed_params;
+  // The Launch panel's fields as typed (grid, block, seed, capacity, param:NAME): a refused
+  // value stays in its field with the reason, and nothing runs on it.
+  std::map<std::string, visual::FieldText> fields;
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
-  uint64_t capacity_edit = trace_capacity;  // as typed; becomes trace_capacity when valid
-  std::string capacity_error;               // why the typed capacity was refused
 
   // [runs]
   LessonRunner runner;
@@ -151,9 +155,13 @@ struct GuiApp {
   // failure to open it is kept in trace_error).
   void run_on_emulator();
   void open_recorded(const std::string& path);
-  // The trace capacity as typed into the Launch panel: taken (the lesson re-runs) when within
-  // the limits, else capacity_error says why. Returns whether it was taken.
-  bool type_trace_capacity(uint64_t events, double now);
+  // A Launch panel field finished typing ("grid", "block", "seed", "capacity", "param:NAME"):
+  // parsed as typed and checked against CUDA's limits and the lesson's own rules. Taken, it is
+  // kept as the user's (until Defaults) and the lesson runs again; refused, the error names
+  // what is wrong and the limit, and nothing changes.
+  Status commit_field(std::string_view field, std::string_view text, double now);
+  // The same as typing `text` into the field and pressing Enter (scripts, tests).
+  Status type_into(const std::string& field, std::string_view text, double now);
   // The trace recorded on a GPU that ships for the shown lesson ("" when none is found).
   std::string recorded_trace() const;
   // Events the shown launches could not record for lack of trace capacity.

@@ -7,6 +7,7 @@
 
 #include "app/gui/panels.hpp"
 #include "visual/views/style.hpp"
+#include "visual/views/text_field.hpp"
 
 namespace coop::app {
 namespace {
@@ -20,31 +21,28 @@ void row_label(const char* label, const char* tip = nullptr) {
   ImGui::SetNextItemWidth(-1);
 }
 
-bool edit_dim3(const char* id, Dim3& d) {
-  uint32_t v[3] = {d.x, d.y, d.z};
-  const bool changed = ImGui::InputScalarN(id, ImGuiDataType_U32, v, 3);
-  if (changed) d = {v[0], v[1], v[2]};
-  return changed;
+// A field of the panel, typed as text and committed through the app (parsed, checked, kept).
+void field(GuiApp& app, const std::string& name, const std::string& shown, double now) {
+  visual::text_field(("##" + name).c_str(), app.fields[name], shown,
+                     [&](std::string_view text) { return app.commit_field(name, text, now); });
 }
 
-bool edit_param(const lessons::ParamDef& p, int64_t& value) {
-  row_label(p.name.c_str(), p.help.c_str());
-  const std::string id = "##" + p.name;
+void edit_param(GuiApp& app, const lessons::ParamDef& p, double now) {
+  const std::string tip = p.help + " (" + std::to_string(p.min) + " to " + std::to_string(p.max) +
+                          (p.power_of_two ? ", a power of two" : "") + ")";
+  row_label(p.name.c_str(), tip.c_str());
+  const int64_t value = app.params[p.name];
   if (p.power_of_two) {
     // Only legal values are offered.
-    bool changed = false;
-    if (ImGui::BeginCombo(id.c_str(), std::to_string(value).c_str())) {
+    if (ImGui::BeginCombo(("##" + p.name).c_str(), std::to_string(value).c_str())) {
       for (int64_t v = std::max<int64_t>(1, p.min); v <= p.max; v *= 2)
-        if (ImGui::Selectable(std::to_string(v).c_str(), v == value)) value = v, changed = true;
+        if (ImGui::Selectable(std::to_string(v).c_str(), v == value))
+          app.type_into("param:" + p.name, std::to_string(v), now);
       ImGui::EndCombo();
     }
-    return changed;
+    return;
   }
-  if (p.max - p.min <= 64) {
-    return ImGui::SliderScalar(id.c_str(), ImGuiDataType_S64, &value, &p.min, &p.max);
-  }
-  const int64_t step = 1;
-  return ImGui::InputScalar(id.c_str(), ImGuiDataType_S64, &value, &step);
+  field(app, "param:" + p.name, std::to_string(value), now);
 }
 
 }  // namespace
@@ -70,31 +68,22 @@ void draw_launch_config(GuiApp& app, double now) {
     ImGui::TextDisabled("Pick a lesson.");
     return;
   }
-  bool edited = false;
-  row_label("grid", "Blocks in the grid (x, y, z)");
-  edited |= edit_dim3("##grid", app.config.grid);
-  row_label("block", "Threads per block (x, y, z)");
-  edited |= edit_dim3("##block", app.config.block);
-  for (const lessons::ParamDef& p : l->params) {
-    int64_t& value = app.params[p.name];
-    edited |= edit_param(p, value);
-  }
+  // Grid and block show what ran (a lesson may derive them from its parameters) until the user
+  // types a value of their own.
+  const LaunchConfig shown = app.panel_launch();
+  row_label("grid", "Blocks in the grid: X, X,Y or X,Y,Z");
+  field(app, "grid", visual::dims_text(shown.grid), now);
+  row_label("block", "Threads per block: X, X,Y or X,Y,Z (1024 in all at most)");
+  field(app, "block", visual::dims_text(shown.block), now);
+  for (const lessons::ParamDef& p : l->params) edit_param(app, p, now);
   row_label("backend", "auto: the GPU if there is one, else the CPU emulator");
-  edited |= ImGui::Combo("##backend", &app.backend, kBackendChoices, 3);
+  if (ImGui::Combo("##backend", &app.backend, kBackendChoices, 3)) app.config_edited(now);
   row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
-  const uint64_t one = 1;
-  edited |= ImGui::InputScalar("##seed", ImGuiDataType_U64, &app.seed, &one);
+  field(app, "seed", std::to_string(app.seed), now);
   row_label("trace capacity",
             "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
             "not recorded.");
-  if (ImGui::InputScalar("##capacity", ImGuiDataType_U64, &app.capacity_edit))
-    app.type_trace_capacity(app.capacity_edit, now);
-  if (!app.capacity_error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("%s", app.capacity_error.c_str());
-    ImGui::PopStyleColor();
-  }
-  if (edited) app.config_edited(now);
+  field(app, "capacity", std::to_string(app.trace_capacity), now);
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

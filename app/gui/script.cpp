@@ -136,30 +136,25 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       return Status::error("step " + a0 + ": the lesson has steps 1 to " +
                            std::to_string(l ? l->steps.size() : 0));
     app.select_step(int(*n - 1), now);
-  } else if (c.verb == "grid" || c.verb == "block") {
-    Result<Dim3> d = parse_dim3(a0, c.verb);
-    if (!d) return d.status();
-    (c.verb == "grid" ? app.config.grid : app.config.block) = *d;
-    app.config_edited(now);
-  } else if (c.verb == "param") {
-    const lessons::LessonDef* l = app.lesson_def();
-    if (!l) return Status::error("no lesson selected");
-    Result<lessons::Params> p = lessons::parse_params(*l, {a0});
-    if (!p) return p.status();
-    const std::string name = a0.substr(0, a0.find('='));
-    app.params[name] = p->at(name);
-    app.config_edited(now);
+  } else if (c.verb == "grid" || c.verb == "block" || c.verb == "param" || c.verb == "seed" ||
+             c.verb == "capacity") {
+    // Typed into the Launch panel's field: a refused value leaves its message there, not an
+    // error of the script (scripts check it with `expect field-error`).
+    std::string field = c.verb, text = a0;
+    if (c.verb == "param") {
+      const size_t eq = a0.find('=');
+      if (eq == std::string::npos) return Status::error("param takes NAME=VALUE");
+      field = "param:" + a0.substr(0, eq);
+      text = a0.substr(eq + 1);
+    }
+    if (Status s = app.type_into(field, text, now); !s)
+      std::cout << "script: launch panel refuses " << field << ": " << s.message() << "\n";
   } else if (c.verb == "backend") {
     int index = -1;
     for (int i = 0; i < 3; ++i)
       if (a0 == kBackendChoices[i]) index = i;
     if (index < 0) return Status::error("backend '" + a0 + "': choose auto, gpu or emu");
     app.backend = index;
-    app.config_edited(now);
-  } else if (c.verb == "seed") {
-    Result<int64_t> n = count_arg(c, 0, 0);
-    if (!n) return n.status();
-    app.seed = uint64_t(*n);
     app.config_edited(now);
   } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
              c.verb == "prev-phase") {
@@ -186,12 +181,6 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       app.popped_out[int(*tab)] = true;
     else
       app.tab_request = *tab;
-  } else if (c.verb == "capacity") {
-    // As typed into the Launch panel: a refused value leaves its message there, not an error.
-    Result<uint64_t> n = parse_count(a0, "capacity", UINT64_MAX);
-    if (!n) return n.status();
-    if (!app.type_trace_capacity(*n, now))
-      std::cout << "script: launch panel says: " << app.capacity_error << "\n";
   } else if (c.verb == "recover") {
     // The buttons offered when the GPU could not run the lesson.
     if (a0 == "emulator") {
@@ -243,7 +232,11 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     else if (a0 == "blocks")
       got = m ? std::to_string(m->block_count()) : "none";
     else if (a0 == "block")
-      got = app.config.block.str();
+      got = app.panel_launch().block.str();
+    else if (a0 == "grid")
+      got = app.panel_launch().grid.str();
+    else if (a0 == "refused")  // `expect refused grid`: the grid field holds a refused value
+      got = app.fields.count(want) && !app.fields.at(want).error.empty() ? want : "not refused";
     else if (a0 == "events")
       got = m ? std::to_string(m->size()) : "none";
     else if (a0 == "lesson")
@@ -274,7 +267,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else
       return Status::error(
           "expect " + a0 +
-          ": choose threads, blocks, block, events, lesson, step, status, "
+          ": choose threads, blocks, block, grid, refused, events, lesson, step, status, "
           "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
           "or tab");
     if (got != want)

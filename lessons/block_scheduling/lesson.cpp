@@ -33,6 +33,9 @@ std::string fixed(double v, int digits = 1) {
 Status validate(const LaunchConfig& c, const Params&) {
   if (c.block.y != 1 || c.block.z != 1)
     return Status::error("block-scheduling uses 1D blocks: got " + c.block.str());
+  if (c.grid.y != 1 || c.grid.z != 1 || c.grid.x > 65535)
+    return Status::error("block-scheduling records one slot per block of a 1D grid of at most "
+                         "65535 blocks: got grid " + c.grid.str());
   return {};
 }
 
@@ -60,9 +63,12 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
   Result<OccupancyResult> occ = launch_occupancy(d, c, res);
   if (!occ) return occ.status();
   if (occ->active_blocks_per_sm == 0) return Status::error(occ->does_not_fit);
+  // `waves` full waves of the device, unless the user gave a grid of their own.
   const uint64_t blocks =
-      std::min<uint64_t>(occ->max_cooperative_grid * uint64_t(req.params.at("waves")), 65535);
-  c.grid = {uint32_t(blocks), 1, 1};
+      req.grid_given
+          ? c.grid.count()
+          : std::min<uint64_t>(occ->max_cooperative_grid * uint64_t(req.params.at("waves")), 65535);
+  if (!req.grid_given) c.grid = {uint32_t(blocks), 1, 1};
 
   auto d_sm = DeviceArray<unsigned>::create(exec, blocks, "block_sm");
   auto d_start = DeviceArray<unsigned long long>::create(exec, blocks, "block_start");

@@ -50,20 +50,24 @@ std::string pct(double v) {
   return buf;
 }
 
-LaunchConfig launch_of(const LaunchConfig& given, const Params& p) {
+// The launch an example stands for; a block the user gave stays as given.
+LaunchConfig launch_of(const LaunchConfig& given, const Params& p, bool block_given) {
   LaunchConfig c = given;
   const Example& e = kExamples[p.at("example")];
-  if (e.threads) c.block = {e.threads, 1, 1};
+  if (e.threads && !block_given) c.block = {e.threads, 1, 1};
   c.dynamic_smem = uint32_t((e.threads ? e.smem_kb : uint32_t(p.at("smem_kb"))) * 1024);
   c.mode = LaunchMode::Normal;
   return c;
 }
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  const LaunchConfig l = launch_of(c, p);
+  const LaunchConfig l = launch_of(c, p, false);
   if (l.block.count() > 1024)
     return Status::error("occupancy: a block of " + std::to_string(l.block.count()) +
                          " threads exceeds 1024");
+  if (c.grid.y != 1 || c.grid.z != 1 || c.grid.x > 65535)
+    return Status::error("occupancy counts the blocks of a 1D grid of at most 65535 blocks: got "
+                         "grid " + c.grid.str());
   return {};
 }
 
@@ -98,14 +102,17 @@ void check_worked_examples(LessonRun& out) {
 Status measure_residency(Executor& exec, const RunRequest& req, LessonRun& out) {
   const Kernels& k = kernels();
   const DeviceProps& d = exec.device();
-  LaunchConfig c = launch_of(req.config, req.params);
+  LaunchConfig c = launch_of(req.config, req.params, req.block_given);
   const KernelResources res = exec.resources(k.count_resident.gpu, k.count_resident.name);
   Result<OccupancyResult> predicted = launch_occupancy(d, c, res);
   if (!predicted) return predicted.status();
   if (predicted->active_blocks_per_sm == 0) return Status::error(predicted->does_not_fit);
+  // `waves` full waves of the device, unless the user gave a grid of their own.
   const uint64_t blocks =
-      std::min<uint64_t>(predicted->max_cooperative_grid * uint64_t(req.params.at("waves")), 65535);
-  c.grid = {uint32_t(blocks), 1, 1};
+      req.grid_given ? c.grid.count()
+                     : std::min<uint64_t>(
+                           predicted->max_cooperative_grid * uint64_t(req.params.at("waves")), 65535);
+  if (!req.grid_given) c.grid = {uint32_t(blocks), 1, 1};
 
   auto d_now = DeviceArray<unsigned>::create(exec, kSmSlots, "resident_now");
   auto d_peak = DeviceArray<unsigned>::create(exec, kSmSlots, "resident_peak");

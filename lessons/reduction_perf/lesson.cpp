@@ -69,9 +69,16 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
   std::vector<std::pair<const VariantInfo*, LaunchConfig>> runs;
   size_t max_grid = 1;
   for (const VariantInfo* v : chosen(req.params)) {
-    const uint32_t grid = v->grid_rule == GridRule::GridStride ? req.config.grid.x : 0;
+    // Grid-stride kernels take the grid the user gave, else one full wave of the device; the
+    // others need one thread per element (or per few), so n and the block decide their grid.
+    const uint32_t grid =
+        v->grid_rule == GridRule::GridStride && req.grid_given ? req.config.grid.x : 0;
     Result<LaunchConfig> c = variant_config(*v, exec, n, block, grid);
     if (!c) return c.status();
+    if (req.grid_given && !(c->grid == req.config.grid))
+      return Status::error(v->id + " sizes its grid from n and the block (" + c->grid.str() +
+                           " blocks for n = " + std::to_string(n) +
+                           "): a grid of its own cannot apply; change n or the block instead");
     max_grid = std::max<size_t>(max_grid, c->grid.x);
     runs.emplace_back(v, *c);
   }
@@ -143,7 +150,7 @@ LessonDef lesson() {
   // from run to run, so its trace is not compared event for event across backends.
   l.incomparable_kernels = {"tuned"};
   l.params = params();
-  l.default_config.grid = {2, 1, 1};  // used by the grid-stride kernels; the others size their own
+  l.default_config.grid = {2, 1, 1};  // shown until a run; every variant sizes its own grid
   l.default_config.block = {128, 1, 1};
   l.validate = validate;
   l.run = run;
