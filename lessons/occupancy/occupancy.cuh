@@ -46,7 +46,7 @@ __global__ void many_live_values(const uint32_t* input, uint32_t* output, int ro
       v[k] = (v[k] ^ (v[(k + 7) % kLiveValues] >> 3)) * 0x9E3779B1u + uint32_t(r);
   uint32_t h = 2166136261u;
   for (int k = 0; k < kLiveValues; ++k) h = (h ^ v[k]) * 16777619u;
-  output[i] = h;
+  traced(output[i]) = h;
 }
 
 }  // namespace coop::lessons::occupancy
