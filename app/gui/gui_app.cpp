@@ -246,10 +246,16 @@ std::string GuiApp::dropped_warning() const {
 GuiSettings GuiApp::remembered() const {
   GuiSettings s;
   s.layout = layout;
+  s.export_folder = export_dir;
   if (const lessons::LessonDef* l = lesson_def(); l && !replay) s.lesson = l->id;
   s.step = std::max(0, step);
   s.presentation = presentation;
   return s;
+}
+
+std::string GuiApp::export_folder() const {
+  if (!export_dir.empty()) return export_dir;
+  return default_pictures_folder() + "/coopviz";
 }
 
 void GuiApp::say(std::string text, bool error) {
@@ -280,6 +286,7 @@ void GuiApp::keep_settings(double now, bool force) {
 
 void GuiApp::restore(const GuiSettings& s) {
   layout = s.layout;
+  export_dir = s.export_folder;
   presentation = s.presentation;
 }
 
@@ -372,6 +379,11 @@ void GuiApp::apply_step_view() {
   if (!s) return;
   std::optional<ResultTab> tab = tab_named(s->tab);
   tab_request = tab ? *tab : ResultTab::Checks;
+  // The view the step is about gets most of the right column: the calculators and charts of the
+  // occupancy, schedule and benchmark tabs need room; elsewhere the thread grid is the picture.
+  const bool tab_is_key = tab_request == ResultTab::Occupancy ||
+                          tab_request == ResultTab::Schedule || tab_request == ResultTab::Benchmark;
+  layout.grid = tab_is_key ? 0.34f : 0.6f;
   if (!tab) say("step " + std::to_string(step + 1) + ": no tab named '" + s->tab + "' (" +
                     tab_names() + ")",
                 true);

@@ -107,13 +107,16 @@ struct GuiApp {
   ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
   LayoutState layout;
+  float grid_wanted_height = 0;  // what the thread grid needs at most (0: no limit), last frame
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window
-  bool export_requested = false;  // write a PNG of the next frame (the window does it)
+  // Frames until the window writes a PNG of what it drew (0: none asked for). Asked from a popup,
+  // it waits one frame more so that the picture shows the window, not the popup.
+  int export_requested = 0;
   float ui_scale = 1.0f;          // HiDPI content scale
   std::string notice;             // last one-line message (export done, settings error, ...)
   bool notice_is_error = false;   // shown in the error colour: something the user must know
-  std::string export_dir;         // where Export PNG writes ("": the working directory)
+  std::string export_dir;         // where Export PNG writes ("": export_folder()'s default)
   int window_width = 1440, window_height = 900;  // kept up to date by the window
 
   // [settings] Saved when they change (after a second without changes, so a splitter drag
@@ -128,6 +131,10 @@ struct GuiApp {
   // caller selects the remembered lesson and step).
   GuiSettings remembered() const;
   void restore(const GuiSettings& settings);
+
+  // Where Export PNG writes: the folder chosen, else the desktop's pictures folder
+  // ($XDG_PICTURES_DIR or ~/Pictures) with a coopviz folder in it.
+  std::string export_folder() const;
 
   // Saves the settings if they changed and have settled (or now, with `force`).
   void keep_settings(double now, bool force);

@@ -1,12 +1,12 @@
-// The window's arrangement: a top bar, three columns separated by splitters, and the playback
-// bar along the bottom.
+// The window's arrangement: a top bar (the lesson picker, the window-wide switches, Help), three
+// columns separated by splitters, and the playback bar along the bottom.
 //
 //   +---------+-------------+---------------------------+
-//   | lessons | lesson text | thread grid               |
-//   |---------|             |                           |
-//   | steps   |-------------|---------------------------|
-//   |---------| kernel code | checks / events / ...     |
-//   | launch  |             | (occupancy tab)           |
+//   | steps   | step text   | thread grid               |
+//   |         |             |                           |
+//   |---------|-------------|---------------------------|
+//   | launch  | kernel code | checks / events / ...     |
+//   |         |             | (occupancy tab)           |
 //   +---------+-------------+---------------------------+
 //   | playback                                          |
 //   +---------------------------------------------------+
@@ -18,6 +18,7 @@
 #include "app/gui/panels.hpp"
 #include "visual/views/playback_view.hpp"
 #include "visual/views/style.hpp"
+#include "visual/views/text_field.hpp"
 
 namespace coop::app {
 namespace {
@@ -27,32 +28,26 @@ namespace {
 // pixels. Panels are told apart by their borders.
 constexpr ImGuiWindowFlags kContainer = ImGuiWindowFlags_NoBackground;
 
-void top_bar(GuiApp& app) {
+void top_bar(GuiApp& app, double now) {
   const visual::ViewStyle& st = visual::view_style();
   visual::push_font(st.fonts.bold);
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("coopviz");
   visual::pop_font(st.fonts.bold);
   ImGui::SameLine(0, ImGui::GetFontSize());
-  if (const lessons::LessonDef* l = app.lesson_def()) {
-    ImGui::TextUnformatted(l->title.c_str());
-    if (app.step >= 0) {
-      ImGui::SameLine();
-      ImGui::TextDisabled("step %d of %zu", app.step + 1, l->steps.size());
-    }
-  } else if (app.replay) {
-    ImGui::TextUnformatted("saved trace");
-  }
-  if (app.replay) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("replaying %s", app.trace_path.c_str());
-  }
   // Right-aligned: run state and the window-wide switches.
   const char* state = app.running() ? "running..." : "";
-  const float buttons_w = ImGui::CalcTextSize("Presentation  Export PNG  Demo").x +
-                          ImGui::GetStyle().FramePadding.x * 6 + ImGui::GetFontSize() * 2 +
-                          ImGui::CalcTextSize(state).x;
-  ImGui::SameLine(
-      std::max(ImGui::GetCursorPosX() + 10, ImGui::GetWindowContentRegionMax().x - buttons_w));
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float switches_w = ImGui::CalcTextSize("Presentation").x + ImGui::GetFrameHeight() +
+                           ImGui::CalcTextSize("Export PNG").x + ImGui::CalcTextSize("Help").x +
+                           style.FramePadding.x * 6 + style.ItemSpacing.x * 4 +
+                           ImGui::CalcTextSize(state).x;
+  // The lesson picker: every lesson's whole title, in teaching order.
+  draw_lesson_picker(app, now,
+                     std::max(ImGui::GetFontSize() * 8,
+                              ImGui::GetContentRegionAvail().x - switches_w - ImGui::GetFontSize()));
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + style.ItemSpacing.x,
+                           ImGui::GetWindowContentRegionMax().x - switches_w));
   if (app.running()) {
     ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
     ImGui::SameLine();
@@ -60,20 +55,51 @@ void top_bar(GuiApp& app) {
   if (ImGui::Checkbox("Presentation", &app.presentation)) app.say("");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Large fonts and high contrast (F11: full screen)");
   ImGui::SameLine();
-  if (ImGui::Button("Export PNG")) app.export_requested = true;
+  if (ImGui::Button("Export PNG")) ImGui::OpenPopup("export");
+  if (ImGui::BeginPopup("export")) {
+    // The folder is chosen here and remembered; the file is named after the lesson and time.
+    ImGui::TextUnformatted("Save a picture of the window in the folder");
+    static visual::FieldText folder;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+    visual::text_field("##folder", folder, app.export_folder(), [&](std::string_view text) {
+      if (text.empty()) return Status::error("give a folder (it is made if it does not exist)");
+      app.export_dir = std::string(text);
+      return Status();
+    });
+    if (ImGui::Button("Save picture")) {
+      app.export_requested = 2;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
   ImGui::SameLine();
-  ImGui::Checkbox("Demo", &app.show_demo);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Every view on synthetic data");
+  if (ImGui::Button("Help")) ImGui::OpenPopup("help");
+  if (ImGui::BeginPopup("help")) {
+    ImGui::TextDisabled("Keys");
+    ImGui::TextUnformatted("Space: play / pause    Left, Right: one event");
+    ImGui::TextUnformatted("Shift+Left, Shift+Right (Up, Down): one barrier phase");
+    ImGui::TextUnformatted("Home, End: start and end    F11: full screen");
+    ImGui::Separator();
+    ImGui::TextDisabled("For developers");
+    ImGui::MenuItem("Every view on synthetic data", nullptr, &app.show_demo);
+    ImGui::EndPopup();
+  }
   // The emulator banner: students must know when they are not looking at a real GPU.
   if (app.outcome && !app.outcome->banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
     ImGui::TextWrapped("%s", app.outcome->banner.c_str());
     ImGui::PopStyleColor();
   }
-  if (app.notice_is_error)
-    ImGui::TextColored(ImColor(st.colors.error), "%s", app.notice.c_str());
-  else if (!app.notice.empty())
-    ImGui::TextDisabled("%s", app.notice.c_str());
+  if (app.replay) {
+    ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
+  }
+  if (!app.notice.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, app.notice_is_error
+                                             ? ImGui::ColorConvertU32ToFloat4(st.colors.error)
+                                             : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", app.notice.c_str());
+    ImGui::PopStyleColor();
+  }
 }
 
 // Events the trace had no room for: the views then miss part of the story, so this is said
@@ -92,7 +118,11 @@ void dropped_warning(const GuiApp& app) {
 void right_column(GuiApp& app, float height) {
   const visual::ViewStyle& st = visual::view_style();
   const float split = 6.0f * st.scale;
-  float grid_h = app.layout.grid * height, tabs_h = height - grid_h - split;
+  // A small grid takes only what it needs; the tabs below get the rest.
+  float grid_h = app.layout.grid * height;
+  if (app.grid_wanted_height > 0) grid_h = std::min(grid_h, std::max(80.0f, app.grid_wanted_height));
+  const float shown_grid_h = grid_h;
+  float tabs_h = height - grid_h - split;
   ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
   // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
   // finished before it.
@@ -124,6 +154,7 @@ void right_column(GuiApp& app, float height) {
     m = app.model();
     const visual::GridViewResult r =
         visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
+    app.grid_wanted_height = app.grid.fit ? r.wanted_height : 0;
     if (r.clicked_thread >= 0) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;
@@ -153,7 +184,7 @@ void right_column(GuiApp& app, float height) {
   ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
   draw_result_tabs(app);
   ImGui::EndChild();
-  app.layout.grid = grid_h / height;
+  if (grid_h != shown_grid_h) app.layout.grid = grid_h / height;  // the user dragged it
 }
 
 }  // namespace
@@ -223,7 +254,7 @@ void draw_app(GuiApp& app, double now) {
                    ImGuiWindowFlags_NoBackground |  // glClear paints it: one layer less to blend
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings);
   ImGui::PopStyleVar(2);
-  top_bar(app);
+  top_bar(app, now);
 
   const float split = 6.0f * st.scale;
   const float bar_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
@@ -246,17 +277,13 @@ void draw_app(GuiApp& app, double now) {
     ImGui::PopStyleVar();
   };
 
-  // Left column: lessons, steps, launch configuration.
+  // Left column: the steps above the launch configuration.
   ImGui::BeginChild("left", ImVec2(left, body_h), false, kContainer);
   {
-    float lessons_h = app.layout.lessons * body_h, steps_h = app.layout.steps * body_h;
-    float launch_h = body_h - lessons_h - steps_h - 2 * split;
-    panel("lessons", lessons_h, [&] { draw_lesson_list(app, now); });
-    splitter("split_lessons", false, left, lessons_h, steps_h, 60, 60);
+    float steps_h = app.layout.steps * body_h, launch_h = body_h - steps_h - split;
     panel("steps", steps_h, [&] { draw_steps(app, now); });
     splitter("split_steps", false, left, steps_h, launch_h, 60, 80);
     panel("launch", launch_h, [&] { draw_launch_config(app, now); });
-    app.layout.lessons = lessons_h / body_h;
     app.layout.steps = steps_h / body_h;
   }
   ImGui::EndChild();

@@ -11,24 +11,32 @@
 
 namespace coop::app {
 
-void draw_lesson_list(GuiApp& app, double now) {
-  panel_title("Lessons");
+void draw_lesson_picker(GuiApp& app, double now, float width) {
   const auto& all = lessons::registry();
-  for (size_t i = 0; i < all.size(); ++i) {
-    const lessons::LessonDef& l = all[i];
-    ImGui::PushID(int(i));
-    if (ImGui::Selectable(l.title.c_str(), app.lesson == int(i) && !app.replay))
-      app.select_lesson(int(i), now);
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::Text("%s  (%s)", l.id.c_str(), lessons::to_string(l.level));
-      std::string concepts;
-      for (const std::string& c : l.concepts) concepts += (concepts.empty() ? "" : ", ") + c;
-      ImGui::TextDisabled("%s", concepts.c_str());
-      if (!l.runs_on_gpu) ImGui::TextDisabled("runs on the emulator only");
-      ImGui::EndTooltip();
+  const lessons::LessonDef* shown = app.lesson_def();
+  const std::string current = shown ? shown->title : app.replay ? "a saved trace" : "Pick a lesson";
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::BeginCombo("##lesson", current.c_str(), ImGuiComboFlags_HeightLarge)) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      const lessons::LessonDef& l = all[i];
+      ImGui::PushID(int(i));
+      const std::string label = std::to_string(i + 1) + ". " + l.title;
+      if (ImGui::Selectable(label.c_str(), app.lesson == int(i) && !app.replay))
+        app.select_lesson(int(i), now);
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%s  (%s)", l.id.c_str(), lessons::to_string(l.level));
+        std::string concepts;
+        for (const std::string& c : l.concepts) concepts += (concepts.empty() ? "" : ", ") + c;
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextDisabled("%s", concepts.c_str());
+        ImGui::PopTextWrapPos();
+        if (!l.runs_on_gpu) ImGui::TextDisabled("runs on the emulator only");
+        ImGui::EndTooltip();
+      }
+      ImGui::PopID();
     }
-    ImGui::PopID();
+    ImGui::EndCombo();
   }
 }
 

@@ -25,7 +25,8 @@ void same_line_if_fits(const char* label);
 void continue_after_label(float column, float min_width);
 
 // [lesson_panels.cpp]
-void draw_lesson_list(GuiApp& app, double now);
+// The lesson picker of the top bar, `width` pixels wide.
+void draw_lesson_picker(GuiApp& app, double now, float width);
 void draw_steps(GuiApp& app, double now);
 void draw_lesson_text(GuiApp& app, double now);
 void draw_code_panel(GuiApp& app);

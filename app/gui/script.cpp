@@ -207,7 +207,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     }
   } else if (c.verb == "export") {
     app.export_dir = a0;  // the window writes the PNG after the next frame
-    app.export_requested = true;
+    app.export_requested = 1;
     frames_to_wait_ = 1;
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");

@@ -29,6 +29,26 @@ std::string default_settings_path() {
   return "";
 }
 
+std::string default_pictures_folder() {
+  if (const char* xdg = std::getenv("XDG_PICTURES_DIR"); xdg && *xdg) return xdg;
+  const char* home_env = std::getenv("HOME");
+  if (!home_env || !*home_env) return ".";
+  const std::string home = home_env;
+  // xdg-user-dirs writes lines such as XDG_PICTURES_DIR="$HOME/Bilder".
+  const char* config = std::getenv("XDG_CONFIG_HOME");
+  std::ifstream dirs((config && *config ? std::string(config) : home + "/.config") +
+                     "/user-dirs.dirs");
+  for (std::string line; std::getline(dirs, line);) {
+    if (!line.starts_with("XDG_PICTURES_DIR=")) continue;
+    std::string value = line.substr(17);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
+    if (value.starts_with("$HOME")) value = home + value.substr(5);
+    if (!value.empty() && value.front() == '/') return value;
+  }
+  return home + "/Pictures";
+}
+
 Result<GuiSettings> load_settings(const std::string& path) {
   GuiSettings s;
   std::ifstream in(path, std::ios::binary);
@@ -45,14 +65,13 @@ Result<GuiSettings> load_settings(const std::string& path) {
     d.left = fraction(l, "left", d.left, 0.08f, 0.6f);
     d.middle = fraction(l, "middle", d.middle, 0.1f, 0.7f);
     if (d.left + d.middle > 0.85f) d = LayoutState{};
-    d.lessons = fraction(l, "lessons", d.lessons, 0.05f, 0.6f);
-    d.steps = fraction(l, "steps", d.steps, 0.05f, 0.8f);
-    if (d.lessons + d.steps > 0.9f)
-      d.lessons = LayoutState{}.lessons, d.steps = LayoutState{}.steps;
+    d.steps = fraction(l, "steps", d.steps, 0.1f, 0.8f);
     d.text = fraction(l, "text", d.text, 0.05f, 0.95f);
     d.grid = fraction(l, "grid", d.grid, 0.05f, 0.95f);
   }
   if (j.contains("lesson") && j["lesson"].is_string()) s.lesson = j["lesson"].get<std::string>();
+  if (j.contains("export_folder") && j["export_folder"].is_string())
+    s.export_folder = j["export_folder"].get<std::string>();
   if (j.contains("step") && j["step"].is_number_integer())
     s.step = std::max(0, j["step"].get<int>());
   if (j.contains("presentation") && j["presentation"].is_boolean())
@@ -72,11 +91,11 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                             {"layout",
                              {{"left", l.left},
                               {"middle", l.middle},
-                              {"lessons", l.lessons},
                               {"steps", l.steps},
                               {"text", l.text},
                               {"grid", l.grid}}},
                             {"lesson", s.lesson},
+                            {"export_folder", s.export_folder},
                             {"step", s.step},
                             {"presentation", s.presentation},
                             {"window", {s.window_width, s.window_height}}};

@@ -11,17 +11,17 @@ namespace coop::app {
 
 // Sizes of the splitter-separated panels, as fractions of the window.
 struct LayoutState {
-  float left = 0.205f;    // lessons, steps and launch column
-  float middle = 0.37f;   // lesson text and code column
-  float lessons = 0.16f;  // left column: the lesson list
-  float steps = 0.44f;    // left column: the steps
-  float text = 0.42f;     // middle column: lesson text above the code
-  float grid = 0.60f;     // right column: thread grid above the tabs
+  float left = 0.17f;    // steps and launch column
+  float middle = 0.33f;  // step text and code column (the rest is the grid and its tabs)
+  float steps = 0.42f;   // left column: the steps above the Launch panel
+  float text = 0.45f;    // middle column: step text above the code
+  float grid = 0.60f;    // right column: thread grid above the tabs
   friend bool operator==(const LayoutState&, const LayoutState&) = default;
 };
 
 struct GuiSettings {
   LayoutState layout;
+  std::string export_folder;  // where Export PNG writes ("": the default pictures folder)
   std::string lesson;  // id of the last lesson shown
   int step = 0;        // its step (0-based)
   bool presentation = false;
@@ -31,6 +31,9 @@ struct GuiSettings {
 
 // The settings file's path ("" when neither XDG_CONFIG_HOME nor HOME is set).
 std::string default_settings_path();
+// The desktop's pictures folder: $XDG_PICTURES_DIR, the XDG_PICTURES_DIR line of
+// ~/.config/user-dirs.dirs, else ~/Pictures (the working directory without a HOME).
+std::string default_pictures_folder();
 
 // Reads settings; a missing file gives the defaults, a damaged one an error naming the problem.
 // Values out of range are clamped so a bad file can never hide a panel.

@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <vector>
 
 #define GLFW_INCLUDE_GLEXT
@@ -257,8 +258,7 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& eac
     begin_frame(app, now, w, h, false);
     gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
     end_frame();
-    if (app.export_requested) {
-      app.export_requested = false;
+    if (app.export_requested > 0 && --app.export_requested == 0) {
       std::vector<unsigned char> pixels(size_t(w) * size_t(h) * 4);
       glReadBuffer(GL_BACK);
       glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -266,9 +266,13 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& eac
       const lessons::LessonDef* l = app.lesson_def();
       const std::string name = "coopviz-" + (l ? l->id : std::string("trace")) + "-" +
                                std::to_string(std::time(nullptr)) + ".png";
-      const std::string path = app.export_dir.empty() ? name : app.export_dir + "/" + name;
+      const std::string folder = app.export_folder();
+      std::error_code ec;
+      std::filesystem::create_directories(folder, ec);
+      const std::string path =
+          std::filesystem::absolute(std::filesystem::path(folder) / name, ec).string();
       const Status s = write_png(path, w, h, pixels.data());
-      app.say(s ? "saved " + path : "Export PNG failed: " + s.message(), !s);
+      app.say(s ? "Saved the picture as " + path : "Export PNG failed: " + s.message(), !s);
     }
     glfwGetWindowSize(window_, &app.window_width, &app.window_height);
     app.keep_settings(now, false);

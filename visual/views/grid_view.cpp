@@ -60,6 +60,40 @@ struct Colorer {
   }
 };
 
+// What most of a block's threads are doing (a sample of up to 64, spread over the block).
+enum class BlockState : uint8_t { NotStarted, Running, Waiting, Done, Stuck };
+constexpr size_t kBlockStates = 5;
+
+BlockState block_state(const ThreadSnapshot& snap, uint32_t first, uint32_t threads) {
+  std::array<uint32_t, kBlockStates> n{};
+  const uint32_t stride = std::max(1u, threads / 64);
+  for (uint32_t t = first; t < first + threads; t += stride) {
+    switch (snap.activity(t)) {
+      case ThreadActivity::NotStarted: ++n[0]; break;
+      case ThreadActivity::Running: ++n[1]; break;
+      case ThreadActivity::Waiting: ++n[2]; break;
+      case ThreadActivity::Done: ++n[3]; break;
+      case ThreadActivity::Stuck: ++n[4]; break;
+    }
+  }
+  if (n[4]) return BlockState::Stuck;  // one stuck thread makes the block stuck
+  // A block that has started and not finished is running, whatever a sample says.
+  if (n[0] == 0 && n[1] == 0 && n[2] == 0) return BlockState::Done;
+  if (n[1] == 0 && n[3] == 0 && n[2] == 0) return BlockState::NotStarted;
+  return n[2] >= n[1] ? BlockState::Waiting : BlockState::Running;
+}
+
+ImU32 state_color(BlockState s, const ViewColors& c) {
+  switch (s) {
+    case BlockState::NotStarted: return c.not_started;
+    case BlockState::Running: return c.ok;
+    case BlockState::Waiting: return c.warning;
+    case BlockState::Done: return c.no_group;
+    case BlockState::Stuck: return c.error;
+  }
+  return c.not_started;
+}
+
 // [SECTION] Toolbar and legend
 
 // A legend entry; it starts a new line when the rest of this one is too narrow for it.
@@ -75,6 +109,16 @@ void swatch(ImU32 color, const char* label, ImU32 outline = 0) {
   ImGui::Dummy(ImVec2(h * 0.75f, h));
   ImGui::SameLine(0, 4);
   ImGui::TextUnformatted(label);
+}
+
+// The line above a grid folded to one square per block: what the colours mean, with counts.
+void block_summary(const std::array<uint32_t, kBlockStates>& n, const ViewColors& c) {
+  ImGui::TextUnformatted("One square per block:");
+  swatch(c.ok, (std::to_string(n[1]) + " running").c_str());
+  swatch(c.warning, (std::to_string(n[2]) + " waiting at a barrier").c_str());
+  swatch(c.no_group, (std::to_string(n[3]) + " done").c_str());
+  swatch(c.not_started, (std::to_string(n[0]) + " not started").c_str());
+  if (n[4]) swatch(c.error, (std::to_string(n[4]) + " stuck").c_str());
 }
 
 std::string color_by_label(ColorBy by, GroupKind kind) {
@@ -141,11 +185,22 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   in.block_count = std::max(1u, model.block_count());
   in.block_threads = block_threads;
   in.gap = std::max(3.0f, 6.0f * st.scale);
+  const float label_h = ImGui::GetTextLineHeight();
+  {
+    // What the window around the grid would need without a height limit, with cells no larger
+    // than fit mode makes them.
+    GridLayoutInput free = in;
+    free.width = std::max(40.0f, ImGui::GetContentRegionAvail().x);
+    free.label = label_h;
+    free.cell = fit_cell_size(free, 1e9f, 0.25f, 40.0f * st.scale);
+    if (32 * free.cell < 60) free.label = 0;
+    result.wanted_height =
+        ImGui::GetCursorPosY() + layout_grid(free).content_h + ImGui::GetStyle().WindowPadding.y * 2;
+  }
   ImGui::BeginChild("grid", size, false,
                     ImGuiWindowFlags_NoBackground | (s.fit ? ImGuiWindowFlags_NoScrollbar : 0));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   in.width = std::max(40.0f, avail.x);
-  const float label_h = ImGui::GetTextLineHeight();
   if (s.fit) {
     in.label = label_h;
     s.cell = fit_cell_size(in, avail.y, 0.25f, 40.0f * st.scale);
@@ -156,7 +211,20 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   }
   in.cell = s.cell;
   in.label = 32 * s.cell >= 60 ? label_h : 0;
-  const GridLayout g = layout_grid(in);
+  GridLayout g = layout_grid(in);
+  std::array<uint32_t, kBlockStates> block_states{};
+  if (g.detail == GridDetail::Blocks) {
+    // Too many blocks for their threads to be seen: each block becomes one square coloured by
+    // what its threads are doing, with the counts said above them.
+    for (uint32_t b = 0; b < in.block_count; ++b)
+      ++block_states[size_t(block_state(snap, b * block_threads, block_threads))];
+    block_summary(block_states, st.colors);
+    if (s.fit) {
+      const float used = ImGui::GetCursorPosY();
+      in.cell = s.cell = fit_cell_size(in, std::max(20.0f, avail.y - used), 0.25f, 40.0f * st.scale);
+      g = layout_grid(in);
+    }
+  }
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -178,10 +246,8 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
       dl->AddText(ImVec2(bx, by - in.label), st.colors.dim_text, label);
     }
     if (g.detail == GridDetail::Blocks) {
-      // Sample up to 64 threads spread over the block.
-      const uint32_t stride = std::max(1u, block_threads / 64);
       dl->AddRectFilled(ImVec2(bx, by), ImVec2(bx + g.block_w, by + g.block_h),
-                        color.majority(t0, t0 + block_threads, stride));
+                        state_color(block_state(snap, t0, block_threads), st.colors));
       ++result.drawn_rects;
       continue;
     }

@@ -28,6 +28,9 @@ struct GridViewResult {
   int64_t clicked_thread = -1;  // a thread clicked this frame
   int64_t hovered_thread = -1;
   uint32_t drawn_rects = 0;  // cells, stripes and tiles drawn (for the benchmark and tests)
+  // Height the whole view would need to show the grid at its largest cell size: a layout can
+  // give the rest of its space to other panels.
+  float wanted_height = 0;
 };
 
 // Draws the toolbar and the grid filling `size` (0: the rest of the window).
