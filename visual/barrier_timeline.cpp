@@ -8,7 +8,7 @@ namespace coop::visual {
 namespace {
 
 struct Key {
-  uint32_t lane, group_id, phase;
+  uint32_t lane, group_id, group_size, phase;
   GroupKind kind;
   bool operator==(const Key&) const = default;
 };
@@ -16,7 +16,7 @@ struct Key {
 struct KeyHash {
   size_t operator()(const Key& k) const {
     return (size_t(k.lane) * 0x9E3779B97F4A7C15ull) ^ (size_t(k.group_id) << 20) ^
-           (size_t(k.phase) << 1) ^ size_t(k.kind);
+           (size_t(k.phase) << 1) ^ size_t(k.kind) ^ (size_t(k.group_size) << 40);
   }
 };
 
@@ -42,7 +42,7 @@ BarrierTimeline::BarrierTimeline(const TimelineModel& model, BarrierLanes lanes)
     const uint32_t block = e.thread / block_threads;
     const uint32_t lane =
         lanes == BarrierLanes::Blocks ? block : block * warps + (e.thread % block_threads) / 32;
-    const Key key{lane, e.group_id, e.extra, e.group_kind};
+    const Key key{lane, e.group_id, e.group_size, e.extra, e.group_kind};
     auto [it, fresh] = index.try_emplace(key, spans_.size());
     if (fresh) {
       BarrierSpan s;

@@ -129,17 +129,24 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
   const std::string group = group_label(e.group_kind, e.group_id);
   const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);
   if (e.flags & kFlagStuck) {
-    const std::string call = e.kind == EventKind::GroupCreate ? "creating a group"
-                             : e.kind == EventKind::Collective ? op_label(e.op)
+    if (e.kind == EventKind::GroupCreate)
+      return "stuck partitioning " + group + ": not every thread of it gets here (deadlock)";
+    const std::string call = e.kind == EventKind::Collective    ? op_label(e.op)
                              : e.kind == EventKind::BarrierWait ? "barrier_wait"
-                                                                 : "sync()";
+                                                                : "sync()";
     return "stuck in " + call + (e.group_kind == GroupKind::None ? "" : " on " + group) +
            ": it can never complete (deadlock)";
   }
   switch (e.kind) {
-    case EventKind::GroupCreate:
-      return "joins " + group + " as rank " + std::to_string(e.rank) + " of " +
-             std::to_string(e.group_size);
+    case EventKind::GroupCreate: {
+      std::string text = "joins " + group + " as rank " + std::to_string(e.rank) + " of " +
+                         std::to_string(e.group_size);
+      // Partitions say which of their parent's parts they are (meta_group_rank of _size).
+      if (meta_size_of(e.extra) > 1)
+        text += " (part " + std::to_string(meta_rank_of(e.extra)) + " of " +
+                std::to_string(meta_size_of(e.extra)) + ")";
+      return text;
+    }
     case EventKind::Barrier:
       return "sync() on " + group + ", phase " + std::to_string(e.extra) +
              " (arrives t=" + std::to_string(e.time) + ", leaves t=" + std::to_string(e.b) + ")";
@@ -148,8 +155,20 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
     case EventKind::BarrierWait:
       return "barrier_wait on " + group + ", phase " + std::to_string(e.extra) +
              " (leaves t=" + std::to_string(e.b) + ")";
-    case EventKind::Collective:
-      return op_label(e.op) + " on " + group + ": in " + a + ", out " + b;
+    case EventKind::Collective: {
+      // Votes and matches answer with lane masks: shown in hex, bit l for lane l.
+      const bool mask_out = e.op == Op::Ballot || e.op == Op::MatchAny || e.op == Op::MatchAll;
+      std::string out = b;
+      if (mask_out) {
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "0x%08llx", (unsigned long long)(e.b & 0xffffffffu));
+        out = hex;
+      }
+      std::string what = op_label(e.op);
+      if (e.op == Op::Reduce || e.op == Op::InclusiveScan || e.op == Op::ExclusiveScan)
+        what += "(" + std::string(name_of(Op(e.extra & 0xff))) + ")";
+      return what + " on " + group + ": in " + a + ", out " + out;
+    }
     case EventKind::InvokeOne:
       return "invoke_one on " + group + ": rank " + std::to_string(e.extra) + " runs it";
     case EventKind::Atomic:
@@ -163,7 +182,10 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
       return "memcpy_async of " + std::to_string(e.extra) + " bytes to " +
              address_name(e.address, e.flags, h);
     case EventKind::CopyWait:
-      return "waits for copies (leaves t=" + std::to_string(e.b) + ")";
+      return (e.extra ? "wait_prior<" + std::to_string(e.extra) + ">: all but the newest " +
+                            std::to_string(e.extra) + " copies landed"
+                      : std::string("wait: every copy landed")) +
+             " (leaves t=" + std::to_string(e.b) + ")";
     case EventKind::ThreadBegin:
       return "starts on SM " + std::to_string(e.extra);
     case EventKind::ThreadEnd:
@@ -174,6 +196,12 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
       break;
   }
   return std::string(name_of(e.kind));
+}
+
+std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
+  std::string s = std::to_string(n) + " ";
+  if (n == 1) return s + std::string(one);
+  return s + (many.empty() ? std::string(one) + "s" : std::string(many));
 }
 
 std::string short_count(uint64_t n) {

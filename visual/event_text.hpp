@@ -9,6 +9,9 @@
 
 namespace coop::visual {
 
+// "1 block", "2 blocks": a count with its noun in the right number (`many`: an irregular plural).
+std::string count_of(uint64_t n, std::string_view one, std::string_view many = {});
+
 // The raw bits of Event::a / Event::b read as `type` ("3", "0.25", "true", "0x0000ffff").
 std::string format_value(uint64_t bits, ValueType type);
 

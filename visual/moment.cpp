@@ -1,20 +1,7 @@
 #include "visual/moment.hpp"
 
-#include <tuple>
 
 namespace coop::visual {
-namespace {
-
-// Identity of one barrier instance: the group (within its block unless it spans the grid or a
-// cluster) and the phase, as TimelineModel groups phase ends.
-std::tuple<uint32_t, uint8_t, uint32_t, uint32_t> instance_of(const Event& e,
-                                                              uint32_t block_threads) {
-  const bool launch_wide = e.group_kind == GroupKind::Grid || e.group_kind == GroupKind::Cluster;
-  const uint32_t scope = launch_wide || block_threads == 0 ? 0 : e.thread / block_threads;
-  return {scope, uint8_t(e.group_kind), e.group_id, e.extra};
-}
-
-}  // namespace
 
 std::optional<size_t> moment_cursor(const TimelineModel& model, const MomentSpec& moment,
                                     std::span<const int> lines) {
@@ -50,11 +37,11 @@ std::optional<size_t> moment_cursor(const TimelineModel& model, const MomentSpec
   if (moment.which == MomentSpec::Which::Arrived) {
     // The last member of this barrier instance to arrive: then every member is waiting.
     const Event& first = model.at(found);
-    const auto key = instance_of(first, bt);
+    const BarrierInstance key = barrier_instance(first, bt);
     size_t last = found;
     for (size_t pos = found + 1; pos < n; ++pos) {
       const Event& e = model.at(pos);
-      if (e.kind == first.kind && instance_of(e, bt) == key) last = pos;
+      if (e.kind == first.kind && barrier_instance(e, bt) == key) last = pos;
     }
     return last + 1;
   }

@@ -123,7 +123,11 @@ void ThreadSnapshot::update(const TimelineModel& model, size_t cursor) {
       rebuild();
     }
   }
-  now_ = cursor_ > 0 ? model.at(cursor_ - 1).time : 0;
+  // After the last event the launch is over: every barrier has released its threads (the last
+  // departure may be later than the last recorded event's time).
+  now_ = cursor_ >= model.size() && cursor_ > 0 ? UINT64_MAX
+         : cursor_ > 0                          ? model.at(cursor_ - 1).time
+                                                : 0;
 }
 
 }  // namespace coop::visual

@@ -7,6 +7,21 @@
 
 namespace coop::visual {
 
+BarrierInstance barrier_instance(const Event& e, uint32_t block_threads) {
+  const bool launch_wide = e.group_kind == GroupKind::Grid || e.group_kind == GroupKind::Cluster;
+  const bool warp_level = e.group_kind == GroupKind::Coalesced || e.group_kind == GroupKind::Labeled ||
+                          e.group_kind == GroupKind::Binary || e.group_kind == GroupKind::Stride ||
+                          e.group_kind == GroupKind::Warp;
+  BarrierInstance b;
+  b.scope = launch_wide || block_threads == 0 ? 0 : e.thread / block_threads;
+  b.warp = warp_level && block_threads ? e.thread % block_threads / 32 : 0;
+  b.group_id = e.group_id;
+  b.group_size = e.group_size;
+  b.phase = e.extra;
+  b.kind = e.group_kind;
+  return b;
+}
+
 TimelineModel::TimelineModel(Trace trace) : trace_(std::move(trace)) {
   const LaunchConfig& l = trace_.header.launch;
   block_threads_ = uint32_t(l.block.count());
@@ -39,15 +54,13 @@ TimelineModel::TimelineModel(Trace trace) : trace_(std::move(trace)) {
       joins_[e.thread] |= uint16_t(1u << unsigned(e.group_kind));
 
   // A phase of a group ends where the last member's barrier event sits in playback order.
-  std::map<std::tuple<uint32_t, uint8_t, uint32_t, uint32_t>, size_t> last;
+  std::map<BarrierInstance, size_t> last;
   for (uint32_t pos = 0; pos < order_.size(); ++pos) {
     const Event& e = ev[order_[pos]];
     has_stuck_ |= (e.flags & kFlagStuck) != 0;
     if (e.kind != EventKind::Barrier && e.kind != EventKind::BarrierWait) continue;
     if (e.flags & kFlagStuck) continue;  // never completes: no phase ends there
-    const uint32_t block = block_threads_ ? e.thread / block_threads_ : 0;
-    const uint32_t scope = e.group_kind == GroupKind::Grid ? 0 : block;
-    last[{scope, uint8_t(e.group_kind), e.group_id, e.extra}] = pos;
+    last[barrier_instance(e, block_threads_)] = pos;
   }
   for (const auto& [key, pos] : last) phase_ends_.push_back(pos);
   std::sort(phase_ends_.begin(), phase_ends_.end());

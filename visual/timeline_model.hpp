@@ -10,6 +10,17 @@
 
 namespace coop::visual {
 
+// Which barrier instance a barrier event belongs to: one group's phase. Groups are told apart by
+// their kind, id and size within their scope (a block, or the launch for grid and cluster groups),
+// and warp-level groups (coalesced, labeled, binary, stride, warp) also by their warp, since their
+// ids (masks, labels) repeat in every warp.
+struct BarrierInstance {
+  uint32_t scope = 0, warp = 0, group_id = 0, group_size = 0, phase = 0;
+  GroupKind kind = GroupKind::None;
+  friend auto operator<=>(const BarrierInstance&, const BarrierInstance&) = default;
+};
+BarrierInstance barrier_instance(const Event& e, uint32_t block_threads);
+
 class TimelineModel {
  public:
   TimelineModel() = default;

@@ -370,6 +370,8 @@ LaunchConfig GuiApp::panel_launch() const {
   if (const visual::TimelineModel* m = model(); m && !replay) {
     if (!grid_typed) shown.grid = m->launch().grid;
     if (!block_typed) shown.block = m->launch().block;
+    shown.mode = m->launch().mode;
+    shown.cluster = m->launch().cluster;
   }
   return shown;
 }

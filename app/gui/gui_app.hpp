@@ -51,6 +51,7 @@ struct DerivedViews {
   std::optional<visual::CollectiveCall> flow;
   visual::Selection listed;                // selection `listed_positions` belongs to
   std::vector<uint32_t> listed_positions;  // its events, in playback order
+  size_t listed_cursor = SIZE_MAX;         // the cursor the events list last scrolled to
   std::optional<uint32_t> event_kinds;     // bit k: the shown launch has events of EventKind k
   bool block_schedule = false;             // it recorded block start and end times
   bool tab_checked = false;                // the selected tab was checked against the launch

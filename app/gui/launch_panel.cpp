@@ -75,6 +75,13 @@ void draw_launch_config(GuiApp& app, double now) {
   field(app, "grid", visual::dims_text(shown.grid), now);
   row_label("block", "Threads per block: X, X,Y or X,Y,Z (1024 in all at most)");
   field(app, "block", visual::dims_text(shown.block), now);
+  if (shown.mode != LaunchMode::Normal) {
+    // How the shown launch was made, which decides what is legal in it (grid.sync, clusters).
+    ImGui::TextDisabled("%s launch%s", shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster",
+                        shown.mode == LaunchMode::Cluster
+                            ? (", clusters of " + visual::dims_text(shown.cluster) + " blocks").c_str()
+                            : "");
+  }
   for (const lessons::ParamDef& p : l->params) edit_param(app, p, now);
   row_label("backend", "auto: the GPU if there is one, else the CPU emulator");
   if (ImGui::Combo("##backend", &app.backend, kBackendChoices, 3)) app.config_edited(now);

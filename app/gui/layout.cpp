@@ -16,6 +16,7 @@
 #include <imgui.h>
 
 #include "app/gui/panels.hpp"
+#include "visual/event_text.hpp"
 #include "visual/views/playback_view.hpp"
 #include "visual/views/style.hpp"
 #include "visual/views/text_field.hpp"
@@ -133,9 +134,10 @@ void right_column(GuiApp& app, float height) {
   if (m) {
     if (problem) ImGui::Separator();
     const LaunchConfig& l = m->launch();
-    const std::string title = "Threads: " + std::to_string(l.grid.count()) + " blocks of " +
+    const std::string title = "Threads: " + visual::count_of(l.grid.count(), "block") + " of " +
                               std::to_string(l.block.count()) + " (" +
-                              std::to_string(m->warps_per_block()) + " warps each)";
+                              visual::count_of(m->warps_per_block(), "warp") +
+                              (l.grid.count() == 1 ? ")" : " each)");
     panel_title(title.c_str());
     if (app.models.size() > 1) {
       ImGui::SameLine();

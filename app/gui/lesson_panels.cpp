@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "app/gui/panels.hpp"
+#include "visual/event_text.hpp"
 #include "visual/views/code_view.hpp"
 #include "visual/views/markdown_view.hpp"
 #include "visual/views/style.hpp"
@@ -75,36 +76,37 @@ void draw_lesson_text(GuiApp& app, double now) {
     return;
   }
   if (s) {
-    // Which text: this step's, or the lesson's introduction and background.
-    if (ImGui::RadioButton("This step", !app.whole_lesson)) app.whole_lesson = false;
+    // The way through the steps stays at the top, in sight however long the text is.
+    ImGui::BeginDisabled(app.step <= 0);
+    if (ImGui::Button("\xe2\x97\x80 Previous")) app.select_step(app.step - 1, now);
+    ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::RadioButton("The whole lesson", app.whole_lesson)) app.whole_lesson = true;
+    ImGui::BeginDisabled(size_t(app.step + 1) >= l->steps.size());
+    if (ImGui::Button("Next \xe2\x96\xb6")) app.select_step(app.step + 1, now);
+    ImGui::EndDisabled();
+    same_line_if_fits("Show again");
+    if (ImGui::Button("Show again")) app.apply_step_view();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the moment and view this step is about");
+    const char* other = app.whole_lesson ? "Back to the step" : "The whole lesson";
+    same_line_if_fits(other);
+    if (ImGui::Button(other)) app.whole_lesson = !app.whole_lesson;
     ImGui::Separator();
   }
+  ImGui::BeginChild("text_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   if (app.whole_lesson || !s) {
     visual::draw_markdown(app.lesson_text);
-    return;
+  } else {
+    const visual::ViewStyle& st = visual::view_style();
+    ImGui::TextDisabled("Step %d of %zu", app.step + 1, l->steps.size());
+    visual::push_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(s->title.c_str());
+    ImGui::PopTextWrapPos();
+    visual::pop_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
+    ImGui::Spacing();
+    visual::draw_markdown(app.step_text);
   }
-  const visual::ViewStyle& st = visual::view_style();
-  ImGui::TextDisabled("Step %d of %zu", app.step + 1, l->steps.size());
-  visual::push_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(s->title.c_str());
-  ImGui::PopTextWrapPos();
-  visual::pop_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
-  ImGui::Spacing();
-  visual::draw_markdown(app.step_text);
-  ImGui::Spacing();
-  ImGui::BeginDisabled(app.step <= 0);
-  if (ImGui::Button("\xe2\x97\x80 Previous")) app.select_step(app.step - 1, now);
-  ImGui::EndDisabled();
-  same_line_if_fits("Next \xe2\x96\xb6");
-  ImGui::BeginDisabled(size_t(app.step + 1) >= l->steps.size());
-  if (ImGui::Button("Next \xe2\x96\xb6")) app.select_step(app.step + 1, now);
-  ImGui::EndDisabled();
-  same_line_if_fits("Show again");
-  if (ImGui::Button("Show again")) app.apply_step_view();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back to the moment and view this step is about");
+  ImGui::EndChild();
 }
 
 void draw_code_panel(GuiApp& app) {
@@ -128,9 +130,9 @@ void draw_code_panel(GuiApp& app) {
     for (uint32_t c : *counts)
       if (c) at_lines += c, ++lines;
     const std::string whose =
-        app.selection.empty() ? std::string() : " of " + visual::selection_label(*m, app.selection);
-    ImGui::TextDisabled("  %u threads%s on %u highlighted line%s", at_lines, whose.c_str(), lines,
-                        lines == 1 ? "" : "s");
+        app.selection.empty() ? std::string() : visual::selection_label(*m, app.selection) + ": ";
+    ImGui::TextDisabled("  %s%s on %s", whose.c_str(), visual::count_of(at_lines, "thread").c_str(),
+                        visual::count_of(lines, "highlighted line").c_str());
   }
   visual::CodeViewInput in;
   in.source = app.source();

@@ -27,36 +27,36 @@ void draw_checks(GuiApp& app) {
       ImGui::TextWrapped("%s", run.status.message().c_str());
       ImGui::PopStyleColor();
     }
-    if (!run.checks.empty() &&
-        ImGui::BeginTable(
-            "checks", 4,
-            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable)) {
-      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 3);
-      ImGui::TableSetupColumn("check", ImGuiTableColumnFlags_WidthStretch, 3);
-      ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthStretch, 2);
-      ImGui::TableSetupColumn("got", ImGuiTableColumnFlags_WidthStretch, 2);
-      ImGui::TableHeadersRow();
-      for (const lessons::Check& c : run.checks) {
+    // What the run produced first, then what was verified: in a narrow tab each check is a short
+    // block (verdict and name, then what was expected and what came out), never a squeezed column.
+    if (!run.results.empty() &&
+        ImGui::BeginTable("results", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("result", ImGuiTableColumnFlags_WidthStretch, 1);
+      ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2);
+      for (const auto& [name, value] : run.results) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        const ImU32 color = c.skipped ? st.colors.warning : c.pass ? st.colors.ok : st.colors.error;
-        ImGui::TextColored(ImColor(color), "%s", c.skipped ? "skip" : c.pass ? "pass" : "FAIL");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", name.c_str());
+        ImGui::PopStyleColor();
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", c.name.c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", c.expected.c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", c.got.c_str());
+        ImGui::TextWrapped("%s", value.c_str());
       }
       ImGui::EndTable();
-    }
-    if (!run.results.empty()) {
       ImGui::Spacing();
-      for (const auto& [name, value] : run.results) {
-        ImGui::TextDisabled("%s", name.c_str());
-        continue_after_label(ImGui::GetFontSize() * 7, ImGui::GetFontSize() * 4);
-        ImGui::TextUnformatted(value.c_str());
-      }
+    }
+    const float indent = ImGui::CalcTextSize("FAIL ").x + ImGui::GetStyle().ItemSpacing.x;
+    for (const lessons::Check& c : run.checks) {
+      const ImU32 color = c.skipped ? st.colors.warning : c.pass ? st.colors.ok : st.colors.error;
+      ImGui::TextColored(ImColor(color), "%s", c.skipped ? "skip" : c.pass ? "pass" : "FAIL");
+      ImGui::SameLine(indent);
+      ImGui::TextWrapped("%s", c.name.c_str());
+      ImGui::Indent(indent);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("expected %s", c.expected.c_str());
+      ImGui::PopStyleColor();
+      ImGui::TextWrapped("got %s", c.got.c_str());
+      ImGui::Unindent(indent);
     }
   }
   if (const visual::TimelineModel* m = app.model()) {
@@ -95,10 +95,24 @@ void draw_thread_events(GuiApp& app) {
   if (d.listed.thread != app.selection.thread || d.listed.scope != app.selection.scope) {
     d.listed = app.selection;
     d.listed_positions = visual::selection_positions(*m, app.selection);
+    d.listed_cursor = SIZE_MAX;  // scroll to the current event of the new selection
   }
   const std::vector<uint32_t>& positions = d.listed_positions;
   const bool many = last - first > 1;
-  ImGui::BeginChild("events", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  ImGui::BeginChild("events", ImVec2(0, 0), false,
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
+  // The list follows playback: when the cursor moves, the row of the event just played comes into
+  // view (a step that selects a thread opens with its current event in sight).
+  if (d.listed_cursor != app.playback.cursor) {
+    d.listed_cursor = app.playback.cursor;
+    const auto after = std::lower_bound(positions.begin(), positions.end(),
+                                        uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX)));
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const float row = float(after - positions.begin()) - 1;
+    const float y = row * row_h;
+    if (y < ImGui::GetScrollY() || y + row_h > ImGui::GetScrollY() + ImGui::GetWindowHeight())
+      ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() * 0.4f));
+  }
   ImGuiListClipper clipper;
   clipper.Begin(int(positions.size()));
   while (clipper.Step()) {

@@ -232,7 +232,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const auto [first, last] = g.visible_blocks(scroll - label_h, scroll + ImGui::GetWindowHeight());
   const Colorer color{snap, drawn, kind, block_threads, st.colors};
   ImFont* small = st.fonts.small ? st.fonts.small : ImGui::GetFont();
-  const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 11;
+  const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 10;
   const bool gaps = s.cell >= 7;  // separate lanes visually once there is room
   const bool values = ranks && s.show_values && s.cell >= 34;
 
@@ -309,8 +309,8 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
           const float line_y = value ? 0.3f : 0.5f;
           // As large as fits: half the cell, narrowed for long numbers; too small is left out.
           const float fs = std::min(
-              {s.cell * 0.55f, small->FontSize * 1.2f, (s.cell - 2) / (0.62f * float(digits))});
-          if (fs < 7.0f) continue;
+              {s.cell * 0.62f, small->FontSize * 1.2f, (s.cell - 1.5f) / (0.6f * float(digits))});
+          if (fs < 6.5f) continue;
           const ImVec2 ts = small->CalcTextSizeA(fs, 1e9f, 0, text);
           dl->AddText(
               small, fs,

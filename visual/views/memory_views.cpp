@@ -208,10 +208,11 @@ int64_t draw_memory_view(const char* id, const TimelineModel& model,
     const MemoryArray& a = arrays[k];
     ImGui::PushID(int(k));
     if (a.shared)
-      ImGui::Text("%s  (shared memory of block %u): %zu elements touched", a.name.c_str(), a.block,
-                  a.cells.size());
+      ImGui::Text("%s  (shared memory of block %u): %s touched", a.name.c_str(), a.block,
+                  count_of(a.cells.size(), "element").c_str());
     else
-      ImGui::Text("%s  (global): %zu elements touched", a.name.c_str(), a.cells.size());
+      ImGui::Text("%s  (global): %s touched", a.name.c_str(),
+                  count_of(a.cells.size(), "element").c_str());
     const ImVec2 cell(std::max(fh * 4.2f, ImGui::CalcTextSize("-0.0000000").x + 6), fh * 2.3f);
     const float avail = ImGui::GetContentRegionAvail().x;
     const size_t per_row = std::max<size_t>(1, size_t((avail + 3) / (cell.x + 3)));
