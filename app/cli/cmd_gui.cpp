@@ -6,6 +6,8 @@
 #include <iterator>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli/commands.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
@@ -88,7 +90,69 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 
 }  // namespace
 
+// coopviz layout-check: every lesson's first step rendered at projector and laptop sizes, in the
+// normal and the presentation mode, and every panel whose content is cut off reported.
+void register_layout_check(CLI::App& app, CliState& state) {
+  struct Options {
+    std::string lesson, sizes = "1024x768,1280x720,1600x1000,1920x1080";
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand(
+      "layout-check", "Render every lesson's first step at several sizes and report cut-off panels");
+  cmd->add_option("--lesson", o->lesson, "Only this lesson (default: every lesson)");
+  cmd->add_option("--sizes", o->sizes, "Comma-separated WIDTHxHEIGHT sizes")->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->callback([o, &state] {
+    std::vector<std::pair<int, int>> sizes;
+    for (size_t start = 0; start <= o->sizes.size();) {
+      const size_t comma = std::min(o->sizes.find(',', start), o->sizes.size());
+      Result<std::pair<int, int>> size = parse_size(o->sizes.substr(start, comma - start), kMaxImage);
+      if (!size) return void(state.exit_code = usage_error(size.message()));
+      sizes.push_back(*size);
+      start = comma + 1;
+    }
+    std::vector<const lessons::LessonDef*> chosen;
+    for (const lessons::LessonDef& l : lessons::registry())
+      if (o->lesson.empty() || l.id == o->lesson) chosen.push_back(&l);
+    if (chosen.empty())
+      return void(state.exit_code = usage_error("unknown lesson '" + o->lesson +
+                                                "': known lessons are " + lessons::lesson_ids()));
+    Result<std::unique_ptr<GuiWindow>> window =
+        GuiWindow::open({.width = 320, .height = 240, .visible = false});
+    if (!window) return void(state.exit_code = usage_error(window.message()));
+    nlohmann::json report = nlohmann::json::array();
+    size_t cut = 0;
+    for (const lessons::LessonDef* l : chosen) {
+      GuiApp app;
+      app.backend = kEmulatorBackend;
+      app.select_lesson(int(l - lessons::registry().data()), 0);
+      if (!app.wait_for_runs(kRunTimeout))
+        return void(state.exit_code = usage_error(l->id + ": the run took too long"));
+      for (const auto& [w, h] : sizes)
+        for (bool presentation : {false, true}) {
+          app.presentation = presentation;
+          if (Status s = (*window)->render(app, w, h, 4); !s)
+            return void(state.exit_code = usage_error(s.message()));
+          const std::vector<std::string> clipped = (*window)->clipped_windows();
+          cut += clipped.size();
+          const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
+                                    (presentation ? ", presentation" : "");
+          if (o->json)
+            report.push_back({{"lesson", l->id}, {"width", w}, {"height", h},
+                              {"presentation", presentation}, {"clipped", clipped}});
+          else
+            for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
+        }
+    }
+    if (o->json) std::cout << report.dump(2) << "\n";
+    else std::cout << cut << " cut-off panels\n";
+    state.exit_code = cut == 0 ? 0 : 1;
+  });
+}
+
 void register_gui(CLI::App& app, CliState& state) {
+  register_layout_check(app, state);
   auto gui = std::make_shared<GuiOptions>();
   auto* g = app.add_subcommand("gui", "Open the desktop app (the default when a display exists)");
   add_common(g, *gui);

@@ -356,6 +356,10 @@ void GuiApp::take(RunOutcome next) {
   if (next.generation != generation) return;  // an edit since made it stale
   std::vector<std::shared_ptr<const visual::TimelineModel>> next_models = std::move(next.models);
   outcome = std::move(next);
+  // A launch that was refused or never started recorded nothing: drawn, it would be a grid of
+  // threads that never existed. The failure is said instead, above what did run.
+  if (!outcome->run.status.ok())
+    std::erase_if(next_models, [](const auto& m) { return m->size() == 0; });
   // A failed run clears what it replaced: only its own launches (those that ran before the
   // failure, e.g. up to a deadlock) stay on screen.
   show_models(std::move(next_models));

@@ -1,6 +1,7 @@
 // The launch configuration editor: grid, block, the lesson's parameters with their ranges,
 // backend, seed and trace capacity. Every edit re-runs the lesson in the background.
 #include <cinttypes>
+#include <cstdio>
 #include <string>
 
 #include <imgui.h>
@@ -19,6 +20,13 @@ void row_label(const char* label, const char* tip = nullptr) {
   if (tip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
   continue_after_label(ImGui::GetFontSize() * 5.5f, ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(-1);
+}
+
+// Dim text that wraps in a narrow panel instead of running out of it.
+void dim_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 // A field of the panel, typed as text and committed through the app (parsed, checked, kept).
@@ -77,10 +85,11 @@ void draw_launch_config(GuiApp& app, double now) {
   field(app, "block", visual::dims_text(shown.block), now);
   if (shown.mode != LaunchMode::Normal) {
     // How the shown launch was made, which decides what is legal in it (grid.sync, clusters).
-    ImGui::TextDisabled("%s launch%s", shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster",
-                        shown.mode == LaunchMode::Cluster
-                            ? (", clusters of " + visual::dims_text(shown.cluster) + " blocks").c_str()
-                            : "");
+    dim_wrapped(std::string(shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster") +
+                " launch" +
+                (shown.mode == LaunchMode::Cluster
+                     ? ", clusters of " + visual::dims_text(shown.cluster) + " blocks"
+                     : ""));
   }
   for (const lessons::ParamDef& p : l->params) edit_param(app, p, now);
   row_label("backend", "auto: the GPU if there is one, else the CPU emulator");
@@ -97,12 +106,16 @@ void draw_launch_config(GuiApp& app, double now) {
   same_line_if_fits("Defaults");
   if (ImGui::Button("Defaults")) app.reset_to_defaults(now);
   if (app.running()) {
-    ImGui::TextColored(ImColor(st.colors.warning), "running...");
+    ImGui::TextColored(ImColor(st.colors.warning), "running...");  // short: never cut
   } else if (app.outcome) {
     const RunOutcome& o = *app.outcome;
     if (o.run.status.ok())
-      ImGui::TextDisabled("ran on %s in %.2f s", o.backend.empty() ? "?" : o.backend.c_str(),
-                          o.seconds);
+    {
+      char ran[96];
+      std::snprintf(ran, sizeof ran, "ran on %s in %.2f s",
+                    o.backend.empty() ? "?" : o.backend.c_str(), o.seconds);
+      dim_wrapped(ran);
+    }
   }
   // A failed run says why in words: the limit a value broke, or who is stuck where. What kept
   // the GPU from running it is told in full over the thread grid; here only its title.
@@ -114,7 +127,7 @@ void draw_launch_config(GuiApp& app, double now) {
     ImGui::PopStyleColor();
   }
   if (app.outcome && !app.outcome->device.empty())
-    ImGui::TextDisabled("device: %s", app.outcome->device.c_str());
+    dim_wrapped("device: " + app.outcome->device);
 }
 
 }  // namespace coop::app

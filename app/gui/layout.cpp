@@ -43,12 +43,14 @@ void top_bar(GuiApp& app, double now) {
                            ImGui::CalcTextSize("Export PNG").x + ImGui::CalcTextSize("Help").x +
                            style.FramePadding.x * 6 + style.ItemSpacing.x * 4 +
                            ImGui::CalcTextSize(state).x;
-  // The lesson picker: every lesson's whole title, in teaching order.
-  draw_lesson_picker(app, now,
-                     std::max(ImGui::GetFontSize() * 8,
-                              ImGui::GetContentRegionAvail().x - switches_w - ImGui::GetFontSize()));
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + style.ItemSpacing.x,
-                           ImGui::GetWindowContentRegionMax().x - switches_w));
+  // The lesson picker: every lesson's whole title, in teaching order. In a narrow window (a
+  // projector in presentation mode) the switches go to a line of their own.
+  const float picker_w = ImGui::GetContentRegionAvail().x - switches_w - ImGui::GetFontSize();
+  const bool one_line = picker_w >= ImGui::GetFontSize() * 12;
+  draw_lesson_picker(app, now, one_line ? picker_w : ImGui::GetContentRegionAvail().x);
+  if (one_line)
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + style.ItemSpacing.x,
+                             ImGui::GetWindowContentRegionMax().x - switches_w));
   if (app.running()) {
     ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
     ImGui::SameLine();
@@ -130,9 +132,19 @@ void right_column(GuiApp& app, float height) {
   const bool problem =
       !app.running() && app.outcome && app.outcome->problem.kind != GpuProblem::None;
   if (problem) draw_gpu_problem(app);
+  // Any other failure is said first, in full, above the launches that ran before it (a deadlock
+  // leaves the trace of who got where).
+  const bool failed = !problem && !app.running() && app.outcome && !app.outcome->run.status.ok();
+  if (failed) {
+    visual::push_font(st.fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
+    ImGui::TextWrapped("The run stopped: %s", app.outcome->run.status.message().c_str());
+    ImGui::PopStyleColor();
+    visual::pop_font(st.fonts.bold);
+  }
   const visual::TimelineModel* m = app.model();
   if (m) {
-    if (problem) ImGui::Separator();
+    if (problem || failed) ImGui::Separator();
     const LaunchConfig& l = m->launch();
     const std::string title = "Threads: " + visual::count_of(l.grid.count(), "block") + " of " +
                               std::to_string(l.block.count()) + " (" +
@@ -161,17 +173,9 @@ void right_column(GuiApp& app, float height) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;
     }
-  } else if (!problem) {
+  } else if (!problem && !failed) {
     panel_title("Threads");
-    if (app.running()) {
-      ImGui::TextDisabled("running...");
-    } else if (app.outcome && !app.outcome->run.status.ok()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-      ImGui::TextWrapped("%s", app.outcome->run.status.message().c_str());
-      ImGui::PopStyleColor();
-    } else {
-      ImGui::TextDisabled("Pick a lesson to run it.");
-    }
+    ImGui::TextDisabled(app.running() ? "running..." : "Pick a lesson to run it.");
   }
   ImGui::EndChild();
   splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
@@ -198,11 +202,7 @@ void panel_title(const char* title) {
   visual::pop_font(st.fonts.bold);
 }
 
-void same_line_if_fits(const char* label) {
-  const float w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2;
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-}
+void same_line_if_fits(const char* label) { visual::same_line_if_room(label); }
 
 void continue_after_label(float column, float min_width) {
   const float label_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x +
@@ -284,7 +284,7 @@ void draw_app(GuiApp& app, double now) {
   {
     float steps_h = app.layout.steps * body_h, launch_h = body_h - steps_h - split;
     panel("steps", steps_h, [&] { draw_steps(app, now); });
-    splitter("split_steps", false, left, steps_h, launch_h, 60, 80);
+    splitter("split_steps", false, ImGui::GetContentRegionAvail().x, steps_h, launch_h, 60, 80);
     panel("launch", launch_h, [&] { draw_launch_config(app, now); });
     app.layout.steps = steps_h / body_h;
   }
@@ -298,7 +298,7 @@ void draw_app(GuiApp& app, double now) {
   {
     float text_h = app.layout.text * body_h, code_h = body_h - text_h - split;
     panel("text", text_h, [&] { draw_lesson_text(app, now); });
-    splitter("split_text", false, middle, text_h, code_h, 60, 80);
+    splitter("split_text", false, ImGui::GetContentRegionAvail().x, text_h, code_h, 60, 80);
     panel("code_panel", code_h, [&] { draw_code_panel(app); });
     app.layout.text = text_h / body_h;
   }

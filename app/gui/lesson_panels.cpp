@@ -125,14 +125,19 @@ void draw_code_panel(GuiApp& app) {
     counts = &selected_counts;
   }
   if (counts) {
-    ImGui::SameLine();
     uint32_t at_lines = 0, lines = 0;
     for (uint32_t c : *counts)
       if (c) at_lines += c, ++lines;
     const std::string whose =
         app.selection.empty() ? std::string() : visual::selection_label(*m, app.selection) + ": ";
-    ImGui::TextDisabled("  %s%s on %s", whose.c_str(), visual::count_of(at_lines, "thread").c_str(),
-                        visual::count_of(lines, "highlighted line").c_str());
+    const std::string where = whose + visual::count_of(at_lines, "thread") + " on " +
+                              visual::count_of(lines, "highlighted line");
+    // Beside the file name when it fits, else wrapped below it.
+    visual::same_line_if_room(std::min(ImGui::CalcTextSize(where.c_str()).x,
+                                       ImGui::GetContentRegionAvail().x * 0.6f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", where.c_str());
+    ImGui::PopStyleColor();
   }
   visual::CodeViewInput in;
   in.source = app.source();

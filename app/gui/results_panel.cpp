@@ -78,15 +78,17 @@ void draw_thread_events(GuiApp& app) {
     return;
   }
   int scope = int(app.selection.scope);
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::RadioButton("thread", &scope, 0);
-  ImGui::SameLine();
+  visual::same_line_if_room(radio + ImGui::CalcTextSize("warp").x);
   ImGui::RadioButton("warp", &scope, 1);
-  ImGui::SameLine();
+  visual::same_line_if_room(radio + ImGui::CalcTextSize("block").x);
   ImGui::RadioButton("block", &scope, 2);
   app.selection.scope = visual::SelectionScope(scope);
-  ImGui::SameLine();
-  ImGui::TextUnformatted(visual::selection_label(*m, app.selection).c_str());
-  ImGui::SameLine();
+  const std::string label = visual::selection_label(*m, app.selection);
+  visual::same_line_if_room(ImGui::CalcTextSize(label.c_str()).x);
+  ImGui::TextUnformatted(label.c_str());
+  visual::same_line_if_room("clear");
   if (ImGui::SmallButton("clear")) {
     app.selection = {};
     return;

@@ -15,6 +15,7 @@
 #define GLFW_INCLUDE_GLEXT
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <stb/stb_image_write.h>
@@ -280,8 +281,7 @@ void GuiWindow::run(GuiApp& app, const std::function<bool(GuiApp&, double)>& eac
   }
 }
 
-Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,
-                          const std::string& png_path) {
+Status GuiWindow::render(GuiApp& app, int width, int height, int frames) {
   if (!bind_offscreen(width, height))
     return Status::error("cannot render a " + std::to_string(width) + "x" + std::to_string(height) +
                          " image with this OpenGL");
@@ -292,6 +292,31 @@ Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,
     bind_offscreen(width, height);
     end_frame();
   }
+  return {};
+}
+
+std::vector<std::string> GuiWindow::clipped_windows() const {
+  std::vector<std::string> out;
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->Active || w->Hidden || w->SkipItems) continue;
+    // Content reaches DC.CursorMaxPos; what shows ends at the work rectangle (inside padding).
+    const float over_x = w->DC.CursorMaxPos.x - w->WorkRect.Max.x;
+    const float over_y = w->DC.CursorMaxPos.y - w->WorkRect.Max.y;
+    const bool scrolls_x = w->ScrollbarX || (w->Flags & ImGuiWindowFlags_HorizontalScrollbar);
+    const bool scrolls_y = !(w->Flags & ImGuiWindowFlags_NoScrollbar) &&
+                           !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse);
+    if (!scrolls_x && over_x > 1.5f)
+      out.push_back(std::string(w->Name) + ": " + std::to_string(int(over_x)) + " px too wide");
+    if (!scrolls_y && over_y > 1.5f)
+      out.push_back(std::string(w->Name) + ": " + std::to_string(int(over_y)) + " px too tall");
+  }
+  return out;
+}
+
+Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,
+                          const std::string& png_path) {
+  if (Status s = render(app, width, height, frames); !s) return s;
   std::vector<unsigned char> pixels(size_t(width) * size_t(height) * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());

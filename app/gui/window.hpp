@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/gui/gui_app.hpp"
 
@@ -37,6 +38,12 @@ class GuiWindow {
   // Draws `frames` frames of the app offscreen at width x height and writes the last one to
   // `png_path` (frames let ImGui settle its layout). The app is not advanced in time.
   Status capture(GuiApp& app, int width, int height, int frames, const std::string& png_path);
+  // The same without writing a picture; then clipped_windows() tells what the last frame cut.
+  Status render(GuiApp& app, int width, int height, int frames);
+  // Panels and windows of the last frame whose content runs past their visible area where the
+  // user cannot scroll to it: wider than the panel without a horizontal scrollbar, or taller
+  // with scrolling switched off. Each entry names the window and by how many pixels.
+  std::vector<std::string> clipped_windows() const;
 
   // Draws one frame offscreen at width x height without reading it back; returns the CPU
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,

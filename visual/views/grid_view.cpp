@@ -130,13 +130,15 @@ std::string color_by_label(ColorBy by, GroupKind kind) {
 void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSettings& s,
              ColorBy by) {
   const ViewStyle& st = view_style();
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Colour by");
-  ImGui::SameLine();
   // Wide enough for every choice, so the one shown is never cut.
   float widest = ImGui::CalcTextSize(color_by_label(ColorBy::HardwareWarp, {}).c_str()).x;
   for (GroupKind k : snap.group_kinds())
     widest = std::max(widest, ImGui::CalcTextSize(color_by_label(ColorBy::Group, k).c_str()).x);
-  ImGui::SetNextItemWidth(widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2);
+  const float combo_w = widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+  same_line_if_room(combo_w);
+  ImGui::SetNextItemWidth(combo_w);
   if (ImGui::BeginCombo("##colorby", color_by_label(by, s.group).c_str())) {
     for (GroupKind k : snap.group_kinds())
       if (ImGui::Selectable(color_by_label(ColorBy::Group, k).c_str(),
@@ -150,9 +152,10 @@ void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSet
       s.color_by = ColorBy::HardwareWarp;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
+  same_line_if_room(ImGui::GetFrameHeight() + ImGui::CalcTextSize("Fit").x +
+                    ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::Checkbox("Fit", &s.fit);
-  ImGui::SameLine();
+  same_line_if_room(ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   if (ImGui::SliderFloat("##zoom", &s.cell, 1.0f, 48.0f, "%.0f px", ImGuiSliderFlags_Logarithmic))
     s.fit = false;

@@ -21,42 +21,60 @@ bool button(const char* label, const char* tip) {
 bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   const size_t before = p.cursor;
   ImGui::PushID("playback");
-  // U+25C0 / U+25B6 are left / right triangles (DejaVu Sans has them).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const std::string status = playback_status(model, p);
+  const float right_w = ImGui::GetFontSize() * 9.5f;  // speed and Loop
+  // U+25C0 / U+25B6 are left / right triangles (DejaVu Sans has them). Where the bar is narrow
+  // (a projector in presentation mode) the buttons keep only their arrows; tooltips name them.
+  const char* full[] = {"|\xe2\x97\x80", "\xe2\x97\x80\xe2\x97\x80 phase", "\xe2\x97\x80 event",
+                        "\xe2\x97\x80 Pause", "event \xe2\x96\xb6", "phase \xe2\x96\xb6\xe2\x96\xb6",
+                        "\xe2\x96\xb6|"};
+  float buttons_w = 0;
+  for (const char* label : full)
+    buttons_w += ImGui::CalcTextSize(label).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
+  const bool compact = ImGui::GetContentRegionAvail().x <
+                       buttons_w + ImGui::GetFontSize() * 8 + ImGui::CalcTextSize(status.c_str()).x +
+                           right_w + style.ItemSpacing.x * 3;
   if (button("|\xe2\x97\x80", "Start (Home)")) seek(p, model, 0);
   ImGui::SameLine();
-  if (button("\xe2\x97\x80\xe2\x97\x80 phase", "Previous barrier phase (Shift+Left or Down)"))
+  if (button(compact ? "\xe2\x97\x80\xe2\x97\x80" : "\xe2\x97\x80\xe2\x97\x80 phase",
+             "Previous barrier phase (Shift+Left or Down)"))
     step_phases(p, model, -1);
   ImGui::SameLine();
-  if (button("\xe2\x97\x80 event", "Previous event (Left)")) step_events(p, model, -1);
+  if (button(compact ? "\xe2\x97\x80" : "\xe2\x97\x80 event", "Previous event (Left)"))
+    step_events(p, model, -1);
   ImGui::SameLine();
   const float play_w =
-      ImGui::CalcTextSize("\xe2\x97\x80 Pause").x + ImGui::GetStyle().FramePadding.x * 2;
-  if (ImGui::Button(p.playing ? "Pause" : "\xe2\x96\xb6 Play", ImVec2(play_w, 0))) {
+      ImGui::CalcTextSize(compact ? "Pause" : "\xe2\x97\x80 Pause").x + style.FramePadding.x * 2;
+  if (ImGui::Button(p.playing ? "Pause" : compact ? "Play" : "\xe2\x96\xb6 Play", ImVec2(play_w, 0))) {
     p.playing = !p.playing;
     if (p.playing && p.cursor >= model.size()) seek(p, model, 0);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
   ImGui::SameLine();
-  if (button("event \xe2\x96\xb6", "Next event (Right)")) step_events(p, model, 1);
+  if (button(compact ? "\xe2\x96\xb6" : "event \xe2\x96\xb6", "Next event (Right)"))
+    step_events(p, model, 1);
   ImGui::SameLine();
-  if (button("phase \xe2\x96\xb6\xe2\x96\xb6", "Next barrier phase (Shift+Right or Up)"))
+  if (button(compact ? "\xe2\x96\xb6\xe2\x96\xb6" : "phase \xe2\x96\xb6\xe2\x96\xb6",
+             "Next barrier phase (Shift+Right or Up)"))
     step_phases(p, model, 1);
   ImGui::SameLine();
   if (button("\xe2\x96\xb6|", "End (End)")) seek(p, model, model.size());
   ImGui::SameLine();
-  const std::string status = playback_status(model, p);
-  const float right_w = ImGui::GetFontSize() * 9.5f;
   const float status_w = ImGui::CalcTextSize(status.c_str()).x;
-  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - right_w - status_w -
-                                              ImGui::GetStyle().ItemSpacing.x * 3));
+  ImGui::SetNextItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - right_w - status_w -
+                                              style.ItemSpacing.x * 3));
   int cursor = int(std::min<size_t>(p.cursor, size_t(INT32_MAX)));
-  if (ImGui::SliderInt("##scrub", &cursor, 0, int(std::min<size_t>(model.size(), INT32_MAX)), ""))
+  if (ImGui::SliderInt("##scrub", &cursor, 0, int(std::min<size_t>(model.size(), INT32_MAX)), "",
+                       ImGuiSliderFlags_NoInput | ImGuiSliderFlags_AlwaysClamp))
     seek(p, model, size_t(cursor));
   ImGui::SameLine();
   ImGui::TextUnformatted(status.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
-  ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput |
+                         ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed");
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &p.loop);

@@ -111,4 +111,14 @@ void pop_font(ImFont* font) {
   if (font) ImGui::PopFont();
 }
 
+void same_line_if_room(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+void same_line_if_room(const char* label) {
+  same_line_if_room(ImGui::CalcTextSize(label, nullptr, true).x +
+                    ImGui::GetStyle().FramePadding.x * 2);
+}
+
 }  // namespace coop::visual

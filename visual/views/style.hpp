@@ -53,4 +53,10 @@ ImU32 text_on(ImU32 background);
 void push_font(ImFont* font);
 void pop_font(ImFont* font);
 
+// Continues the line for an item `width` pixels wide if it fits, else starts a new line: rows
+// of buttons and labels wrap instead of running out of narrow panels.
+void same_line_if_room(float width);
+// The same for a button or checkbox labelled `label` (its frame padding included).
+void same_line_if_room(const char* label);
+
 }  // namespace coop::visual
