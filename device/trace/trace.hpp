@@ -48,6 +48,11 @@ struct TraceHeader {
   uint64_t capacity = 0;       // event slots reserved before the launch
   uint64_t attempts = 0;       // events offered; dropped = attempts - recorded
   double kernel_ms = 0;        // wall time of the kernel itself (GPU: cudaEvent timing)
+  // What Event::time and barrier departures count, in words ("%globaltimer ns, ...", "emulator
+  // steps ..."), and on a GPU how often the timer ticks as measured before the launch (0: not a
+  // nanosecond clock). Times within one tick of each other are not ordered by their stamps.
+  std::string clock;
+  uint32_t clock_resolution_ns = 0;
   std::vector<BufferInfo> buffers;
   std::string source_file;     // lesson kernel file name the line numbers refer to
   std::string source;          // its text, so a replay shows the code that ran
