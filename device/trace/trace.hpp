@@ -88,6 +88,12 @@ struct Trace {
   }
 };
 
+// True when the block records (ThreadBegin/ThreadEnd) carry a modelled schedule, not the clock
+// (apply_schedule_to_trace says so in TraceHeader::schedule).
+inline bool block_records_modelled(const TraceHeader& h) {
+  return h.schedule.rfind("modelled", 0) == 0;
+}
+
 // Puts events in sequence order and numbers barrier phases: for each thread, the k-th barrier
 // event on a given group gets phase k (Event::extra). Both backends call this once after a
 // launch, so phase numbering is the same code on both.
