@@ -1,7 +1,10 @@
 #include "lessons/lesson.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+
+#include "lessons/lesson_checks.hpp"
 
 namespace coop::lessons {
 
@@ -124,6 +127,11 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
   exec.options().seed = request.seed;
   out.status = lesson.run(exec, request, out);
   exec.options().seed = saved_seed;
+  // Timestamps the views draw must keep the hardware's order: checked on every run that
+  // recorded something (a launch that failed before recording leaves nothing to check).
+  const bool recorded = std::any_of(out.launches.begin(), out.launches.end(),
+                                    [](const Trace& t) { return !t.events.empty(); });
+  if (recorded && exec.options().trace) out.checks.push_back(time_order_check(out.launches));
   for (Trace& t : out.launches) {
     t.header.lesson = lesson.id;
     t.header.source_file = lesson.source_file;

@@ -1,5 +1,10 @@
 #include "lessons/lesson_checks.hpp"
 
+#include <algorithm>
+
+#include "device/occupancy/block_schedule.hpp"
+#include "device/trace/time_order.hpp"
+
 namespace coop::lessons {
 
 int line_of(std::string_view source, std::string_view snippet) {
@@ -56,6 +61,31 @@ Check nothing_dropped(const std::vector<Trace>& launches) {
   for (const Trace& t : launches) dropped += t.dropped();
   return make_check("every event recorded", "0 dropped", std::to_string(dropped) + " dropped",
                     dropped == 0);
+}
+
+Check trace_schedule_within(const Trace& trace, int limit) {
+  const BlockSchedule s = schedule_from_trace(trace);
+  const std::vector<int> peak = peak_resident_per_sm(s);
+  const int most = peak.empty() ? 0 : *std::max_element(peak.begin(), peak.end());
+  size_t backwards = 0;
+  for (const ScheduledBlock& b : s.blocks) backwards += b.end < b.start;
+  return make_check("the trace's block records show at most " + std::to_string(limit) +
+                        " blocks on an SM at once, each finishing after it started",
+                    "at most " + std::to_string(limit) + ", 0 backwards",
+                    "at most " + std::to_string(most) + " of " + std::to_string(s.blocks.size()) +
+                        " blocks, " + std::to_string(backwards) + " backwards",
+                    most <= limit && backwards == 0 && !s.blocks.empty());
+}
+
+Check time_order_check(const std::vector<Trace>& launches) {
+  TimeOrderReport all;
+  for (const Trace& t : launches) merge(all, check_time_order(t));
+  std::string got = all.summary();
+  if (!all.first_early.empty()) got += " (first: " + all.first_early + ")";
+  if (!all.first_out_of_order.empty()) got += " (first: " + all.first_out_of_order + ")";
+  return make_check(kTimeOrderCheck,
+                    "0 early departures and every thread's events in order, in every launch", got,
+                    all.ok());
 }
 
 }  // namespace coop::lessons

@@ -55,4 +55,18 @@ std::string thread_range(size_t first, size_t last);
 // The record every lesson ends with: no event was lost to the trace capacity.
 Check nothing_dropped(const std::vector<Trace>& launches);
 
+// The name of time_order_check's check, for finding it in a run.
+inline constexpr const char* kTimeOrderCheck =
+    "no thread left a barrier before the last one arrived";
+
+// The SM schedule the views draw from a GPU trace's block records (record_block_start/finish)
+// is what happened: no SM is drawn holding more blocks at once than `limit` (the occupancy
+// model's blocks per SM), and each block's finish is after its start.
+Check trace_schedule_within(const Trace& trace, int limit);
+
+// Every run's recorded times keep the hardware's order (device/trace/time_order.hpp): no
+// departure before the last arrival of its barrier, each thread's events in order. run_lesson
+// adds it to every lesson run, on both backends.
+Check time_order_check(const std::vector<Trace>& launches);
+
 }  // namespace coop::lessons

@@ -3,28 +3,39 @@
 # needs the build's Debian packages unpacked first (`source .debs/unpack.sh`, which sets the
 # include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev.
 #
-#   scripts/gpu-check.sh [all|build|test|traces|bench|sanitize]...   (default: all but sanitize)
+#   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize]...
+#   (default: build test traces bench sass)
 #
 # build     cmake with the GUI off, for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90)
-# test      every test, including the `gpu`-labelled ones, for real
+# test      every test, including the `gpu`-labelled ones, for real (gui-labelled ones: see gui)
 # traces    every lesson on the GPU: checks, a comparison with the emulator, and a saved trace
-# bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep)
+# bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep);
+#           with COOPVIZ_BENCH_BEFORE=<an older coopviz> the recorder benchmark alternates
+#           between that build and this one, three runs each (bench-trace: that one alone)
+# sass      the SASS of a traced block barrier (block-reduce's reduce_block, sm_90), of this build
+#           and of COOPVIZ_BENCH_BEFORE's: the timer reads around BAR.SYNC and the fence
+# gui       the desktop app on this GPU, drawn by Mesa under Xvfb (a build with the GUI on; it
+#           needs a display or Xvfb and GL libraries, see scripts/gpu-gui-env.sh): every
+#           lesson's first and last step, the gui-labelled tests, and a walkthrough in which a
+#           kernel faults and one runs past the time limit
 # sanitize  compute-sanitizer memcheck, racecheck and synccheck over every lesson
 #
-# Results go to $OUT (or ./gpu-out): summary.txt, logs.tar.gz, traces.tar.gz, reduce-last.json.
+# COOPVIZ_BUILD_DIR uses a build made elsewhere (default build-gpu, made by `build`).
+# Results go to $OUT (or ./gpu-out): summary.txt, logs.tar.gz, traces.tar.gz, reduce-last.json,
+# sass.tar.gz, screenshots.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT/logs"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench)
+[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass)
 want() { for s in "${steps[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
 [ -f .debs/unpack.sh ] && source .debs/unpack.sh >/dev/null
 jobs=$(nproc)
-B=build-gpu
+B=${COOPVIZ_BUILD_DIR:-build-gpu}
 C=$B/app/coopviz
 
 say "== coopviz gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ): ${steps[*]}"
@@ -41,13 +52,16 @@ if want build; then
 fi
 
 if want test; then
-  (cd $B && ctest --output-on-failure -j 8 > "$OUT/logs/ctest.log" 2>&1)
-  say "ctest (every label): $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest.log")"
+  (cd $B && ctest --output-on-failure -j "$jobs" -LE 'gpu|gui' > "$OUT/logs/ctest.log" 2>&1)
+  say "ctest (not gpu, not gui): $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest.log")"
+  grep -E "\(Failed\)|\(Timeout\)" "$OUT/logs/ctest.log" | sed 's/^/  /' | tee -a "$summary"
   (cd $B && ctest -L gpu --output-on-failure -V > "$OUT/logs/ctest-gpu.log" 2>&1)
   say "ctest -L gpu: $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest-gpu.log")"
   grep -E "\(Failed\)|\(Skipped\)" "$OUT/logs/ctest-gpu.log" | sed 's/^/  /' | tee -a "$summary"
   grep -ohE "(occupancy agreement|potential block size agreement|resource table agreement)[^\"]*" \
     "$OUT/logs/ctest-gpu.log" | sort -u | sed 's/^/  /' | tee -a "$summary"
+  grep -ohE "time order, [^\"]*" "$OUT/logs/ctest-gpu.log" | sort -u | sed 's/^/  /' |
+    tee -a "$summary"
 fi
 
 if want traces; then
@@ -62,15 +76,77 @@ if want traces; then
   tar -C "$OUT" -czf "$OUT/traces.tar.gz" traces && rm -rf "$OUT/traces"
 fi
 
+bench_trace() {  # binary label run
+  "$1" bench trace --json > "$OUT/logs/bench-trace-$2-$3.json" 2>&1
+  say "bench trace ($2, run $3): rc=$? $(tr -d '\n ' < "$OUT/logs/bench-trace-$2-$3.json" |
+    grep -oE '"events_per_second":[0-9.e+]+|"traced_kernel_ms":[0-9.]+|"untraced_kernel_ms":[0-9.]+|"traced_over_untraced":[0-9.]+|"pass":[a-z]+' | tr '\n' ' ')"
+}
+
+if want bench || want bench-trace; then
+  if [ -n "${COOPVIZ_BENCH_BEFORE:-}" ]; then
+    for run in 1 2 3; do bench_trace "$COOPVIZ_BENCH_BEFORE" before $run; bench_trace $C after $run; done
+  else
+    bench_trace $C this 1
+  fi
+fi
+
 if want bench; then
-  $C bench trace --json > "$OUT/logs/bench-trace.json" 2>&1
-  say "bench trace: rc=$? $(tr -d '\n ' < "$OUT/logs/bench-trace.json" | grep -oE '"events":[0-9]+|"traced_kernel_ms":[0-9.]+|"traced_over_untraced":[0-9.]+|"pass":[a-z]+' | tr '\n' ' ')"
   $C bench reduce --n 268435456 --sweep > "$OUT/logs/bench-reduce.txt" 2>/dev/null
   say "bench reduce: rc=$?"
   grep -E "^(best|goal|copy bandwidth|tuned|cub) " "$OUT/logs/bench-reduce.txt" | sed 's/^/  /' | tee -a "$summary"
   $C bench reduce --n 268435456 --sweep --json > "$OUT/reduce-last.json" 2>/dev/null
   $C bench occupancy --json > "$OUT/logs/bench-occupancy.json" 2>&1
   say "bench occupancy: rc=$? $(grep -o '"seconds": [0-9.]*' "$OUT/logs/bench-occupancy.json")"
+fi
+
+if want sass; then
+  # The traced barrier as the GPU runs it: %globaltimer reads (CS2R ... SR_GLOBALTIMERLO), the
+  # barrier (BAR.SYNC) and, since the fix, the fence that holds the departure read back.
+  mkdir -p "$OUT/sass"
+  sass_of() {  # binary file
+    cuobjdump -sass -arch sm_90 "$1" 2>/dev/null |
+      awk '/Function : .*block_reduce.*reduce_block/ {on=1} /Function : / && !/reduce_block/ {on=0} on' \
+        > "$OUT/sass/$2"
+    say "sass $2: $(grep -cE 'GLOBALTIMER' "$OUT/sass/$2") timer reads, $(grep -cE 'BAR\.' "$OUT/sass/$2") barriers, $(grep -cE 'MEMBAR' "$OUT/sass/$2") fences"
+    grep -E 'GLOBALTIMER|BAR\.|MEMBAR' "$OUT/sass/$2" | head -8 | sed 's#/\* 0x[0-9a-f]* \*/##; s/^ */  /' | tee -a "$summary"
+  }
+  sass_of $C reduce_block-after.sass
+  [ -n "${COOPVIZ_BENCH_BEFORE:-}" ] && sass_of "$COOPVIZ_BENCH_BEFORE" reduce_block-before.sass
+  tar -C "$OUT" -czf "$OUT/sass.tar.gz" sass && rm -rf "$OUT/sass"
+fi
+
+if want gui; then
+  # Needs a display (Xvfb) whose GLX Mesa provides; CUDA runs on this machine's GPU meanwhile.
+  shots="$OUT/screenshots"
+  mkdir -p "$shots"
+  $C list --json > "$shots/lessons.json"
+  ids=$(sed -n 's/^ *"id": "\(.*\)",*$/\1/p' "$shots/lessons.json")
+  counts=$(sed -n 's/^ *"steps": \([0-9]*\),*$/\1/p' "$shots/lessons.json")
+  set -- $counts
+  for id in $ids; do
+    last=$1; shift
+    for step in 1 "$last"; do
+      $C screenshot --lesson "$id" --step "$step" --backend gpu --size 1280x800 \
+        --out "$shots/$id-$step.png" > "$OUT/logs/shot-$id-$step.log" 2>&1
+      say "screenshot $id step $step on the GPU: rc=$?"
+    done
+  done
+  # A kernel that faults and one that spins past the limit, in the live app: it must say what
+  # happened, keep running, and run the lesson on the emulator when asked.
+  for failure in fault spin; do
+    problem=$([ $failure = fault ] && echo fault || echo timeout)
+    printf '%s\n' "expect lesson block-reduce" "expect status error" "expect problem $problem" \
+      print "screenshot $shots/gui-$failure.png 1280x800" "recover emulator" wait \
+      "expect status ok" "expect problem none" "expect trace-backend emu" \
+      "screenshot $shots/gui-$failure-recovered.png 1280x800" quit > "$OUT/logs/gui-$failure.txt"
+    COOPVIZ_TEST_GPU_FAILURE=$failure $C gui --lesson block-reduce --backend gpu \
+      --script "$OUT/logs/gui-$failure.txt" --settings "$OUT/logs/gui-$failure.json" \
+      > "$OUT/logs/gui-$failure.log" 2>&1
+    say "gui walkthrough, kernel $failure: rc=$? $(grep -m1 -o 'error: [^,]*' "$OUT/logs/gui-$failure.log")"
+  done
+  (cd $B && ctest -L gui --output-on-failure > "$OUT/logs/ctest-gui.log" 2>&1)
+  say "ctest -L gui: $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest-gui.log")"
+  tar -C "$OUT" -cf "$OUT/screenshots.tar" screenshots && rm -rf "$shots"
 fi
 
 if want sanitize; then

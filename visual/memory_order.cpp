@@ -104,6 +104,12 @@ bool atomic_result(Op op, ValueType type, uint64_t old, uint64_t operand, uint64
   }
 }
 
+size_t landed_in_order(const AddressHistory& h, size_t cursor) {
+  size_t n = 0;
+  while (n < h.atomics.size() && h.atomics[n].position < cursor) ++n;
+  return n;
+}
+
 std::vector<AddressHistory> build_memory_histories(const TimelineModel& model) {
   const uint32_t block_threads = std::max(1u, model.block_threads());
   std::map<std::tuple<bool, uint32_t, uint64_t>, AddressHistory> by_address;

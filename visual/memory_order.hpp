@@ -43,6 +43,12 @@ struct AddressHistory {
 // Every address with atomics or traced loads/stores, by address (shared memory per block).
 std::vector<AddressHistory> build_memory_histories(const TimelineModel& model);
 
+// How many of h's atomics count as landed at playback `cursor`: the longest run from the first to
+// land whose events the cursor has passed. A GPU stamps an atomic before issuing it, so stamps
+// need not follow the landing order; counted this way no ticket shows as landed before one that
+// landed earlier.
+size_t landed_in_order(const AddressHistory& h, size_t cursor);
+
 // The value an atomic wrote: old combined with operand by its op (as bits of `type`); returns
 // false for ops whose result the event does not determine (CAS without the compare value).
 bool atomic_result(Op op, ValueType type, uint64_t old, uint64_t operand, uint64_t& result);

@@ -1,11 +1,13 @@
 // The GPU as an Executor. Every CUDA call is checked and turned into a Status naming the call.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
 
 #include "device/gpu/device_query.hpp"
+#include "device/gpu/executor_kernels.hpp"
 #include "device/launch/executor.hpp"
 
 namespace coop {
@@ -32,6 +34,7 @@ class GpuExecutor final : public Executor {
     COOP_CUDA_STATUS(cudaSetDevice(index_));
     COOP_CUDA_STATUS(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     COOP_CUDA_STATUS(cudaMalloc(&d_attempts_, sizeof(unsigned long long)));
+    timer_tick_ns_ = gpu::measure_timer_tick_ns(stream_);
     return {};
   }
 
@@ -83,6 +86,9 @@ class GpuExecutor final : public Executor {
   Status launch_erased(const ErasedLaunch& launch, const LaunchConfig& config,
                        Trace& trace) override {
     fill_header(trace, launch, config);
+    trace.header.clock_resolution_ns = timer_tick_ns_;
+    trace.header.clock = "%globaltimer ns, ticking every " + std::to_string(timer_tick_ns_) +
+                         " ns (measured); departures read once the barrier let the thread go";
     trace.events.clear();
     if (launch.gpu.function == nullptr)
       return Status::error(std::string("kernel ") + launch.name + " was not built for the GPU");
@@ -113,13 +119,20 @@ class GpuExecutor final : public Executor {
     const unsigned repeat = options_.trace ? 1u : std::max(1u, options_.repeat);
     cudaError_t err = cudaSuccess;
     for (unsigned r = 0; r < repeat && err == cudaSuccess; ++r) err = launch_once(launch, config);
+    double timeout = options_.timeout_seconds;
+    if (const char* failure = gpu::test_failure_requested(); failure && err == cudaSuccess) {
+      // Tests of the app's error reports only (COOPVIZ_TEST_GPU_FAILURE): fault, or spin 3 s past
+      // a 2-second limit.
+      if (failure[0] == 's') timeout = std::min(timeout, 2.0);
+      err = cudaError_t(gpu::launch_test_failure(failure, timeout + 3, stream_));
+    }
     if (err != cudaSuccess) {
       cudaGetLastError();
       return Status::error(std::string("launching ") + launch.name + " failed: " +
                            cudaGetErrorString(err));
     }
     COOP_CUDA_STATUS(cudaEventRecord(stop, stream_));
-    if (Status s = wait_for(stop, launch.name); !s) return s;
+    if (Status s = wait_for(stop, launch.name, timeout); !s) return s;
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
     cudaEventDestroy(start);
@@ -184,9 +197,9 @@ class GpuExecutor final : public Executor {
 
   // Waits for the kernel with a deadline, so a runaway kernel is reported instead of freezing
   // the app. (The GPU itself cannot be stopped from here; the message says so.)
-  Status wait_for(cudaEvent_t stop, const char* name) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration<double>(options_.timeout_seconds);
+  Status wait_for(cudaEvent_t stop, const char* name, double timeout_seconds) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
     for (;;) {
       const cudaError_t q = cudaEventQuery(stop);
       if (q == cudaSuccess) return {};
@@ -196,7 +209,7 @@ class GpuExecutor final : public Executor {
                              "emulator)");
       if (std::chrono::steady_clock::now() > deadline)
         return Status::error(std::string(name) + " did not finish within " +
-                             std::to_string(int(options_.timeout_seconds)) +
+                             std::to_string(int(timeout_seconds)) +
                              " s on the GPU; it may be spinning forever");
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
@@ -208,6 +221,7 @@ class GpuExecutor final : public Executor {
   void* d_events_ = nullptr;
   void* d_attempts_ = nullptr;
   uint64_t capacity_ = 0;
+  uint32_t timer_tick_ns_ = 0;  // %globaltimer's measured tick, stated in every trace header
 };
 
 }  // namespace

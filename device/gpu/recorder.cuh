@@ -26,12 +26,26 @@ static inline cudaError_t set_trace_sink(const TraceSink& sink, cudaStream_t str
 }
 
 // %globaltimer: nanoseconds, updated every 32 ns or so on recent GPUs. The "memory" clobber keeps
-// the compiler from moving the read across a barrier: without it, a departure time could be taken
-// before bar.sync and a thread would seem to leave a barrier before the last one arrived.
+// the compiler from moving the read across the calls around it.
 __device__ __forceinline__ uint64_t global_timer() {
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
   return t;
+}
+
+// %globaltimer once the calling thread has really left the barrier it just passed.
+//
+// Since Volta, bar.sync compiles to BAR.SYNC.DEFER_BLOCKING: a warp that arrives keeps issuing
+// the instructions after it until one of them needs the barrier (a memory access, say). The timer
+// read (CS2R Rx, SR_GLOBALTIMERLO) needs nothing, so it ran while the warp still waited, and every
+// thread but the last seemed to leave the moment it arrived. The SASS order was right; the
+// hardware read the clock early. A CTA-scope fence (MEMBAR.SC.CTA) is a memory operation the warp
+// cannot issue before the barrier lets it go, so the read after it is a true departure time. Grid
+// sync, memcpy_async waits and split barriers end in bar.sync too; on cluster and warp barriers
+// the fence costs little and changes nothing. Only traced runs execute it.
+__device__ __forceinline__ uint64_t departure_timer() {
+  __threadfence_block();
+  return global_timer();
 }
 
 __device__ __forceinline__ uint32_t sm_id() {

@@ -13,9 +13,11 @@ __device__ __forceinline__ unsigned this_sm_id() {
   return gpu::sm_id();
 }
 
-// Nanoseconds since an arbitrary origin, the same on every SM (updated about every 32 ns).
+// Nanoseconds since an arbitrary origin, the same on every SM (updated about every 32 ns). Read
+// only once a barrier just passed has released the thread (see gpu::departure_timer), so a time
+// taken right after block.sync() is after every thread of the block arrived.
 __device__ __forceinline__ unsigned long long global_timer_ns() {
-  return gpu::global_timer();
+  return gpu::departure_timer();
 }
 
 namespace detail {
@@ -31,7 +33,7 @@ __device__ __forceinline__ void record_block_event(EventKind kind, int line) {
   e.group_size = blockDim.x * blockDim.y * blockDim.z;
   e.extra = gpu::sm_id();
   e.line = uint16_t(line);
-  e.time = gpu::global_timer();
+  e.time = gpu::departure_timer();  // a block's finish comes after its last barrier released it
   gpu::record(e);
 }
 

@@ -32,6 +32,8 @@ void Executor::fill_header(Trace& trace, const ErasedLaunch& launch,
   h.recorded_at = utc_now_iso8601();
   h.coopviz_version = COOPVIZ_VERSION;
   h.buffers = buffers_;
+  if (backend() == Backend::Emu)
+    h.clock = "emulator steps: a logical clock that orders every event exactly";
 }
 
 }  // namespace coop

@@ -91,7 +91,7 @@ std::vector<uint32_t> slots_of_blocks(const BlockSchedule& s) {
 
 BlockSchedule schedule_from_trace(const Trace& trace) {
   BlockSchedule s;
-  s.modelled = trace.header.schedule.rfind("modelled", 0) == 0;
+  s.modelled = block_records_modelled(trace.header);
   s.unit = s.modelled ? "work units" : (trace.header.backend == Backend::Gpu ? "ns" : "steps");
   std::map<uint32_t, ScheduledBlock> by_block;
   std::map<uint32_t, int> seen;  // bit 1: start, bit 2: end

@@ -48,6 +48,11 @@ struct TraceHeader {
   uint64_t capacity = 0;       // event slots reserved before the launch
   uint64_t attempts = 0;       // events offered; dropped = attempts - recorded
   double kernel_ms = 0;        // wall time of the kernel itself (GPU: cudaEvent timing)
+  // What Event::time and barrier departures count, in words ("%globaltimer ns, ...", "emulator
+  // steps ..."), and on a GPU how often the timer ticks as measured before the launch (0: not a
+  // nanosecond clock). Times within one tick of each other are not ordered by their stamps.
+  std::string clock;
+  uint32_t clock_resolution_ns = 0;
   std::vector<BufferInfo> buffers;
   std::string source_file;     // lesson kernel file name the line numbers refer to
   std::string source;          // its text, so a replay shows the code that ran
@@ -82,6 +87,12 @@ struct Trace {
     return header.attempts > events.size() ? header.attempts - events.size() : 0;
   }
 };
+
+// True when the block records (ThreadBegin/ThreadEnd) carry a modelled schedule, not the clock
+// (apply_schedule_to_trace says so in TraceHeader::schedule).
+inline bool block_records_modelled(const TraceHeader& h) {
+  return h.schedule.rfind("modelled", 0) == 0;
+}
 
 // Puts events in sequence order and numbers barrier phases: for each thread, the k-th barrier
 // event on a given group gets phase k (Event::extra). Both backends call this once after a

@@ -254,6 +254,8 @@ void read_header(const json& j, TraceHeader& h) {
       throw BadField("kernel_ms must be a finite number");
     h.kernel_ms = it->get<double>();
   }
+  h.clock = text(j, "clock");
+  h.clock_resolution_ns = integer(j, "clock_resolution_ns", 0u, 0u, 1000000000u);
   h.source_file = text(j, "source_file");
   h.source = text(j, "source");
   h.schedule = text(j, "schedule");
@@ -315,6 +317,8 @@ json header_json(const TraceHeader& h) {
           {"capacity", h.capacity},
           {"attempts", h.attempts},
           {"kernel_ms", h.kernel_ms},
+          {"clock", h.clock},
+          {"clock_resolution_ns", h.clock_resolution_ns},
           {"buffers", buffers},
           {"source_file", h.source_file},
           {"source", h.source},

@@ -11,6 +11,7 @@
 #include "device/occupancy/occupancy.hpp"
 #include "lessons/block_scheduling/kernels.hpp"
 #include "lessons/lesson.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/registry_entries.hpp"
 
 extern const char coop_text_block_scheduling[];
@@ -120,6 +121,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     out.checks.push_back(make_check("no SM held more blocks at once than the model allows",
                                     "at most " + std::to_string(limit),
                                     "at most " + std::to_string(most), most <= limit));
+    out.checks.push_back(trace_schedule_within(out.launches.back(), limit));
     out.checks.push_back(make_check(
         "the blocks spread over every SM", std::to_string(d.sm_count) + " SMs",
         std::to_string(sms_used.size()) + " SMs", sms_used.size() == size_t(d.sm_count)));

@@ -10,6 +10,7 @@
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
 #include "lessons/lesson.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/occupancy/kernels.hpp"
 #include "lessons/registry_entries.hpp"
 
@@ -155,6 +156,7 @@ Status measure_residency(Executor& exec, const RunRequest& req, LessonRun& out) 
                                     "at most " + std::to_string(most), int(most) <= want));
     out.checks.push_back(make_check("some SM filled up to the prediction", std::to_string(want),
                                     std::to_string(most), int(most) == want));
+    out.checks.push_back(trace_schedule_within(out.launches.back(), want));
   } else {
     Check c1 = make_check("measured peak blocks per SM equals the prediction", std::to_string(want),
                           "", false);

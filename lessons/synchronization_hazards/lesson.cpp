@@ -1,12 +1,12 @@
 // Lesson "synchronization-hazards": definition, CPU reference and checks. Variants 1 and 2
 // deadlock on purpose and run only on the emulator, whose report becomes the lesson's check.
 #include <algorithm>
-#include <map>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "device/trace/time_order.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
 #include "lessons/registry_entries.hpp"
@@ -82,38 +82,30 @@ Status run_three_spellings(Executor& exec, const RunRequest& req, const std::vec
                         line_in_kernel("// and once more, as the free function")};
   std::vector<int> seen(threads, 0);
   size_t right = 0, barriers = 0;
-  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>
-      window;  // last in, first out
   for (const Event& e : t.events) {
     if (e.kind != EventKind::Barrier) continue;
     ++barriers;
     const int k = seen[e.thread]++;
     right += k < 3 && e.group_kind == GroupKind::Block && e.group_size == n &&
              e.extra == uint32_t(k + 1) && e.line == lines[k];
-    auto [it, fresh] = window.try_emplace({e.group_id, e.extra}, e.time, e.b);
-    it->second.first = std::max(it->second.first, e.time);
-    it->second.second = std::min(it->second.second, e.b);
   }
   out.checks.push_back(make_check(
       "sync(), __syncthreads() and cg::sync() are phases 1, 2, 3 of the same block barrier",
       std::to_string(3 * threads) + " block barriers in order",
       std::to_string(right) + " of " + std::to_string(barriers),
       right == 3 * threads && barriers == 3 * threads));
-  size_t held = 0;
-  for (const auto& [key, w] : window) held += w.first <= w.second;
-  const std::string phases = std::to_string(held) + " of " + std::to_string(window.size());
-  if (exec.backend() == Backend::Emu) {
-    // The emulator's clock orders every arrival and departure exactly.
-    out.checks.push_back(make_check(
-        "no thread left a barrier before the last thread of its block arrived",
-        std::to_string(window.size()) + " of " + std::to_string(window.size()) + " barrier phases",
-        phases, held == window.size()));
-  } else {
-    // %globaltimer advances in steps (tens of nanoseconds) and reads in different warps are not
-    // ordered that finely, so timestamps cannot prove the barrier; the values read above do.
-    out.results.emplace_back("phases whose %globaltimer stamps show every arrival before every "
-                             "departure", phases + " (the timer is coarser than a barrier)");
-  }
+  // The barrier's promise, read off the recorded times: exact on the emulator's clock, and on a
+  // GPU from %globaltimer (departures are read once the barrier let the thread go).
+  const TimeOrderReport order = check_time_order(t);
+  const std::string phases = std::to_string(order.instances - order.early_departures) + " of " +
+                             std::to_string(order.instances) + " barrier phases";
+  out.checks.push_back(make_check(
+      "sync(), __syncthreads() and cg::sync(): no thread left before the last thread of its "
+      "block arrived",
+      std::to_string(order.instances) + " of " + std::to_string(order.instances) +
+          " barrier phases",
+      order.early_departures == 0 ? phases : phases + " (first: " + order.first_early + ")",
+      order.early_departures == 0 && order.instances == 3 * req.config.grid.x));
   return {};
 }
 

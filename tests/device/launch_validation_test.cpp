@@ -122,6 +122,7 @@ TEST(LaunchValidation, TheEmulatorRefusesBeforeScheduling) {
 TEST(LaunchValidationGpu, TheGpuRefusesBeforeTheDriver) {
   COOP_GPU_OR_SKIP(gpu);
   auto counter = DeviceArray<int>::create(*gpu, 1, "counter");
+  ASSERT_TRUE(counter->zero().ok());  // fresh device memory may hold what a freed buffer held
   for (LaunchConfig c : {LaunchConfig{{1, 1, 1}, {2048, 1, 1}, {1, 1, 1}, 0, LaunchMode::Normal},
                          LaunchConfig{{100000, 1, 1}, {1024, 1, 1}, {1, 1, 1}, 0,
                                       LaunchMode::Cooperative},

@@ -140,7 +140,7 @@ TEST(ReductionPerf, LessonChecksPassOnTheEmulator) {
   LessonRun run = run_lesson(*l, *exec, r);
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   EXPECT_EQ(run.launches.size(), variants().size());
-  EXPECT_EQ(run.checks.size(), variants().size());
+  EXPECT_EQ(run.checks.size(), variants().size() + 1) << "every variant and the time order";
   for (const Check& c : run.checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.got;
   // One variant at a time, as the lesson's steps ask for.
   r.params["variant"] = int64_t(variants().size());
@@ -202,7 +202,7 @@ TEST(ReductionPerfGpu, LessonChecksPassOnTheGpu) {
   for (const ParamDef& p : l->params) r.params[p.name] = p.default_value;
   LessonRun run = run_lesson(*l, *gpu, r);
   ASSERT_TRUE(run.status.ok()) << run.status.message();
-  EXPECT_EQ(run.checks.size(), variants().size() + 1) << "every variant and CUB";
+  EXPECT_EQ(run.checks.size(), variants().size() + 2) << "every variant, CUB and the time order";
   for (const Check& c : run.checks) EXPECT_TRUE(c.pass) << c.name << ": " << c.got;
 }
 

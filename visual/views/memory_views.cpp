@@ -48,13 +48,15 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
   int64_t seek = -1;
   const ViewStyle& st = view_style();
   const TraceHeader& header = m.trace().header;
-  size_t landed = 0;
-  for (const AtomicLanding& a : h.atomics) landed += a.position < cursor;
+  // Tickets land in their order, not by timestamp (a GPU stamps an atomic before issuing it).
+  const size_t landed = landed_in_order(h, cursor);
   ImGui::Text("%s: %zu %s, %zu landed so far", address_name(h.address, h.flags, header).c_str(),
               h.atomics.size(), op_label(h.atomics.front().op).c_str(), landed);
   ImGui::SameLine();
-  ImGui::TextDisabled(h.order_exact ? "(order from the old values each one found)"
-                                    : "(old values do not chain: recorded order)");
+  ImGui::TextDisabled(h.order_exact
+                          ? "(order from the old values each one found; shown landing in that "
+                            "order, not by time stamp)"
+                          : "(old values do not chain: recorded order)");
   // Every ticket as wide as the widest text any of them holds.
   struct Text {
     std::string a, b, c;
@@ -82,11 +84,7 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // The ticket just landed is outlined; later ones are faded.
-  int64_t newest = -1;
-  for (size_t i = 0; i < h.atomics.size(); ++i)
-    if (h.atomics[i].position < cursor &&
-        (newest < 0 || h.atomics[i].position > h.atomics[size_t(newest)].position))
-      newest = int64_t(i);
+  const int64_t newest = int64_t(landed) - 1;
   const size_t rows = (h.atomics.size() + per_row - 1) / per_row;
   const float scroll_top = ImGui::GetScrollY(), view_h = ImGui::GetWindowHeight();
   for (size_t i = 0; i < h.atomics.size(); ++i) {
@@ -95,7 +93,7 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
                     origin.y + float(i / per_row) * (size.y + gap));
     const float local_y = at.y - origin.y + (origin.y - ImGui::GetWindowPos().y) + scroll_top;
     if (local_y + size.y < scroll_top || local_y > scroll_top + view_h) continue;  // clipped
-    const bool done = a.position < cursor;
+    const bool done = i < landed;
     ImU32 fill = group_color(a.thread / bt);
     if (!done) fill = scale_color(st.colors.no_group, 0.6f);
     if (ticket(dl, at, size, fill, int64_t(i) == newest ? st.colors.selection : fill, texts[i].a,

@@ -73,7 +73,8 @@ __device__ __forceinline__ void record_create(const TraceId& t, uint32_t rank, u
   gpu::record(e);
 }
 
-// Records a barrier-like call around `wait` (which blocks): arrival time, departure in b.
+// Records a barrier-like call around `wait` (which blocks): arrival time, departure in b (read
+// with departure_timer, which waits until the barrier has really let this thread go).
 template <class Wait>
 __device__ __forceinline__ void timed(EventKind kind, const TraceId& t, uint32_t rank,
                                       uint32_t size, int line, uint32_t extra, Wait wait) {
@@ -83,9 +84,10 @@ __device__ __forceinline__ void timed(EventKind kind, const TraceId& t, uint32_t
   }
   const uint64_t arrive = gpu::global_timer();
   wait();
+  const uint64_t depart = gpu::departure_timer();
   Event e = group_event(kind, t.kind, t.id, rank, size, line);
   e.time = arrive;
-  e.b = gpu::global_timer();
+  e.b = depart;
   e.extra = extra;
   gpu::record(e);
 }
