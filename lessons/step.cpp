@@ -15,9 +15,9 @@ constexpr std::string_view kFenceOpen = "```step";
 constexpr std::string_view kFenceClose = "```";
 
 std::string_view trim(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t\r");
+  const size_t a = s.find_first_not_of(" \t\r\n");
   if (a == std::string_view::npos) return {};
-  const size_t b = s.find_last_not_of(" \t\r");
+  const size_t b = s.find_last_not_of(" \t\r\n");
   return s.substr(a, b - a + 1);
 }
 
