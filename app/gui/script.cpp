@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app/gui/benchmark_tab.hpp"
+#include "app/gui/step_report.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
@@ -235,6 +236,12 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.panel_launch().block.str();
     else if (a0 == "grid")
       got = app.panel_launch().grid.str();
+    else if (a0 == "kernel")
+      got = m ? m->trace().header.kernel : "none";
+    else if (a0 == "colour")
+      got = report_step(app).colour_by;
+    else if (a0 == "view")  // `expect view ok`: the step shows what its text promises
+      got = step_view_problems(report_step(app));
     else if (a0 == "refused")  // `expect refused grid`: the grid field holds a refused value
       got = app.fields.count(want) && !app.fields.at(want).error.empty() ? want : "not refused";
     else if (a0 == "events")
@@ -267,7 +274,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else
       return Status::error(
           "expect " + a0 +
-          ": choose threads, blocks, block, grid, refused, events, lesson, step, status, "
+          ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
+          "step, status, "
           "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
           "or tab");
     if (got != want)

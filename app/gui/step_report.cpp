@@ -80,6 +80,24 @@ nlohmann::json to_json(const StepReport& r) {
           {"notice", r.notice}};
 }
 
+std::string step_view_problems(const StepReport& r) {
+  std::string out;
+  auto add = [&](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+  if (!r.notice.empty()) add("the app says: " + r.notice);
+  if (r.kernel.empty()) add("no launch is shown (" + r.run_status + ")");
+  if (!r.moment_on_step_lines)
+    add("the moment's event is on line " + std::to_string(r.moment_line) +
+        ", which the step does not highlight");
+  if (r.grey_fraction > 0.5)
+    add(std::to_string(int(r.grey_fraction * 100)) + " % of the started threads are grey");
+  if (!r.tab_has_content) add("tab " + r.tab + " has nothing to show");
+  if (!(r.panel_launch.grid == r.ran_launch.grid) || !(r.panel_launch.block == r.ran_launch.block))
+    add("the Launch panel shows grid " + r.panel_launch.grid.str() + " block " +
+        r.panel_launch.block.str() + ", grid " + r.ran_launch.grid.str() + " block " +
+        r.ran_launch.block.str() + " ran");
+  return out.empty() ? "ok" : out;
+}
+
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
                                                     double timeout_seconds) {
   const lessons::LessonDef* l = lessons::find_lesson(id);

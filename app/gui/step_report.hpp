@@ -38,6 +38,11 @@ struct StepReport {
 StepReport report_step(GuiApp& app);
 nlohmann::json to_json(const StepReport& r);
 
+// "ok" when the step keeps its promise (its launch shown, the moment on its lines, at most half
+// of the started threads grey, its tab with something to show, the Launch panel showing what
+// ran, nothing said against it); else what is wrong, in words.
+std::string step_view_problems(const StepReport& r);
+
 // Selects every step of `lesson` in turn, as a student clicking Next would, and reports each.
 // Returns an error when a run does not finish within `timeout_seconds`.
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& lesson,

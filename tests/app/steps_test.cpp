@@ -34,20 +34,9 @@ TEST_P(LessonSteps, EveryStepShowsWhatItsTextSays) {
   ASSERT_EQ(reports->size(), l.steps.size());
   for (const StepReport& r : *reports) {
     const std::string where = r.lesson + " step " + std::to_string(r.step) + " (" + r.title + ")";
-    EXPECT_EQ(r.notice, "") << where << ": the app could not apply the step";
-    EXPECT_FALSE(r.kernel.empty()) << where << ": no launch shown (" << r.run_status << ")";
-    EXPECT_TRUE(r.moment_on_step_lines)
-        << where << ": the event at the moment is on line " << r.moment_line
-        << ", which the step does not highlight";
-    EXPECT_LE(r.grey_fraction, 0.5) << where << ": colour " << r.colour_by << " leaves "
-                                    << r.grey_fraction * 100 << " % of the started threads grey";
-    EXPECT_TRUE(r.tab_has_content) << where << ": tab " << r.tab << " has nothing to show";
-    EXPECT_EQ(r.panel_launch.grid, r.ran_launch.grid)
-        << where << ": the Launch panel shows grid " << r.panel_launch.grid.str() << ", "
-        << r.ran_launch.grid.str() << " ran";
-    EXPECT_EQ(r.panel_launch.block, r.ran_launch.block)
-        << where << ": the Launch panel shows block " << r.panel_launch.block.str() << ", "
-        << r.ran_launch.block.str() << " ran";
+    EXPECT_EQ(step_view_problems(r), "ok") << where;
+    EXPECT_EQ(r.panel_launch.grid, r.ran_launch.grid) << where;
+    EXPECT_EQ(r.panel_launch.block, r.ran_launch.block) << where;
   }
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# GUI test: `coopviz gui --script` drives the live window. Changing the block size re-runs the
-# lesson (the thread count and the picture change), a bad size reports its limit, the demo
-# window and presentation mode render, and the last lesson and step are remembered in the
-# settings file for the next start.
+# GUI test: `coopviz gui --script` drives the live window. Every step of three lessons shows its
+# own launch, colouring and tab and keeps its promise; changing the block size re-runs the lesson
+# (the thread count and the picture change), a bad size is refused at the field with its limit,
+# the demo window and presentation mode render, and the last lesson and step are remembered in
+# the settings file for the next start.
 #   walkthrough_test.sh COOPVIZ PNG_CHECK SCRIPT OUT_DIR
 set -euo pipefail
 coopviz=$1 png_check=$2 script=$3 out=$4
@@ -12,13 +13,14 @@ fi
 rm -rf "$out" && mkdir -p "$out" && cd "$out"
 "$coopviz" gui --script "$script" --settings "$out/settings.json" | tee walk.log
 grep -q "threads 1024" walk.log || { echo "FAIL: no run with 1024 threads"; exit 1; }
-grep -q "power-of-two block of at most 1024 threads for its tree: got 100" walk.log ||
-  { echo "FAIL: the bad block size was not reported with its limit"; exit 1; }
-for f in walk-before walk-after walk-barriers walk-error walk-demo walk-presentation; do
+grep -q "launch panel refuses block: .*power-of-two block of at most 1024 threads for its tree: got 100" walk.log ||
+  { echo "FAIL: the bad block size was not refused with its limit"; exit 1; }
+for f in walk-groups-and-ranks walk-warp-collectives walk-split-barriers walk-before walk-after \
+         walk-barriers walk-error walk-demo walk-presentation; do
   "$png_check" "$f.png" 1024 640
 done
 "$png_check" --differ walk-before.png walk-after.png
-"$png_check" --differ walk-after.png walk-error.png
+"$png_check" --differ walk-barriers.png walk-error.png
 "$png_check" --differ walk-demo.png walk-presentation.png
 
 # The settings file remembers lesson and step; the next start comes back to them.
