@@ -9,12 +9,13 @@
 namespace coop::visual {
 
 inline constexpr float kMinCellPixels = 3.0f;  // smaller lanes are folded, never drawn one by one
+inline constexpr float kMinBlockSquare = 2.0f;  // a folded block is never drawn smaller
 
 // How much the grid view draws individually.
 enum class GridDetail {
   Lanes,   // every thread is a cell (cell >= kMinCellPixels)
   Warps,   // each warp is one stripe coloured by what most of its lanes show
-  Blocks,  // each block is one tile
+  Blocks,  // each block is one square (below 1 px per lane)
 };
 
 struct GridLayoutInput {

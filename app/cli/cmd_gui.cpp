@@ -134,7 +134,19 @@ void register_layout_check(CLI::App& app, CliState& state) {
           app.presentation = presentation;
           if (Status s = (*window)->render(app, w, h, 4); !s)
             return void(state.exit_code = usage_error(s.message()));
-          const std::vector<std::string> clipped = (*window)->clipped_windows();
+          std::vector<std::string> clipped = (*window)->clipped_windows();
+          // The step's key view (its tab, when that is a view of its own, else the thread grid)
+          // gets at least a third of the window's width and of its height.
+          const bool tab_key = app.shown_tab != ResultTab::Checks &&
+                               app.shown_tab != ResultTab::ThreadEvents;
+          const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
+          const ImVec2Like text = (*window)->panel_size("/text_");
+          if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
+            clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
+                              std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
+                              " px, less than a third of the window");
+          if (text.y * 5 < float(h))
+            clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
           cut += clipped.size();
           const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
                                     (presentation ? ", presentation" : "");

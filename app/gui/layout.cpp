@@ -207,9 +207,12 @@ void same_line_if_fits(const char* label) { visual::same_line_if_room(label); }
 void continue_after_label(float column, float min_width) {
   const float label_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x +
                           ImGui::GetScrollX() + ImGui::GetStyle().ItemSpacing.x;
-  if (label_end <= column)
+  // The widget goes beside its label only where it keeps at least min_width; in a narrow panel
+  // (presentation mode, a small window) it takes a line of its own instead of being squeezed.
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  if (label_end <= column && right - column >= min_width)
     ImGui::SameLine(column);
-  else if (ImGui::GetWindowContentRegionMax().x - label_end >= min_width)
+  else if (right - label_end >= min_width)
     ImGui::SameLine(label_end);
 }
 
@@ -234,6 +237,14 @@ bool splitter(const char* id, bool vertical, float length, float& a, float& b, f
   else
     dl->AddLine(ImVec2(at.x, mid.y), ImVec2(at.x + size.x, mid.y), color,
                 hovered || active ? 3 : 1);
+  // A grip of three dots in the middle says "this can be dragged" before the mouse finds it.
+  const float dot = std::max(1.5f, thickness * 0.3f), gap = dot * 3.2f;
+  const ImU32 grip = ImGui::GetColorU32(hovered || active ? ImGuiCol_SeparatorActive
+                                                          : ImGuiCol_TextDisabled);
+  for (int k = -1; k <= 1; ++k)
+    dl->AddCircleFilled(vertical ? ImVec2(mid.x, mid.y + float(k) * gap)
+                                 : ImVec2(mid.x + float(k) * gap, mid.y),
+                        dot, grip);
   if (active) {
     const ImVec2 d = ImGui::GetIO().MouseDelta;
     float delta = vertical ? d.x : d.y;
@@ -264,8 +275,13 @@ void draw_app(GuiApp& app, double now) {
   const float body_h = std::max(100.0f, avail.y - bar_h);
   const float width = std::max(300.0f, avail.x);
   const float min_col = 120.0f * st.scale;
-  float left = app.layout.left * width, middle = app.layout.middle * width;
-  float right = width - left - middle - 2 * split;
+  // Presentation mode is for showing the steps to a room: the step text, the code and the
+  // threads get the whole width; the steps are reached with Previous and Next (and the step
+  // picker above the text), the Launch panel by leaving presentation mode.
+  const bool show_left = !app.presentation;
+  float left = show_left ? app.layout.left * width : 0;
+  float middle = app.layout.middle * width * (show_left ? 1.0f : 1.15f);
+  float right = width - left - middle - (show_left ? 2 : 1) * split;
   const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
 
@@ -280,18 +296,18 @@ void draw_app(GuiApp& app, double now) {
   };
 
   // Left column: the steps above the launch configuration.
-  ImGui::BeginChild("left", ImVec2(left, body_h), false, kContainer);
-  {
+  if (show_left) {
+    ImGui::BeginChild("left", ImVec2(left, body_h), false, kContainer);
     float steps_h = app.layout.steps * body_h, launch_h = body_h - steps_h - split;
     panel("steps", steps_h, [&] { draw_steps(app, now); });
     splitter("split_steps", false, ImGui::GetContentRegionAvail().x, steps_h, launch_h, 60, 80);
     panel("launch", launch_h, [&] { draw_launch_config(app, now); });
     app.layout.steps = steps_h / body_h;
+    ImGui::EndChild();
+    ImGui::SameLine();
+    splitter("split_left", true, body_h, left, middle, min_col, min_col);
+    ImGui::SameLine();
   }
-  ImGui::EndChild();
-  ImGui::SameLine();
-  splitter("split_left", true, body_h, left, middle, min_col, min_col);
-  ImGui::SameLine();
 
   // Middle column: lesson text above the kernel source.
   ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
@@ -313,8 +329,10 @@ void draw_app(GuiApp& app, double now) {
   ImGui::PopStyleVar();
   ImGui::EndChild();
   ImGui::PopStyleVar();
-  app.layout.left = left / width;
-  app.layout.middle = middle / width;
+  if (show_left) {  // presentation mode's proportions are its own
+    app.layout.left = left / width;
+    app.layout.middle = middle / width;
+  }
 
   // Playback along the bottom, and its keys anywhere in the window.
   ImGui::Dummy(ImVec2(0, ImGui::GetStyle().ItemSpacing.y * 0.5f));

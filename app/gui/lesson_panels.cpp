@@ -90,6 +90,20 @@ void draw_lesson_text(GuiApp& app, double now) {
     const char* other = app.whole_lesson ? "Back to the step" : "The whole lesson";
     same_line_if_fits(other);
     if (ImGui::Button(other)) app.whole_lesson = !app.whole_lesson;
+    if (app.presentation) {
+      // The steps list is hidden in presentation mode: any step is one pick away here.
+      const std::string current = "Step " + std::to_string(app.step + 1) + " of " +
+                                  std::to_string(l->steps.size());
+      visual::same_line_if_room(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() * 2);
+      ImGui::SetNextItemWidth(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() * 1.5f);
+      if (ImGui::BeginCombo("##step", current.c_str())) {
+        for (size_t i = 0; i < l->steps.size(); ++i)
+          if (ImGui::Selectable((std::to_string(i + 1) + ". " + l->steps[i].title).c_str(),
+                                app.step == int(i)))
+            app.select_step(int(i), now);
+        ImGui::EndCombo();
+      }
+    }
     ImGui::Separator();
   }
   ImGui::BeginChild("text_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);

@@ -314,6 +314,14 @@ std::vector<std::string> GuiWindow::clipped_windows() const {
   return out;
 }
 
+ImVec2Like GuiWindow::panel_size(const std::string& name) const {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
+      return {w->Size.x, w->Size.y};
+  return {};
+}
+
 Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,
                           const std::string& png_path) {
   if (Status s = render(app, width, height, frames); !s) return s;

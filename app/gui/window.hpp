@@ -12,6 +12,12 @@
 struct GLFWwindow;
 
 namespace coop::app {
+struct ImVec2Like {
+  float x = 0, y = 0;
+};
+}  // namespace coop::app
+
+namespace coop::app {
 
 struct WindowOptions {
   int width = 1440, height = 900;
@@ -44,6 +50,9 @@ class GuiWindow {
   // user cannot scroll to it: wider than the panel without a horizontal scrollbar, or taller
   // with scrolling switched off. Each entry names the window and by how many pixels.
   std::vector<std::string> clipped_windows() const;
+  // Size in pixels of the last frame's window or panel whose name contains `name` ("" when
+  // none was drawn; `name` is a panel id such as "/grid_panel").
+  ImVec2Like panel_size(const std::string& name) const;
 
   // Draws one frame offscreen at width x height without reading it back; returns the CPU
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,

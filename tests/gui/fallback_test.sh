@@ -115,25 +115,27 @@ expect dropped 0
 quit
 SCRIPT
 "$coopviz" gui --script capacity.txt --settings "$out/s3.json" | tee capacity.log
-grep -q "trace capacity 0: must be 1 to 67108864" capacity.log ||
+grep -q "refuses capacity: 0 is too small: trace capacity (events per launch) must be a whole number from 1 to 67108864" capacity.log ||
   fail "capacity 0 was not refused with its limits"
-grep -q "trace capacity 99999999999: must be 1 to" capacity.log ||
+grep -q "refuses capacity: 99999999999 is too large: trace capacity .* from 1 to 67108864" capacity.log ||
   fail "a huge capacity was not refused"
 grep -Eq "warning: [0-9]+ of [0-9]+ events were dropped: the trace had room for 64 per launch" \
   capacity.log || fail "the dropped events were not told with their count and the capacity"
 "$png_check" dropped.png 1280 800
 
-# Export PNG into a folder that does not exist: the notice says it failed, and why.
+# Export PNG makes its folder; into a folder that cannot be made (a file stands where it would
+# go), the notice says it failed, and why; a good one says the full path of the picture.
+touch "$out/a-file"
 cat > export.txt <<SCRIPT
 lesson block-reduce
-export $out/no/such/folder
+export $out/a-file/pictures
 expect notice-error yes
-export $out
+export $out/new/pictures
 expect notice-error no
 quit
 SCRIPT
-"$coopviz" gui --script export.txt --settings "$out/s4.json"
-ls "$out"/coopviz-block-reduce-*.png > /dev/null || fail "Export PNG wrote nothing"
+"$coopviz" gui --script export.txt --settings "$out/s4.json" | tee export.log
+ls "$out"/new/pictures/coopviz-block-reduce-*.png > /dev/null || fail "Export PNG wrote nothing"
 
 # Settings that cannot be saved (a file where the folder should be) say why.
 touch "$out/not-a-folder"

@@ -21,6 +21,8 @@ namespace {
 // [SECTION] Colours of threads, warps and blocks
 
 constexpr float kWaitingShade = 0.4f;
+// Fit mode goes down to blocks of kMinBlockSquare pixels before it gives up and scrolls.
+constexpr float kMinFitCell = kMinBlockSquare / 32;
 
 struct Colorer {
   const ThreadSnapshot& snap;
@@ -200,16 +202,18 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
     result.wanted_height =
         ImGui::GetCursorPosY() + layout_grid(free).content_h + ImGui::GetStyle().WindowPadding.y * 2;
   }
+  // Zoomed in, the grid scrolls both ways; fitted, it never needs to.
   ImGui::BeginChild("grid", size, false,
-                    ImGuiWindowFlags_NoBackground | (s.fit ? ImGuiWindowFlags_NoScrollbar : 0));
+                    ImGuiWindowFlags_NoBackground |
+                        (s.fit ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   in.width = std::max(40.0f, avail.x);
   if (s.fit) {
     in.label = label_h;
-    s.cell = fit_cell_size(in, avail.y, 0.25f, 40.0f * st.scale);
+    s.cell = fit_cell_size(in, avail.y, kMinFitCell, 40.0f * st.scale);
     if (32 * s.cell < 60) {  // labels only where a block is wide enough to carry one
       in.label = 0;
-      s.cell = fit_cell_size(in, avail.y, 0.25f, 40.0f * st.scale);
+      s.cell = fit_cell_size(in, avail.y, kMinFitCell, 40.0f * st.scale);
     }
   }
   in.cell = s.cell;
@@ -224,7 +228,8 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
     block_summary(block_states, st.colors);
     if (s.fit) {
       const float used = ImGui::GetCursorPosY();
-      in.cell = s.cell = fit_cell_size(in, std::max(20.0f, avail.y - used), 0.25f, 40.0f * st.scale);
+      in.cell = s.cell =
+          fit_cell_size(in, std::max(20.0f, avail.y - used), kMinFitCell, 40.0f * st.scale);
       g = layout_grid(in);
     }
   }
@@ -243,10 +248,10 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   for (uint32_t b = first; b < last; ++b) {
     const float bx = origin.x + g.block_x(b), by = origin.y + g.block_y(b);
     const uint32_t t0 = b * block_threads;
-    if (in.label > 0) {
+    if (g.in.label > 0) {
       char label[32];
       std::snprintf(label, sizeof label, "block %u", b);
-      dl->AddText(ImVec2(bx, by - in.label), st.colors.dim_text, label);
+      dl->AddText(ImVec2(bx, by - g.in.label), st.colors.dim_text, label);
     }
     if (g.detail == GridDetail::Blocks) {
       dl->AddRectFilled(ImVec2(bx, by), ImVec2(bx + g.block_w, by + g.block_h),
