@@ -143,12 +143,7 @@ void print_occupancy(std::ostream& os, const OccupancyQuery& q, const OccupancyR
   if (in.cluster_size > 1)
     os << "  clusters of " << in.cluster_size << "         at most " << r.max_active_clusters
        << " active (fewer if a GPC cannot place a whole cluster)\n";
-  if (r.grid_blocks > 0 && r.max_cooperative_grid > 0) {
-    std::ostringstream w;
-    w << std::fixed << std::setprecision(2) << r.waves;
-    os << "  waves for " << r.grid_blocks << " blocks   " << w.str() << " (" << r.full_waves
-       << " rounds of placement)\n";
-  }
+  if (const std::string waves = waves_text(r); !waves.empty()) os << "  waves             " << waves << "\n";
 }
 
 void print_sweep(std::ostream& os, const SweepSeries& s) {

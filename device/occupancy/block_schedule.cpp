@@ -112,6 +112,7 @@ BlockSchedule schedule_from_trace(const Trace& trace) {
   double origin = std::numeric_limits<double>::infinity();
   for (const auto& [id, b] : by_block)
     if (seen[id] == 3) origin = std::min(origin, b.start);
+  if (origin != std::numeric_limits<double>::infinity()) s.origin = origin;
   for (auto& [id, b] : by_block) {
     if (seen[id] != 3) continue;
     b.start -= origin;

@@ -24,6 +24,7 @@ struct BlockSchedule {
   int blocks_per_sm = 0;               // the occupancy model's limit (0: unknown)
   bool modelled = false;               // true: computed, not measured
   std::string unit = "ns";             // "ns" when measured; "work units" when modelled
+  double origin = 0;  // schedule_from_trace: the trace time that is 0 here (the first start)
 
   double makespan() const;
 };

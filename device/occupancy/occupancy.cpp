@@ -317,4 +317,21 @@ int max_threads_for_registers(const DeviceProps& device, int regs, int kernel_ma
   return evaluated ? 0 : most;
 }
 
+std::string waves_text(const OccupancyResult& r) {
+  if (r.grid_blocks == 0 || r.max_cooperative_grid == 0) return "";
+  auto count = [](uint64_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  const uint64_t wave = r.max_cooperative_grid, full = r.grid_blocks / wave,
+                 tail = r.grid_blocks % wave;
+  std::string out = count(r.grid_blocks, "block", "blocks") +
+                    (r.grid_blocks == 1 ? " runs in " : " run in ") +
+                    count(r.full_waves, "wave", "waves");
+  if (full == 0) return out + ", not enough to fill one (" + count(wave, "block", "blocks") +
+                        " fit at once)";
+  out += ": " + count(full, "full wave", "full waves") + " of " + count(wave, "block", "blocks");
+  if (tail > 0) out += ", then a tail of " + count(tail, "block", "blocks");
+  return out;
+}
+
 }  // namespace coop

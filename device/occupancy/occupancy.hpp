@@ -95,6 +95,11 @@ struct OccupancyResult {
   std::string does_not_fit;          // non-empty: no block of this kind can launch, and why
 };
 
+// How a grid of r.grid_blocks runs in waves of r.max_cooperative_grid blocks, in words:
+// "1057 blocks run in 2 waves: 1 full wave of 1056 blocks, then a tail of 1 block" ("" when
+// there is no grid or nothing fits).
+std::string waves_text(const OccupancyResult& r);
+
 // Validates the input against the device (each error names the value and the limit) and runs the
 // engine. A configuration that is well-formed but cannot launch (too many registers or too much
 // shared memory per block) gives a result with 0 active blocks and `does_not_fit` saying why.

@@ -209,5 +209,19 @@ TEST(Occupancy, PotentialBlockSizeAndRegisterLimitedBlockSize) {
   EXPECT_EQ(max_threads_for_registers(d, 32, 96), 96);
 }
 
+TEST(Occupancy, WavesAreToldInWholeWavesAndATail) {
+  OccupancyResult r;
+  r.max_cooperative_grid = 1056;
+  auto waves = [&](uint64_t grid) {
+    r.grid_blocks = grid;
+    r.full_waves = (grid + r.max_cooperative_grid - 1) / r.max_cooperative_grid;
+    return waves_text(r);
+  };
+  EXPECT_EQ(waves(1057), "1057 blocks run in 2 waves: 1 full wave of 1056 blocks, then a tail of 1 block");
+  EXPECT_EQ(waves(2112), "2112 blocks run in 2 waves: 2 full waves of 1056 blocks");
+  EXPECT_EQ(waves(1), "1 block runs in 1 wave, not enough to fill one (1056 blocks fit at once)");
+  EXPECT_EQ(waves(0), "");
+}
+
 }  // namespace
 }  // namespace coop
