@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "device/launch/launch_config.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/sweep.hpp"
+#include "visual/field_text.hpp"
 
 namespace coop::visual {
 
@@ -38,6 +40,9 @@ struct OccupancyPanelState {
   int grid_blocks = 0;        // 0: not asked
   int chart = 0;              // the chart shown: 0 block size, 1 registers, 2 shared memory
   int device_preset = -1;     // index into device_presets(), -1: the input's device
+  // The typed text of each field, by label; a refused value stays in its field, never in the
+  // numbers above.
+  std::map<std::string, FieldText> fields;
 };
 
 // Takes the input's values (kernel resources and launch) into the state.

@@ -3,6 +3,8 @@
 // Built only with COOPVIZ_GUI=ON.
 #pragma once
 
+#include <optional>
+
 #include "device/occupancy/block_schedule.hpp"
 #include "visual/occupancy_panel_model.hpp"
 
@@ -18,8 +20,11 @@ struct BlockScheduleViewState {
   float lane_height = 8;  // pixels per SM lane
 };
 
-// One lane per SM, one bar per block from its start to its end; a modelled schedule says so.
-void draw_block_schedule(const BlockSchedule& schedule, BlockScheduleViewState& state);
+// One lane per SM, one bar per block from its start to its end, a time axis in the schedule's
+// unit and a legend; a modelled schedule says so. `now` (in the schedule's time) is the playback
+// moment: a line across the lanes, blocks after it outlined and blocks before it faded.
+void draw_block_schedule(const BlockSchedule& schedule, BlockScheduleViewState& state,
+                         std::optional<double> now = std::nullopt);
 
 // A window with the panel on synthetic data (demo_occupancy_input) and a modelled schedule: the
 // hook the app shell and the visual demo window call. `open` may be null.

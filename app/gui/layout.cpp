@@ -312,11 +312,13 @@ void draw_app(GuiApp& app, double now) {
   // Middle column: lesson text above the kernel source.
   ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
   {
-    float text_h = app.layout.text * body_h, code_h = body_h - text_h - split;
+    // In presentation mode the step text, read by a room at large type, gets at least 60 %.
+    const float text_share = app.presentation ? std::max(app.layout.text, 0.6f) : app.layout.text;
+    float text_h = text_share * body_h, code_h = body_h - text_h - split;
     panel("text", text_h, [&] { draw_lesson_text(app, now); });
     splitter("split_text", false, ImGui::GetContentRegionAvail().x, text_h, code_h, 60, 80);
     panel("code_panel", code_h, [&] { draw_code_panel(app); });
-    app.layout.text = text_h / body_h;
+    if (!app.presentation || text_h / body_h != text_share) app.layout.text = text_h / body_h;
   }
   ImGui::EndChild();
   ImGui::SameLine();

@@ -75,7 +75,36 @@ void draw_lesson_text(GuiApp& app, double now) {
     ImGui::TextDisabled("No lesson text for this trace.");
     return;
   }
-  if (s) {
+  if (s && app.presentation) {
+    // Presentation: one row of arrows and a step picker that also opens the whole lesson, so the
+    // text below keeps the height (the steps list and its buttons are hidden).
+    ImGui::BeginDisabled(app.step <= 0);
+    if (ImGui::Button("\xe2\x97\x80")) app.select_step(app.step - 1, now);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Previous step");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(size_t(app.step + 1) >= l->steps.size());
+    if (ImGui::Button("\xe2\x96\xb6")) app.select_step(app.step + 1, now);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Next step");
+    ImGui::SameLine();
+    const std::string current = app.whole_lesson ? std::string("The whole lesson")
+                                                 : "Step " + std::to_string(app.step + 1) +
+                                                       " of " + std::to_string(l->steps.size());
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##step", current.c_str())) {
+      for (size_t i = 0; i < l->steps.size(); ++i)
+        if (ImGui::Selectable((std::to_string(i + 1) + ". " + l->steps[i].title).c_str(),
+                              !app.whole_lesson && app.step == int(i))) {
+          app.whole_lesson = false;
+          app.select_step(int(i), now);  // the same step again: back to its moment and view
+        }
+      ImGui::Separator();
+      if (ImGui::Selectable("The whole lesson", app.whole_lesson)) app.whole_lesson = true;
+      ImGui::EndCombo();
+    }
+    ImGui::Separator();
+  } else if (s) {
     // The way through the steps stays at the top, in sight however long the text is.
     ImGui::BeginDisabled(app.step <= 0);
     if (ImGui::Button("\xe2\x97\x80 Previous")) app.select_step(app.step - 1, now);
@@ -90,20 +119,6 @@ void draw_lesson_text(GuiApp& app, double now) {
     const char* other = app.whole_lesson ? "Back to the step" : "The whole lesson";
     same_line_if_fits(other);
     if (ImGui::Button(other)) app.whole_lesson = !app.whole_lesson;
-    if (app.presentation) {
-      // The steps list is hidden in presentation mode: any step is one pick away here.
-      const std::string current = "Step " + std::to_string(app.step + 1) + " of " +
-                                  std::to_string(l->steps.size());
-      visual::same_line_if_room(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() * 2);
-      ImGui::SetNextItemWidth(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() * 1.5f);
-      if (ImGui::BeginCombo("##step", current.c_str())) {
-        for (size_t i = 0; i < l->steps.size(); ++i)
-          if (ImGui::Selectable((std::to_string(i + 1) + ". " + l->steps[i].title).c_str(),
-                                app.step == int(i)))
-            app.select_step(int(i), now);
-        ImGui::EndCombo();
-      }
-    }
     ImGui::Separator();
   }
   ImGui::BeginChild("text_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
@@ -111,7 +126,7 @@ void draw_lesson_text(GuiApp& app, double now) {
     visual::draw_markdown(app.lesson_text);
   } else {
     const visual::ViewStyle& st = visual::view_style();
-    ImGui::TextDisabled("Step %d of %zu", app.step + 1, l->steps.size());
+    if (!app.presentation) ImGui::TextDisabled("Step %d of %zu", app.step + 1, l->steps.size());
     visual::push_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(s->title.c_str());

@@ -3,6 +3,10 @@
 // out per SM over time when the launch recorded them (the block-scheduling lesson does).
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
 #include "app/gui/gui_app.hpp"
 #include "app/gui/panels.hpp"
 #include "device/occupancy/block_schedule.hpp"
@@ -39,15 +43,37 @@ void draw_occupancy_tab(GuiApp& app) {
 
 void draw_schedule_tab(GuiApp& app) {
   static visual::BlockScheduleViewState state;
+  // The schedule is read from the trace once per launch shown, and the playback moment's place
+  // in it once per cursor position, not every frame.
+  static const Trace* read_from = nullptr;
+  static BlockSchedule schedule;
+  static size_t now_cursor = SIZE_MAX;
+  static std::optional<double> now;
   const Trace* t = shown_trace(app);
-  const BlockSchedule schedule = t ? schedule_from_trace(*t) : BlockSchedule{};
+  if (t != read_from) {
+    schedule = t ? schedule_from_trace(*t) : BlockSchedule{};
+    read_from = t;
+    now_cursor = SIZE_MAX;
+  }
+  const visual::TimelineModel* m = app.model();
+  if (m && t && &m->trace() == t && app.playback.cursor != now_cursor) {
+    // The moment in schedule time: the latest block start or end that playback has shown.
+    now_cursor = app.playback.cursor;
+    now.reset();
+    for (size_t i = 0; i < std::min(now_cursor, m->size()); ++i) {
+      const Event& e = m->at(i);
+      if (e.group_kind == GroupKind::Block &&
+          (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd))
+        now = std::max(now.value_or(0.0), double(e.time) - schedule.origin);
+    }
+  }
   if (schedule.blocks.empty()) {
     ImGui::TextWrapped("This launch recorded no block start and end times. The \"Block scheduling "
                        "and waves\" lesson records them: each block notes its SM and when it "
                        "started and finished.");
     return;
   }
-  visual::draw_block_schedule(schedule, state);
+  visual::draw_block_schedule(schedule, state, now);
 }
 
 }  // namespace coop::app

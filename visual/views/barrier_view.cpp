@@ -37,7 +37,8 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
   s.lanes = lanes == 0 ? BarrierLanes::Warps : BarrierLanes::Blocks;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-  ImGui::SliderFloat("##zoom", &s.zoom, 1.0f, 256.0f, "time x%.0f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("##zoom", &s.zoom, 1.0f, 256.0f, "time x%.0f",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Time zoom (Ctrl + mouse wheel over the rows)");
   ImGui::SameLine();
   ImGui::TextDisabled("bar: first arrival to release, numbered by phase; faded: not reached yet");

@@ -9,6 +9,7 @@
 #include "device/trace/names.hpp"
 #include "visual/event_text.hpp"
 #include "visual/views/style.hpp"
+#include "visual/views/text_field.hpp"
 
 namespace coop::visual {
 namespace {
@@ -39,9 +40,13 @@ int64_t draw_flow_view(const char* id, const TimelineModel& model,
   ImGui::TextUnformatted("Only line");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  ImGui::InputInt("##line", &s.line);
+  text_field("##line", s.line_field, std::to_string(s.line), [&](std::string_view text) -> Status {
+    Result<int64_t> line = parse_whole(text, "line (0: any)", 0, 1 << 20);
+    if (!line) return Status::error(line.message());
+    s.line = int(*line);
+    return {};
+  });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: the latest collective on any line");
-  s.line = std::max(0, s.line);
   if (!call) {
     ImGui::TextDisabled("No collective (shuffle, reduce, scan, vote) has happened yet.");
     ImGui::PopID();

@@ -3,6 +3,8 @@
 // value came from, reductions a combining tree with the partial values.
 #pragma once
 
+#include "visual/field_text.hpp"
+
 #include <cstdint>
 #include <optional>
 
@@ -12,6 +14,7 @@ namespace coop::visual {
 
 struct FlowViewSettings {
   int line = 0;  // only collectives on this source line (0: any)
+  FieldText line_field;  // the line as typed
 };
 
 // Returns a cursor to seek to (a member was clicked: just after its event), or -1.

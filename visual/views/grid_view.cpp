@@ -159,7 +159,9 @@ void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSet
   ImGui::Checkbox("Fit", &s.fit);
   same_line_if_room(ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-  if (ImGui::SliderFloat("##zoom", &s.cell, 1.0f, 48.0f, "%.0f px", ImGuiSliderFlags_Logarithmic))
+  // Fitted thousands of blocks, a thread is under a pixel: the slider says so instead of "0 px".
+  if (ImGui::SliderFloat("##zoom", &s.cell, 1.0f, 48.0f, s.cell < 1 ? "< 1 px" : "%.0f px",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput))
     s.fit = false;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cell size (Ctrl + mouse wheel over the grid)");
   swatch(st.colors.not_started, "not started");

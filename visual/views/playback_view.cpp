@@ -61,7 +61,15 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   ImGui::SameLine();
   if (button("\xe2\x96\xb6|", "End (End)")) seek(p, model, model.size());
   ImGui::SameLine();
-  const float status_w = ImGui::CalcTextSize(status.c_str()).x;
+  // The scrubber keeps at least 8 characters' width: a narrow bar drops the status's last parts
+  // ("t=...", then the phase) rather than squeezing it to nothing.
+  std::string shown = status;
+  const float room = ImGui::GetContentRegionAvail().x - right_w - style.ItemSpacing.x * 3 -
+                     ImGui::GetFontSize() * 8;
+  for (size_t cut; ImGui::CalcTextSize(shown.c_str()).x > room &&
+                   (cut = shown.rfind("  \xc2\xb7")) != std::string::npos;)
+    shown.resize(cut);
+  const float status_w = ImGui::CalcTextSize(shown.c_str()).x;
   ImGui::SetNextItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - right_w - status_w -
                                               style.ItemSpacing.x * 3));
   int cursor = int(std::min<size_t>(p.cursor, size_t(INT32_MAX)));
@@ -69,7 +77,8 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
                        ImGuiSliderFlags_NoInput | ImGuiSliderFlags_AlwaysClamp))
     seek(p, model, size_t(cursor));
   ImGui::SameLine();
-  ImGui::TextUnformatted(status.c_str());
+  ImGui::TextUnformatted(shown.c_str());
+  if (shown != status && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", status.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
   ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx",
