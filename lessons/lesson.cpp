@@ -1,6 +1,7 @@
 #include "lessons/lesson.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <string>
 
@@ -95,6 +96,34 @@ std::vector<int> lines_with(std::string_view source, std::string_view snippet) {
     start = end + 1;
   }
   return lines;
+}
+
+std::pair<int, int> kernel_lines(std::string_view source, std::string_view kernel) {
+  auto line_of = [&](size_t pos) {
+    return int(std::count(source.begin(), source.begin() + std::ptrdiff_t(pos), '\n')) + 1;
+  };
+  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t g = source.find("__global__"); g != std::string_view::npos;
+       g = source.find("__global__", g + 1)) {
+    // The name must follow on the declaration, before its parameter list opens.
+    const size_t paren = source.find('(', g);
+    if (paren == std::string_view::npos) break;
+    const std::string_view head = source.substr(g, paren - g);
+    size_t at = head.rfind(kernel);
+    if (at == std::string_view::npos || (at > 0 && is_name(head[at - 1])) ||
+        (at + kernel.size() < head.size() && is_name(head[at + kernel.size()])))
+      continue;
+    // The body: from the first '{' after the parameters to the brace that closes it.
+    size_t open = source.find('{', paren);
+    if (open == std::string_view::npos) break;
+    int depth = 0;
+    for (size_t i = open; i < source.size(); ++i) {
+      if (source[i] == '{') ++depth;
+      if (source[i] == '}' && --depth == 0) return {line_of(g), line_of(i)};
+    }
+    break;
+  }
+  return {0, 0};
 }
 
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request) {

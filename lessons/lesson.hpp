@@ -93,6 +93,10 @@ Status check_params(const LessonDef& lesson, const Params& params);
 // Source lines (1-based) of the lesson kernel that contain `snippet`.
 std::vector<int> lines_with(std::string_view source, std::string_view snippet);
 
+// The first and last line of `__global__` function `kernel`'s definition in `source` (from its
+// `__global__` line to its closing brace); {0, 0} when it is not found.
+std::pair<int, int> kernel_lines(std::string_view source, std::string_view kernel);
+
 // Validates, runs the lesson and stamps each trace with the lesson's identity and source.
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request);
 

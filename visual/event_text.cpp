@@ -183,7 +183,8 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
              address_name(e.address, e.flags, h);
     case EventKind::CopyWait:
       return (e.extra ? "wait_prior<" + std::to_string(e.extra) + ">: all but the newest " +
-                            std::to_string(e.extra) + " copies landed"
+                            (e.extra == 1 ? std::string("copy") : count_of(e.extra, "copy", "copies")) +
+                            " landed"
                       : std::string("wait: every copy landed")) +
              " (leaves t=" + std::to_string(e.b) + ")";
     case EventKind::ThreadBegin:

@@ -42,11 +42,13 @@ ImU32 block_colour(uint32_t block) {
   return palette[block % 4];
 }
 
-void wrapped_error(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, kErrorText);
+void wrapped_colored(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
+
+void wrapped_error(const std::string& text) { wrapped_colored(kErrorText, text); }
 
 std::string text_of(const char* fmt, double v) {
   char buf[64];
@@ -342,12 +344,12 @@ void draw_occupancy_panel(const OccupancyPanelInput& input, OccupancyPanelState&
 void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
                          std::optional<double> now) {
   if (s.modelled && s.blocks_per_sm > 0)
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
-                       "Modelled schedule (occupancy model, %d blocks per SM): not a measurement",
-                       s.blocks_per_sm);
+    wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1),
+                    "Modelled schedule (occupancy model, " + std::to_string(s.blocks_per_sm) +
+                        " blocks per SM): not a measurement");
   else if (s.modelled)  // read back from a trace, which does not say how many fit
-    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1),
-                       "Modelled schedule (occupancy model): not a measurement");
+    wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1),
+                    "Modelled schedule (occupancy model): not a measurement");
   else
     ImGui::TextWrapped("Measured: %%smid and %%globaltimer of every block (%s)", s.unit.c_str());
   // The legend: what a bar, its colour and the vertical line mean.
@@ -363,7 +365,7 @@ void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
       ImGui::SameLine();
       ImGui::TextUnformatted(label);
     };
-    ImGui::TextUnformatted("a bar = one block, from its start to its end:");
+    ImGui::TextWrapped("a bar = one block, from its start to its end:");
     same_line_if_room(box * 8);
     swatch(kBlockA, 0, "running");
     same_line_if_room(box * 6);
@@ -379,8 +381,8 @@ void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
       ImGui::SameLine();
       ImGui::TextUnformatted("now");
     }
-    ImGui::TextDisabled("Colours take turns by block index so neighbouring blocks differ; an SM "
-                        "has one row per block it holds at once.");
+    text_dim_wrapped("Colours take turns by block index so neighbouring blocks differ; an SM "
+                     "has one row per block it holds at once.");
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("row height", &state.lane_height, 2, 24, "%.0f px",
@@ -395,7 +397,7 @@ void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
         lane_top[sm] + row * float(std::max(sm < peak.size() ? peak[sm] : 0, 1)) + gap;
   const double makespan = std::max(s.makespan(), 1e-9);
   const float label_w = ImGui::CalcTextSize("SM 000").x + 6;
-  const float axis_h = ImGui::GetTextLineHeightWithSpacing() * 1.6f;
+  const float axis_h = ImGui::GetTextLineHeightWithSpacing() * 2 + 10;
   // The lanes scroll; the width leaves room for the child's border and scrollbar.
   const float width = std::max(60.0f, ImGui::GetContentRegionAvail().x - label_w -
                                           ImGui::GetStyle().ScrollbarSize -

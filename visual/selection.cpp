@@ -39,9 +39,8 @@ std::vector<uint32_t> selection_line_counts(const ThreadSnapshot& snapshot,
   const auto [first, last] = selected_threads(model, s);
   for (uint32_t t = std::min(first, snapshot.thread_count());
        t < std::min(last, snapshot.thread_count()); ++t) {
-    const ThreadActivity a = snapshot.activity(t);
-    if (a != ThreadActivity::Running && a != ThreadActivity::Waiting && a != ThreadActivity::Stuck)
-      continue;
+    // As line_counts(): every started thread at its latest line, unless it recorded its end.
+    if (snapshot.last_position(t) < 0 || snapshot.last_kind(t) == EventKind::ThreadEnd) continue;
     const size_t line = size_t(snapshot.line(t));
     if (line < counts.size()) ++counts[line];
   }

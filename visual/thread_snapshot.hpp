@@ -15,7 +15,7 @@ enum class ThreadActivity : uint8_t {
   NotStarted,  // no event of this thread yet
   Running,     // between events
   Waiting,     // arrived at a barrier (or copy wait) that has not released it yet
-  Done,        // recorded ThreadEnd
+  Done,        // recorded ThreadEnd, or played its last recorded event (and left its barrier)
   Stuck,       // waits forever in a call that cannot complete (a deadlock the emulator found)
 };
 
@@ -52,7 +52,8 @@ class ThreadSnapshot {
   const std::vector<GroupKind>& group_kinds() const { return kinds_; }
   GroupMembership membership(uint32_t thread, GroupKind kind) const;
 
-  // How many running or waiting threads are at each source line (index = line).
+  // How many started threads are at each source line (index = line): running, waiting, stuck,
+  // or finished at their last line without a ThreadEnd record.
   const std::vector<uint32_t>& line_counts() const { return line_counts_; }
 
  private:

@@ -164,9 +164,7 @@ void draw_bars(BenchPanel& p) {
         std::string(gpu_present() ? "Press Run benchmark to measure on this GPU."
                                   : "On a machine with a GPU, `coopviz bench reduce --sweep "
                                     "--json` writes a report; open it below.")));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", p.missing.c_str());
-    ImGui::PopStyleColor();
+    visual::text_dim_wrapped(p.missing);
   } else {
     const rp::ReduceBenchReport& r = *p.report;
     ImGui::TextWrapped("%s (%s), %s, %s: n = %llu floats (%.2f GB), block %u, median of %u runs.",

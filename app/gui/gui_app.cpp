@@ -42,8 +42,16 @@ std::vector<int> GuiApp::step_lines() const {
   std::vector<int> lines;
   const lessons::Step* s = step_def();
   if (!s) return lines;
-  for (const std::string& snippet : s->code)
-    for (int line : lessons::lines_with(source(), snippet)) lines.push_back(line);
+  // A snippet found inside the shown kernel counts only there: the same call in another kernel
+  // of the file is not this step's line. One found only outside it (a helper) counts where it is.
+  const auto [first, last] = lessons::kernel_lines(source(), s->kernel);
+  for (const std::string& snippet : s->code) {
+    const std::vector<int> found = lessons::lines_with(source(), snippet);
+    std::vector<int> inside;
+    for (int line : found)
+      if (line >= first && line <= last) inside.push_back(line);
+    for (int line : inside.empty() ? found : inside) lines.push_back(line);
+  }
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
   return lines;
@@ -442,7 +450,11 @@ void GuiApp::apply_step_view() {
   visual::seek(playback, *m, *cursor);
   playback.playing = false;
   snapshot.update(*m, playback.cursor);
-  if (*cursor > 0) code.scroll_to_line = m->at(*cursor - 1).line;
+  // The code view shows the step's lines and the moment's line together where they fit.
+  if (*cursor > 0) {
+    code.scroll_to_line = int(m->at(*cursor - 1).line);
+    if (!lines.empty()) code.range_first = lines.front(), code.range_last = lines.back();
+  }
 }
 
 bool GuiApp::tab_has_content(ResultTab tab) {

@@ -22,13 +22,6 @@ void row_label(const char* label, const char* tip = nullptr) {
   ImGui::SetNextItemWidth(-1);
 }
 
-// Dim text that wraps in a narrow panel instead of running out of it.
-void dim_wrapped(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 // A field of the panel, typed as text and committed through the app (parsed, checked, kept).
 void field(GuiApp& app, const std::string& name, const std::string& shown, double now) {
   visual::text_field(("##" + name).c_str(), app.fields[name], shown,
@@ -85,7 +78,7 @@ void draw_launch_config(GuiApp& app, double now) {
   field(app, "block", visual::dims_text(shown.block), now);
   if (shown.mode != LaunchMode::Normal) {
     // How the shown launch was made, which decides what is legal in it (grid.sync, clusters).
-    dim_wrapped(std::string(shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster") +
+    visual::text_dim_wrapped(std::string(shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster") +
                 " launch" +
                 (shown.mode == LaunchMode::Cluster
                      ? ", clusters of " + visual::dims_text(shown.cluster) + " blocks"
@@ -114,7 +107,7 @@ void draw_launch_config(GuiApp& app, double now) {
       char ran[96];
       std::snprintf(ran, sizeof ran, "ran on %s in %.2f s",
                     o.backend.empty() ? "?" : o.backend.c_str(), o.seconds);
-      dim_wrapped(ran);
+      visual::text_dim_wrapped(ran);
     }
   }
   // A failed run says why in words: the limit a value broke, or who is stuck where. What kept
@@ -127,7 +120,7 @@ void draw_launch_config(GuiApp& app, double now) {
     ImGui::PopStyleColor();
   }
   if (app.outcome && !app.outcome->device.empty())
-    dim_wrapped("device: " + app.outcome->device);
+    visual::text_dim_wrapped("device: " + app.outcome->device);
 }
 
 }  // namespace coop::app

@@ -151,10 +151,16 @@ void right_column(GuiApp& app, float height) {
                               visual::count_of(m->warps_per_block(), "warp") +
                               (l.grid.count() == 1 ? ")" : " each)");
     panel_title(title.c_str());
+    // The kernel this launch ran: a picker when the run made several launches.
+    const std::string current = m->trace().header.kernel;
     if (app.models.size() > 1) {
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-      const std::string current = m->trace().header.kernel;
+      float widest = 0;
+      for (const auto& other : app.models)
+        widest = std::max(widest,
+                          ImGui::CalcTextSize(("00: " + other->trace().header.kernel).c_str()).x);
+      const float combo_w = widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+      visual::same_line_if_room(combo_w);
+      ImGui::SetNextItemWidth(std::min(combo_w, ImGui::GetContentRegionAvail().x));
       if (ImGui::BeginCombo("##launch", current.c_str())) {
         for (size_t i = 0; i < app.models.size(); ++i)
           if (ImGui::Selectable(
@@ -163,6 +169,16 @@ void right_column(GuiApp& app, float height) {
             app.show_launch(int(i));
         ImGui::EndCombo();
       }
+    } else if (!current.empty()) {
+      visual::same_line_if_room(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFontSize() * 4);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("kernel %s", current.c_str());
+    }
+    if (app.presentation) {
+      // The Launch panel is hidden in presentation mode: what ran is said here.
+      std::string ran = "grid " + visual::dims_text(l.grid) + ", block " + visual::dims_text(l.block);
+      for (const auto& [name, value] : m->trace().header.params) ran += ", " + name + " " + value;
+      visual::text_dim_wrapped(ran);
     }
     dropped_warning(app);
     m = app.model();
@@ -280,7 +296,7 @@ void draw_app(GuiApp& app, double now) {
   // picker above the text), the Launch panel by leaving presentation mode.
   const bool show_left = !app.presentation;
   float left = show_left ? app.layout.left * width : 0;
-  float middle = app.layout.middle * width * (show_left ? 1.0f : 1.15f);
+  float middle = show_left ? app.layout.middle * width : 0.42f * width;
   float right = width - left - middle - (show_left ? 2 : 1) * split;
   const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));

@@ -164,9 +164,7 @@ void draw_code_panel(GuiApp& app) {
     // Beside the file name when it fits, else wrapped below it.
     visual::same_line_if_room(std::min(ImGui::CalcTextSize(where.c_str()).x,
                                        ImGui::GetContentRegionAvail().x * 0.6f));
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", where.c_str());
-    ImGui::PopStyleColor();
+    visual::text_dim_wrapped(where);
   }
   visual::CodeViewInput in;
   in.source = app.source();

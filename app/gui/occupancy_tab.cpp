@@ -64,7 +64,7 @@ void draw_schedule_tab(GuiApp& app) {
       const Event& e = m->at(i);
       if (e.group_kind == GroupKind::Block &&
           (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd))
-        now = std::max(now.value_or(0.0), double(e.time) - schedule.origin);
+        now = std::max(now.value_or(0.0), schedule.from_trace_time(e.time));
     }
   }
   if (schedule.blocks.empty()) {

@@ -19,9 +19,7 @@ void draw_gpu_problem(GuiApp& app) {
   ImGui::PopStyleColor();
   visual::pop_font(st.fonts.bold);
   ImGui::TextWrapped("%s", p.explanation.c_str());
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Details: %s", o.run.status.message().c_str());
-  ImGui::PopStyleColor();
+  visual::text_dim_wrapped("Details: " + o.run.status.message());
   ImGui::Spacing();
 
   if (ImGui::Button("Run on the emulator")) app.run_on_emulator();

@@ -36,9 +36,7 @@ void draw_checks(GuiApp& app) {
       for (const auto& [name, value] : run.results) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("%s", name.c_str());
-        ImGui::PopStyleColor();
+        visual::text_dim_wrapped(name);
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%s", value.c_str());
       }
@@ -52,9 +50,7 @@ void draw_checks(GuiApp& app) {
       ImGui::SameLine(indent);
       ImGui::TextWrapped("%s", c.name.c_str());
       ImGui::Indent(indent);
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("expected %s", c.expected.c_str());
-      ImGui::PopStyleColor();
+      visual::text_dim_wrapped("expected " + c.expected);
       ImGui::TextWrapped("got %s", c.got.c_str());
       ImGui::Unindent(indent);
     }

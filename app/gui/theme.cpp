@@ -68,6 +68,8 @@ void build_theme(float scale, bool presentation) {
   style.FrameRounding = 3;
   style.ChildRounding = 4;
   style.GrabRounding = 3;
+  // A slider's value is written over its grab: a narrow, translucent grab keeps it readable.
+  style.GrabMinSize = 5;
   style.ScrollbarSize = 12;
   style.ChildBorderSize = 1;
   const visual::ViewColors& c = vs.colors;
@@ -80,6 +82,8 @@ void build_theme(float scale, bool presentation) {
   col[ImGuiCol_Header] = ImVec4(0.24f, 0.45f, 0.75f, 0.55f);
   col[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.50f, 0.85f, 0.65f);
   col[ImGuiCol_Separator] = ImGui::ColorConvertU32ToFloat4(c.grid_line);
+  col[ImGuiCol_SliderGrab] = ImVec4(0.45f, 0.65f, 1.0f, 0.45f);
+  col[ImGuiCol_SliderGrabActive] = ImVec4(0.55f, 0.75f, 1.0f, 0.7f);
   if (presentation) {
     col[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
     col[ImGuiCol_Button] = ImVec4(0.10f, 0.35f, 0.80f, 1);

@@ -1,6 +1,8 @@
 #include "device/occupancy/block_schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 
@@ -93,32 +95,33 @@ BlockSchedule schedule_from_trace(const Trace& trace) {
   BlockSchedule s;
   s.modelled = block_records_modelled(trace.header);
   s.unit = s.modelled ? "work units" : (trace.header.backend == Backend::Gpu ? "ns" : "steps");
-  std::map<uint32_t, ScheduledBlock> by_block;
-  std::map<uint32_t, int> seen;  // bit 1: start, bit 2: end
+  if (s.modelled) s.ticks_per_unit = kScheduleTicksPerUnit;
+  // Times stay integers until they are made relative: %globaltimer counts nanoseconds since
+  // 1970, past a double's 53 bits, and as doubles neighbouring blocks' ends and starts would
+  // round across each other (a block seen starting before its predecessor on the SM ended).
+  struct Records {
+    uint32_t sm = 0;
+    uint64_t start = 0, end = 0;
+    int seen = 0;  // bit 1: start, bit 2: end
+  };
+  std::map<uint32_t, Records> by_block;
   for (const Event& e : trace.events) {
     if (e.group_kind != GroupKind::Block) continue;
     if (e.kind != EventKind::ThreadBegin && e.kind != EventKind::ThreadEnd) continue;
-    ScheduledBlock& b = by_block[e.group_id];
-    b.block = e.group_id;
-    b.sm = e.extra;
-    if (e.kind == EventKind::ThreadBegin) {
-      b.start = double(e.time);
-      seen[e.group_id] |= 1;
-    } else {
-      b.end = double(e.time);
-      seen[e.group_id] |= 2;
-    }
+    Records& r = by_block[e.group_id];
+    r.sm = e.extra;
+    (e.kind == EventKind::ThreadBegin ? r.start : r.end) = e.time;
+    r.seen |= e.kind == EventKind::ThreadBegin ? 1 : 2;
   }
-  double origin = std::numeric_limits<double>::infinity();
-  for (const auto& [id, b] : by_block)
-    if (seen[id] == 3) origin = std::min(origin, b.start);
-  if (origin != std::numeric_limits<double>::infinity()) s.origin = origin;
-  for (auto& [id, b] : by_block) {
-    if (seen[id] != 3) continue;
-    b.start -= origin;
-    b.end -= origin;
-    s.sm_count = std::max(s.sm_count, b.sm + 1);
-    s.blocks.push_back(b);
+  uint64_t origin = UINT64_MAX;
+  for (const auto& [id, r] : by_block)
+    if (r.seen == 3) origin = std::min(origin, r.start);
+  if (origin == UINT64_MAX) return s;
+  s.origin = origin;
+  for (const auto& [id, r] : by_block) {
+    if (r.seen != 3) continue;
+    s.blocks.push_back({id, r.sm, s.from_trace_time(r.start), s.from_trace_time(r.end)});
+    s.sm_count = std::max(s.sm_count, r.sm + 1);
   }
   return s;
 }
@@ -129,19 +132,48 @@ void apply_schedule_to_trace(const BlockSchedule& s, Trace& trace) {
     if (b.block >= by_block.size()) by_block.resize(b.block + 1, nullptr);
     by_block[b.block] = &b;
   }
+  // Every event of a block is moved, in order, into the block's place in the schedule: its
+  // emulator steps are stretched linearly over [start, end] of the modelled block, so that
+  // playback starts and finishes blocks in the schedule's waves (and a block's own order, its
+  // barriers' arrivals before departures, is kept).
+  const uint64_t bt = std::max<uint64_t>(1, trace.header.launch.block.count());
+  struct Span {
+    uint64_t first = UINT64_MAX, last = 0;
+  };
+  std::vector<Span> span(by_block.size());
+  for (const Event& e : trace.events) {
+    const uint64_t block = e.thread / bt;
+    if (block >= span.size()) continue;
+    span[block].first = std::min(span[block].first, e.time);
+    span[block].last = std::max(span[block].last, records_departure(e.kind) ? e.b : e.time);
+  }
+  auto moved = [&](uint64_t block, uint64_t t) {
+    const ScheduledBlock& b = *by_block[block];
+    const Span& sp = span[block];
+    const double from = double(t - sp.first) / double(std::max<uint64_t>(sp.last - sp.first, 1));
+    return uint64_t(std::llround((b.start + (b.end - b.start) * from) * kScheduleTicksPerUnit));
+  };
   for (Event& e : trace.events) {
-    if (e.group_kind != GroupKind::Block || e.group_id >= by_block.size()) continue;
-    const ScheduledBlock* b = by_block[e.group_id];
-    if (b == nullptr) continue;
-    if (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd) {
-      e.extra = b->sm;
-      e.time = uint64_t(e.kind == EventKind::ThreadBegin ? b->start : b->end);
+    const uint64_t block = e.thread / bt;
+    if (block >= by_block.size() || by_block[block] == nullptr) continue;
+    const ScheduledBlock& b = *by_block[block];
+    if (e.group_kind == GroupKind::Block &&
+        (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd)) {
+      e.extra = b.sm;
+      e.time = uint64_t(
+          std::llround((e.kind == EventKind::ThreadBegin ? b.start : b.end) * kScheduleTicksPerUnit));
+      continue;
     }
+    if (records_departure(e.kind)) e.b = moved(block, e.b);
+    e.time = moved(block, e.time);
   }
   trace.header.schedule = "modelled: blocks placed by the occupancy model (" +
                           std::to_string(s.blocks_per_sm) + " per SM on " +
                           std::to_string(s.sm_count) + " SMs); times are " + s.unit +
                           ", not measurements";
+  trace.header.clock = "modelled schedule: " + std::to_string(kScheduleTicksPerUnit) +
+                       " ticks per work unit, each block's emulator steps spread over its place "
+                       "in the schedule";
 }
 
 }  // namespace coop

@@ -24,7 +24,13 @@ struct BlockSchedule {
   int blocks_per_sm = 0;               // the occupancy model's limit (0: unknown)
   bool modelled = false;               // true: computed, not measured
   std::string unit = "ns";             // "ns" when measured; "work units" when modelled
-  double origin = 0;  // schedule_from_trace: the trace time that is 0 here (the first start)
+  uint64_t origin = 0;        // schedule_from_trace: the first start, in trace ticks
+  double ticks_per_unit = 1;  // schedule_from_trace: trace ticks per unit of this schedule
+  // A trace time in this schedule's unit, counted from its first start (exact in integers
+  // first: a %globaltimer stamp does not fit a double).
+  double from_trace_time(uint64_t t) const {
+    return (t >= origin ? double(t - origin) : -double(origin - t)) / ticks_per_unit;
+  }
 
   double makespan() const;
 };
@@ -52,5 +58,8 @@ BlockSchedule schedule_from_trace(const Trace& trace);
 // Rewrites a trace's block records with a modelled schedule (SM ids and times), so a view of
 // the trace shows the model; the header's `schedule` field says that it is modelled.
 void apply_schedule_to_trace(const BlockSchedule& schedule, Trace& trace);
+
+// Trace time ticks per modelled work unit after apply_schedule_to_trace.
+inline constexpr int kScheduleTicksPerUnit = 1000;
 
 }  // namespace coop

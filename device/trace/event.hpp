@@ -134,6 +134,11 @@ static_assert(sizeof(Event) == 64, "Event must stay 64 bytes: GPU writes it as 4
 static_assert(std::is_trivially_copyable_v<Event>);
 static_assert(std::is_standard_layout_v<Event>);
 
+// Kinds whose Event::b is a time (the departure from a barrier or a copy wait), not a value.
+COOP_HD constexpr bool records_departure(EventKind k) {
+  return k == EventKind::Barrier || k == EventKind::BarrierWait || k == EventKind::CopyWait;
+}
+
 // extra field of GroupCreate: meta_group_rank in the low half, meta_group_size in the high half.
 COOP_HD constexpr uint32_t pack_meta(uint32_t meta_rank, uint32_t meta_size) {
   return (meta_rank & 0xffffu) | (meta_size << 16);

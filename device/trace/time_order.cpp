@@ -11,9 +11,7 @@ namespace {
 
 constexpr uint32_t kWhole = ~0u;  // a scope that spans blocks (grid, cluster) or warps (block)
 
-bool departs(EventKind k) {
-  return k == EventKind::Barrier || k == EventKind::BarrierWait || k == EventKind::CopyWait;
-}
+bool departs(EventKind k) { return records_departure(k); }
 bool arrives(EventKind k) {
   return k == EventKind::Barrier || k == EventKind::BarrierArrive || k == EventKind::CopyWait;
 }

@@ -85,6 +85,53 @@ TEST(BlockSchedulingLesson, EmulatorShowsTheModelledScheduleLabelledAsSuch) {
   EXPECT_EQ(first_wave.size(), 16u) << "the first blocks spread over every SM";
 }
 
+TEST(BlockSchedulingLesson, EmulatorPlaybackFollowsTheModelledWaves) {
+  // The trace is re-timed into the schedule: while the first wave runs, no later block has
+  // started, and every block's events lie within its modelled place.
+  const LessonDef* l = find_lesson("block-scheduling");
+  ASSERT_NE(l, nullptr);
+  auto exec = make_emu_executor(*find_preset("8.7"));
+  RunRequest r = defaults(*l);
+  r.params["work"] = 10;
+  const LessonRun run = run_lesson(*l, *exec, r);
+  expect_checks_pass(run);
+  const Trace& t = run.launches.at(0);
+  const BlockSchedule s = schedule_from_trace(t);
+  const uint32_t bt = uint32_t(t.header.launch.block.count());
+  for (const Event& e : t.events) {
+    const ScheduledBlock& b = s.blocks.at(e.thread / bt);
+    const double at = s.from_trace_time(e.time);
+    ASSERT_GE(at, b.start - 1e-9) << "block " << b.block;
+    ASSERT_LE(at, b.end + 1e-9) << "block " << b.block;
+  }
+}
+
+TEST(BlockSchedule, GlobaltimerStampsKeepTheirNanoseconds) {
+  // Two blocks on one SM, the second starting 1 ns after the first ended, at a %globaltimer
+  // stamp of today (past 2^53 ns): they must not be seen overlapping.
+  Trace t;
+  t.header.backend = Backend::Gpu;
+  const uint64_t now = 1'764'000'000'000'000'123ull;
+  auto record = [&](EventKind k, uint32_t block, uint64_t time) {
+    Event e{};
+    e.kind = k;
+    e.group_kind = GroupKind::Block;
+    e.group_id = block;
+    e.extra = 7;  // the SM
+    e.time = time;
+    t.events.push_back(e);
+  };
+  record(EventKind::ThreadBegin, 0, now);
+  record(EventKind::ThreadEnd, 0, now + 1000);
+  record(EventKind::ThreadBegin, 1, now + 1001);
+  record(EventKind::ThreadEnd, 1, now + 2000);
+  const BlockSchedule s = schedule_from_trace(t);
+  ASSERT_EQ(s.blocks.size(), 2u);
+  EXPECT_EQ(s.blocks[0].end, 1000);
+  EXPECT_EQ(s.blocks[1].start, 1001);
+  EXPECT_EQ(peak_resident_per_sm(s).at(7), 1);
+}
+
 TEST(OccupancyLessons, EveryStepPointsAtRealSourceLines) {
   for (const char* id : {"occupancy", "block-scheduling"}) {
     const LessonDef* l = find_lesson(id);

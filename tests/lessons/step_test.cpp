@@ -1,6 +1,7 @@
 // Lesson steps as lesson.md declares them: what parses, and errors that name the file and line.
 #include <gtest/gtest.h>
 
+#include "lessons/lesson.hpp"
 #include "lessons/step.hpp"
 
 namespace coop::lessons {
@@ -101,6 +102,23 @@ TEST(LessonSteps, ErrorsNameTheFileLineAndProblem) {
   EXPECT_NE(error_of(block + "line: x\nblock: 0\n```\n").find("block"), std::string::npos);
   const std::string no_colour = "### S\n```step\nkernel: k\nmoment: end\ntab: checks\nline: x\n```\n";
   EXPECT_NE(error_of(no_colour).find("lacks colour"), std::string::npos);
+}
+
+TEST(KernelLines, FindTheKernelsDefinitionAndNotANameThatContainsIt) {
+  constexpr const char* kSource = R"(#include <x>
+__global__ void reduce_block_twice(int* a) {
+  a[0] = 1;
+}
+template <int N>
+__global__ void reduce_block(int* a) {
+  if (a) {
+    a[0] = 2;
+  }
+}
+)";
+  EXPECT_EQ(kernel_lines(kSource, "reduce_block"), std::make_pair(6, 10));
+  EXPECT_EQ(kernel_lines(kSource, "reduce_block_twice"), std::make_pair(2, 4));
+  EXPECT_EQ(kernel_lines(kSource, "missing"), std::make_pair(0, 0));
 }
 
 }  // namespace

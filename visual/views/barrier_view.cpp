@@ -40,8 +40,8 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
   ImGui::SliderFloat("##zoom", &s.zoom, 1.0f, 256.0f, "time x%.0f",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Time zoom (Ctrl + mouse wheel over the rows)");
-  ImGui::SameLine();
-  ImGui::TextDisabled("bar: first arrival to release, numbered by phase; faded: not reached yet");
+  text_dim_wrapped("A bar runs from a barrier's first arrival to its release and is numbered "
+                     "by phase; faded: not reached yet.");
   if (tl.span_count() == 0) {
     ImGui::TextDisabled("No barriers in this trace.");
     ImGui::PopID();

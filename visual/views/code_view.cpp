@@ -1,6 +1,7 @@
 #include "visual/views/code_view.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -56,9 +57,17 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const float code_x = count_w + number_w + char_w;
 
   if (settings.scroll_to_line > 0) {
+    // The range around the line, centred, where it fits; else the line itself, a third down.
+    const int first = std::min(settings.scroll_to_line,
+                               settings.range_first > 0 ? settings.range_first : INT32_MAX);
+    const int last = std::max(settings.scroll_to_line, settings.range_last);
+    const float span = float(last - first + 1) * line_h;
+    const float visible = ImGui::GetWindowHeight();
     ImGui::SetScrollY(std::max(
-        0.0f, float(settings.scroll_to_line - 1) * line_h - ImGui::GetWindowHeight() * 0.3f));
-    settings.scroll_to_line = 0;
+        0.0f, span <= visible * 0.9f
+                  ? float(first - 1) * line_h - (visible - span) * 0.5f
+                  : float(settings.scroll_to_line - 1) * line_h - visible * 0.3f));
+    settings.scroll_to_line = settings.range_first = settings.range_last = 0;
     settings.followed_line = in.last_event_line;
   }
   // Follow the line that just ran, if it left the visible part.

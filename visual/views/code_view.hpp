@@ -21,6 +21,7 @@ struct CodeViewSettings {
   bool follow = true;      // scroll so the line of the event just played stays visible
   int followed_line = 0;   // the line the view last scrolled to
   int scroll_to_line = 0;  // one-shot request: bring this line into view (a step's code)
+  int range_first = 0, range_last = 0;  // with it: lines to show together where they fit
 };
 
 // Draws the view filling the region `size`. Returns the 1-based line clicked, or 0.

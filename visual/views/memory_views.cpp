@@ -50,13 +50,14 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
   const TraceHeader& header = m.trace().header;
   // Tickets land in their order, not by timestamp (a GPU stamps an atomic before issuing it).
   const size_t landed = landed_in_order(h, cursor);
-  ImGui::Text("%s: %zu %s, %zu landed so far", address_name(h.address, h.flags, header).c_str(),
-              h.atomics.size(), op_label(h.atomics.front().op).c_str(), landed);
-  ImGui::SameLine();
-  ImGui::TextDisabled(h.order_exact
-                          ? "(order from the old values each one found; shown landing in that "
-                            "order, not by time stamp)"
-                          : "(old values do not chain: recorded order)");
+  ImGui::TextWrapped("%s: %s, %zu landed so far",
+                     address_name(h.address, h.flags, header).c_str(),
+                     count_of(h.atomics.size(), op_label(h.atomics.front().op) + " call").c_str(),
+                     landed);
+  text_dim_wrapped(h.order_exact
+                               ? "In landing order, read from the old value each one found "
+                                 "(not by time stamp)."
+                               : "Old values do not chain: shown in recorded order.");
   // Every ticket as wide as the widest text any of them holds.
   struct Text {
     std::string a, b, c;

@@ -23,7 +23,10 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
   ImGui::PushID("playback");
   const ImGuiStyle& style = ImGui::GetStyle();
   const std::string status = playback_status(model, p);
-  const float right_w = ImGui::GetFontSize() * 9.5f;  // speed and Loop
+  // Speed and Loop, at the right: measured, so a large font never pushes Loop out.
+  const float right_w = ImGui::GetFontSize() * 4.5f + style.ItemSpacing.x * 2 +
+                        ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                        ImGui::CalcTextSize("Loop").x;
   // U+25C0 / U+25B6 are left / right triangles (DejaVu Sans has them). Where the bar is narrow
   // (a projector in presentation mode) the buttons keep only their arrows; tooltips name them.
   const char* full[] = {"|\xe2\x97\x80", "\xe2\x97\x80\xe2\x97\x80 phase", "\xe2\x97\x80 event",

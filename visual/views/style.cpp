@@ -67,7 +67,7 @@ ViewColors high_contrast_colors() {
   // Projectors wash out dark greys: white text on black, saturated highlights.
   ViewColors c = dark_colors();
   c.text = rgb(0xffffff);
-  c.dim_text = rgb(0xd0d0d0);
+  c.dim_text = rgb(0xa0a0a0);  // still readable, and clearly apart from the white text
   c.background = rgb(0x000000);
   c.panel = rgb(0x0a0a0a);
   c.grid_line = rgb(0x707070);
@@ -119,6 +119,12 @@ void same_line_if_room(float width) {
 void same_line_if_room(const char* label) {
   same_line_if_room(ImGui::CalcTextSize(label, nullptr, true).x +
                     ImGui::GetStyle().FramePadding.x * 2);
+}
+
+void text_dim_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace coop::visual

@@ -2,6 +2,8 @@
 // (normal or high-contrast presentation mode); views only read them.
 #pragma once
 
+#include <string>
+
 #include <cstdint>
 
 #include <imgui.h>
@@ -58,5 +60,8 @@ void pop_font(ImFont* font);
 void same_line_if_room(float width);
 // The same for a button or checkbox labelled `label` (its frame padding included).
 void same_line_if_room(const char* label);
+
+// Dim text that wraps at the panel's edge instead of running out of it.
+void text_dim_wrapped(const std::string& text);
 
 }  // namespace coop::visual
