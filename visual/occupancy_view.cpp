@@ -277,7 +277,8 @@ void draw_charts(const OccupancyPanelModel& m, OccupancyPanelState& s) {
   // Three charts side by side where they get at least 12 characters' width each, else fewer
   // per row.
   const float avail = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-  const float min_w = ImGui::GetFontSize() * 12;
+  const float min_w = std::max(ImGui::GetFontSize() * 12,
+                               ImGui::CalcTextSize("occupancy vs shared memory per block").x);
   const int per_row = std::clamp(int((avail + gap) / (min_w + gap)), 1, 3);
   const float w = std::max(60.0f, (avail - gap * float(per_row - 1)) / float(per_row));
   const ImVec2 size{w, ImGui::GetFontSize() * 7};

@@ -1,5 +1,6 @@
 // The lesson list, the steps, the lesson text and the kernel source panels.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
@@ -48,6 +49,9 @@ void draw_steps(GuiApp& app, double now) {
     ImGui::TextDisabled("This trace is not from a known lesson.");
     return;
   }
+  // The current step is scrolled into view when it changes (Next, a script, a restart).
+  static std::pair<const lessons::LessonDef*, int> scrolled_to{nullptr, -1};
+  const bool scroll = scrolled_to != std::make_pair(l, app.step);
   for (size_t i = 0; i < l->steps.size(); ++i) {
     const std::string label = std::to_string(i + 1) + ". " + l->steps[i].title;
     ImGui::PushID(int(i));
@@ -61,6 +65,12 @@ void draw_steps(GuiApp& app, double now) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(label.c_str());
     ImGui::PopTextWrapPos();
+    if (scroll && app.step == int(i)) {
+      ImGui::SetScrollHereY(0.5f);
+      // Until the list knows its height (its first frame), the scroll may fall short: again.
+      if (ImGui::GetScrollMaxY() > 0 || ImGui::GetCursorPosY() <= ImGui::GetWindowHeight())
+        scrolled_to = {l, app.step};
+    }
     ImGui::PopID();
   }
 }

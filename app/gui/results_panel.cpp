@@ -58,9 +58,10 @@ void draw_checks(GuiApp& app) {
   if (const visual::TimelineModel* m = app.model()) {
     const Trace& t = m->trace();
     ImGui::Spacing();
-    ImGui::TextDisabled("trace: %s, %zu events, %llu dropped", t.header.kernel.c_str(),
-                        t.events.size(), (unsigned long long)t.dropped());
-    if (!t.header.schedule.empty()) ImGui::TextDisabled("schedule: %s", t.header.schedule.c_str());
+    visual::text_dim_wrapped("trace: " + t.header.kernel + ", " +
+                             visual::count_of(t.events.size(), "event") + ", " +
+                             std::to_string(t.dropped()) + " dropped");
+    if (!t.header.schedule.empty()) visual::text_dim_wrapped("schedule: " + t.header.schedule);
   }
 }
 
@@ -102,14 +103,18 @@ void draw_thread_events(GuiApp& app) {
   // The list follows playback: when the cursor moves, the row of the event just played comes into
   // view (a step that selects a thread opens with its current event in sight).
   if (d.listed_cursor != app.playback.cursor) {
-    d.listed_cursor = app.playback.cursor;
     const auto after = std::lower_bound(positions.begin(), positions.end(),
                                         uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX)));
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
     const float row = float(after - positions.begin()) - 1;
     const float y = row * row_h;
+    const float target = std::max(0.0f, y - ImGui::GetWindowHeight() * 0.4f);
     if (y < ImGui::GetScrollY() || y + row_h > ImGui::GetScrollY() + ImGui::GetWindowHeight())
-      ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() * 0.4f));
+      ImGui::SetScrollY(target);
+    // A list drawn for the first time does not know its height yet and cannot scroll that far:
+    // it tries again next frame, until the row is reachable.
+    if (ImGui::GetScrollMaxY() >= target || float(positions.size()) * row_h <= ImGui::GetWindowHeight())
+      d.listed_cursor = app.playback.cursor;
   }
   ImGuiListClipper clipper;
   clipper.Begin(int(positions.size()));

@@ -306,9 +306,13 @@ std::vector<std::string> GuiWindow::clipped_windows() const {
     const bool scrolls_x = w->ScrollbarX || (w->Flags & ImGuiWindowFlags_HorizontalScrollbar);
     const bool scrolls_y = !(w->Flags & ImGuiWindowFlags_NoScrollbar) &&
                            !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse);
-    if (!scrolls_x && over_x > 1.5f)
+    // Content that reaches into the inner half of the window padding is still drawn (the clip
+    // rectangle keeps it); past that it is cut.
+    const float slack_x = std::max(1.5f, w->WindowPadding.x * 0.5f);
+    const float slack_y = std::max(1.5f, w->WindowPadding.y * 0.5f);
+    if (!scrolls_x && over_x > slack_x)
       out.push_back(std::string(w->Name) + ": " + std::to_string(int(over_x)) + " px too wide");
-    if (!scrolls_y && over_y > 1.5f)
+    if (!scrolls_y && over_y > slack_y)
       out.push_back(std::string(w->Name) + ": " + std::to_string(int(over_y)) + " px too tall");
   }
   return out;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "device/occupancy/block_schedule.hpp"
 #include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
@@ -163,6 +164,11 @@ Status measure_residency(Executor& exec, const RunRequest& req, LessonRun& out) 
     c1.skipped = true;
     c1.got = "the emulator does not model residency; run on a GPU to measure it";
     out.checks.push_back(c1);
+    // Playback shows the waves the prediction implies: the blocks are placed by the occupancy
+    // model (every block one unit of work), and the trace says the schedule is modelled.
+    const std::vector<double> durations(blocks, 1.0);
+    apply_schedule_to_trace(model_block_schedule(uint32_t(d.sm_count), want, durations),
+                            out.launches.back());
   }
   return {};
 }

@@ -48,7 +48,8 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
     return result;
   }
   const uint64_t now = cursor > 0 ? model.at(cursor - 1).time : tl.begin_time();
-  const float row = std::max(kMinCellPixels + 1, s.row_height * st.scale);
+  // A lane is never lower than its name: large fonts (presentation) get taller rows.
+  const float row = std::max({kMinCellPixels + 1, s.row_height * st.scale, ImGui::GetFontSize() + 2});
   const float label_w = ImGui::CalcTextSize("b0000 w00").x + 8;
   ImGui::BeginChild("rows", ImVec2(0, 0), false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);

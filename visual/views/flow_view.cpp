@@ -67,69 +67,99 @@ int64_t draw_flow_view(const char* id, const TimelineModel& model,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fh = ImGui::GetTextLineHeight();
-  const float box_w = std::max(ImGui::GetContentRegionAvail().x / float(n), fh * 1.6f);
-  const ImVec2 box(box_w - 3, fh * 1.5f);
-  const ImVec2 o = ImGui::GetCursorScreenPos();
   const uint32_t bt = std::max(1u, model.block_threads());
   std::vector<uint64_t> inputs;
   for (size_t r = 0; r < n; ++r) inputs.push_back(c.members[r].in);
-  // Rows: rank numbers, inputs, (tree levels), outputs.
   const std::vector<std::vector<uint64_t>> tree =
       c.op == Op::Reduce ? reduce_tree(inputs, Op(c.extra ? c.extra : uint32_t(Op::Plus)), c.type)
                          : std::vector<std::vector<uint64_t>>{};
-  const float gap = shuffle ? fh * 4 : fh * 1.2f;
-  const float in_y = o.y + fh * 1.2f;
-  float out_y = in_y + box.y + gap;
+  // Every value is written in its box: the boxes are as wide as the widest value, and a group
+  // too wide for the panel is laid out in rows of lanes (a power of two per row).
+  float widest = ImGui::CalcTextSize("00").x;
   for (size_t r = 0; r < n; ++r) {
-    const float x = o.x + float(r) * box_w;
-    const std::string rank = std::to_string(r);
-    dl->AddText(ImVec2(x + (box.x - ImGui::CalcTextSize(rank.c_str()).x) * 0.5f, o.y),
-                st.colors.dim_text, rank.c_str());
-    const CollectiveMember& m = c.members[r];
-    const ImU32 fill = m.present ? group_color(m.thread / bt) : st.colors.not_started;
-    value_box(dl, ImVec2(x, in_y), box, fill, m.present ? format_value(m.in, c.type) : "-");
+    widest = std::max(widest, ImGui::CalcTextSize(format_value(c.members[r].in, c.type).c_str()).x);
+    widest = std::max(widest, ImGui::CalcTextSize(format_value(c.members[r].out, c.type).c_str()).x);
   }
-  if (!tree.empty()) {
-    // Combining levels between inputs and outputs: level k has one box per 2^k inputs.
-    float y = in_y + box.y + gap * 0.5f;
-    for (size_t level = 1; level < tree.size(); ++level) {
-      const float width = box_w * float(1u << level);
-      for (size_t i = 0; i < tree[level].size(); ++i) {
-        const float x = o.x + float(i) * width;
-        const float w = std::min(width, o.x + float(n) * box_w - x) - 3;
-        dl->AddLine(ImVec2(x + w * 0.5f, y), ImVec2(x + w * 0.5f, y - gap * 0.5f),
-                    st.colors.grid_line);
-        value_box(dl, ImVec2(x, y), ImVec2(w, box.y), st.colors.code_bg,
-                  format_value(tree[level][i], c.type));
+  const float avail = std::max(ImGui::GetContentRegionAvail().x, fh * 4);
+  const float need_w = widest + fh * 0.6f;
+  size_t per_row = n;
+  while (per_row > 4 && float(per_row) * need_w > avail) per_row /= 2;
+  per_row = std::max<size_t>(per_row, 1);
+  const float box_w = std::max(need_w, std::min(avail / float(per_row), need_w * 2.5f));
+  const ImVec2 box(box_w - 3, fh * 1.5f);
+  const bool one_row = per_row >= n;
+  // Arrows need room between the rows; a source in another row is named under its box instead.
+  const float gap = shuffle ? fh * (one_row ? 4.0f : 3.0f) : fh * 1.2f;
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  float row_y = o.y;
+  for (size_t first = 0; first < n; first += per_row) {
+    const size_t last = std::min(n, first + per_row);
+    const float in_y = row_y + fh * 1.2f;
+    float out_y = in_y + box.y + gap;
+    for (size_t r = first; r < last; ++r) {
+      const float x = o.x + float(r - first) * box_w;
+      const std::string rank = std::to_string(r);
+      dl->AddText(ImVec2(x + (box.x - ImGui::CalcTextSize(rank.c_str()).x) * 0.5f, row_y),
+                  st.colors.dim_text, rank.c_str());
+      const CollectiveMember& m = c.members[r];
+      const ImU32 fill = m.present ? group_color(m.thread / bt) : st.colors.not_started;
+      value_box(dl, ImVec2(x, in_y), box, fill, m.present ? format_value(m.in, c.type) : "-");
+    }
+    if (!tree.empty() && one_row) {
+      // Combining levels between inputs and outputs: level k has one box per 2^k inputs.
+      float y = in_y + box.y + gap * 0.5f;
+      for (size_t level = 1; level < tree.size(); ++level) {
+        const float width = box_w * float(1u << level);
+        for (size_t i = 0; i < tree[level].size(); ++i) {
+          const float x = o.x + float(i) * width;
+          const float w = std::min(width, o.x + float(n) * box_w - x) - 3;
+          dl->AddLine(ImVec2(x + w * 0.5f, y), ImVec2(x + w * 0.5f, y - gap * 0.5f),
+                      st.colors.grid_line);
+          value_box(dl, ImVec2(x, y), ImVec2(w, box.y), st.colors.code_bg,
+                    format_value(tree[level][i], c.type));
+        }
+        y += box.y + gap * 0.5f;
       }
-      y += box.y + gap * 0.5f;
+      out_y = y + gap * 0.5f;
     }
-    out_y = y + gap * 0.5f;
+    float row_bottom = out_y + box.y;
+    for (size_t r = first; r < last; ++r) {
+      const float x = o.x + float(r - first) * box_w;
+      const CollectiveMember& m = c.members[r];
+      const ImU32 fill = m.present ? group_color(m.thread / bt) : st.colors.not_started;
+      value_box(dl, ImVec2(x, out_y), box, fill, m.present ? format_value(m.out, c.type) : "-");
+      if (shuffle && m.present && m.source >= 0 && size_t(m.source) < n) {
+        const bool own = size_t(m.source) == r;
+        if (size_t(m.source) >= first && size_t(m.source) < last) {
+          const float sx = o.x + float(size_t(m.source) - first) * box_w + box.x * 0.5f;
+          arrow(dl, ImVec2(sx, in_y + box.y + 1), ImVec2(x + box.x * 0.5f, out_y - 1),
+                own ? st.colors.dim_text : st.colors.code_text, own ? 1.0f : 1.6f);
+        } else {
+          // The source lane is in another row: its number, above the box it fed.
+          const std::string from = "\xe2\x86\x90" + std::to_string(m.source);
+          const float w = ImGui::CalcTextSize(from.c_str()).x;
+          dl->AddText(ImVec2(x + (box.x - w) * 0.5f, out_y - fh - 2), st.colors.code_text,
+                      from.c_str());
+        }
+      }
+      const ImVec2 a(x, in_y), z(x + box.x, out_y + box.y);
+      if (m.present && ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, z)) {
+        ImGui::BeginTooltip();
+        ImGui::Text("rank %zu: thread %u (block %u, lane %u)", r, m.thread, m.thread / bt,
+                    m.thread % 32);
+        ImGui::Text("in %s, out %s", format_value(m.in, c.type).c_str(),
+                    format_value(m.out, c.type).c_str());
+        if (shuffle) ImGui::Text("read rank %lld's value", (long long)m.source);
+        ImGui::EndTooltip();
+        if (ImGui::IsMouseClicked(0)) seek = int64_t(m.position) + 1;
+      }
+    }
+    row_y = row_bottom + fh;
   }
-  for (size_t r = 0; r < n; ++r) {
-    const float x = o.x + float(r) * box_w;
-    const CollectiveMember& m = c.members[r];
-    const ImU32 fill = m.present ? group_color(m.thread / bt) : st.colors.not_started;
-    value_box(dl, ImVec2(x, out_y), box, fill, m.present ? format_value(m.out, c.type) : "-");
-    if (shuffle && m.present && m.source >= 0 && size_t(m.source) < n) {
-      const float sx = o.x + float(m.source) * box_w + box.x * 0.5f;
-      const bool own = size_t(m.source) == r;
-      arrow(dl, ImVec2(sx, in_y + box.y + 1), ImVec2(x + box.x * 0.5f, out_y - 1),
-            own ? st.colors.dim_text : st.colors.code_text, own ? 1.0f : 1.6f);
-    }
-    const ImVec2 a(x, in_y), z(x + box.x, out_y + box.y);
-    if (m.present && ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, z)) {
-      ImGui::BeginTooltip();
-      ImGui::Text("rank %zu: thread %u (block %u, lane %u)", r, m.thread, m.thread / bt,
-                  m.thread % 32);
-      ImGui::Text("in %s, out %s", format_value(m.in, c.type).c_str(),
-                  format_value(m.out, c.type).c_str());
-      if (shuffle) ImGui::Text("read rank %lld's value", (long long)m.source);
-      ImGui::EndTooltip();
-      if (ImGui::IsMouseClicked(0)) seek = int64_t(m.position) + 1;
-    }
-  }
-  ImGui::Dummy(ImVec2(float(n) * box_w, out_y + box.y - o.y));
+  ImGui::Dummy(ImVec2(float(std::min(per_row, n)) * box_w, row_y - o.y));
+  if (!tree.empty() && !one_row)
+    text_dim_wrapped("The combining tree is drawn when the whole group fits one row: widen the "
+                     "panel to see it.");
   ImGui::EndChild();
   ImGui::PopID();
   return seek;

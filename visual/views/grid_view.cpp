@@ -103,7 +103,7 @@ void swatch(ImU32 color, const char* label, ImU32 outline = 0) {
   const float h = ImGui::GetTextLineHeight();
   const float need = h * 0.75f + 4 + ImGui::CalcTextSize(label).x;
   ImGui::SameLine(0, h * 0.6f);
-  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+  if (ImGui::GetContentRegionAvail().x < need + 6) ImGui::NewLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImVec2 a(p.x, p.y + h * 0.15f), z(p.x + h * 0.7f, p.y + h * 0.85f);
   ImGui::GetWindowDrawList()->AddRectFilled(a, z, color, 2);
@@ -205,9 +205,13 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         ImGui::GetCursorPosY() + layout_grid(free).content_h + ImGui::GetStyle().WindowPadding.y * 2;
   }
   // Zoomed in, the grid scrolls both ways; fitted, it never needs to.
+  // Even the smallest cells (or folded squares) may not fit a small panel: then the fitted grid
+  // scrolls down rather than being cut.
   ImGui::BeginChild("grid", size, false,
                     ImGuiWindowFlags_NoBackground |
-                        (s.fit ? ImGuiWindowFlags_NoScrollbar : ImGuiWindowFlags_HorizontalScrollbar));
+                        (!s.fit                ? ImGuiWindowFlags_HorizontalScrollbar
+                         : s.overflowed_last_frame ? ImGuiWindowFlags_None
+                                               : ImGuiWindowFlags_NoScrollbar));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   in.width = std::max(40.0f, avail.x);
   if (s.fit) {
@@ -236,6 +240,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
     }
   }
 
+  s.overflowed_last_frame = s.fit && ImGui::GetCursorPosY() + g.content_h > avail.y + 1;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float scroll = ImGui::GetScrollY();

@@ -22,6 +22,7 @@ struct GridViewSettings {
   bool show_ranks = true;             // rank numbers in cells of at least ~11 px
   bool show_values = true;            // and the value each thread holds, from ~34 px
   bool show_toolbar = true;
+  bool overflowed_last_frame = false;  // fitted, the smallest cells did not fit: it scrolls
 };
 
 struct GridViewResult {

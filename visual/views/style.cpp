@@ -113,7 +113,8 @@ void pop_font(ImFont* font) {
 
 void same_line_if_room(float width) {
   ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+  // A few pixels of slack: widths measured before drawing round differently from what is drawn.
+  if (ImGui::GetContentRegionAvail().x < width + 6) ImGui::NewLine();
 }
 
 void same_line_if_room(const char* label) {
