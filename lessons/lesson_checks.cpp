@@ -22,8 +22,10 @@ Status refuse_hazard_on_gpu(const Executor& exec, const std::string& variant,
 
 Check hazard_reported(std::string name, const Status& launched,
                       const std::vector<std::string>& fragments) {
+  // Each fragment is a piece of the report's text (it may open a parenthesis the report closes
+  // later), so each is quoted.
   std::string expected;
-  for (const std::string& f : fragments) expected += (expected.empty() ? "" : ", ") + f;
+  for (const std::string& f : fragments) expected += (expected.empty() ? "'" : ", '") + f + "'";
   if (launched.ok())
     return make_check(std::move(name), "a report naming " + expected,
                       "the launch completed without a report", false);

@@ -199,6 +199,13 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
   return std::string(name_of(e.kind));
 }
 
+std::string atomic_scope(uint16_t flags) {
+  if (flags & kFlagScopeThread) return "thread";
+  if (flags & kFlagScopeBlock) return "block";
+  if (flags & kFlagScopeSystem) return "system";
+  return "device";
+}
+
 std::string count_of(uint64_t n, std::string_view one, std::string_view many) {
   std::string s = std::to_string(n) + " ";
   if (n == 1) return s + std::string(one);

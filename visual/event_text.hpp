@@ -18,6 +18,9 @@ std::string format_value(uint64_t bits, ValueType type);
 // "total[0]", "temp[12] (shared)", or the raw address when no traced buffer holds it.
 std::string address_name(uint64_t address, uint16_t flags, const TraceHeader& header);
 
+// The scope an atomic's flags give it: "thread", "block", "device" (the default) or "system".
+std::string atomic_scope(uint16_t flags);
+
 // "block 3", "tile 2", "label 7", "coalesced 0xff00ff00", ...
 std::string group_label(GroupKind kind, uint32_t id);
 

@@ -129,7 +129,7 @@ std::vector<AddressHistory> build_memory_histories(const TimelineModel& model) {
     h.block = block;
     if (h.type == ValueType::None) h.type = e.value_type;
     if (e.kind == EventKind::Atomic) {
-      h.atomics.push_back({pos, e.thread, e.op, e.a, e.b, e.line});
+      h.atomics.push_back({pos, e.thread, e.op, e.a, e.b, e.line, e.flags});
       continue;
     }
     RaceAccess acc;

@@ -18,6 +18,7 @@ struct AtomicLanding {
   uint64_t operand = 0;  // Event::a
   uint64_t old = 0;      // Event::b: the value it found, which says where it landed
   uint16_t line = 0;
+  uint16_t flags = 0;    // Event::flags: its scope and memory order
 };
 
 // A traced load or store in a read-modify-write race.

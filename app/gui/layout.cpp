@@ -161,7 +161,8 @@ void right_column(GuiApp& app, float height) {
       const float combo_w = widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
       visual::same_line_if_room(combo_w);
       ImGui::SetNextItemWidth(std::min(combo_w, ImGui::GetContentRegionAvail().x));
-      if (ImGui::BeginCombo("##launch", current.c_str())) {
+      const std::string preview = std::to_string(app.launch + 1) + ": " + current;
+      if (ImGui::BeginCombo("##launch", preview.c_str())) {
         for (size_t i = 0; i < app.models.size(); ++i)
           if (ImGui::Selectable(
                   (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),

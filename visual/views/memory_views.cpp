@@ -50,10 +50,15 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
   const TraceHeader& header = m.trace().header;
   // Tickets land in their order, not by timestamp (a GPU stamps an atomic before issuing it).
   const size_t landed = landed_in_order(h, cursor);
-  ImGui::TextWrapped("%s: %s, %zu landed so far",
+  // The scopes its atomics were made with (one, usually): which threads they are atomic for.
+  std::string scopes;
+  for (const AtomicLanding& a : h.atomics)
+    if (const std::string sc = atomic_scope(a.flags); scopes.find(sc) == std::string::npos)
+      scopes += (scopes.empty() ? "" : " and ") + sc;
+  ImGui::TextWrapped("%s: %s at %s scope, %zu landed so far",
                      address_name(h.address, h.flags, header).c_str(),
                      count_of(h.atomics.size(), op_label(h.atomics.front().op) + " call").c_str(),
-                     landed);
+                     scopes.c_str(), landed);
   text_dim_wrapped(h.order_exact
                                ? "In landing order, read from the old value each one found "
                                  "(not by time stamp)."
@@ -69,8 +74,10 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
     const AtomicLanding& a = h.atomics[i];
     uint64_t result = 0;
     const bool known = atomic_result(a.op, h.type, a.old, a.operand, result);
-    Text t{"#" + std::to_string(i + 1) + "  block " + std::to_string(a.thread / bt),
-           "+" + format_value(a.operand, h.type),
+    // Who (thread, and its block and warp) and what it added, then what it found and left.
+    Text t{"#" + std::to_string(i + 1) + "  thread " + std::to_string(a.thread),
+           "b" + std::to_string(a.thread / bt) + " w" + std::to_string(a.thread % bt / 32) + "  +" +
+               format_value(a.operand, h.type),
            format_value(a.old, h.type) +
                (known ? " \xe2\x86\x92 " + format_value(result, h.type) : "")};
     for (const std::string* x : {&t.a, &t.b, &t.c})
