@@ -17,7 +17,7 @@ packages="xvfb x11-xkb-utils xkb-data libglfw3 libstb0 libboost-context1.74.0 li
   libxdmcp6 libbsd0 libmd0 libsensors5 libelf1 libz3-4 libedit2 libxml2 libicu72 libxrandr2
   libxinerama1 libxcursor1 libxi6 libxext6 libxrender1 libxfixes3 libxfont2 libfontenc1
   libfreetype6 libpng16-16 libbrotli1 libpixman-1-0 libunwind8 libxkbfile1 libgbm1
-  libwayland-server0 libxkbcommon0"
+  libwayland-server0 libxkbcommon0 fonts-dejavu-core fonts-jetbrains-mono"
 
 case "${1:-}" in
   pack)
@@ -36,7 +36,9 @@ case "${1:-}" in
   start)
     mkdir -p /tmp/gl && tar -xJf "$2" -C /tmp/gl || return 1
     lib=/tmp/gl/usr/lib/x86_64-linux-gnu
-    for p in /usr/lib/x86_64-linux-gnu/dri /usr/share/X11/xkb /usr/share/X11/locale /usr/bin/xkbcomp; do
+    # The app's fonts (DejaVu for text and symbols, JetBrains Mono for code) where Debian puts them.
+    for p in /usr/lib/x86_64-linux-gnu/dri /usr/share/X11/xkb /usr/share/X11/locale /usr/bin/xkbcomp \
+             /usr/share/fonts/truetype/dejavu /usr/share/fonts/truetype/jetbrains-mono; do
       [ -e "$p" ] || { mkdir -p "$(dirname "$p")" && ln -s "/tmp/gl$p" "$p"; }
     done
     mkdir -p /var/lib/xkb /tmp/.X11-unix

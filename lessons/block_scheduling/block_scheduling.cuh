@@ -26,6 +26,7 @@ __global__ void timed_blocks(unsigned* block_sm, unsigned long long* block_start
   block.sync();  // the whole block stays resident until thread 0 is done
   if (block.thread_rank() == 0) block_end[blockIdx.x] = global_timer_ns();
   record_block_finish();
+  block.sync();  // and until its finish is recorded: a warp that left would free its slot early
 }
 
 }  // namespace coop::lessons::block_scheduling

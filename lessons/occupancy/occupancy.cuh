@@ -17,9 +17,10 @@ __device__ uint32_t busy_work(uint32_t seed, int steps) {
 }
 
 // Thread 0 announces its block on the SM, notes the most blocks it has seen there at once, and
-// works for a while so that blocks on the same SM overlap. The barrier keeps every warp of the
-// block resident until thread 0 is done, so the block holds all of its resources the whole time.
-// The counters have one slot per possible %smid value (sm_slots of them).
+// works for a while so that blocks on the same SM overlap. The first barrier keeps every warp of
+// the block resident until thread 0 is done; the last one keeps them until thread 0 has recorded
+// the finish: warps that leave early free their slots, and the SM may start the next block while
+// thread 0 still runs. The counters have one slot per possible %smid value (sm_slots of them).
 __global__ void count_resident(unsigned* resident_now, unsigned* resident_peak, unsigned sm_slots,
                                uint32_t* sink, int work) {
   cg::thread_block block = cg::this_thread_block();
@@ -33,6 +34,7 @@ __global__ void count_resident(unsigned* resident_now, unsigned* resident_peak, 
   block.sync();
   if (block.thread_rank() == 0) atomicSub(&resident_now[sm], 1u);
   record_block_finish();
+  block.sync();  // no warp leaves before the finish is recorded
 }
 
 // Each thread mixes kLiveValues numbers for `rounds` rounds; every value is needed until the end,
