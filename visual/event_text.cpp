@@ -1,5 +1,7 @@
 #include "visual/event_text.hpp"
 
+#include <cmath>
+
 #include <cinttypes>
 #include <cstdio>
 
@@ -28,8 +30,13 @@ std::string format_value(uint64_t bits, ValueType type) {
       return std::to_string(from_bits<int64_t>(bits));
     case ValueType::U64:
       return std::to_string(bits);
-    case ValueType::F32:
-      return format("%.7g", double(from_bits<float>(bits)));
+    case ValueType::F32: {
+      // Whole numbers are written out (a counter stuck at 2^24 reads 16777216, not 1.677722e+07);
+      // others with the 7 digits a float holds.
+      const double v = double(from_bits<float>(bits));
+      if (v == std::floor(v) && std::fabs(v) < 1e9) return format("%.0f", v);
+      return format("%.7g", v);
+    }
     case ValueType::F64:
       return format("%.10g", from_bits<double>(bits));
     case ValueType::Bool:

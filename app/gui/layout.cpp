@@ -160,8 +160,11 @@ void right_column(GuiApp& app, float height) {
                           ImGui::CalcTextSize(("00: " + other->trace().header.kernel).c_str()).x);
       const float combo_w = widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
       visual::same_line_if_room(combo_w);
-      ImGui::SetNextItemWidth(std::min(combo_w, ImGui::GetContentRegionAvail().x));
-      const std::string preview = std::to_string(app.launch + 1) + ": " + current;
+      const float shown_w = std::min(combo_w, ImGui::GetContentRegionAvail().x);
+      ImGui::SetNextItemWidth(shown_w);
+      const std::string preview = visual::fit_words(
+          std::to_string(app.launch + 1) + ": " + current,
+          shown_w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2, false);
       if (ImGui::BeginCombo("##launch", preview.c_str())) {
         for (size_t i = 0; i < app.models.size(); ++i)
           if (ImGui::Selectable(

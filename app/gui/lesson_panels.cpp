@@ -18,7 +18,11 @@ void draw_lesson_picker(GuiApp& app, double now, float width) {
   const lessons::LessonDef* shown = app.lesson_def();
   const std::string current = shown ? shown->title : app.replay ? "a saved trace" : "Pick a lesson";
   ImGui::SetNextItemWidth(width);
-  if (ImGui::BeginCombo("##lesson", current.c_str(), ImGuiComboFlags_HeightLarge)) {
+  const std::string preview = visual::fit_words(
+      current, width - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2);
+  const bool open = ImGui::BeginCombo("##lesson", preview.c_str(), ImGuiComboFlags_HeightLarge);
+  if (preview != current && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.c_str());
+  if (open) {
     for (size_t i = 0; i < all.size(); ++i) {
       const lessons::LessonDef& l = all[i];
       ImGui::PushID(int(i));

@@ -60,6 +60,8 @@ BlockSchedule schedule_from_trace(const Trace& trace);
 void apply_schedule_to_trace(const BlockSchedule& schedule, Trace& trace);
 
 // Trace time ticks per modelled work unit after apply_schedule_to_trace.
-inline constexpr int kScheduleTicksPerUnit = 1000;
+// Fine enough that a block's emulator steps (tens of thousands for one unit of work) keep distinct
+// times.
+inline constexpr int kScheduleTicksPerUnit = 1'000'000;
 
 }  // namespace coop

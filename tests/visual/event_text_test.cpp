@@ -1,10 +1,26 @@
 // Counts abbreviated for badges (the code view's threads-per-line pill).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "visual/event_text.hpp"
 
 namespace coop::visual {
 namespace {
+
+TEST(FormatValue, FloatsShowWholeNumbersInFullAndOthersWithSevenDigits) {
+  auto f32 = [](float v) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return format_value(bits, ValueType::F32);
+  };
+  EXPECT_EQ(f32(16777216.0f), "16777216");  // 2^24, where a float counter stops
+  EXPECT_EQ(f32(16777214.0f), "16777214");
+  EXPECT_EQ(f32(-3.0f), "-3");
+  EXPECT_EQ(f32(0.25f), "0.25");
+  EXPECT_EQ(f32(1.0f / 3.0f), "0.3333333");
+  EXPECT_EQ(f32(3.0e9f), "3e+09");
+}
 
 TEST(ShortCount, FitsFourCharactersAndRoundsToTheNearestUnit) {
   EXPECT_EQ(short_count(0), "0");

@@ -1,6 +1,7 @@
 #include "visual/views/code_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -56,27 +57,37 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const float number_w = char_w * 4;  // "123 "
   const float code_x = count_w + number_w + char_w;
 
+  const float visible = ImGui::GetWindowHeight();
   if (settings.scroll_to_line > 0) {
+    settings.focus_line = settings.scroll_to_line;
+    settings.focus_first = settings.range_first;
+    settings.focus_last = settings.range_last;
+  }
+  const bool resized = settings.focus_line > 0 && settings.shown_height > 0 &&
+                       std::fabs(visible - settings.shown_height) > line_h;
+  settings.shown_height = visible;
+  if (settings.scroll_to_line > 0 || resized) {
     // The range around the line, centred, where it fits; else the line itself, a third down.
-    const int first = std::min(settings.scroll_to_line,
-                               settings.range_first > 0 ? settings.range_first : INT32_MAX);
-    const int last = std::max(settings.scroll_to_line, settings.range_last);
+    const int line = settings.focus_line;
+    const int first = std::min(line, settings.focus_first > 0 ? settings.focus_first : INT32_MAX);
+    const int last = std::max(line, settings.focus_last);
     const float span = float(last - first + 1) * line_h;
-    const float visible = ImGui::GetWindowHeight();
     ImGui::SetScrollY(std::max(
-        0.0f, span <= visible * 0.9f
-                  ? float(first - 1) * line_h - (visible - span) * 0.5f
-                  : float(settings.scroll_to_line - 1) * line_h - visible * 0.3f));
+        0.0f, span <= visible * 0.9f ? float(first - 1) * line_h - (visible - span) * 0.5f
+                                     : float(line - 1) * line_h - visible * 0.3f));
     settings.scroll_to_line = settings.range_first = settings.range_last = 0;
     settings.followed_line = in.last_event_line;
   }
   // Follow the line that just ran, if it left the visible part.
   if (settings.follow && in.last_event_line > 0 && in.last_event_line != settings.followed_line) {
     const float y = float(in.last_event_line - 1) * line_h;
-    const float top = ImGui::GetScrollY(), visible = ImGui::GetWindowHeight();
+    const float top = ImGui::GetScrollY();
     if (y < top || y + line_h > top + visible)
       ImGui::SetScrollY(std::max(0.0f, y - visible * 0.35f));
     settings.followed_line = in.last_event_line;
+    // From now on a resize keeps this line in view.
+    settings.focus_line = in.last_event_line;
+    settings.focus_first = settings.focus_last = 0;
   }
 
   ImDrawList* dl = ImGui::GetWindowDrawList();

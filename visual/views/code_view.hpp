@@ -22,6 +22,10 @@ struct CodeViewSettings {
   int followed_line = 0;   // the line the view last scrolled to
   int scroll_to_line = 0;  // one-shot request: bring this line into view (a step's code)
   int range_first = 0, range_last = 0;  // with it: lines to show together where they fit
+  // The last request, kept: when the pane changes height (presentation mode, a splitter) the
+  // same lines are brought into view again.
+  int focus_line = 0, focus_first = 0, focus_last = 0;
+  float shown_height = 0;
 };
 
 // Draws the view filling the region `size`. Returns the 1-based line clicked, or 0.

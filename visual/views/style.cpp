@@ -122,6 +122,24 @@ void same_line_if_room(const char* label) {
                     ImGui::GetStyle().FramePadding.x * 2);
 }
 
+std::string fit_words(const std::string& text, float width, bool words) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  static const std::string kEllipsis = "\xe2\x80\xa6";
+  std::string best;
+  for (size_t space = words ? text.find(' ') : std::string::npos; space != std::string::npos;
+       space = text.find(' ', space + 1)) {
+    std::string candidate = text.substr(0, space);
+    while (!candidate.empty() && (candidate.back() == ',' || candidate.back() == ':'))
+      candidate.pop_back();
+    if (ImGui::CalcTextSize((candidate + kEllipsis).c_str()).x > width) break;
+    best = candidate;
+  }
+  if (!best.empty()) return best + kEllipsis;
+  std::string cut = text;  // one long word: as many characters as fit
+  while (cut.size() > 1 && ImGui::CalcTextSize((cut + kEllipsis).c_str()).x > width) cut.pop_back();
+  return cut + kEllipsis;
+}
+
 void text_dim_wrapped(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", text.c_str());

@@ -61,6 +61,11 @@ void same_line_if_room(float width);
 // The same for a button or checkbox labelled `label` (its frame padding included).
 void same_line_if_room(const char* label);
 
+// `text` as it fits in `width` pixels: whole, or cut after its last whole word that fits, with
+// an ellipsis (never mid-word; a first word too long for the width is cut with the ellipsis).
+// `words` false: an identifier, cut after as many characters as fit, with the ellipsis.
+std::string fit_words(const std::string& text, float width, bool words = true);
+
 // Dim text that wraps at the panel's edge instead of running out of it.
 void text_dim_wrapped(const std::string& text);
 
