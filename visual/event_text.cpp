@@ -132,7 +132,8 @@ bool event_value(const Event& e, uint64_t& bits) {
   }
 }
 
-std::string describe_event(const Event& e, const TraceHeader& h) {
+std::string describe_event(const Event& e, const TraceHeader& h, uint64_t origin) {
+  auto at = [origin](uint64_t t) { return std::to_string(t >= origin ? t - origin : 0); };
   const std::string group = group_label(e.group_kind, e.group_id);
   const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);
   if (e.flags & kFlagStuck) {
@@ -156,12 +157,12 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
     }
     case EventKind::Barrier:
       return "sync() on " + group + ", phase " + std::to_string(e.extra) +
-             " (arrives t=" + std::to_string(e.time) + ", leaves t=" + std::to_string(e.b) + ")";
+             " (arrives t=" + at(e.time) + ", leaves t=" + at(e.b) + ")";
     case EventKind::BarrierArrive:
       return "barrier_arrive on " + group + ", phase " + std::to_string(e.extra);
     case EventKind::BarrierWait:
       return "barrier_wait on " + group + ", phase " + std::to_string(e.extra) +
-             " (leaves t=" + std::to_string(e.b) + ")";
+             " (leaves t=" + at(e.b) + ")";
     case EventKind::Collective: {
       // Votes and matches answer with lane masks: shown in hex, bit l for lane l.
       const bool mask_out = e.op == Op::Ballot || e.op == Op::MatchAny || e.op == Op::MatchAll;
@@ -193,7 +194,7 @@ std::string describe_event(const Event& e, const TraceHeader& h) {
                             (e.extra == 1 ? std::string("copy") : count_of(e.extra, "copy", "copies")) +
                             " landed"
                       : std::string("wait: every copy landed")) +
-             " (leaves t=" + std::to_string(e.b) + ")";
+             " (leaves t=" + at(e.b) + ")";
     case EventKind::ThreadBegin:
       return "starts on SM " + std::to_string(e.extra);
     case EventKind::ThreadEnd:

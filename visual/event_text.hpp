@@ -25,7 +25,9 @@ std::string atomic_scope(uint16_t flags);
 std::string group_label(GroupKind kind, uint32_t id);
 
 // What the event did, in one line.
-std::string describe_event(const Event& e, const TraceHeader& header);
+// Times it names (barrier departures) count from `origin`: the launch's first event, as playback
+// shows them (a GPU's raw %globaltimer is the time of day).
+std::string describe_event(const Event& e, const TraceHeader& header, uint64_t origin = 0);
 
 // The value an event leaves its thread holding (a collective's output, a load's value, a
 // store's value, an atomic's old value, a broadcast); false for events that carry none.

@@ -92,7 +92,7 @@ std::string playback_status(const TimelineModel& model, const PlaybackState& p) 
   if (p.cursor > 0) {
     // Since the launch's first event: the emulator counts scheduler steps, a GPU its
     // global timer's nanoseconds, whose raw value is the time of day.
-    const uint64_t t = model.at(p.cursor - 1).time - model.at(0).time;
+    const uint64_t t = model.at(p.cursor - 1).time - model.origin();
     s += "  \xc2\xb7  t=" + std::to_string(t) +
          (model.trace().header.backend == Backend::Gpu ? " ns" : "");
   }

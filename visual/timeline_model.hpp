@@ -37,6 +37,9 @@ class TimelineModel {
   size_t size() const { return order_.size(); }
   const Event& at(size_t position) const { return trace_.events[order_[position]]; }
 
+  // The time playback counts from: the launch's first event (0 for an empty trace).
+  uint64_t origin() const { return order_.empty() ? 0 : at(0).time; }
+
   // Positions of one thread's events, in playback order.
   std::span<const uint32_t> thread_positions(uint32_t thread) const;
 

@@ -123,9 +123,10 @@ void draw_thread_events(GuiApp& app) {
       const uint32_t pos = positions[size_t(i)];
       const Event& e = m->at(pos);
       const bool happened = pos < app.playback.cursor;
-      std::string label = "t=" + std::to_string(e.time) + "  line " + std::to_string(e.line) + "  ";
+      std::string label = "t=" + std::to_string(e.time - m->origin()) + "  line " +
+                          std::to_string(e.line) + "  ";
       if (many) label += "thread " + std::to_string(e.thread) + ": ";
-      label += visual::describe_event(e, m->trace().header);
+      label += visual::describe_event(e, m->trace().header, m->origin());
       ImGui::PushID(i);
       if (!happened)
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

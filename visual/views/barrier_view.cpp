@@ -134,8 +134,9 @@ BarrierViewResult draw_barrier_view(const char* id, const TimelineModel& model,
         ImGui::Text("%s: %s, phase %u", lane_name(model, tl.lanes(), lane).c_str(),
                     group_label(b.group_kind, b.group_id).c_str(), b.phase);
         ImGui::Text("%u threads arrive t=%llu..%llu, released t=%llu (line %u)", b.threads,
-                    (unsigned long long)b.first_arrive, (unsigned long long)b.last_arrive,
-                    (unsigned long long)b.depart, unsigned(b.line));
+                    (unsigned long long)(b.first_arrive - model.origin()),
+                    (unsigned long long)(b.last_arrive - model.origin()),
+                    (unsigned long long)(b.depart - model.origin()), unsigned(b.line));
         ImGui::TextDisabled("click: play to the last arrival");
         ImGui::EndTooltip();
         if (ImGui::IsMouseClicked(0)) result.seek = int64_t(b.last_position) + 1;

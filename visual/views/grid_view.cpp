@@ -390,7 +390,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         ImGui::TextUnformatted("has not started yet");
       } else {
         const Event& e = model.at(size_t(last_pos));
-        ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header).c_str());
+        ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header, model.origin()).c_str());
         if (snap.activity(t) == ThreadActivity::Waiting)
           ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
         if (snap.activity(t) == ThreadActivity::Stuck)
