@@ -25,13 +25,13 @@ ThreadActivity ThreadSnapshot::activity(uint32_t thread) const {
   // Barrier events carry their departure time: until playback reaches it, the thread is still
   // held at the barrier.
   if (blocks_thread(s.kind) && s.depart > now_) return ThreadActivity::Waiting;
-  // Nothing more is recorded for it: it has run to its end (a kernel records no exit of its own
-  // for every thread, so its last event is where it finished).
-  if (model_ != nullptr) {
-    const std::span<const uint32_t> mine = model_->thread_positions(thread);
-    if (!mine.empty() && s.position == int64_t(mine.back())) return ThreadActivity::Done;
-  }
   return ThreadActivity::Running;
+}
+
+bool ThreadSnapshot::played_last_event(uint32_t thread) const {
+  if (model_ == nullptr || thread >= state_.size()) return false;
+  const std::span<const uint32_t> mine = model_->thread_positions(thread);
+  return !mine.empty() && state_[thread].position == int64_t(mine.back());
 }
 
 GroupMembership ThreadSnapshot::membership(uint32_t thread, GroupKind kind) const {

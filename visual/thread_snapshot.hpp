@@ -15,7 +15,7 @@ enum class ThreadActivity : uint8_t {
   NotStarted,  // no event of this thread yet
   Running,     // between events
   Waiting,     // arrived at a barrier (or copy wait) that has not released it yet
-  Done,        // recorded ThreadEnd, or played its last recorded event (and left its barrier)
+  Done,        // recorded ThreadEnd
   Stuck,       // waits forever in a call that cannot complete (a deadlock the emulator found)
 };
 
@@ -47,13 +47,16 @@ class ThreadSnapshot {
   int line(uint32_t thread) const { return state_[thread].line; }  // 0 before its first event
   EventKind last_kind(uint32_t thread) const { return state_[thread].kind; }
   ThreadActivity activity(uint32_t thread) const;
+  // Whether playback has passed the thread's last recorded event: nothing more of it happens (a
+  // kernel records no exit for every thread, so this is where it finished).
+  bool played_last_event(uint32_t thread) const;
 
   // Group kinds the trace creates (GroupCreate events), in enum order.
   const std::vector<GroupKind>& group_kinds() const { return kinds_; }
   GroupMembership membership(uint32_t thread, GroupKind kind) const;
 
-  // How many started threads are at each source line (index = line): running, waiting, stuck,
-  // or finished at their last line without a ThreadEnd record.
+  // How many started threads are at each source line (index = line): running (their last
+  // recorded event included), waiting or stuck; not those that recorded ThreadEnd.
   const std::vector<uint32_t>& line_counts() const { return line_counts_; }
 
  private:

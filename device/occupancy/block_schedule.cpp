@@ -150,7 +150,12 @@ void apply_schedule_to_trace(const BlockSchedule& s, Trace& trace) {
   auto moved = [&](uint64_t block, uint64_t t) {
     const ScheduledBlock& b = *by_block[block];
     const Span& sp = span[block];
-    const double from = double(t - sp.first) / double(std::max<uint64_t>(sp.last - sp.first, 1));
+    // Step k of a block's n + 1 steps lands in the middle of the k-th of n + 1 equal slices of
+    // its place: after its start record, before its end record, and blocks that run at once in
+    // the model interleave in playback instead of one finishing its first steps before the
+    // next has begun.
+    const double from =
+        (double(t - sp.first) + 0.5) / double(sp.last - sp.first + 1);
     return uint64_t(std::llround((b.start + (b.end - b.start) * from) * kScheduleTicksPerUnit));
   };
   for (Event& e : trace.events) {

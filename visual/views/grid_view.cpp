@@ -72,7 +72,10 @@ BlockState block_state(const ThreadSnapshot& snap, uint32_t first, uint32_t thre
   for (uint32_t t = first; t < first + threads; t += stride) {
     switch (snap.activity(t)) {
       case ThreadActivity::NotStarted: ++n[0]; break;
-      case ThreadActivity::Running: ++n[1]; break;
+      case ThreadActivity::Running:
+        // A block counts as done once its threads have nothing more recorded.
+        ++n[snap.played_last_event(t) ? 3 : 1];
+        break;
       case ThreadActivity::Waiting: ++n[2]; break;
       case ThreadActivity::Done: ++n[3]; break;
       case ThreadActivity::Stuck: ++n[4]; break;
