@@ -384,6 +384,7 @@ LaunchConfig GuiApp::panel_launch() const {
     if (!block_typed) shown.block = m->launch().block;
     shown.mode = m->launch().mode;
     shown.cluster = m->launch().cluster;
+    shown.dynamic_smem = m->launch().dynamic_smem;
   }
   return shown;
 }

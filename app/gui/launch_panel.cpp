@@ -76,6 +76,9 @@ void draw_launch_config(GuiApp& app, double now) {
   field(app, "grid", visual::dims_text(shown.grid), now);
   row_label("block", "Threads per block: X, X,Y or X,Y,Z (1024 in all at most)");
   field(app, "block", visual::dims_text(shown.block), now);
+  if (shown.dynamic_smem > 0)  // what ran, whichever parameter set it (occupancy's examples do)
+    visual::text_dim_wrapped("dynamic shared memory " + std::to_string(shown.dynamic_smem) +
+                             " bytes per block");
   if (shown.mode != LaunchMode::Normal) {
     // How the shown launch was made, which decides what is legal in it (grid.sync, clusters).
     visual::text_dim_wrapped(std::string(shown.mode == LaunchMode::Cooperative ? "cooperative" : "cluster") +

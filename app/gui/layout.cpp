@@ -181,6 +181,7 @@ void right_column(GuiApp& app, float height) {
     if (app.presentation) {
       // The Launch panel is hidden in presentation mode: what ran is said here.
       std::string ran = "grid " + visual::dims_text(l.grid) + ", block " + visual::dims_text(l.block);
+      if (l.dynamic_smem > 0) ran += ", " + std::to_string(l.dynamic_smem) + " B dynamic shared";
       for (const auto& [name, value] : m->trace().header.params) ran += ", " + name + " " + value;
       visual::text_dim_wrapped(ran);
     }

@@ -31,7 +31,7 @@ __global__ void count_resident(unsigned* resident_now, unsigned* resident_peak, 
     atomicMax(&resident_peak[sm], here);
     sink[blockIdx.x] = busy_work(blockIdx.x, work);
   }
-  block.sync();
+  block.sync();  // the block is resident until thread 0's work is done
   if (block.thread_rank() == 0) atomicSub(&resident_now[sm], 1u);
   record_block_finish();
   block.sync();  // no warp leaves before the finish is recorded
