@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #define GLFW_INCLUDE_GLEXT
@@ -92,7 +94,14 @@ double thread_cpu_ms() {
 
 Result<std::unique_ptr<GuiWindow>> GuiWindow::open(const WindowOptions& options) {
   glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit())
+  // An X server that is busy accepting other clients (a test suite's parallel windows on one
+  // Xvfb) can refuse a connection for a moment: two more tries before giving up.
+  bool initialized = glfwInit();
+  for (int retry = 0; retry < 2 && !initialized && std::getenv("DISPLAY"); ++retry) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    initialized = glfwInit();
+  }
+  if (!initialized)
     return Status::error("cannot open a window: " +
                          (glfw_error.empty() ? std::string("glfwInit failed") : glfw_error) +
                          " (is DISPLAY set? without a display, run under xvfb-run)");
