@@ -58,13 +58,16 @@ void draw_schedule_tab(GuiApp& app) {
   const visual::TimelineModel* m = app.model();
   if (m && t && &m->trace() == t && app.playback.cursor != now_cursor) {
     // The moment in schedule time: the latest block start or end that playback has shown.
+    // Playback is in time order, so that is the nearest such record before the cursor.
     now_cursor = app.playback.cursor;
     now.reset();
-    for (size_t i = 0; i < std::min(now_cursor, m->size()); ++i) {
+    for (size_t i = std::min(now_cursor, m->size()); i-- > 0;) {
       const Event& e = m->at(i);
       if (e.group_kind == GroupKind::Block &&
-          (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd))
-        now = std::max(now.value_or(0.0), schedule.from_trace_time(e.time));
+          (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd)) {
+        now = schedule.from_trace_time(e.time);
+        break;
+      }
     }
   }
   if (schedule.blocks.empty()) {
