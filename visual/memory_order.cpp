@@ -40,7 +40,10 @@ bool other_result(Op op, uint64_t old_bits, uint64_t operand_bits, uint64_t& res
 }
 
 // Orders atomics by following old values: each landing found the value the previous one left.
-// Returns false (and leaves the order alone) unless the chain is unique and covers all.
+// The atomics are the edges (old -> result) of a path through the values; it starts at the one
+// value found once more than it was left (the initial value). An atomic that leaves the value it
+// found (an add of 0, a max below the current value) is taken as soon as its value is reached.
+// Returns false (and leaves the order alone) unless the path is unique and covers all.
 bool order_by_chain(AddressHistory& h) {
   std::vector<AtomicLanding>& a = h.atomics;
   const size_t n = a.size();
@@ -48,32 +51,36 @@ bool order_by_chain(AddressHistory& h) {
   std::vector<uint64_t> result(n);
   for (size_t i = 0; i < n; ++i)
     if (!atomic_result(a[i].op, h.type, a[i].old, a[i].operand, result[i])) return false;
+  std::unordered_map<uint64_t, int64_t> balance;  // found minus left, per value
+  for (size_t i = 0; i < n; ++i) ++balance[a[i].old], --balance[result[i]];
+  uint64_t value = 0;
+  size_t starts = 0;
+  for (const auto& [v, b] : balance) {
+    if (b > 1) return false;
+    if (b == 1) value = v, ++starts;
+  }
+  if (starts != 1) return false;  // a cycle (no initial value) or two chains: ambiguous
   // Value -> atomics that found it, in playback order (ties: the earlier recorded goes first).
   std::unordered_multimap<uint64_t, size_t> by_old;
   for (size_t i = n; i-- > 0;) by_old.emplace(a[i].old, i);
-  std::unordered_map<uint64_t, size_t> produced;
-  for (size_t i = 0; i < n; ++i) ++produced[result[i]];
-  // The first landing found a value no other atomic produced (the initial value).
-  size_t start = n;
-  for (size_t i = 0; i < n; ++i) {
-    if (produced.count(a[i].old)) continue;
-    if (start != n) return false;  // two candidates: ambiguous
-    start = i;
-  }
-  if (start == n) return false;
   std::vector<bool> used(n, false);
   std::vector<AtomicLanding> ordered;
-  size_t at = start;
-  while (true) {
-    used[at] = true;
-    ordered.push_back(a[at]);
-    if (ordered.size() == n) break;
+  ordered.reserve(n);
+  while (ordered.size() < n) {
     size_t next = n;
-    for (auto [it, end] = by_old.equal_range(result[at]); it != end; ++it)
-      if (!used[it->second] && (next == n || a[it->second].position < a[next].position))
-        next = it->second;
+    bool next_stays = false;
+    for (auto [it, end] = by_old.equal_range(value); it != end; ++it) {
+      const size_t i = it->second;
+      if (used[i]) continue;
+      const bool stays = result[i] == value;
+      if (next == n || (stays && !next_stays) ||
+          (stays == next_stays && a[i].position < a[next].position))
+        next = i, next_stays = stays;
+    }
     if (next == n) return false;
-    at = next;
+    used[next] = true;
+    ordered.push_back(a[next]);
+    value = result[next];
   }
   a = std::move(ordered);
   return true;

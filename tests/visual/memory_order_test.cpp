@@ -69,6 +69,27 @@ TEST(MemoryOrder, TicketsLandInLandingOrderNotByTimeStamp) {
   EXPECT_EQ(landed_in_order(h, 0), 0u);
 }
 
+TEST(MemoryOrder, AnAtomicThatLeavesItsValueChainsWhereItFoundIt) {
+  // Thread 1 adds 0 and finds 0; thread 0 adds 1 and also finds 0: thread 1 landed first (had
+  // thread 0 landed first, thread 1 would have found 1). Recorded the other way round.
+  TraceBuilder b(2);
+  b.add(EventKind::Atomic, 0, 1, 0, Op::AtomicAdd);
+  b.add(EventKind::Atomic, 1, 0, 0, Op::AtomicAdd);
+  const auto h = build_memory_histories(TimelineModel(std::move(b.t)));
+  EXPECT_TRUE(h.at(0).order_exact);
+  EXPECT_EQ(h[0].atomics.at(0).thread, 1u);
+  EXPECT_EQ(h[0].atomics.at(1).thread, 0u);
+}
+
+TEST(MemoryOrder, ACycleOfValuesHasNoFirstLandingAndKeepsTheRecordedOrder) {
+  TraceBuilder b(2);
+  b.add(EventKind::Atomic, 0, 5, 3, Op::AtomicExch);  // 3 -> 5
+  b.add(EventKind::Atomic, 1, 3, 5, Op::AtomicExch);  // 5 -> 3: either could have been first
+  const auto h = build_memory_histories(TimelineModel(std::move(b.t)));
+  EXPECT_FALSE(h.at(0).order_exact);
+  EXPECT_EQ(h[0].atomics.at(0).thread, 0u);
+}
+
 TEST(MemoryOrder, AnUnchainableOrderFallsBackToTheRecordedOne) {
   TraceBuilder b(2);
   b.add(EventKind::Atomic, 0, 1, 40, Op::AtomicAdd);
