@@ -137,6 +137,8 @@ std::string describe_event(const Event& e, const TraceHeader& h, uint64_t origin
   const std::string group = group_label(e.group_kind, e.group_id);
   const std::string a = format_value(e.a, e.value_type), b = format_value(e.b, e.value_type);
   if (e.flags & kFlagStuck) {
+    if (e.kind == EventKind::Fault)
+      return "stopped here by an error that ended the launch (the run's report says which)";
     if (e.kind == EventKind::GroupCreate)
       return "stuck partitioning " + group + ": not every thread of it gets here (deadlock)";
     const std::string call = e.kind == EventKind::Collective    ? op_label(e.op)

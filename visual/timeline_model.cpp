@@ -58,6 +58,7 @@ TimelineModel::TimelineModel(Trace trace) : trace_(std::move(trace)) {
   for (uint32_t pos = 0; pos < order_.size(); ++pos) {
     const Event& e = ev[order_[pos]];
     has_stuck_ |= (e.flags & kFlagStuck) != 0;
+    has_fault_ |= e.kind == EventKind::Fault;
     if (e.kind != EventKind::Barrier && e.kind != EventKind::BarrierWait) continue;
     if (e.flags & kFlagStuck) continue;  // never completes: no phase ends there
     last[barrier_instance(e, block_threads_)] = pos;

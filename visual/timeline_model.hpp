@@ -58,6 +58,8 @@ class TimelineModel {
 
   // Whether some thread is recorded stuck for ever (a deadlock the emulator found).
   bool has_stuck() const { return has_stuck_; }
+  // Whether a thread stopped on an error that ended the launch (recorded as a Fault event).
+  bool has_fault() const { return has_fault_; }
 
   // The first position at or after `from` whose event has `kind` (and, if lines is not empty, a
   // line in `lines`); size() if there is none.
@@ -71,6 +73,7 @@ class TimelineModel {
   std::vector<uint32_t> thread_positions_; // positions grouped by thread
   std::vector<size_t> phase_ends_;
   bool has_stuck_ = false;
+  bool has_fault_ = false;
   std::vector<uint16_t> joins_;  // per thread: bit k set when it creates a group of kind k
 };
 

@@ -227,6 +227,13 @@ uint64_t now() { return t_worker->clock; }
 void fault(const std::string& message, uint16_t line) {
   Lane& lane = current_lane();
   t_worker->launch->fail(where(lane, line) + ": " + message);
+  // The thread never leaves this line: recorded there, so the views show who stopped where.
+  Event e{};
+  e.kind = EventKind::Fault;
+  e.time = t_worker->clock;
+  e.line = line;
+  e.flags = kFlagStuck;
+  record(e);
   set_state(lane, LaneState::Faulted);
   // Resumed again only when the launch is torn down, and then the fiber unwinds from here.
   for (;;) yield_to_scheduler(lane);

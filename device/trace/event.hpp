@@ -34,6 +34,8 @@ enum class EventKind : uint8_t {
   ThreadBegin = 12,   // first event of a thread in a launch: extra = SM id (GPU) or emulated SM
   ThreadEnd = 13,     // last event of a thread
   Note = 14,          // free-form value a lesson records for the view: a = value, op = lesson tag
+  Fault = 15,         // the thread stopped here on an error that ended the launch (the run's
+                      // report says which); recorded with kFlagStuck by the emulator only
   Count
 };
 

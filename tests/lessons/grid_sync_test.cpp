@@ -48,6 +48,18 @@ TEST(GridSync, TheHazardIsReportedAtTheGridSyncLine) {
       << run.checks[0].got;
   ASSERT_EQ(run.launches.size(), 1u);
   EXPECT_FALSE(run.launches[0].events.empty()) << "the partial trace is kept";
+  // The thread the report names is recorded stopped on that line, so the views can show it.
+  int faults = 0;
+  for (const Event& e : run.launches[0].events)
+    if (e.kind == EventKind::Fault) {
+      ++faults;
+      EXPECT_EQ(e.line, line);
+      EXPECT_TRUE(e.flags & kFlagStuck);
+      EXPECT_NE(run.checks[0].got.find("thread (" + std::to_string(e.thread) + ",0,0)"),
+                std::string::npos)
+          << "the report names thread " << e.thread << ": " << run.checks[0].got;
+    }
+  EXPECT_EQ(faults, 1);
 }
 
 TEST(GridSync, RequiresACooperativeLaunch) {

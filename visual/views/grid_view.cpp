@@ -170,7 +170,8 @@ void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSet
   swatch(st.colors.not_started, "not started");
   swatch(scale_color(group_color(0), kWaitingShade), "waiting at a barrier", group_color(0));
   if (model.has_stuck())
-    swatch(scale_color(group_color(0), kWaitingShade), "stuck (deadlock)", st.colors.error);
+    swatch(scale_color(group_color(0), kWaitingShade),
+           model.has_fault() ? "stopped by the error" : "stuck (deadlock)", st.colors.error);
   if (by == ColorBy::Group) {
     swatch(st.colors.no_group, "no group yet");
     const std::string outside = std::string("never in a ") + std::string(name_of(s.group)) + " group";
