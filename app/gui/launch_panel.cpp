@@ -32,6 +32,17 @@ void edit_param(GuiApp& app, const lessons::ParamDef& p, double now) {
   const std::string tip = p.help + " (" + std::to_string(p.min) + " to " + std::to_string(p.max) +
                           (p.power_of_two ? ", a power of two" : "") + ")";
   row_label(p.name.c_str(), tip.c_str());
+  if (const auto imposed = p.imposed ? p.imposed(app.params) : std::nullopt) {
+    // Another parameter decides it: the value that runs, greyed, and which parameter to change.
+    ImGui::BeginDisabled();
+    std::string shown = std::to_string(imposed->value);
+    ImGui::InputText(("##" + p.name).c_str(), shown.data(), shown.size() + 1,
+                     ImGuiInputTextFlags_ReadOnly);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("set by %s; %s", imposed->by.c_str(), tip.c_str());
+    return;
+  }
   const int64_t value = app.params[p.name];
   if (p.power_of_two) {
     // Only legal values are offered.

@@ -52,12 +52,20 @@ std::string pct(double v) {
   return buf;
 }
 
+// The shared memory an example stands for: it replaces smem_kb unless the example is 0.
+std::optional<ImposedValue> example_smem_kb(const Params& p) {
+  const int64_t example = p.at("example");
+  if (kExamples[example].threads == 0) return std::nullopt;
+  return ImposedValue{kExamples[example].smem_kb, "example " + std::to_string(example)};
+}
+
 // The launch an example stands for; a block the user gave stays as given.
 LaunchConfig launch_of(const LaunchConfig& given, const Params& p, bool block_given) {
   LaunchConfig c = given;
   const Example& e = kExamples[p.at("example")];
   if (e.threads && !block_given) c.block = {e.threads, 1, 1};
-  c.dynamic_smem = uint32_t((e.threads ? e.smem_kb : uint32_t(p.at("smem_kb"))) * 1024);
+  const std::optional<ImposedValue> smem = example_smem_kb(p);
+  c.dynamic_smem = uint32_t((smem ? smem->value : p.at("smem_kb")) * 1024);
   c.mode = LaunchMode::Normal;
   return c;
 }
@@ -139,19 +147,19 @@ Status measure_residency(Executor& exec, const RunRequest& req, LessonRun& out) 
       ++sms_used;
     }
   const int want = predicted->active_blocks_per_sm;
-  out.results.emplace_back("launch", std::to_string(blocks) + " blocks of " + c.block.str() +
-                                         " threads, " + std::to_string(c.dynamic_smem) +
-                                         " bytes of dynamic shared memory");
-  out.results.emplace_back("kernel resources",
+  out.results.emplace_back("count_resident launch",
+                           std::to_string(blocks) + " blocks of " + c.block.str() + " threads, " +
+                               std::to_string(c.dynamic_smem) + " bytes of dynamic shared memory");
+  out.results.emplace_back("count_resident resources",
                            std::to_string(res.regs_per_thread) + " registers/thread, " +
                                std::to_string(res.static_smem) + " bytes static shared memory");
-  out.results.emplace_back("predicted blocks per SM",
+  out.results.emplace_back("count_resident blocks per SM, predicted",
                            std::to_string(want) + " (" + pct(predicted->occupancy) +
                                ", limited by " + joined(predicted->limiting) + ")");
   if (exec.backend() == Backend::Gpu) {
-    out.results.emplace_back("measured peak blocks per SM", std::to_string(fewest) + ".." +
-                                                                std::to_string(most) + " over " +
-                                                                std::to_string(sms_used) + " SMs");
+    out.results.emplace_back("count_resident blocks per SM, measured",
+                             std::to_string(fewest) + ".." + std::to_string(most) + " over " +
+                                 std::to_string(sms_used) + " SMs");
     out.checks.push_back(make_check("no SM ever held more blocks than predicted",
                                     "at most " + std::to_string(want),
                                     "at most " + std::to_string(most), int(most) <= want));
@@ -228,7 +236,8 @@ Status register_pressure(Executor& exec, const RunRequest& req, LessonRun& out) 
     in.regs_per_thread = row->regs;
     Result<OccupancyResult> occ = compute_occupancy(d, in);
     out.results.emplace_back(
-        cap ? "--maxrregcount " + std::to_string(cap) : std::string("no register cap"),
+        "many_live_values, " +
+            (cap ? "--maxrregcount " + std::to_string(cap) : std::string("no register cap")),
         std::to_string(row->regs) + " registers, " + std::to_string(row->spill_stores) +
             " bytes spilled, occupancy at 256 threads " + (occ ? pct(occ->occupancy) : "?") + " (" +
             describe_source(*row, arch) + ")");
@@ -268,7 +277,8 @@ LessonDef lesson() {
   l.params = {
       {"example", 1, 0, 3,
        "1: 768 threads; 2: 32 threads; 3: 256 threads + 100 KB shared; 0: --block and smem_kb"},
-      {"smem_kb", 0, 0, 227, "dynamic shared memory per block in KB (example 0 only)"},
+      {"smem_kb", 0, 0, 227, "dynamic shared memory per block in KB (example 0 only)", false,
+       example_smem_kb},
       {"work", 20000, 1, 10000000, "steps of busy work per block, so blocks overlap in time"},
       {"waves", 2, 1, 8, "grid size in multiples of what the device holds at once"},
       {"rounds", 8, 1, 64, "mixing rounds of many_live_values"},
