@@ -44,7 +44,7 @@ ImU32 block_colour(uint32_t block) {
 
 void wrapped_colored(const ImVec4& colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped(text);
   ImGui::PopStyleColor();
 }
 
@@ -190,7 +190,7 @@ void draw_resource_bar(const SmResourceBar& b, float label_w, float width, float
 }
 
 void draw_sm(const OccupancyPanelModel& m) {
-  ImGui::TextWrapped("One SM of %s: %s", m.device.name.c_str(), m.summary.c_str());
+  text_wrappedf("One SM of %s: %s", m.device.name.c_str(), m.summary.c_str());
   float label_w = 0;
   for (const SmResourceBar& b : m.bars)
     label_w = std::max(label_w, ImGui::CalcTextSize(b.name.c_str()).x);
@@ -200,14 +200,14 @@ void draw_sm(const OccupancyPanelModel& m) {
   for (const SmResourceBar& b : m.bars)
     draw_resource_bar(b, label_w, width, ImGui::GetFontSize() * 0.9f);
   const OccupancyResult& r = m.result;
-  ImGui::TextWrapped(
+  text_wrappedf(
       "allocated per block: %d registers (%d per warp, unit %d), %zu bytes shared "
       "(%zu requested + %zu reserved, unit %d)",
       r.allocated_regs_per_block, r.allocated_regs_per_warp, r.reg_alloc_unit,
       r.allocated_smem_per_block, r.requested_smem_per_block, r.reserved_smem_per_block,
       r.smem_alloc_unit);
   if (const std::string waves = waves_text(r); !waves.empty())
-    ImGui::TextWrapped("grid: %s", waves.c_str());
+    text_wrappedf("grid: %s", waves.c_str());
 }
 
 // [SECTION] Occupancy charts
@@ -309,13 +309,13 @@ void draw_charts(const OccupancyPanelModel& m, OccupancyPanelState& s) {
 void draw_cooperative(const OccupancyPanelModel& m) {
   if (!m.cooperative) return;
   ImGui::Separator();
-  ImGui::TextWrapped("Cooperative launch: the largest legal grid is %llu blocks (%d per SM x %d SMs)",
+  text_wrappedf("Cooperative launch: the largest legal grid is %llu blocks (%d per SM x %d SMs)",
               static_cast<unsigned long long>(m.max_cooperative_grid),
               m.result.active_blocks_per_sm, m.device.sm_count);
   if (!m.launch_error.empty())
     wrapped_error(m.launch_error);
   else
-    ImGui::TextWrapped(
+    text_wrappedf(
         "This grid fits: every block is resident at once, so grid.sync() is legal.");
 }
 
@@ -352,7 +352,7 @@ void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
     wrapped_colored(ImVec4(1, 0.8f, 0.3f, 1),
                     "Modelled schedule (occupancy model): not a measurement");
   else
-    ImGui::TextWrapped("Measured: %%smid and %%globaltimer of every block (%s)", s.unit.c_str());
+    text_wrappedf("Measured: %%smid and %%globaltimer of every block (%s)", s.unit.c_str());
   // The legend: what a bar, its colour and the vertical line mean.
   {
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -366,7 +366,7 @@ void draw_block_schedule(const BlockSchedule& s, BlockScheduleViewState& state,
       ImGui::SameLine();
       ImGui::TextUnformatted(label);
     };
-    ImGui::TextWrapped("a bar = one block, from its start to its end:");
+    text_wrappedf("a bar = one block, from its start to its end:");
     same_line_if_room(box * 8);
     swatch(kBlockA, 0, "running");
     same_line_if_room(box * 6);

@@ -167,17 +167,17 @@ void draw_bars(BenchPanel& p) {
     visual::text_dim_wrapped(p.missing);
   } else {
     const rp::ReduceBenchReport& r = *p.report;
-    ImGui::TextWrapped("%s (%s), %s, %s: n = %llu floats (%.2f GB), block %u, median of %u runs.",
-                       r.device.c_str(), r.arch.c_str(), date_of(r.measured_at).c_str(),
-                       p.source.c_str(), (unsigned long long)r.n, double(r.bytes) / 1e9, r.block,
-                       r.runs);
+    visual::text_wrappedf(
+        "%s (%s), %s, %s: n = %llu floats (%.2f GB), block %u, median of %u runs.",
+        r.device.c_str(), r.arch.c_str(), date_of(r.measured_at).c_str(), p.source.c_str(),
+        (unsigned long long)r.n, double(r.bytes) / 1e9, r.block, r.runs);
     for (const std::string& note : r.notes)
       ImGui::TextColored(ImColor(st.colors.warning), "%s", note.c_str());
     const visual::BandwidthChartInput in = bars_of(r);
     visual::draw_bandwidth_chart("bars", in, visual::layout_bandwidth_chart(in));
     const rp::BenchGoals g = rp::goals_of(r);
     if (const rp::VariantResult* best = r.best_result())
-      ImGui::TextWrapped(
+      visual::text_wrappedf(
           "Fastest of the lesson's kernels: %s at %s %% of the copy bandwidth and "
           "%s times CUB's throughput.",
           best->id.c_str(), visual::format_rate(g.best_vs_copy * 100).c_str(),
@@ -196,7 +196,7 @@ void draw_sweep(BenchPanel& p) {
     return;
   }
   const rp::BlockSweep& pred = *p.prediction;
-  ImGui::TextWrapped(
+  visual::text_wrappedf(
       "Occupancy predicted for %s on %s with 2^28 floats. Which block size do you expect to "
       "read memory fastest? Pick one, then measure.",
       pred.variant.c_str(), p.prediction_device.c_str());
@@ -225,17 +225,17 @@ void draw_sweep(BenchPanel& p) {
   }
   run_controls(p, true, p.measured ? "Measure again on this GPU" : "Run the sweep", true);
   if (!can_measure)
-    ImGui::TextWrapped(
+    visual::text_wrappedf(
         "No GPU here and no measured sweep shipped: the prediction is all there "
         "is to see.");
   visual::draw_sweep_chart("sweep", samples, chart);
-  ImGui::TextWrapped("%s", chart.prediction.c_str());
+  visual::text_wrapped(chart.prediction);
   if (chart.measured) {
-    ImGui::TextWrapped("%s", chart.outcome.c_str());
+    visual::text_wrapped(chart.outcome);
     ImGui::TextDisabled("measured on %s", p.measured_device.c_str());
     if (p.guess >= 0 && size_t(p.guess) < samples.size() && chart.fastest < samples.size() &&
         samples[size_t(p.guess)].gbs > 0)
-      ImGui::TextWrapped(
+      visual::text_wrappedf(
           "Your guess, %u threads: %s GB/s, %s %% of the fastest.", samples[size_t(p.guess)].block,
           visual::format_rate(samples[size_t(p.guess)].gbs).c_str(),
           visual::format_rate(100 * samples[size_t(p.guess)].gbs / samples[chart.fastest].gbs)

@@ -129,8 +129,8 @@ void draw_launch_config(GuiApp& app, double now) {
   if (!app.running() && app.outcome && !app.outcome->run.status.ok()) {
     const RunOutcome& o = *app.outcome;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("%s", o.problem.kind != GpuProblem::None ? o.problem.title.c_str()
-                                                                : o.run.status.message().c_str());
+    visual::text_wrapped(o.problem.kind != GpuProblem::None ? o.problem.title
+                                                            : o.run.status.message());
     ImGui::PopStyleColor();
   }
   if (app.outcome && !app.outcome->device.empty())

@@ -90,7 +90,7 @@ void top_bar(GuiApp& app, double now) {
   // The emulator banner: students must know when they are not looking at a real GPU.
   if (app.outcome && !app.outcome->banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
-    ImGui::TextWrapped("%s", app.outcome->banner.c_str());
+    visual::text_wrapped(app.outcome->banner);
     ImGui::PopStyleColor();
   }
   if (app.replay) {
@@ -100,7 +100,7 @@ void top_bar(GuiApp& app, double now) {
     ImGui::PushStyleColor(ImGuiCol_Text, app.notice_is_error
                                              ? ImGui::ColorConvertU32ToFloat4(st.colors.error)
                                              : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", app.notice.c_str());
+    visual::text_wrapped(app.notice);
     ImGui::PopStyleColor();
   }
 }
@@ -113,7 +113,7 @@ void dropped_warning(const GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   visual::push_font(st.fonts.bold);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
-  ImGui::TextWrapped("%s", text.c_str());
+  visual::text_wrapped(text);
   ImGui::PopStyleColor();
   visual::pop_font(st.fonts.bold);
 }
@@ -138,7 +138,7 @@ void right_column(GuiApp& app, float height) {
   if (failed) {
     visual::push_font(st.fonts.bold);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("The run stopped: %s", app.outcome->run.status.message().c_str());
+    visual::text_wrappedf("The run stopped: %s", app.outcome->run.status.message().c_str());
     ImGui::PopStyleColor();
     visual::pop_font(st.fonts.bold);
   }

@@ -13,6 +13,7 @@
 #include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/presets.hpp"
 #include "visual/occupancy_view.hpp"
+#include "visual/views/style.hpp"
 
 namespace coop::app {
 namespace {
@@ -71,7 +72,7 @@ void draw_schedule_tab(GuiApp& app) {
     }
   }
   if (schedule.blocks.empty()) {
-    ImGui::TextWrapped("This launch recorded no block start and end times. The \"Block scheduling "
+    visual::text_wrappedf("This launch recorded no block start and end times. The \"Block scheduling "
                        "and waves\" lesson records them: each block notes its SM and when it "
                        "started and finished.");
     return;

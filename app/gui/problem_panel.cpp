@@ -15,10 +15,10 @@ void draw_gpu_problem(GuiApp& app) {
   const GpuProblemText& p = o.problem;
   visual::push_font(st.fonts.bold);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
-  ImGui::TextWrapped("%s", p.title.c_str());
+  visual::text_wrapped(p.title);
   ImGui::PopStyleColor();
   visual::pop_font(st.fonts.bold);
-  ImGui::TextWrapped("%s", p.explanation.c_str());
+  visual::text_wrapped(p.explanation);
   visual::text_dim_wrapped("Details: " + o.run.status.message());
   ImGui::Spacing();
 
@@ -37,7 +37,7 @@ void draw_gpu_problem(GuiApp& app) {
     ImGui::BeginDisabled(app.trace_field.empty());
     const bool open = ImGui::Button(kOpen);
     ImGui::EndDisabled();
-    ImGui::TextWrapped(
+    visual::text_wrappedf(
         "coopviz found no trace recorded on a GPU for this lesson. A .cvt file from "
         "`coopviz run %s --backend gpu --trace FILE` on a machine with a GPU opens here:",
         app.lesson_def() ? app.lesson_def()->id.c_str() : "LESSON");
@@ -50,7 +50,7 @@ void draw_gpu_problem(GuiApp& app) {
   }
   if (!app.trace_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-    ImGui::TextWrapped("%s", app.trace_error.c_str());
+    visual::text_wrapped(app.trace_error);
     ImGui::PopStyleColor();
   }
 }

@@ -24,7 +24,7 @@ void draw_checks(GuiApp& app) {
     const lessons::LessonRun& run = app.outcome->run;
     if (!run.status.ok()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
-      ImGui::TextWrapped("%s", run.status.message().c_str());
+      visual::text_wrapped(run.status.message());
       ImGui::PopStyleColor();
     }
     // What the run produced first, then what was verified: in a narrow tab each check is a short
@@ -38,7 +38,7 @@ void draw_checks(GuiApp& app) {
         ImGui::TableNextColumn();
         visual::text_dim_wrapped(name);
         ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", value.c_str());
+        visual::text_wrapped(value);
       }
       ImGui::EndTable();
       ImGui::Spacing();
@@ -48,10 +48,10 @@ void draw_checks(GuiApp& app) {
       const ImU32 color = c.skipped ? st.colors.warning : c.pass ? st.colors.ok : st.colors.error;
       ImGui::TextColored(ImColor(color), "%s", c.skipped ? "skip" : c.pass ? "pass" : "FAIL");
       ImGui::SameLine(indent);
-      ImGui::TextWrapped("%s", c.name.c_str());
+      visual::text_wrapped(c.name);
       ImGui::Indent(indent);
       visual::text_dim_wrapped("expected " + c.expected);
-      ImGui::TextWrapped("got %s", c.got.c_str());
+      visual::text_wrappedf("got %s", c.got.c_str());
       ImGui::Unindent(indent);
     }
   }

@@ -55,10 +55,10 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
   for (const AtomicLanding& a : h.atomics)
     if (const std::string sc = atomic_scope(a.flags); scopes.find(sc) == std::string::npos)
       scopes += (scopes.empty() ? "" : " and ") + sc;
-  ImGui::TextWrapped("%s: %s at %s scope, %zu landed so far",
-                     address_name(h.address, h.flags, header).c_str(),
-                     count_of(h.atomics.size(), op_label(h.atomics.front().op) + " call").c_str(),
-                     scopes.c_str(), landed);
+  text_wrappedf("%s: %s at %s scope, %zu landed so far",
+                address_name(h.address, h.flags, header).c_str(),
+                count_of(h.atomics.size(), op_label(h.atomics.front().op) + " call").c_str(),
+                scopes.c_str(), landed);
   text_dim_wrapped(h.order_exact
                                ? "In landing order, read from the old value each one found "
                                  "(not by time stamp)."

@@ -1,5 +1,8 @@
 #include "visual/views/style.hpp"
 
+#include <cstdarg>
+#include <cstdio>
+
 #include "visual/syntax.hpp"
 
 namespace coop::visual {
@@ -140,9 +143,59 @@ std::string fit_words(const std::string& text, float width, bool words) {
   return cut + kEllipsis;
 }
 
+std::string break_at_spaces(const std::string& text, float width) {
+  std::string out;
+  out.reserve(text.size());
+  const float space = ImGui::CalcTextSize(" ").x;
+  float line = 0;  // width of the current output line
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '\n') {
+      out += '\n';
+      line = 0;
+      ++i;
+      continue;
+    }
+    // A run of spaces, then a word.
+    size_t spaces = 0;
+    while (i + spaces < text.size() && text[i + spaces] == ' ') ++spaces;
+    size_t end = i + spaces;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\n') ++end;
+    const char* word = text.data() + i + spaces;
+    const float w = ImGui::CalcTextSize(word, text.data() + end).x;
+    if (line > 0 && line + float(spaces) * space + w > width) {
+      out += '\n';
+      line = 0;
+    } else {
+      out.append(spaces, ' ');
+      line += float(spaces) * space;
+    }
+    out.append(word, text.data() + end);
+    line += w;
+    i = end;
+  }
+  return out;
+}
+
+void text_wrapped(const std::string& text) {
+  const std::string lines = break_at_spaces(text, ImGui::GetContentRegionAvail().x);
+  ImGui::PushTextWrapPos(0.0f);  // a word wider than the panel still wraps somewhere
+  ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
+  ImGui::PopTextWrapPos();
+}
+
+void text_wrappedf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  char buf[1024];
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  text_wrapped(buf);
+}
+
 void text_dim_wrapped(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped(text);
   ImGui::PopStyleColor();
 }
 

@@ -66,7 +66,15 @@ void same_line_if_room(const char* label);
 // `words` false: an identifier, cut after as many characters as fit, with the ellipsis.
 std::string fit_words(const std::string& text, float width, bool words = true);
 
-// Dim text that wraps at the panel's edge instead of running out of it.
+// Text that wraps at the panel's edge, between words only: ImGui's own wrapping also breaks
+// after punctuation, which splits "25.0 %" or "3,4" across lines.
+void text_wrapped(const std::string& text);
+// The same, printf-style.
+void text_wrappedf(const char* format, ...) IM_FMTARGS(1);
+// The same in the dim colour.
 void text_dim_wrapped(const std::string& text);
+// `text` with a line break in place of each space where the next word would pass `width` pixels
+// (lines of one word too long for the width stay whole).
+std::string break_at_spaces(const std::string& text, float width);
 
 }  // namespace coop::visual
