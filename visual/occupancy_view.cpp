@@ -326,17 +326,19 @@ void draw_occupancy_panel(const OccupancyPanelInput& input, OccupancyPanelState&
   const OccupancyPanelModel m = build_occupancy_panel_model(input, state);
   ImGui::PushID("occupancy_panel");
   if (!input.kernel_name.empty()) ImGui::Text("kernel %s", input.kernel_name.c_str());
-  draw_controls(input, state, m);
-  if (!m.error.empty()) {
+  // The answer first (it is what a step talks about), then the inputs to try others with; an
+  // input refused leaves no answer, only the reason, above the field to correct.
+  if (m.error.empty())
+    draw_sm(m);
+  else
     wrapped_error(m.error);
-    ImGui::PopID();
-    return;
+  ImGui::Separator();
+  draw_controls(input, state, m);
+  if (m.error.empty()) {
+    ImGui::Separator();
+    draw_charts(m, state);
+    draw_cooperative(m);
   }
-  ImGui::Separator();
-  draw_sm(m);
-  ImGui::Separator();
-  draw_charts(m, state);
-  draw_cooperative(m);
   ImGui::PopID();
 }
 

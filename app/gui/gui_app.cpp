@@ -394,11 +394,8 @@ void GuiApp::apply_step_view() {
   if (!s) return;
   std::optional<ResultTab> tab = tab_named(s->tab);
   tab_request = tab ? *tab : ResultTab::Checks;
-  // The view the step is about gets most of the right column: the calculators and charts of the
-  // occupancy, schedule and benchmark tabs need room; elsewhere the thread grid is the picture.
-  const bool tab_is_key = tab_request == ResultTab::Occupancy ||
-                          tab_request == ResultTab::Schedule || tab_request == ResultTab::Benchmark;
-  layout.grid = tab_is_key ? 0.34f : 0.6f;
+  const TabRow& row = tab_row(tab_request);
+  layout.grid = presentation ? row.presentation_grid_share : row.grid_share;
   if (!tab) say("step " + std::to_string(step + 1) + ": no tab named '" + s->tab + "' (" +
                     tab_names() + ")",
                 true);

@@ -7,12 +7,12 @@ constexpr TabRow kRows[] = {
     {ResultTab::Checks, "checks", "Checks", "###checks"},
     {ResultTab::ThreadEvents, "events", "Thread events", "###events"},
     {ResultTab::Barriers, "barriers", "Barriers", "###barriers"},
-    {ResultTab::Atomics, "atomics", "Atomics", "###atomics"},
-    {ResultTab::DataFlow, "flow", "Data flow", "###flow"},
+    {ResultTab::Atomics, "atomics", "Atomics", "###atomics", 0.6f, 0.45f},
+    {ResultTab::DataFlow, "flow", "Data flow", "###flow", 0.6f, 0.45f},
     {ResultTab::Memory, "memory", "Memory", "###memory"},
-    {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy"},
-    {ResultTab::Schedule, "schedule", "SM schedule", "###schedule"},
-    {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark"},
+    {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy", 0.34f, 0.26f},
+    {ResultTab::Schedule, "schedule", "SM schedule", "###schedule", 0.34f, 0.26f},
+    {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark", 0.34f, 0.26f},
 };
 static_assert(std::size(kRows) == size_t(kResultTabCount));
 

@@ -28,6 +28,11 @@ struct TabRow {
   const char* name;       // in scripts and lesson steps ("barriers")
   const char* title;      // on screen ("Barriers")
   const char* window_id;  // "###id": a popped-out window keeps its place when retitled
+  // The share of the right column the thread grid keeps when a step opens this tab, in the
+  // default mode and in presentation (whose large type needs more room for the same content):
+  // calculators and charts need most of it; elsewhere the grid is the picture.
+  float grid_share = 0.6f;
+  float presentation_grid_share = 0.6f;
 };
 
 // Every tab, in the order the tab row shows them.
