@@ -98,6 +98,13 @@ void draw_thread_events(GuiApp& app) {
   }
   const std::vector<uint32_t>& positions = d.listed_positions;
   const bool many = last - first > 1;
+  // The thread's latest event in full, wrapped: a narrow panel (a projector's) cuts the long rows
+  // below, and this is the row a step talks about.
+  if (const int64_t now = many ? -1 : app.snapshot.last_position(first); now >= 0) {
+    const Event& e = m->at(size_t(now));
+    visual::text_wrapped("now, line " + std::to_string(e.line) + ": " +
+                         visual::describe_event(e, m->trace().header, m->origin()));
+  }
   ImGui::BeginChild("events", ImVec2(0, 0), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
   // The list follows playback: when the cursor moves, the row of the event just played comes into

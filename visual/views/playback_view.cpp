@@ -81,7 +81,11 @@ bool draw_playback_bar(const TimelineModel& model, PlaybackState& p) {
     seek(p, model, size_t(cursor));
   ImGui::SameLine();
   ImGui::TextUnformatted(shown.c_str());
-  if (shown != status && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", status.c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\nevent: events played so far, of all this launch recorded\n"
+                      "phase: barrier phases completed so far, counting every block's and "
+                      "group's barriers in the launch (the phase buttons step between them)",
+                      status.c_str());
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
   ImGui::SliderFloat("##speed", &p.speed, 0.1f, 20.0f, "%.1fx",
