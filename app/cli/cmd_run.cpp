@@ -5,6 +5,8 @@
 
 #include "app/backend.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/run_program.hpp"
+#include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
@@ -24,6 +26,8 @@ struct RunOptions {
   unsigned jobs = 1;
   bool json = false;
   bool compare = false;
+  std::vector<std::string> includes, defines, program_args;  // a program file's
+  double timeout = 120;
 };
 
 nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
@@ -144,7 +148,16 @@ void print_comparison(const nlohmann::json& c) {
 void register_run(CLI::App& app, CliState& state) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "Run a lesson and check it against its CPU reference");
-  cmd->add_option("lesson", o->lesson, "Lesson id (see `coopviz list`)")->required();
+  cmd->add_option("lesson", o->lesson,
+                  "Lesson id (see `coopviz list`), or your own CUDA program (FILE.cu)")
+      ->required();
+  cmd->add_option("program_args", o->program_args,
+                  "A program file's own arguments (after --)");
+  cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)");
+  cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)");
+  cmd->add_option("--timeout", o->timeout,
+                  "A program file's time limit in seconds; past it the program is stopped")
+      ->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto, gpu or emu")->capture_default_str();
   cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
@@ -158,6 +171,32 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
+    if (is_program_path(o->lesson)) {
+      RunProgramOptions p;
+      p.file = o->lesson;
+      p.includes = o->includes;
+      p.defines = o->defines;
+      p.args = o->program_args;
+      p.backend = o->backend;
+      p.emulate = o->emulate;
+      p.trace_path = o->trace_path;
+      p.seed = o->seed;
+      p.json = o->json;
+      if (!(o->timeout > 0 && o->timeout <= 86400))
+        return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
+      p.timeout_seconds = o->timeout;
+      if (!o->capacity.empty()) {
+        auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
+        if (!cap) return void(state.exit_code = usage_error(cap.message()));
+        p.trace_capacity = *cap;
+      }
+      state.exit_code = run_program_command(p);
+      return;
+    }
+    if (!o->includes.empty() || !o->defines.empty() || !o->program_args.empty())
+      return void(state.exit_code = usage_error(
+                      "-I, -D and program arguments are for a program file (FILE.cu), not a "
+                      "lesson"));
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +

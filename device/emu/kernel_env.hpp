@@ -8,14 +8,22 @@
 
 #include "device/emu/emu_api.hpp"
 
+#ifndef COOP_BYO_RUNTIME  // a user program gets CUDA's dim3 with its constructors (byo/runtime.hpp)
 using dim3 = ::coop::Dim3;  // NOLINT: CUDA's name, in CUDA's (global) namespace
+#endif
 using uint3 = ::coop::Dim3;
 
+#ifndef COOP_BYO_RUNTIME
 #define threadIdx (::coop::emu::this_thread().thread_idx)
 #define blockIdx (::coop::emu::this_thread().block_idx)
 #define blockDim (::coop::emu::this_thread().block_dim)
 #define gridDim (::coop::emu::this_thread().grid_dim)
 #define warpSize 32
+#else
+// A user program's sources are lowered instead (device/lowering/lowering.hpp): a macro would
+// also replace the fields of the same names (cudaDeviceProp::warpSize, cudaLaunchConfig_t::gridDim).
+inline constexpr int warpSize = 32;  // NOLINT: CUDA's name
+#endif
 
 // CUDA's 16-byte vector of four floats, aligned like the built-in type so that a kernel's
 // reinterpret_cast<const float4*> loads four elements at once on both backends.

@@ -75,6 +75,11 @@ class Executor {
     return launch_erased(launch, config, trace);
   }
 
+  // Launches a call already erased by its caller: a user program's own launch, whose argument
+  // types only the program knows.
+  Status launch_call(const ErasedLaunch& launch, const LaunchConfig& config, Trace& trace) {
+    return launch_erased(launch, config, trace);
+  }
   // Compiler-reported resources of a kernel (registers, static shared memory).
   virtual KernelResources resources(const GpuKernelEntry& gpu, const char* name) = 0;
 

@@ -76,6 +76,12 @@ COOP_EMU_ATOMIC(atomicSub, AtomicSub, old - val)
 COOP_EMU_ATOMIC(atomicMin, AtomicMin, val < old ? val : old)
 COOP_EMU_ATOMIC(atomicMax, AtomicMax, old < val ? val : old)
 COOP_EMU_ATOMIC(atomicExch, AtomicExch, val)
+COOP_EMU_ATOMIC(atomicAnd, AtomicAnd, old & val)
+COOP_EMU_ATOMIC(atomicOr, AtomicOr, old | val)
+COOP_EMU_ATOMIC(atomicXor, AtomicXor, old ^ val)
+// CUDA's wrapping counters (unsigned int): inc wraps to 0 past val, dec wraps to val at 0 or above.
+COOP_EMU_ATOMIC(atomicInc, AtomicInc, old >= val ? 0 : old + 1)
+COOP_EMU_ATOMIC(atomicDec, AtomicDec, (old == 0 || old > val) ? val : old - 1)
 #undef COOP_EMU_ATOMIC
 
 template <detail::AtomicValue T>

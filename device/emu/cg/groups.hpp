@@ -131,7 +131,7 @@ class grid_group : public thread_group {
     const Dim3 c = t.cluster_dim;
     return {t.grid_dim.x / c.x, t.grid_dim.y / c.y, t.grid_dim.z / c.z};
   }
-  static unsigned long long num_clusters() { return dim_clusters().count(); }
+  static unsigned long long num_clusters() { return Dim3(dim_clusters()).count(); }
   static dim3 cluster_index() {
     const emu::ThreadInfo& t = emu::this_thread();
     const Dim3 c = t.cluster_dim;

@@ -1,0 +1,90 @@
+// coopviz run FILE.cu: builds the program for the emulator, runs it (its output is printed as it
+// would be natively) and keeps every kernel launch in one trace file.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/run_program.hpp"
+#include "app/program/program.hpp"
+#include "device/trace/trace_file.hpp"
+
+namespace coop::app {
+
+int run_program_command(const RunProgramOptions& o) {
+  if (o.backend == "gpu")
+    return usage_error("--backend gpu: a program file runs on the emulator only for now "
+                       "(use --backend emu or auto)");
+  if (o.backend != "auto" && o.backend != "emu")
+    return usage_error("--backend must be auto, gpu or emu, got '" + o.backend + "'");
+  ProgramOptions p;
+  p.file = o.file;
+  p.includes = o.includes;
+  p.defines = o.defines;
+  p.args = o.args;
+  p.arch = o.emulate;
+  p.seed = o.seed;
+  p.trace_capacity = o.trace_capacity;
+  p.timeout_seconds = o.timeout_seconds;
+  // The launches go to the user's file, or to a temporary one when only --json asks for them.
+  std::string trace = o.trace_path;
+  if (trace.empty())
+    trace = (std::filesystem::temp_directory_path() /
+             ("coopviz-program-" + std::to_string(getpid()) + ".cvt"))
+                .string();
+  p.trace_out = trace;
+  // With --json the program's own output is part of the report, so stdout is JSON only.
+  if (o.json) p.stdout_path = trace + ".stdout";
+  Result<ProgramBuild> build = build_program(p);
+  if (!build) {
+    // The compiler's own words, with the user's file and line numbers (#line keeps them).
+    std::cerr << build.status().message();
+    if (!build.status().message().ends_with("\n")) std::cerr << "\n";
+    std::cerr << "coopviz: error: " << o.file << " did not compile for the emulator\n";
+    return 3;
+  }
+  std::fflush(stdout);
+  Result<ProgramRun> run = run_program(p, *build);
+  if (!run) {
+    std::cerr << "coopviz: error: " << run.status().message() << "\n";
+    return 1;
+  }
+  if (!run->what.empty()) std::cerr << "coopviz: " << o.file << ": " << run->what << "\n";
+  Result<std::vector<Trace>> launches = load_traces(trace);
+  if (o.json) {
+    nlohmann::json out;
+    out["program"] = o.file;
+    out["backend"] = "emu";
+    out["build_seconds"] = build->seconds;
+    out["build_cached"] = build->cached;
+    out["run_seconds"] = run->seconds;
+    out["exit_code"] = run->exit_code;
+    if (!run->what.empty()) out["problem"] = run->what;
+    out["launches"] = nlohmann::json::array();
+    if (launches)
+      for (const Trace& t : *launches)
+        out["launches"].push_back({{"kernel", t.header.kernel},
+                                   {"grid", {t.header.launch.grid.x, t.header.launch.grid.y,
+                                             t.header.launch.grid.z}},
+                                   {"block", {t.header.launch.block.x, t.header.launch.block.y,
+                                              t.header.launch.block.z}},
+                                   {"events", t.events.size()},
+                                   {"dropped", t.dropped()}});
+    if (!o.trace_path.empty()) out["trace"] = o.trace_path;
+    std::ifstream printed(p.stdout_path, std::ios::binary);
+    std::ostringstream text;
+    text << printed.rdbuf();
+    out["stdout"] = text.str();
+    std::remove(p.stdout_path.c_str());
+    std::cout << out.dump(2) << "\n";
+  }
+  if (o.trace_path.empty()) std::remove(trace.c_str());
+  return run->exit_code;
+}
+
+}  // namespace coop::app

@@ -1,0 +1,26 @@
+// `coopviz run FILE.cu`: a user's own CUDA program on the emulator (app/program).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coop::app {
+
+struct RunProgramOptions {
+  std::string file;
+  std::vector<std::string> includes, defines, args;
+  std::string backend = "auto";
+  std::string emulate;
+  std::string trace_path;
+  uint64_t seed = 0;
+  uint64_t trace_capacity = 1u << 22;
+  bool json = false;
+  double timeout_seconds = 120;
+};
+
+// Builds and runs the program; returns the exit status coopviz should exit with (the program's
+// own, or coopviz's codes when it could not be built or run).
+int run_program_command(const RunProgramOptions& options);
+
+}  // namespace coop::app

@@ -1,0 +1,269 @@
+#include "app/program/program.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "app/program/program_paths.hpp"
+#include "device/lowering/lowering.hpp"
+#include "device/occupancy/presets.hpp"
+
+namespace coop::app {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// FNV-1a over everything that decides the build: the source, its options, and this coopviz.
+uint64_t hash_of(const std::vector<std::string>& parts) {
+  uint64_t h = 1469598103934665603ull;
+  for (const std::string& p : parts) {
+    for (unsigned char c : p) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  }
+  return h;
+}
+
+std::string cache_root() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/coopviz";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/coopviz";
+  return "/tmp/coopviz-cache";
+}
+
+// Runs argv, its stdout and stderr captured together; returns the exit status.
+Result<int> capture(const std::vector<std::string>& argv, std::string& output) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return Status::error(std::string("pipe: ") + std::strerror(errno));
+  const pid_t pid = fork();
+  if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    dup2(pipefd[1], 1);
+    dup2(pipefd[1], 2);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(pipefd[1]);
+  char buf[4096];
+  for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) > 0;) output.append(buf, size_t(n));
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int emulated_arch_number(const std::string& arch) {
+  DeviceProps d = default_emulated_device();
+  if (!arch.empty())
+    if (Result<DeviceProps> p = find_preset(arch)) d = *p;
+  return d.cc_major * 100 + d.cc_minor * 10;
+}
+
+}  // namespace
+
+bool is_program_path(const std::string& name) {
+  for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx"})
+    if (name.size() > std::strlen(ext) && name.ends_with(ext)) return true;
+  return false;
+}
+
+Result<ProgramBuild> build_program(const ProgramOptions& o) {
+  const auto start = Clock::now();
+  std::error_code ec;
+  const fs::path source = fs::absolute(o.file, ec);
+  if (!fs::is_regular_file(source, ec))
+    return Status::error(o.file + ": no such file");
+  Result<std::string> text = read_file(source.string());
+  if (!text) return text.status();
+
+  // The command, then everything it depends on, hashed into the build's folder name.
+  const int arch = emulated_arch_number(o.arch);
+  std::vector<std::string> cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread",
+                                  "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
+                                  "-D__CUDA_ARCH__=" + std::to_string(arch),
+                                  "-I" + std::string(kProgramShimIncludes),
+                                  "-I" + std::string(kProgramSourceRoot),
+                                  "-I" + source.parent_path().string()};
+  for (const std::string& d : o.defines) cmd.push_back("-D" + d);
+  std::vector<std::string> key = cmd;
+  for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
+  key.push_back(*text);
+  // This coopviz's runtime: a rebuilt one makes earlier builds stale.
+  std::istringstream lib_list(kProgramLinkLibraries);
+  for (std::string lib; std::getline(lib_list, lib, ';');)
+    if (struct stat st{}; stat(lib.c_str(), &st) == 0)
+      key.push_back(lib + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
+                    std::to_string(st.st_mtim.tv_nsec));
+  // Headers next to the program (its own helpers) are part of what it is.
+  for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.path() != source && (ext == ".h" || ext == ".hpp" || ext == ".cuh"))
+      if (Result<std::string> h = read_file(entry.path().string())) key.push_back(*h);
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
+  const fs::path dir = fs::path(cache_root()) / "programs" / name;
+  ProgramBuild build;
+  build.executable = (dir / "program").string();
+  if (fs::exists(build.executable, ec)) {
+    build.cached = true;
+    build.seconds = seconds_since(start);
+    return build;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return Status::error("cannot create " + dir.string() + ": " + ec.message());
+
+  Result<std::string> lowered = lower_source(*text, source.string(), SourceKind::Program);
+  if (!lowered) return lowered.status();
+  // The program's own headers are lowered too (they may declare __shared__ or read threadIdx):
+  // those beside it into the build folder, which `#include "x.cuh"` searches first, those of each
+  // -I folder into a folder searched before it.
+  auto lower_headers = [&](const fs::path& from, const fs::path& to) -> Status {
+    fs::create_directories(to, ec);
+    for (const auto& entry : fs::directory_iterator(from, ec)) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.path() == source || !entry.is_regular_file() ||
+          (ext != ".h" && ext != ".hpp" && ext != ".cuh" && ext != ".inl"))
+        continue;
+      Result<std::string> h = read_file(entry.path().string());
+      if (!h) return h.status();
+      Result<std::string> l = lower_source(*h, entry.path().string(), SourceKind::Program);
+      if (!l) return l.status();
+      std::ofstream out(to / entry.path().filename());
+      out << "#pragma once\n" << *l;
+    }
+    return {};
+  };
+  if (Status s = lower_headers(source.parent_path(), dir); !s) return s;
+  for (size_t k = 0; k < o.includes.size(); ++k) {
+    const fs::path lowered_dir = dir / ("include" + std::to_string(k));
+    if (Status s = lower_headers(fs::absolute(o.includes[k], ec), lowered_dir); !s) return s;
+    cmd.push_back("-I" + lowered_dir.string());
+  }
+  // Names of this process's own: two coopviz may build the same program at once; the last
+  // rename wins, with the same result.
+  const std::string mine = std::to_string(getpid());
+  const fs::path cpp = dir / ("program." + mine + ".cpp");
+  {
+    std::ofstream out(cpp);
+    out << "#include \"device/byo/runtime.hpp\"\n" << *lowered;
+    if (!out) return Status::error("cannot write " + cpp.string());
+  }
+  // The original folders after the lowered ones, for their subfolders.
+  for (const std::string& i : o.includes) cmd.push_back("-I" + fs::absolute(i, ec).string());
+  const std::string partial = build.executable + ".partial." + mine;
+  cmd.push_back("-x");
+  cmd.push_back("c++");
+  cmd.push_back(cpp.string());
+  cmd.push_back("-x");
+  cmd.push_back("none");
+  cmd.push_back("-o");
+  cmd.push_back(partial);
+  std::istringstream libs(kProgramLinkLibraries);
+  for (std::string lib; std::getline(libs, lib, ';');)
+    if (!lib.empty()) cmd.push_back(lib);
+  Result<int> rc = capture(cmd, build.compiler_output);
+  fs::remove(cpp, ec);
+  if (!rc) return rc.status();
+  if (*rc != 0) {
+    // Lowering keeps the user's line numbers but not the columns: they are left out.
+    const std::regex column("(" + std::regex_replace(source.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(:\d+):\d+:)");
+    return Status::error(std::regex_replace(build.compiler_output, column, "$1:"));
+  }
+  fs::rename(partial, build.executable, ec);
+  if (ec) return Status::error("cannot keep the build: " + ec.message());
+  build.seconds = seconds_since(start);
+  return build;
+}
+
+Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& build) {
+  const auto start = Clock::now();
+  std::error_code ec;
+  const pid_t pid = fork();
+  if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);  // its own process group: the watchdog ends it and anything it started
+    if (!o.stdout_path.empty()) {
+      const int fd = open(o.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) dup2(fd, 1), close(fd);
+    }
+    setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
+    if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
+    if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
+    setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
+    setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
+    std::vector<std::string> argv = {o.file};
+    argv.insert(argv.end(), o.args.begin(), o.args.end());
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(build.executable.c_str(), args.data());
+    std::fprintf(stderr, "coopviz: cannot run the program: %s\n", std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  ProgramRun run;
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) return Status::error(std::string("waitpid: ") + std::strerror(errno));
+    if (seconds_since(start) > o.timeout_seconds) {
+      run.timed_out = true;
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  run.seconds = seconds_since(start);
+  if (WIFEXITED(status)) {
+    run.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    run.signal = WTERMSIG(status);
+    run.exit_code = 128 + run.signal;
+  }
+  if (run.timed_out) {
+    run.what = "the program ran longer than " + std::to_string(int(o.timeout_seconds)) +
+               " s and was stopped (an endless loop, or a kernel waiting for ever?)";
+  } else if (run.signal == SIGABRT) {
+    run.what = "the program aborted (a failed assert, or an uncaught exception)";
+  } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
+    run.what = std::string("the program crashed: ") + strsignal(run.signal) +
+               " (an out-of-bounds or invalid memory access, in a kernel or on the host)";
+  } else if (run.signal != 0) {
+    run.what = std::string("the program was ended by a signal: ") + strsignal(run.signal);
+  }
+  return run;
+}
+
+}  // namespace coop::app

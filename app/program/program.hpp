@@ -1,0 +1,54 @@
+// A user's own CUDA program, run on the emulator: lowered (device/lowering), compiled with the
+// host compiler against the emulator's CUDA runtime (device/byo), and run as a child process
+// under a watchdog, so a crash, a failed assert or an endless loop in the program never takes
+// coopviz down. Every kernel launch the program makes is one traced launch in one trace file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device/launch/result.hpp"
+
+namespace coop::app {
+
+struct ProgramOptions {
+  std::string file;                   // the .cu file, as the user named it
+  std::vector<std::string> includes;  // -I
+  std::vector<std::string> defines;   // -D NAME or NAME=VALUE
+  std::vector<std::string> args;      // the program's own arguments (after --)
+  std::string trace_out;              // where the program's launches are written
+  std::string stdout_path;            // where its standard output goes; empty: the terminal
+  std::string arch;                   // emulated architecture ("sm_90"); empty: the default
+  uint64_t seed = 0;
+  uint64_t trace_capacity = 1u << 22;
+  double timeout_seconds = 120;
+};
+
+struct ProgramBuild {
+  std::string executable;
+  std::string compiler_output;  // as the compiler wrote it, with the user's file and lines
+  double seconds = 0;
+  bool cached = false;  // an earlier build of the same source and options was reused
+};
+
+// Lowers and compiles the program (or reuses the build of identical inputs). A compile error is
+// an error status whose message is the compiler's output.
+Result<ProgramBuild> build_program(const ProgramOptions& options);
+
+struct ProgramRun {
+  int exit_code = 0;       // the program's exit status (128 + signal when a signal ended it)
+  int signal = 0;          // the signal that ended it, 0 if it exited
+  bool timed_out = false;  // the watchdog ended it
+  double seconds = 0;
+  std::string what;        // in plain words, when it did not exit normally
+};
+
+// Runs a built program with the terminal's stdin, stdout and stderr; its launches go to
+// options.trace_out.
+Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild& build);
+
+// True for a file name coopviz treats as a program rather than a lesson id.
+bool is_program_path(const std::string& name);
+
+}  // namespace coop::app

@@ -1,0 +1,440 @@
+// The emulator's CUDA runtime for user programs (see runtime.hpp). One process runs one program:
+// the state below is the program's device. What it records goes, when the program exits, to the
+// trace file coopviz named in COOPVIZ_TRACE_OUT; problems the program cannot see through error
+// codes (a launch refused, a deadlock, a fault in a kernel) are also written to stderr with the
+// kernel's name, as a GPU's runtime would leave the program to check for itself.
+#include "device/byo/runtime.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "device/launch/executor.hpp"
+#include "device/occupancy/occupancy.hpp"
+#include "device/occupancy/presets.hpp"
+#include "device/trace/trace_file.hpp"
+
+namespace coop::byo {
+namespace {
+
+struct Device {
+  std::unique_ptr<Executor> exec;
+  std::vector<Trace> launches;
+  cudaError_t last_error = cudaSuccess;
+  std::map<const void*, size_t> allocations;  // base -> bytes (cudaMalloc and friends)
+  std::map<const void*, int> max_dynamic_smem;  // cudaFuncAttributeMaxDynamicSharedMemorySize
+  int named = 0;
+  std::string trace_out, source_path, source_text;
+
+  Device() {
+    DeviceProps props = default_emulated_device();
+    if (const char* arch = std::getenv("COOPVIZ_ARCH"); arch && *arch) {
+      if (Result<DeviceProps> p = find_preset(arch)) props = *p;
+    }
+    exec = make_emu_executor(props);
+    if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
+      exec->options().trace_capacity = std::strtoull(cap, nullptr, 10);
+    if (const char* seed = std::getenv("COOPVIZ_SEED"))
+      exec->options().seed = std::strtoull(seed, nullptr, 10);
+    if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out = out;
+    if (const char* src = std::getenv("COOPVIZ_SOURCE")) {
+      source_path = src;
+      std::ifstream in(source_path, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      source_text = text.str();
+    }
+  }
+
+  // Every launch the program made, in one trace file, when the program ends.
+  ~Device() { save(); }
+
+  void save() {
+    if (trace_out.empty()) return;
+    const size_t slash = source_path.find_last_of('/');
+    for (Trace& t : launches) {
+      t.header.source_file =
+          slash == std::string::npos ? source_path : source_path.substr(slash + 1);
+      t.header.source = source_text;
+    }
+    if (Status s = save_traces(trace_out, launches); !s)
+      std::fprintf(stderr, "coopviz: could not write the trace: %s\n", s.message().c_str());
+    trace_out.clear();
+  }
+};
+
+Device& device() {
+  static Device d;
+  return d;
+}
+
+cudaError_t fail(cudaError_t e) {
+  device().last_error = e;
+  return e;
+}
+
+const DeviceProps& props() { return device().exec->device(); }
+
+// The resources the emulator assumes for a user kernel: the compiler's report is not known here.
+KernelResources resources_of(const void*) { return KernelResources{}; }
+
+}  // namespace
+
+// [SECTION] Launches
+
+cudaError_t launch(const LaunchRequest& r) {
+  Device& d = device();
+  LaunchConfig c;
+  c.grid = r.grid;
+  c.block = r.block;
+  c.dynamic_smem = uint32_t(r.dynamic_smem);
+  c.mode = r.cooperative ? LaunchMode::Cooperative
+           : r.clustered ? LaunchMode::Cluster
+                         : LaunchMode::Normal;
+  if (r.clustered) c.cluster = r.cluster;
+  ErasedLaunch e;
+  e.name = r.name;
+  e.emu_body = r.body;
+  Trace trace;
+  const Status s = d.exec->launch_call(e, c, trace);
+  const bool ran = !trace.events.empty() || s.ok();
+  if (ran) d.launches.push_back(std::move(trace));
+  if (s.ok()) return cudaSuccess;
+  const size_t slash = d.source_path.find_last_of('/');
+  std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n",
+               d.source_path.substr(slash == std::string::npos ? 0 : slash + 1).c_str(), r.name,
+               s.message().c_str());
+  const std::string& m = s.message();
+  if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
+    return fail(cudaErrorCooperativeLaunchTooLarge);
+  return fail(ran ? cudaErrorLaunchFailure : cudaErrorInvalidConfiguration);
+}
+
+cudaError_t function_attributes(const void* function, cudaFuncAttributes* a) {
+  if (!a) return fail(cudaErrorInvalidValue);
+  const KernelResources k = resources_of(function);
+  *a = {};
+  a->sharedSizeBytes = k.static_smem;
+  a->localSizeBytes = k.local_bytes;
+  a->maxThreadsPerBlock = k.max_threads_per_block;
+  a->numRegs = k.regs_per_thread;
+  a->ptxVersion = a->binaryVersion = props().cc_major * 10 + props().cc_minor;
+  auto it = device().max_dynamic_smem.find(function);
+  a->maxDynamicSharedSizeBytes = it != device().max_dynamic_smem.end()
+                                     ? it->second
+                                     : int(props().smem_per_block - k.static_smem);
+  a->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+
+cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attribute, int value) {
+  if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || size_t(value) > max_smem_per_block(props())) return fail(cudaErrorInvalidValue);
+    device().max_dynamic_smem[function] = value;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t max_active_blocks(int* blocks, const void* function, int block_size,
+                              size_t dynamic_smem) {
+  if (!blocks || block_size <= 0) return fail(cudaErrorInvalidValue);
+  const KernelResources k = resources_of(function);
+  OccupancyInput in;
+  in.block = {uint32_t(block_size), 1, 1};
+  in.regs_per_thread = k.regs_per_thread;
+  in.static_smem = k.static_smem;
+  in.dynamic_smem = dynamic_smem;
+  Result<OccupancyResult> r = compute_occupancy(props(), in);
+  if (!r) return fail(cudaErrorInvalidValue);
+  *blocks = r->active_blocks_per_sm;
+  return cudaSuccess;
+}
+
+cudaError_t potential_block_size(int* min_grid, int* block_size, const void* function,
+                                 size_t dynamic_smem, int block_limit) {
+  if (!min_grid || !block_size) return fail(cudaErrorInvalidValue);
+  const KernelResources k = resources_of(function);
+  Result<PotentialBlockSize> r = max_potential_block_size(props(), k.regs_per_thread,
+                                                          k.static_smem, dynamic_smem, block_limit);
+  if (!r) return fail(cudaErrorInvalidValue);
+  *min_grid = r->min_grid_size;
+  *block_size = r->block_size;
+  return cudaSuccess;
+}
+
+void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
+                     uint32_t element_size) {
+  BufferInfo info;
+  info.name = name && *name ? name : "allocation " + std::to_string(++device().named);
+  info.base = reinterpret_cast<uint64_t>(base);
+  info.bytes = bytes;
+  info.type = type;
+  info.element_size = element_size ? element_size : 1;
+  device().exec->name_buffer(info);
+}
+
+}  // namespace coop::byo
+
+using coop::byo::device;
+using coop::byo::fail;
+
+// [SECTION] Memory
+
+cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1);
+}
+
+cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, ValueType type,
+                                uint32_t element_size) {
+  if (!ptr) return fail(cudaErrorInvalidValue);
+  Result<void*> p = device().exec->allocate(bytes ? bytes : 1);
+  if (!p) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
+  *ptr = *p;
+  device().allocations[*p] = bytes;
+  name_allocation(*p, bytes, name, type, element_size);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
+  if (!ptr) return fail(cudaErrorInvalidValue);
+  *ptr = std::malloc(bytes ? bytes : 1);
+  return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMallocHost(ptr, bytes); }
+
+cudaError_t cudaFree(void* ptr) {
+  if (!ptr) return cudaSuccess;
+  auto& a = device().allocations;
+  auto it = a.find(ptr);
+  if (it == a.end()) return fail(cudaErrorInvalidValue);
+  device().exec->forget_buffer(reinterpret_cast<uint64_t>(ptr));
+  device().exec->release(ptr);
+  a.erase(it);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeHost(void* ptr) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
+  if ((!dst || !src) && bytes) return fail(cudaErrorInvalidValue);
+  if (bytes) std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t) {
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
+  if (!dst && bytes) return fail(cudaErrorInvalidValue);
+  if (bytes) std::memset(dst, value, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
+  return cudaMemset(dst, value, bytes);
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset,
+                               cudaMemcpyKind kind) {
+  return cudaMemcpy(static_cast<char*>(const_cast<void*>(symbol)) + offset, src, bytes, kind);
+}
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, size_t offset,
+                                 cudaMemcpyKind kind) {
+  return cudaMemcpy(dst, static_cast<const char*>(symbol) + offset, bytes, kind);
+}
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
+
+// [SECTION] Device, errors
+
+// Every launch has completed by now; a failed one is reported here too, as on a GPU.
+cudaError_t cudaDeviceSynchronize() { return device().last_error; }
+cudaError_t cudaDeviceReset() {
+  device().save();
+  return cudaSuccess;
+}
+cudaError_t cudaGetLastError() {
+  const cudaError_t e = device().last_error;
+  device().last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return device().last_error; }
+
+namespace {
+struct ErrorText {
+  cudaError_t code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+const ErrorText& error_text(cudaError_t e) {
+  for (const ErrorText& t : kErrors)
+    if (t.code == e) return t;
+  return kErrors[std::size(kErrors) - 1];
+}
+}  // namespace
+
+const char* cudaGetErrorString(cudaError_t e) { return error_text(e).text; }
+const char* cudaGetErrorName(cudaError_t e) { return error_text(e).name; }
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (!count) return fail(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDevice(int* d) {
+  if (!d) return fail(cudaErrorInvalidValue);
+  *d = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (d != 0) return fail(cudaErrorInvalidDevice);
+  const coop::DeviceProps& x = coop::byo::device().exec->device();
+  *p = {};
+  std::snprintf(p->name, sizeof p->name, "%s", x.name.c_str());
+  p->totalGlobalMem = size_t(80) << 30;
+  p->sharedMemPerBlock = x.smem_per_block;
+  p->regsPerBlock = x.regs_per_block;
+  p->warpSize = x.warp_size;
+  p->maxThreadsPerBlock = x.max_threads_per_block;
+  p->maxThreadsDim[0] = int(x.max_block_dims.x);
+  p->maxThreadsDim[1] = int(x.max_block_dims.y);
+  p->maxThreadsDim[2] = int(x.max_block_dims.z);
+  p->maxGridSize[0] = int(x.max_grid_dims.x);
+  p->maxGridSize[1] = int(x.max_grid_dims.y);
+  p->maxGridSize[2] = int(x.max_grid_dims.z);
+  p->clockRate = x.clock_mhz * 1000;
+  p->totalConstMem = 64 * 1024;
+  p->major = x.cc_major;
+  p->minor = x.cc_minor;
+  p->multiProcessorCount = x.sm_count;
+  p->maxThreadsPerMultiProcessor = x.max_threads_per_sm;
+  p->maxBlocksPerMultiProcessor = x.max_blocks_per_sm;
+  p->sharedMemPerMultiprocessor = x.smem_per_sm;
+  p->sharedMemPerBlockOptin = x.smem_per_block_optin;
+  p->reservedSharedMemPerBlock = x.reserved_smem_per_block;
+  p->regsPerMultiprocessor = x.regs_per_sm;
+  p->cooperativeLaunch = x.cooperative_launch;
+  p->concurrentKernels = 1;
+  p->managedMemory = 1;
+  p->unifiedAddressing = 1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
+  if (!value) return fail(cudaErrorInvalidValue);
+  cudaDeviceProp p;
+  if (cudaError_t e = cudaGetDeviceProperties(&p, d); e != cudaSuccess) return e;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrClusterLaunch:
+      *value = coop::byo::device().exec->device().cluster_launch;
+      break;
+    default:
+      return fail(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* v) {
+  if (!v) return fail(cudaErrorInvalidValue);
+  *v = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
+
+// [SECTION] Streams and events: launches complete before they return, so both are in order.
+
+struct CUstream_st {};
+struct CUevent_st {
+  std::chrono::steady_clock::time_point at;
+  bool recorded = false;
+};
+
+cudaError_t cudaStreamCreate(cudaStream_t* s) {
+  if (!s) return fail(cudaErrorInvalidValue);
+  *s = new CUstream_st;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  delete s;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  if (!e) return fail(cudaErrorInvalidValue);
+  *e = new CUevent_st;
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  if (!e) return fail(cudaErrorInvalidResourceHandle);
+  e->at = std::chrono::steady_clock::now();
+  e->recorded = true;
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return e ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms || !start || !end) return fail(cudaErrorInvalidValue);
+  if (!start->recorded || !end->recorded) return fail(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return cudaSuccess;
+}

@@ -1,0 +1,332 @@
+#include "device/lowering/lowering.hpp"
+
+#include <cctype>
+#include <regex>
+#include <sstream>
+#include <vector>
+
+namespace coop {
+namespace {
+
+Status fail(const std::string& file, int line, const std::string& message) {
+  return Status::error(file + ":" + std::to_string(line) + ": error: " + message);
+}
+
+// The line with // comments removed and string and character literals blanked (same length), so
+// a __shared__ or <<< inside one is not mistaken for code.
+std::string code_part(const std::string& line) {
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote) {
+      if (c == '\\' && i + 1 < line.size()) {
+        out += "  ";
+        ++i;
+        continue;
+      }
+      if (c == quote) quote = 0;
+      out += ' ';
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      out += ' ';
+      continue;
+    }
+    if (c == '/' && i + 1 < line.size() && line[i + 1] == '/') break;
+    out += c;
+  }
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t");
+  const size_t b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// One __shared__ declaration (`code` is the line's code part, `line` the line itself).
+Result<std::string> lower_shared_line(const std::string& line, const std::string& code, size_t at,
+                                      const std::string& path, int number) {
+  static const std::regex align_re(R"((__align__|alignas)\s*\(\s*([^)]*)\)\s*)");
+  // TYPE NAME DIMS, with optional extern/static and __align__(N)/alignas(N) anywhere.
+  static const std::regex decl_re(R"(^(.*?)\b([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*)$)");
+  const size_t semi = code.find(';', at);
+  if (semi == std::string::npos)
+    return fail(path, number, "a __shared__ declaration must end on its own line");
+  std::string prefix = code.substr(0, at);
+  std::string decl = code.substr(at + 10, semi - at - 10);
+  const std::string after = line.substr(semi + 1);
+  bool is_extern = false;
+  for (const char* word : {"extern", "static"}) {
+    const std::regex w(std::string(R"(\b)") + word + R"(\b\s*)");
+    if (std::regex_search(prefix, w) || std::regex_search(decl, w)) {
+      if (std::string(word) == "extern") is_extern = true;
+      prefix = std::regex_replace(prefix, w, "");
+      decl = std::regex_replace(decl, w, "");
+    }
+  }
+  std::string align;
+  std::smatch m;
+  for (std::string* part : {&prefix, &decl}) {
+    if (std::regex_search(*part, m, align_re)) {
+      align = m[2];
+      *part = std::regex_replace(*part, align_re, "");
+    }
+  }
+  // The type may stand before __shared__ (`extern double __shared__ x[]`).
+  std::string type_before = trim(prefix);
+  const size_t indent_end = line.find_first_not_of(" \t");
+  const std::string indent = line.substr(0, indent_end == std::string::npos ? 0 : indent_end);
+  decl = trim(decl);
+  if (decl.find(',') != std::string::npos && decl.find('<') == std::string::npos)
+    return fail(path, number, "declare one __shared__ variable per line");
+  if (decl.find('=') != std::string::npos)
+    return fail(path, number, "a __shared__ variable cannot have an initializer");
+  if (!std::regex_match(decl, m, decl_re))
+    return fail(path, number, "cannot read this __shared__ declaration");
+  std::string type = trim(trim(type_before) + " " + trim(m[1]));
+  const std::string name = m[2], dims = trim(m[3]);
+  if (type.empty()) return fail(path, number, "__shared__ declaration without a type");
+  std::ostringstream repl;
+  repl << indent;
+  if (is_extern) {
+    if (dims != "[]")
+      return fail(path, number, "extern __shared__ must be an array of unknown size");
+    repl << type << "* " << name << " = reinterpret_cast<" << type
+         << "*>(::coop::emu::dynamic_shared());";
+  } else {
+    if (dims.find("[]") != std::string::npos)
+      return fail(path, number,
+                  "a __shared__ array without a size must be declared extern (dynamic shared "
+                  "memory)");
+    repl << "static const ::coop::emu::SharedSlot coop_slot_" << name << "_" << number << "{\""
+         << name << "\", " << number << "}; auto& " << name << " = ::coop::emu::shared_decl<"
+         << type << dims << ">(coop_slot_" << name << "_" << number << ");";
+    if (!align.empty()) repl << " static_assert(alignof(" << type << ") <= (" << align << "));";
+  }
+  return repl.str() + after;
+}
+
+// The index just past the bracket that closes the one at `open` ('(' or '<'), or npos.
+size_t matching(const std::string& code, size_t open) {
+  const char o = code[open], c = o == '(' ? ')' : '>';
+  int depth = 0;
+  for (size_t i = open; i < code.size(); ++i) {
+    if (code[i] == o) ++depth;
+    if (code[i] == c && --depth == 0) return i + 1;
+  }
+  return std::string::npos;
+}
+
+// The kernel named just before `end` in `code`: an identifier, possibly qualified, possibly with
+// template arguments (`ns::k<float, 4>`). Returns its start, or npos.
+size_t name_start(const std::string& code, size_t end) {
+  size_t i = end;
+  while (i > 0 && (code[i - 1] == ' ' || code[i - 1] == '\t')) --i;
+  if (i > 0 && code[i - 1] == '>') {  // template arguments: walk back to the matching '<'
+    int depth = 0;
+    while (i > 0) {
+      --i;
+      if (code[i] == '>') ++depth;
+      if (code[i] == '<' && --depth == 0) break;
+    }
+    if (depth != 0) return std::string::npos;
+  }
+  while (i > 0 && (std::isalnum(static_cast<unsigned char>(code[i - 1])) || code[i - 1] == '_' ||
+                   code[i - 1] == ':'))
+    --i;
+  return i < end ? i : std::string::npos;
+}
+
+// The first argument of the call whose '(' is at `open`: [start, end) in code, trimmed.
+std::pair<size_t, size_t> first_argument(const std::string& code, size_t open) {
+  int depth = 0;
+  size_t i = open + 1;
+  for (; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == '>' || c == ']' || c == '}') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (c == ',' && depth == 0) break;
+  }
+  size_t a = open + 1, b = i;
+  while (a < b && (code[a] == ' ' || code[a] == '\t')) ++a;
+  while (b > a && (code[b - 1] == ' ' || code[b - 1] == '\t')) --b;
+  return {a, b};
+}
+
+// A kernel named in a cast such as `(void*)k`, `(const void *)&k` or `reinterpret_cast<void*>(k)`.
+std::string kernel_in_cast(std::string arg) {
+  static const std::regex cast_re(
+      R"(^\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)|reinterpret_cast\s*<\s*(?:const\s+)?void\s*\*\s*>)\s*)");
+  arg = std::regex_replace(arg, cast_re, "");
+  arg = trim(arg);
+  while (!arg.empty() && arg.front() == '(' && arg.back() == ')') arg = trim(arg.substr(1, arg.size() - 2));
+  if (!arg.empty() && arg.front() == '&') arg = trim(arg.substr(1));
+  return arg;
+}
+
+// The built-in variables, where they stand as variables (not as a field after . or ->).
+std::string lower_builtins(const std::string& line) {
+  static const std::pair<const char*, const char*> kBuiltins[] = {
+      {"threadIdx", "(::coop::emu::this_thread().thread_idx)"},
+      {"blockIdx", "(::coop::emu::this_thread().block_idx)"},
+      {"blockDim", "(::coop::emu::this_thread().block_dim)"},
+      {"gridDim", "(::coop::emu::this_thread().grid_dim)"},
+  };
+  std::string code = code_part(line);
+  code.resize(line.size(), ' ');
+  std::string out;
+  size_t i = 0;
+  while (i < line.size()) {
+    const unsigned char c = static_cast<unsigned char>(code[i]);
+    if (!(std::isalpha(c) || c == '_')) {
+      out += line[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < line.size() && (std::isalnum(static_cast<unsigned char>(code[end])) ||
+                                 code[end] == '_'))
+      ++end;
+    const std::string word = line.substr(i, end - i);
+    size_t before = i;
+    while (before > 0 && (code[before - 1] == ' ' || code[before - 1] == '\t')) --before;
+    const bool member = before > 0 && (code[before - 1] == '.' || code[before - 1] == ':' ||
+                                       (code[before - 1] == '>' && before > 1 &&
+                                        code[before - 2] == '-'));
+    const char* replacement = nullptr;
+    for (const auto& [name, repl] : kBuiltins)
+      if (word == name) replacement = repl;
+    out += replacement && !member ? replacement : word;
+    i = end;
+  }
+  return out;
+}
+
+// Rewrites the launches and allocations of one line of a program (see lowering.hpp).
+Result<std::string> lower_program_line(std::string line, const std::string& path, int number) {
+  line = lower_builtins(line);
+  for (size_t from = 0;;) {
+    std::string code = code_part(line);
+    code.resize(line.size(), ' ');
+    const size_t open = code.find("<<<", from);
+    if (open == std::string::npos) break;
+    const size_t close = code.find(">>>", open + 3);
+    if (close == std::string::npos)
+      return fail(path, number, "a launch's <<< and >>> must be on one line");
+    const size_t start = name_start(code, open);
+    if (start == std::string::npos) return fail(path, number, "cannot read the kernel launched here");
+    const std::string name = trim(line.substr(start, open - start));
+    const std::string config = line.substr(open + 3, close - open - 3);
+    const std::string repl =
+        "::coop::byo::launcher(\"" + name + "\", " + name + ", " + config + ")";
+    line = line.substr(0, start) + repl + line.substr(close + 3);
+    from = start + repl.size();
+  }
+  struct Call {
+    const char* api;
+    const char* replacement;
+    int kernel_argument;  // which argument names the kernel (0 or 1)
+  };
+  static const Call kCalls[] = {
+      {"cudaLaunchCooperativeKernel", "::coop::byo::launch_cooperative", 0},
+      {"cudaLaunchKernelEx", "::coop::byo::launch_ex", 1},
+      {"cudaMalloc", "::coop::byo::malloc_as", 0},
+      {"cudaMallocManaged", "::coop::byo::malloc_as", 0},
+  };
+  for (const Call& call : kCalls) {
+    const std::regex api_re(std::string(R"(\b)") + call.api + R"(\s*\()");
+    for (size_t from = 0;;) {
+      std::string code = code_part(line);
+      code.resize(line.size(), ' ');
+      std::smatch m;
+      const std::string rest = code.substr(from);
+      if (!std::regex_search(rest, m, api_re)) break;
+      const size_t at = from + size_t(m.position(0));
+      const size_t open = at + size_t(m.length(0)) - 1;
+      auto [a, b] = first_argument(code, open);
+      std::string head;
+      size_t replace_end = b;
+      if (call.kernel_argument == 0) {
+        const std::string arg = line.substr(a, b - a);
+        const std::string target = kernel_in_cast(arg);
+        if (std::string(call.api).rfind("cudaMalloc", 0) == 0) {
+          // cudaMalloc((void**)&d_x, n): named and typed by the variable.
+          static const std::regex ptr_cast(R"(^\s*\(\s*void\s*\*\s*\*\s*\)\s*)");
+          const std::string unc = trim(std::regex_replace(arg, ptr_cast, ""));
+          if (unc.empty() || unc.front() != '&') {
+            from = b;  // not the &variable form: the plain runtime call stays
+            continue;
+          }
+          const std::string var = trim(unc.substr(1));
+          head = std::string(call.replacement) + "(\"" + var + "\", " + unc;
+        } else {
+          head = std::string(call.replacement) + "(\"" + target + "\", " + target;
+        }
+      } else {
+        // cudaLaunchKernelEx(&config, kernel, ...): the kernel is the second argument.
+        if (b >= code.size() || code[b] != ',')
+          return fail(path, number, std::string(call.api) + ": the kernel must follow the config on this line");
+        auto [ka, kb] = first_argument(code, b);
+        const std::string kernel = kernel_in_cast(line.substr(ka, kb - ka));
+        head = std::string(call.replacement) + "(\"" + kernel + "\", " + line.substr(a, b - a) +
+               ", " + kernel;
+        replace_end = kb;
+      }
+      line = line.substr(0, at) + head + line.substr(replace_end);
+      from = at + head.size();
+    }
+  }
+  return line;
+}
+
+}  // namespace
+
+Result<std::string> lower_source(const std::string& text, const std::string& path,
+                                 SourceKind kind) {
+  std::ostringstream out;
+  out << "#line 1 \"" << path << "\"\n";
+  static const std::regex ns_re(R"(\bnamespace\s+coop::lessons::)");
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  bool in_block_comment = false;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string code = code_part(line);
+    if (in_block_comment || code.find("/*") != std::string::npos) {
+      // Block comments are rare in kernels; code on a line that opens or closes one is left alone.
+      const bool opens = code.find("/*") != std::string::npos;
+      const bool closes = code.find("*/") != std::string::npos;
+      in_block_comment = (in_block_comment || opens) && !closes;
+      out << line << "\n";
+      continue;
+    }
+    if (kind == SourceKind::Lesson && std::regex_search(code, ns_re)) {
+      out << std::regex_replace(line, ns_re, "namespace coop::lessons::emulated::") << "\n";
+      continue;
+    }
+    if (kind == SourceKind::Program) {
+      Result<std::string> lowered = lower_program_line(line, path, number);
+      if (!lowered) return lowered.status();
+      line = *lowered;
+    }
+    const std::string lowered_code = code_part(line);
+    const size_t at = lowered_code.find("__shared__");
+    if (at == std::string::npos) {
+      out << line << "\n";
+      continue;
+    }
+    Result<std::string> shared = lower_shared_line(line, lowered_code, at, path, number);
+    if (!shared) return shared.status();
+    out << *shared << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace coop

@@ -1,0 +1,30 @@
+// Source lowering for the emulator: what the host compiler needs changed in a CUDA kernel file
+// before it can compile it, line for line so compiler messages and recorded lines keep the
+// original numbers (a #line directive names the original file).
+//
+// Every source: each `__shared__` declaration becomes a reference to the running block's copy
+// (the emulator interleaves blocks on one OS thread, so a static variable would be shared):
+//   __shared__ float temp[1024];    ->  ... auto& temp = shared_decl<float[1024]>(slot);
+//   extern __shared__ float dyn[];  ->  float* dyn = reinterpret_cast<float*>(dynamic_shared());
+// Lesson sources: namespace coop::lessons::<id> becomes coop::lessons::emulated::<id>, so the
+// host build of a kernel does not collide with the host stub nvcc emits for the same name.
+// Program sources (a user's own .cu file): launches become calls into the emulator's runtime
+// (device/byo/runtime.hpp), which learn the kernel's name and typed pointer from the rewrite:
+//   k<<<g, b, s, st>>>(x)                     ->  ::coop::byo::launcher("k", k, g, b, s, st)(x)
+//   cudaLaunchCooperativeKernel((void*)k, ...)  ->  ::coop::byo::launch_cooperative("k", k, ...)
+//   cudaLaunchKernelEx(&cfg, k, x)            ->  ::coop::byo::launch_ex("k", &cfg, k, x)
+//   cudaMalloc((void**)&d_in, n)              ->  ::coop::byo::malloc_as("d_in", &d_in, n)
+#pragma once
+
+#include <string>
+
+#include "device/launch/result.hpp"
+
+namespace coop {
+
+enum class SourceKind { Lesson, Program };
+
+// The lowered text of `text` (read from `path`), or an error "path:line: error: message".
+Result<std::string> lower_source(const std::string& text, const std::string& path, SourceKind kind);
+
+}  // namespace coop

@@ -1,0 +1,99 @@
+// Source lowering for the emulator: lesson kernels and user programs, line for line.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "device/lowering/lowering.hpp"
+
+namespace coop {
+namespace {
+
+std::string program(const std::string& text) {
+  Result<std::string> r = lower_source(text, "p.cu", SourceKind::Program);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? *r : "";
+}
+
+std::string error_of(const std::string& text) {
+  Result<std::string> r = lower_source(text, "p.cu", SourceKind::Program);
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(Lowering, KeepsEveryLineWhereItWas) {
+  const std::string out = program("a\n  __shared__ float t[32];\nk<<<1, 2>>>(x,\n  y);\n");
+  EXPECT_EQ(out.rfind("#line 1 \"p.cu\"\n", 0), 0u);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 5);
+}
+
+TEST(Lowering, LaunchesNameTheirKernel) {
+  EXPECT_NE(program("k<<<g, b>>>(x);").find("::coop::byo::launcher(\"k\", k, g, b)(x);"),
+            std::string::npos);
+  EXPECT_NE(program("  ns::k<float, 4><<<dim3(2, 2), 64, smem, s>>>(a, b);")
+                .find("::coop::byo::launcher(\"ns::k<float, 4>\", ns::k<float, 4>, dim3(2, 2), "
+                      "64, smem, s)(a, b);"),
+            std::string::npos);
+  // Two launches on one line, and none inside a string or a comment.
+  const std::string two = program("a<<<1, 1>>>(); b<<<1, 1>>>(); // c<<<1,1>>>()");
+  EXPECT_NE(two.find("launcher(\"a\", a, 1, 1)()"), std::string::npos) << two;
+  EXPECT_NE(two.find("launcher(\"b\", b, 1, 1)()"), std::string::npos) << two;
+  EXPECT_NE(two.find("// c<<<1,1>>>()"), std::string::npos) << two;
+  EXPECT_NE(program("printf(\"<<<\");").find("printf(\"<<<\");"), std::string::npos);
+  EXPECT_NE(error_of("k<<<1,\n 2>>>(x);").find("p.cu:1: error: a launch's <<< and >>>"),
+            std::string::npos);
+}
+
+TEST(Lowering, CooperativeAndExLaunchesGetTheTypedKernel) {
+  EXPECT_NE(program("cudaLaunchCooperativeKernel((void*)reduce, g, b, args, 0, 0);")
+                .find("::coop::byo::launch_cooperative(\"reduce\", reduce, g, b, args, 0, 0);"),
+            std::string::npos);
+  EXPECT_NE(program("cudaLaunchCooperativeKernel(reinterpret_cast<void*>(&k), g, b, a);")
+                .find("launch_cooperative(\"k\", k, g, b, a);"),
+            std::string::npos);
+  EXPECT_NE(program("e = cudaLaunchKernelEx(&cfg, k, x, y);")
+                .find("e = ::coop::byo::launch_ex(\"k\", &cfg, k, x, y);"),
+            std::string::npos);
+}
+
+TEST(Lowering, AllocationsAreNamedByTheirVariable) {
+  EXPECT_NE(program("cudaMalloc((void**)&d_in, n);")
+                .find("::coop::byo::malloc_as(\"d_in\", &d_in, n);"),
+            std::string::npos);
+  EXPECT_NE(program("cudaMallocManaged(&data, n);").find("malloc_as(\"data\", &data, n);"),
+            std::string::npos);
+  // Not the &variable form: the plain runtime call stays.
+  EXPECT_NE(program("cudaMalloc(ptrs[i], n);").find("cudaMalloc(ptrs[i], n);"), std::string::npos);
+}
+
+TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
+  const std::string out = program("int i = blockIdx.x * blockDim.x + threadIdx.x; c.gridDim = g;"
+                                  " p->blockDim = b; int w = prop.warpSize;");
+  EXPECT_NE(out.find("(::coop::emu::this_thread().block_idx).x"), std::string::npos) << out;
+  EXPECT_NE(out.find("(::coop::emu::this_thread().thread_idx).x"), std::string::npos) << out;
+  EXPECT_NE(out.find("c.gridDim = g"), std::string::npos) << out;
+  EXPECT_NE(out.find("p->blockDim = b"), std::string::npos) << out;
+  EXPECT_NE(out.find("prop.warpSize"), std::string::npos) << out;
+}
+
+TEST(Lowering, SharedDeclarationsInEitherOrder) {
+  EXPECT_NE(program("  extern __shared__ float dyn[];")
+                .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared());"),
+            std::string::npos);
+  EXPECT_NE(program("  extern double __shared__ x[];")
+                .find("double* x = reinterpret_cast<double*>(::coop::emu::dynamic_shared());"),
+            std::string::npos);
+  EXPECT_NE(program("  __shared__ Pair<int, float> p[4];").find("shared_decl<Pair<int, float>[4]>"),
+            std::string::npos);
+  EXPECT_NE(error_of("__shared__ int x[];").find("must be declared extern"), std::string::npos);
+  EXPECT_NE(error_of("__shared__ int x = 1;").find("cannot have an initializer"),
+            std::string::npos);
+}
+
+TEST(Lowering, LessonNamespacesMoveAside) {
+  Result<std::string> r =
+      lower_source("namespace coop::lessons::demo {\n}\n", "d.cuh", SourceKind::Lesson);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->find("namespace coop::lessons::emulated::demo {"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace coop
