@@ -4,15 +4,6 @@
 
 #include "app/cli/commands.hpp"
 
-namespace coop::app {
-
-int usage_error(const std::string& message) {
-  std::cerr << "coopviz: error: " << message << "\n";
-  return 2;
-}
-
-}  // namespace coop::app
-
 namespace {
 
 int run_cli(int argc, char** argv) {
@@ -32,8 +23,10 @@ int run_cli(int argc, char** argv) {
   register_export(app, state);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {  // --help
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(usage_sentence(app, e));
   }
   if (app.get_subcommands().empty()) {
     const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
