@@ -35,9 +35,10 @@ int run_cli(int argc, char** argv) {
   register_bench(app, state);
   register_export(app, state);
   app.footer(kExitCodes);
+  app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {  // --help
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(usage_sentence(app, e));

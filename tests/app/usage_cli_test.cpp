@@ -133,6 +133,12 @@ TEST(UsageCliHelp, HelpExitsZeroAndListsTheExitCodes) {
   }
 }
 
+TEST(UsageCliHelp, VersionExitsZero) {
+  const Ran r = run_coopviz("--version");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("coopviz ", 0), 0u) << r.out;
+}
+
 // A run that went ahead but whose trace could not be written is a failure, not a usage error.
 TEST(UsageCliFailures, AFailedRunKeepsExitCodeOne) {
   const Ran r =
