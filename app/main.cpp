@@ -4,16 +4,20 @@
 
 #include "app/cli/commands.hpp"
 
-namespace coop::app {
-
-int usage_error(const std::string& message) {
-  std::cerr << "coopviz: error: " << message << "\n";
-  return 2;
-}
-
-}  // namespace coop::app
-
 namespace {
+
+// The footer of `coopviz --help`; README.md's "Exit codes" says the same.
+constexpr const char* kExitCodes = R"(Exit codes:
+  0  success
+  1  the command ran and something it checks failed: a lesson's checks or its run,
+     --compare (the backends disagree), a benchmark (it failed, missed its target, or
+     bench reduce found no GPU), an occupancy that does not fit, a layout-check with
+     cut-off panels, a --script expectation, a screenshot whose run timed out, or a
+     file that could not be written
+  2  usage error, one line on stderr: a bad command line (an unknown command or option,
+     a missing, malformed or out-of-range value, an unknown lesson or --param), or what
+     this machine cannot do (a GPU asked for and none here, a window without a display,
+     a trace or script that cannot be read))";
 
 int run_cli(int argc, char** argv) {
   using namespace coop::app;
@@ -30,10 +34,14 @@ int run_cli(int argc, char** argv) {
 #endif
   register_bench(app, state);
   register_export(app, state);
+  app.footer(kExitCodes);
+  app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(usage_sentence(app, e));
   }
   if (app.get_subcommands().empty()) {
     const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");

@@ -37,11 +37,19 @@ std::string lesson_ids() {
   return out;
 }
 
+namespace {
+
+const ParamDef* find_param(const LessonDef& lesson, const std::string& name) {
+  for (const ParamDef& p : lesson.params)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
 Status check_params(const LessonDef& lesson, const Params& params) {
   for (const auto& [name, value] : params) {
-    const ParamDef* def = nullptr;
-    for (const ParamDef& p : lesson.params)
-      if (p.name == name) def = &p;
+    const ParamDef* def = find_param(lesson, name);
     if (def == nullptr) {
       std::string known;
       for (const ParamDef& p : lesson.params) known += (known.empty() ? "" : ", ") + p.name;
@@ -53,7 +61,8 @@ Status check_params(const LessonDef& lesson, const Params& params) {
                            std::to_string(def->min) + ".." + std::to_string(def->max));
     if (def->power_of_two && (value <= 0 || (value & (value - 1)) != 0))
       return Status::error("parameter " + name + " = " + std::to_string(value) +
-                           " must be a power of two");
+                           " must be a power of two in " + std::to_string(def->min) + ".." +
+                           std::to_string(def->max));
   }
   return {};
 }
@@ -67,16 +76,18 @@ Result<Params> parse_params(const LessonDef& lesson, const std::vector<std::stri
       return Status::error("--param '" + item + "' is not of the form name=value");
     const std::string name = item.substr(0, eq);
     const std::string text = item.substr(eq + 1);
-    bool known = false;
-    for (const ParamDef& p : lesson.params) known |= p.name == name;
-    if (!known) {
+    const ParamDef* def = find_param(lesson, name);
+    if (def == nullptr) {
       Params probe{{name, 0}};
       return check_params(lesson, probe);
     }
     const bool negative = !text.empty() && text[0] == '-';
     Result<uint64_t> v = parse_count(negative ? std::string_view(text).substr(1) : text,
                                      "--param " + name, uint64_t(1) << 62);
-    if (!v) return v.status();
+    if (!v)
+      return Status::error("--param " + name + " expects a whole number in " +
+                           std::to_string(def->min) + ".." + std::to_string(def->max) + ", got '" +
+                           text + "'");
     params[name] = negative ? -int64_t(*v) : int64_t(*v);
   }
   if (Status s = check_params(lesson, params); !s) return s;

@@ -222,6 +222,11 @@ void register_run(CLI::App& app, CliState& state) {
     auto backend = choose_backend(o->backend, o->emulate);
     if (!backend) return void(state.exit_code = usage_error(backend.message()));
     Executor& exec = *backend->exec;
+    if (o->compare && exec.backend() != Backend::Gpu)
+      return void(state.exit_code = usage_error(
+                      "--compare runs the lesson on a GPU and on the emulator; " +
+                      (o->backend == "emu" ? std::string("drop --backend emu")
+                                           : "there is no GPU here (" + backend->banner + ")")));
     if (!o->capacity.empty()) {
       auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
       if (!cap) return void(state.exit_code = usage_error(cap.message()));
@@ -241,14 +246,7 @@ void register_run(CLI::App& app, CliState& state) {
     }
     nlohmann::json comparison;
     bool agree = true;
-    if (o->compare) {
-      if (exec.backend() != Backend::Gpu) {
-        state.exit_code = usage_error("--compare runs the lesson on a GPU and on the emulator; "
-                                      "there is no GPU here (" + backend->banner + ")");
-        return;
-      }
-      comparison = compare_backends(*lesson, run, exec, req, &agree);
-    }
+    if (o->compare) comparison = compare_backends(*lesson, run, exec, req, &agree);
     if (o->json) {
       nlohmann::json out = report_json(*lesson, run, exec, req, backend->banner);
       if (o->compare) out["comparison"] = comparison;

@@ -26,7 +26,12 @@ void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy 
 void register_export(CLI::App& app, CliState& state);
 void register_bench_frame(CLI::App& bench, CliState& state);  // GUI builds only
 
-// Prints "coopviz: error: <message>" to stderr and returns the exit code for usage errors.
+// Prints "coopviz: error: <message>" to stderr, on one line, and returns 2, the exit code for
+// usage errors (usage.cpp).
 int usage_error(const std::string& message);
+
+// A CLI11 parse error as a sentence for usage_error: what was wrong, and what is allowed. `root`
+// is the app that threw it; the subcommands it had chosen tell which command to point to.
+std::string usage_sentence(const CLI::App& root, const CLI::ParseError& e);
 
 }  // namespace coop::app

@@ -39,6 +39,11 @@ Result<uint64_t> parse_count(std::string_view text, std::string_view what, uint6
 }
 
 Result<Dim3> parse_dim3(std::string_view text, std::string_view what) {
+  // Every error says the form allowed, then what is wrong with this text.
+  const auto bad = [&](const std::string& why) {
+    return Status::error(std::string(what) + " expects X, X,Y or X,Y,Z, each a whole number " +
+                         "from 1 to 2147483647, got '" + std::string(text) + "': " + why);
+  };
   uint32_t parts[3] = {1, 1, 1};
   int n = 0;
   size_t start = 0;
@@ -46,14 +51,10 @@ Result<Dim3> parse_dim3(std::string_view text, std::string_view what) {
     const size_t comma = text.find(',', start);
     const std::string_view piece = text.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    if (n == 3)
-      return Status::error(std::string(what) + " '" + std::string(text) +
-                           "' has more than 3 dimensions");
-    Result<uint64_t> v = parse_count(piece, what, 2147483647u);
-    if (!v) return v.status();
-    if (*v == 0)
-      return Status::error(std::string(what) + " '" + std::string(text) +
-                           "': every dimension must be at least 1");
+    if (n == 3) return bad("it has more than 3 dimensions");
+    Result<uint64_t> v = parse_count(piece, "dimension", 2147483647u);
+    if (!v) return bad(v.message());
+    if (*v == 0) return bad("every dimension must be at least 1");
     parts[n++] = uint32_t(*v);
     if (comma == std::string_view::npos) break;
     start = comma + 1;

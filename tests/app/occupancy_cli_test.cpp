@@ -2,34 +2,19 @@
 // scripts rely on, and bad input that must fail with a message naming the value and the limit.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/app/run_coopviz.hpp"
+
 namespace {
 
-struct Ran {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-Ran coopviz(const std::string& args) {
-  Ran r;
-  const std::string cmd = std::string(COOPVIZ_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using coop::testing::Ran;
+using coop::testing::run_coopviz;
 
 nlohmann::json json_of(const std::string& args) {
-  const Ran r = coopviz(args + " --json");
-  EXPECT_EQ(r.exit_code, 0) << r.out;
+  const Ran r = run_coopviz(args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   return nlohmann::json::parse(r.out, nullptr, false);
 }
 
@@ -103,9 +88,9 @@ TEST(OccupancyCli, BadInputFailsNamingTheValueAndTheLimit) {
       {"occupancy --cc 8.0 --block 256 --cluster 2", "9.0 or newer"},
   };
   for (const Case& c : cases) {
-    const Ran r = coopviz(c.args);
+    const Ran r = run_coopviz(c.args);
     EXPECT_NE(r.exit_code, 0) << c.args;
-    EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
   }
 }
 

@@ -82,9 +82,11 @@ TEST(LaunchValidation, CommandLineValuesAreRejectedByName) {
     const char* text;
     const char* part;
   } cases[] = {
-      {"0", "--grid '0': every dimension must be at least 1"},
-      {"-1", "--grid '-1': must not be negative"},
-      {"4294967296", "--grid 4294967296 exceeds the limit of 2147483647"},
+      {"0",
+       "--grid expects X, X,Y or X,Y,Z, each a whole number from 1 to 2147483647, got '0': "
+       "every dimension must be at least 1"},
+      {"-1", "got '-1': dimension '-1': must not be negative"},
+      {"4294967296", "got '4294967296': dimension 4294967296 exceeds the limit of 2147483647"},
       {"99999999999999999999999", "overflows"},
       {"8,0", "every dimension must be at least 1"},
       {"1,2,3,4", "more than 3 dimensions"},
