@@ -121,6 +121,20 @@ TEST(Markdown, BarLinesWithoutASeparatorAreText) {
   EXPECT_EQ(blocks[0].kind, BlockKind::Paragraph);
 }
 
+TEST(Markdown, TablesRightUnderTextAndInsideCode) {
+  // A table may follow a paragraph's text directly, and its separator row may have one dash a
+  // column; the same lines inside a fenced code block stay verbatim.
+  const auto blocks =
+      parse_markdown("Text\n| a | b |\n|-|:-|\n| 1 | 2 |\n\n```\n| a | b |\n|-|-|\n```\n");
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].spans, (std::vector<TextSpan>{{SpanStyle::Plain, "Text"}}));
+  ASSERT_EQ(blocks[1].kind, BlockKind::Table);
+  EXPECT_EQ(blocks[1].table.align, (std::vector<CellAlign>{CellAlign::Left, CellAlign::Left}));
+  EXPECT_EQ(blocks[1].table.rows.size(), 1u);
+  EXPECT_EQ(blocks[2].spans,
+            (std::vector<TextSpan>{{SpanStyle::Code, "| a | b |"}, {SpanStyle::Code, "|-|-|"}}));
+}
+
 TEST(Markdown, TableColumnsFitTheirTextOrShareTheWidth) {
   auto measure = [](SpanStyle, std::string_view s) { return float(s.size()); };
   const TableBlock t =
