@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libimgui-dev libglfw3-dev libgl1-mesa-dev libgl1-mesa-dri
-  libboost-context-dev nlohmann-json3-dev libcli11-dev libstb-dev libzstd-dev
+  libboost-context-dev nlohmann-json3-dev libcli11-dev libstb-dev libzstd-dev libmd4c-dev
   libgtest-dev libgmock-dev
   fonts-dejavu-core fonts-jetbrains-mono
   xvfb xauth

@@ -3,9 +3,53 @@
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
+#include <optional>
+#include <utility>
+
+#include <md4c.h>
 
 namespace coop::visual {
 namespace {
+
+// md4c's dialect: CommonMark with GitHub's tables; raw HTML is text ("#include <x>" in prose), and
+// an indented line is never code (only fences make code blocks).
+constexpr unsigned kFlags = MD_FLAG_TABLES | MD_FLAG_NOHTML | MD_FLAG_NOINDENTEDCODEBLOCKS;
+
+// "&amp;", "&#65;", "&#x41;" as UTF-8; other named entities stay as written.
+std::string decode_entity(std::string_view e) {
+  static constexpr std::pair<std::string_view, std::string_view> kNamed[] = {
+      {"&amp;", "&"},   {"&lt;", "<"},   {"&gt;", ">"},
+      {"&quot;", "\""}, {"&apos;", "'"}, {"&nbsp;", "\u00a0"}};
+  for (const auto& [name, text] : kNamed)
+    if (e == name) return std::string(text);
+  if (!e.starts_with("&#") || !e.ends_with(';')) return std::string(e);
+  const bool hex = e.size() > 2 && (e[2] == 'x' || e[2] == 'X');
+  unsigned long cp = 0;
+  for (char c : e.substr(hex ? 3 : 2, e.size() - (hex ? 4 : 3))) {
+    const int digit = std::isdigit(static_cast<unsigned char>(c))
+                          ? c - '0'
+                          : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    cp = std::min(cp * (hex ? 16 : 10) + unsigned(digit), 0x110000ul);
+  }
+  if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+  std::string out;
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xc0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += char(0xe0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3f));
+    out += char(0x80 | (cp & 0x3f));
+  } else {
+    out += char(0xf0 | (cp >> 18));
+    out += char(0x80 | ((cp >> 12) & 0x3f));
+    out += char(0x80 | ((cp >> 6) & 0x3f));
+    out += char(0x80 | (cp & 0x3f));
+  }
+  return out;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -13,228 +57,319 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-size_t indent_of(std::string_view line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] == ' ') ++n;
-  return n;
+// A table's separator row ("| --- | :-: | --: |") with every column at least three characters
+// wide ("| - | :-: | -: |" becomes the row above): GitHub takes one dash, md4c wants three.
+// nullopt when `line` is no separator row.
+std::optional<std::string> widened_separator(std::string_view line) {
+  const std::string_view original = line;
+  line = trim(line);
+  if (!line.starts_with('|')) return std::nullopt;
+  line.remove_prefix(1);
+  const bool closed = line.ends_with('|');
+  if (closed) line.remove_suffix(1);
+  std::string out = "|";
+  bool widened = false;
+  for (size_t start = 0;;) {
+    const size_t bar = std::min(line.find('|', start), line.size());
+    const std::string_view cell = trim(line.substr(start, bar - start));
+    const bool left = cell.starts_with(':'), right = cell.size() > 1 && cell.ends_with(':');
+    const std::string_view dashes = cell.substr(left, cell.size() - left - right);
+    if (dashes.empty() || dashes.find_first_not_of('-') != std::string_view::npos)
+      return std::nullopt;
+    const size_t pad = cell.size() < 3 ? 3 - cell.size() : 0;
+    widened |= pad > 0;
+    out += left ? " :" : " ";
+    out += std::string(dashes.size() + pad, '-');
+    out += right ? ": " : " ";
+    if (bar == line.size()) break;
+    out += '|';
+    start = bar + 1;
+  }
+  if (closed) out += '|';
+  return widened ? out : std::string(original);
 }
 
-// "12. rest" -> 12 and "rest"; returns 0 when the line is not a numbered item.
-int numbered_item(std::string_view s, std::string_view& rest) {
-  size_t digits = 0;
-  while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
-  if (digits == 0 || digits > 4 || digits + 1 >= s.size() || s[digits] != '.' ||
-      s[digits + 1] != ' ')
+CellAlign cell_align(MD_ALIGN a) {
+  return a == MD_ALIGN_CENTER  ? CellAlign::Center
+         : a == MD_ALIGN_RIGHT ? CellAlign::Right
+                               : CellAlign::Left;
+}
+
+// Collects md4c's callbacks into blocks. Lists are flattened (an item is a block, a nested item
+// the next one); a quote's paragraphs are paragraphs; a thematic break draws nothing.
+struct Builder {
+  std::string_view source;
+  std::vector<TextBlock> blocks;
+  int target = -1;                // the block inline text goes to, or -1 (a new paragraph)
+  bool item_fresh = false;        // the open item has no text yet: its first paragraph is the item
+  std::vector<unsigned> numbers;  // per open list: the next item's number (0: bullets)
+  int bold = 0, italic = 0, code = 0;
+  bool code_starts = false;  // the next code text opens a span of its own
+  bool in_code_block = false;
+  std::string code_text;
+  bool in_table = false, in_table_head = false, row_checked = false;
+  size_t para_begin = 0, para_end = 0;  // where the open paragraph's text lies in `source`
+  // Where md4c reads the lesson format otherwise, the parse stops and the caller replaces
+  // `length` characters of the source at `at` with `text` and parses again (see text, leave).
+  struct Edit {
+    size_t at = 0, length = 0;
+    std::string text;
+  };
+  std::optional<Edit> edit;
+  bool paragraphs_only = true;  // no heading, list, quote, rule, code block or table so far
+
+  TableBlock& table() { return blocks.back().table; }
+  size_t line_start(size_t at) const {
+    return source.rfind('\n', at) + 1;  // npos + 1 == 0: the first line
+  }
+  int push(BlockKind kind, int level) {
+    blocks.push_back({kind, level, {}, {}});
+    return int(blocks.size()) - 1;
+  }
+  std::vector<TextSpan>* spans() {
+    if (in_table) {
+      TableBlock& t = table();
+      if (in_table_head) return t.header.empty() ? nullptr : &t.header.back();
+      return t.rows.empty() || t.rows.back().empty() ? nullptr : &t.rows.back().back();
+    }
+    if (target < 0) target = push(BlockKind::Paragraph, 0);
+    return &blocks[size_t(target)].spans;
+  }
+
+  int enter(MD_BLOCKTYPE type, void* detail) {
+    paragraphs_only &= type == MD_BLOCK_DOC || type == MD_BLOCK_P;
+    if (type != MD_BLOCK_P) item_fresh = false;  // an item's later paragraphs are paragraphs
+    switch (type) {
+      case MD_BLOCK_UL:
+        numbers.push_back(0);
+        break;
+      case MD_BLOCK_OL:
+        numbers.push_back(static_cast<MD_BLOCK_OL_DETAIL*>(detail)->start);
+        break;
+      case MD_BLOCK_LI: {
+        const unsigned n = numbers.empty() ? 0 : numbers.back();
+        if (n > 0) ++numbers.back();
+        target = push(n > 0 ? BlockKind::Numbered : BlockKind::Bullet, int(n));
+        item_fresh = true;
+        break;
+      }
+      case MD_BLOCK_H:
+        target = push(BlockKind::Heading,
+                      int(std::min(static_cast<MD_BLOCK_H_DETAIL*>(detail)->level, 3u)));
+        break;
+      case MD_BLOCK_P:
+        if (!item_fresh) target = push(BlockKind::Paragraph, 0);
+        item_fresh = false;
+        para_begin = std::string_view::npos;
+        para_end = 0;
+        break;
+      case MD_BLOCK_CODE:
+        push(BlockKind::CodeBlock, 0);
+        in_code_block = true;
+        code_text.clear();
+        break;
+      case MD_BLOCK_TABLE:
+        push(BlockKind::Table, 0);
+        in_table = true;
+        break;
+      case MD_BLOCK_THEAD:
+        in_table_head = true;
+        break;
+      case MD_BLOCK_TR:
+        if (!in_table_head) table().rows.emplace_back();
+        row_checked = in_table_head;
+        break;
+      case MD_BLOCK_TH:
+        table().align.push_back(cell_align(static_cast<MD_BLOCK_TD_DETAIL*>(detail)->align));
+        table().header.emplace_back();
+        break;
+      case MD_BLOCK_TD:
+        table().rows.back().emplace_back();
+        break;
+      default:  // the document, quotes, thematic breaks, HTML (never, with MD_FLAG_NOHTML)
+        break;
+    }
     return 0;
-  rest = s.substr(digits + 2);
-  return std::stoi(std::string(s.substr(0, digits)));
-}
+  }
 
-void append_plain(std::vector<TextSpan>& out, std::string_view text) {
-  if (text.empty()) return;
-  if (!out.empty() && out.back().style == SpanStyle::Plain)
-    out.back().text += text;
-  else
-    out.push_back({SpanStyle::Plain, std::string(text)});
-}
-
-// Splits "| a | b |" into cell texts: the outer bars are optional, a backslash before a bar
-// keeps the bar in the cell, and a bar inside a `code` span does not split.
-std::vector<std::string> split_row(std::string_view line) {
-  if (line.starts_with('|')) line.remove_prefix(1);
-  if (line.ends_with('|') && !line.ends_with("\\|")) line.remove_suffix(1);
-  std::vector<std::string> cells(1);
-  bool in_code = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
-      cells.back() += '|';
-      ++i;
-    } else if (c == '|' && !in_code) {
-      cells.emplace_back();
-    } else {
-      if (c == '`') in_code = !in_code;
-      cells.back() += c;
+  int leave(MD_BLOCKTYPE type) {
+    switch (type) {
+      case MD_BLOCK_UL:
+      case MD_BLOCK_OL:
+        numbers.pop_back();
+        break;
+      case MD_BLOCK_P: {
+        // A bar line with a separator row under it starts a table in the lesson format, also
+        // right under a paragraph's text (a blank line goes before it) and with one dash a
+        // column (the row is widened).
+        const size_t first = para_begin == std::string_view::npos ? 0 : line_start(para_begin);
+        for (size_t line = first;;) {
+          const size_t next = source.find('\n', line) + 1;
+          if (next == 0 || next >= para_end) break;
+          const std::string_view row = source.substr(next, source.find('\n', next) - next);
+          const std::optional<std::string> wide = widened_separator(row);
+          if (wide && trim(source.substr(line, next - line)).starts_with('|')) {
+            if (line != first)
+              edit = Edit{line, 0, "\n"};
+            else if (*wide != row)
+              edit = Edit{next, row.size(), *wide};
+            if (edit) return 1;
+          }
+          line = next;
+        }
+        target = -1;
+        break;
+      }
+      case MD_BLOCK_LI:
+      case MD_BLOCK_H:
+        target = -1;
+        break;
+      case MD_BLOCK_CODE: {
+        // One Code span per line, kept verbatim; the text ends with the last line's newline.
+        std::vector<TextSpan>& lines = blocks.back().spans;
+        std::string_view rest = code_text;
+        while (!rest.empty()) {
+          const size_t end = std::min(rest.find('\n'), rest.size());
+          lines.push_back({SpanStyle::Code, std::string(rest.substr(0, end))});
+          rest.remove_prefix(std::min(end + 1, rest.size()));
+        }
+        in_code_block = false;
+        break;
+      }
+      case MD_BLOCK_TABLE:
+        in_table = false;
+        target = -1;
+        break;
+      case MD_BLOCK_THEAD:
+        in_table_head = false;
+        break;
+      default:
+        break;
     }
+    return 0;
   }
-  return cells;
-}
 
-// "| --- | :-: | --: |": each cell dashes with optional colons at the ends. Fills `align`.
-bool separator_row(std::string_view line, std::vector<CellAlign>& align) {
-  if (!line.starts_with('|')) return false;
-  align.clear();
-  for (const std::string& cell : split_row(line)) {
-    std::string_view t = trim(cell);
-    const bool left = t.starts_with(':'), right = t.size() > 1 && t.ends_with(':');
-    if (left) t.remove_prefix(1);
-    if (right) t.remove_suffix(1);
-    if (t.empty() || t.find_first_not_of('-') != std::string_view::npos) return false;
-    align.push_back(left && right ? CellAlign::Center : right ? CellAlign::Right : CellAlign::Left);
-  }
-  return !align.empty();
-}
-
-// A row's cells parsed inline, padded or cut to `columns`.
-std::vector<TableCell> parse_row(std::string_view line, size_t columns) {
-  std::vector<TableCell> row;
-  for (const std::string& cell : split_row(line)) row.push_back(parse_inline(trim(cell)));
-  row.resize(columns);
-  return row;
-}
-
-bool is_space(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) != 0;
-}
-bool is_word(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0;
-}
-
-// Where the emphasis opened by the single `*` or `_` at `open` closes, or npos. Emphasis needs
-// text hugging both markers ("*word*", never "a * b"); an `_` must also sit at word edges, so
-// snake_case_names stay text. Code spans and ** pairs inside are skipped whole.
-size_t italic_close(std::string_view text, size_t open) {
-  const char m = text[open];
-  if (open + 1 >= text.size() || is_space(text[open + 1])) return std::string_view::npos;
-  if (m == '_' && open > 0 && is_word(text[open - 1])) return std::string_view::npos;
-  for (size_t j = open + 1; j < text.size(); ++j) {
-    if (text[j] == '`') {
-      const size_t end = text.find('`', j + 1);
-      if (end == std::string_view::npos) return std::string_view::npos;
-      j = end;
-    } else if (m == '*' && text.compare(j, 2, "**") == 0) {
-      const size_t end = text.find("**", j + 2);
-      if (end == std::string_view::npos) return std::string_view::npos;
-      j = end + 1;
-    } else if (text[j] == m && !is_space(text[j - 1]) &&
-               (m == '*' || j + 1 >= text.size() || !is_word(text[j + 1]))) {
-      return j;
+  int span(MD_SPANTYPE type, int delta) {
+    if (type == MD_SPAN_STRONG) bold += delta;
+    if (type == MD_SPAN_EM) italic += delta;
+    if (type == MD_SPAN_CODE) {
+      code += delta;
+      code_starts = delta > 0;
     }
+    // Links and images show their text only.
+    return 0;
   }
-  return std::string_view::npos;
+
+  int text(MD_TEXTTYPE type, std::string_view s) {
+    if (in_code_block) {
+      code_text += type == MD_TEXT_NULLCHAR ? std::string_view("\ufffd") : s;
+      return 0;
+    }
+    const bool in_source = s.data() >= source.data() && s.data() < source.data() + source.size();
+    const size_t at = in_source ? size_t(s.data() - source.data()) : 0;
+    if (in_source && !in_table) {
+      para_begin = std::min(para_begin, at);
+      para_end = std::max(para_end, at + s.size());
+    }
+    // GitHub continues a table over any line until a blank one; lesson tables end at the first
+    // line that does not start with a bar: a blank line goes before such a row.
+    if (in_table && !row_checked && in_source) {
+      row_checked = true;
+      const size_t line = line_start(at);
+      if (!trim(source.substr(line)).starts_with('|')) {
+        edit = Edit{line, 0, "\n"};
+        return 1;
+      }
+    }
+    std::string piece;
+    switch (type) {
+      case MD_TEXT_NULLCHAR:
+        piece = "\ufffd";
+        break;
+      case MD_TEXT_BR:  // a line break inside a block reads as a space, as in a paragraph
+      case MD_TEXT_SOFTBR:
+        piece = " ";
+        break;
+      case MD_TEXT_ENTITY:
+        piece = decode_entity(s);
+        break;
+      default:
+        piece = std::string(s);
+        break;
+    }
+    std::vector<TextSpan>* out = spans();
+    if (!out) return 0;
+    // Code inside emphasis keeps its style; emphasis inside bold (or bold inside emphasis) is
+    // bold: there is one font for each.
+    const SpanStyle style = code     ? SpanStyle::Code
+                            : bold   ? SpanStyle::Bold
+                            : italic ? SpanStyle::Italic
+                                     : SpanStyle::Plain;
+    if (!out->empty() && out->back().style == style && !(style == SpanStyle::Code && code_starts))
+      out->back().text += piece;
+    else
+      out->push_back({style, std::move(piece)});
+    if (style == SpanStyle::Code) code_starts = false;
+    return 0;
+  }
+};
+
+// `paragraphs_only`, if given, tells whether the text held nothing but paragraphs.
+std::vector<TextBlock> parse(std::string_view markdown, bool* paragraphs_only = nullptr) {
+  std::string source(markdown);
+  for (;;) {
+    Builder b;
+    b.source = source;
+    MD_PARSER parser{};
+    parser.flags = kFlags;
+    parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) {
+      return static_cast<Builder*>(u)->enter(t, d);
+    };
+    parser.leave_block = [](MD_BLOCKTYPE t, void*, void* u) {
+      return static_cast<Builder*>(u)->leave(t);
+    };
+    parser.enter_span = [](MD_SPANTYPE t, void*, void* u) {
+      return static_cast<Builder*>(u)->span(t, 1);
+    };
+    parser.leave_span = [](MD_SPANTYPE t, void*, void* u) {
+      return static_cast<Builder*>(u)->span(t, -1);
+    };
+    parser.text = [](MD_TEXTTYPE t, const MD_CHAR* s, MD_SIZE n, void* u) {
+      return static_cast<Builder*>(u)->text(t, std::string_view(s, n));
+    };
+    md_parse(source.data(), MD_SIZE(source.size()), &parser, &b);
+    if (!b.edit) {
+      if (paragraphs_only) *paragraphs_only = b.paragraphs_only;
+      return std::move(b.blocks);
+    }
+    source.replace(b.edit->at, b.edit->length, b.edit->text);
+  }
 }
 
 }  // namespace
 
 std::vector<TextSpan> parse_inline(std::string_view text) {
-  std::vector<TextSpan> out;
-  size_t plain_start = 0, i = 0;
-  while (i < text.size()) {
-    const bool code = text[i] == '`';
-    const bool bold = text.compare(i, 2, "**") == 0;
-    const bool italic = !code && !bold && (text[i] == '*' || text[i] == '_');
-    if (!code && !bold && !italic) {
-      ++i;
-      continue;
-    }
-    const std::string_view marker = code ? "`" : bold ? "**" : text.substr(i, 1);
-    const size_t close = italic ? italic_close(text, i) : text.find(marker, i + marker.size());
-    if (close == std::string_view::npos || close == i + marker.size()) {
-      i += marker.size();  // unmatched or empty: keep the marker as text
-      continue;
-    }
-    append_plain(out, text.substr(plain_start, i - plain_start));
-    const std::string_view inner = text.substr(i + marker.size(), close - i - marker.size());
-    if (code) {
-      out.push_back({SpanStyle::Code, std::string(inner)});
-    } else {
-      // **bold with `code` inside**: the code keeps its style, the rest takes the marker's.
-      // Emphasis inside bold stays bold (one font each), bold inside emphasis stays bold.
-      const SpanStyle style = bold ? SpanStyle::Bold : SpanStyle::Italic;
-      for (TextSpan& span : parse_inline(inner)) {
-        if (span.style == SpanStyle::Plain || (bold && span.style == SpanStyle::Italic))
-          span.style = style;
-        if (!out.empty() && out.back().style == span.style && span.style != SpanStyle::Code)
-          out.back().text += span.text;
-        else
-          out.push_back(std::move(span));
-      }
-    }
-    i = close + marker.size();
-    plain_start = i;
+  // One paragraph of text: line breaks are spaces. Text that would open a block (a heading, an
+  // item, a quote, a rule, a fence) keeps its first marker as text, as a backslash before it does.
+  std::string line(text);
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  bool plain = true;
+  std::vector<TextBlock> blocks = parse(line, &plain);
+  if (!plain) {
+    size_t at = line.find_first_not_of(' ');
+    while (at < line.size() && std::isdigit(static_cast<unsigned char>(line[at]))) ++at;
+    if (at < line.size() && std::ispunct(static_cast<unsigned char>(line[at])))
+      line.insert(line.begin() + std::ptrdiff_t(at), '\\');
+    blocks = parse(line);
   }
-  append_plain(out, text.substr(plain_start));
+  std::vector<TextSpan> out;
+  for (TextBlock& b : blocks)
+    for (TextSpan& s : b.spans) out.push_back(std::move(s));
   return out;
 }
 
 std::vector<TextBlock> parse_markdown(std::string_view markdown) {
-  std::vector<std::string_view> lines;
-  for (size_t start = 0;;) {
-    const size_t end = std::min(markdown.find('\n', start), markdown.size());
-    lines.push_back(markdown.substr(start, end - start));
-    if (end == markdown.size()) break;
-    start = end + 1;
-  }
-  std::vector<TextBlock> blocks;
-  std::string pending;  // text of the block being collected
-  BlockKind kind = BlockKind::Paragraph;
-  int level = 0;
-  bool open = false;
-  auto flush = [&] {
-    if (open && !trim(pending).empty())
-      blocks.push_back({kind, level, parse_inline(trim(pending)), {}});
-    pending.clear();
-    open = false;
-  };
-  bool in_fence = false;
-  for (size_t at = 0; at < lines.size(); ++at) {
-    const std::string_view raw = lines[at];
-    const std::string_view line = trim(raw);
-    std::string_view rest;
-    std::vector<CellAlign> align;
-    if (line.starts_with("```")) {
-      // A fence opens or closes a code block; the text after an opening fence names the language.
-      flush();
-      if (!in_fence) blocks.push_back({BlockKind::CodeBlock, 0, {}, {}});
-      in_fence = !in_fence;
-    } else if (in_fence) {
-      blocks.back().spans.push_back({SpanStyle::Code, std::string(raw)});
-    } else if (line.empty()) {
-      flush();
-    } else if (line.starts_with('|') && at + 1 < lines.size() &&
-               separator_row(trim(lines[at + 1]), align)) {
-      // A header row with a separator under it starts a table; rows follow while lines start
-      // with a bar.
-      flush();
-      TextBlock table{BlockKind::Table, 0, {}, {}};
-      table.table.align = std::move(align);
-      const size_t columns = table.table.align.size();
-      table.table.header = parse_row(line, columns);
-      for (at += 2; at < lines.size() && trim(lines[at]).starts_with('|'); ++at)
-        table.table.rows.push_back(parse_row(trim(lines[at]), columns));
-      --at;
-      blocks.push_back(std::move(table));
-    } else if (size_t hashes = line.find_first_not_of('#');
-               hashes > 0 && hashes <= 6 && hashes < line.size() && line[hashes] == ' ') {
-      flush();
-      blocks.push_back({BlockKind::Heading,
-                        int(std::min<size_t>(hashes, 3)),
-                        parse_inline(trim(line.substr(hashes))),
-                        {}});
-    } else if (indent_of(raw) < 2 && (line.starts_with("- ") || line.starts_with("* "))) {
-      flush();
-      kind = BlockKind::Bullet;
-      level = 0;
-      pending = std::string(line.substr(2));
-      open = true;
-    } else if (int n = indent_of(raw) < 2 ? numbered_item(line, rest) : 0; n > 0) {
-      flush();
-      kind = BlockKind::Numbered;
-      level = n;
-      pending = std::string(rest);
-      open = true;
-    } else if (open) {
-      pending += ' ';  // continuation of a paragraph or an item
-      pending += line;
-    } else {
-      kind = BlockKind::Paragraph;
-      level = 0;
-      pending = std::string(line);
-      open = true;
-    }
-  }
-  flush();
-  return blocks;
+  return parse(markdown);
 }
 
 std::vector<float> table_column_widths(

@@ -1,9 +1,16 @@
-// The Markdown subset lesson texts use, parsed into blocks of styled spans, and a word-wrapping
-// layout that needs only a text-measuring function (so it is tested without a GUI).
-//   # / ## / ### headings, paragraphs, "- " or "* " bullets, "1. " numbered items (continued by
-//   indented lines), `code` spans, **bold** and *italic* / _italic_ spans, fenced code blocks
-//   (``` ... ```), whose lines are kept verbatim, one Code span per line, and tables: a header
-//   row of "| a | b |", a separator row "| --- | :-: |" (colons set the alignment), then rows.
+// Lesson texts' Markdown, parsed by md4c (CommonMark with GitHub's tables) into blocks of styled
+// spans, and a word-wrapping layout that needs only a text-measuring function (so it is tested
+// without a GUI).
+//   Headings (levels past 3 read as 3), paragraphs, bullet and numbered items (nested lists are
+//   flattened: each item is a block), fenced code blocks (``` or ~~~; lines kept verbatim, one
+//   Code span per line) and tables: a header row of "| a | b |", a separator row "| --- | :-: |"
+//   (colons set the alignment), then rows. Inline: `code`, **bold**, *italic* / _italic_,
+//   backslash escapes, numeric character references and &amp; &lt; &gt; &quot; &apos; &nbsp;
+//   (other named ones stay as written); links show their text. Raw HTML is text, and indented
+//   lines are never code. A quote's paragraphs are paragraphs; a thematic break is dropped.
+//   Kept from the lesson format where md4c reads otherwise: a table ends at the first line that
+//   does not start with a bar, may follow a paragraph's text directly, and its separator row may
+//   have a single dash a column.
 #pragma once
 
 #include <functional>
@@ -38,7 +45,7 @@ struct TableBlock {
 
 struct TextBlock {
   BlockKind kind = BlockKind::Paragraph;
-  int level = 0;  // heading level (1..3) or the item's number
+  int level = 0;  // heading level (1..3) or the item's number (its list's first, counted on)
   std::vector<TextSpan> spans;
   TableBlock table;  // kind == Table only
 };
@@ -46,9 +53,10 @@ struct TextBlock {
 // Parses `markdown` into blocks; unknown constructs are kept as plain text.
 std::vector<TextBlock> parse_markdown(std::string_view markdown);
 
-// Splits inline text into plain, `code`, **bold** and *italic* spans. An unmatched marker is
-// plain text, and so is a `*` or `_` with a space after it ("a * b" is a product, not emphasis)
-// or an `_` inside a word (snake_case names).
+// Splits inline text (one paragraph; a line break is a space) into plain, `code`, **bold** and
+// *italic* spans, by CommonMark's rules: an unmatched marker is plain text, and so is a `*` or
+// `_` with a space after it ("a * b" is a product, not emphasis) or an `_` inside a word
+// (snake_case names). A marker that would open a block ("- ", "# ", "1. ", "> ") is text.
 std::vector<TextSpan> parse_inline(std::string_view text);
 
 // A piece of a span placed by the layout: one word (or run of words) on one line.

@@ -35,6 +35,13 @@ TEST(Markdown, UnmatchedMarkersStayText) {
   EXPECT_EQ(parse_markdown("#include <x>").at(0).kind, BlockKind::Paragraph);
 }
 
+TEST(Markdown, TextThatWouldOpenABlockIsInlineText) {
+  // parse_inline reads one paragraph: a marker that would open a block is text.
+  for (const char* text : {"- a", "# b", "1. c", "> d", "***", "+ e", "```f"}) {
+    EXPECT_EQ(parse_inline(text), (std::vector<TextSpan>{{SpanStyle::Plain, text}})) << text;
+  }
+}
+
 TEST(Markdown, FencedCodeKeepsItsLinesVerbatim) {
   const auto blocks = parse_markdown("Before.\n\n```python\n@cuda.jit\ndef f(a):\n    a[0] = 1  # **not bold**\n```\nAfter.");
   ASSERT_EQ(blocks.size(), 3u);
@@ -119,6 +126,20 @@ TEST(Markdown, BarLinesWithoutASeparatorAreText) {
   const auto blocks = parse_markdown("| not a table |\nstill text\n");
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0].kind, BlockKind::Paragraph);
+}
+
+TEST(Markdown, TablesRightUnderTextAndInsideCode) {
+  // A table may follow a paragraph's text directly, and its separator row may have one dash a
+  // column; the same lines inside a fenced code block stay verbatim.
+  const auto blocks =
+      parse_markdown("Text\n| a | b |\n|-|:-|\n| 1 | 2 |\n\n```\n| a | b |\n|-|-|\n```\n");
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(blocks[0].spans, (std::vector<TextSpan>{{SpanStyle::Plain, "Text"}}));
+  ASSERT_EQ(blocks[1].kind, BlockKind::Table);
+  EXPECT_EQ(blocks[1].table.align, (std::vector<CellAlign>{CellAlign::Left, CellAlign::Left}));
+  EXPECT_EQ(blocks[1].table.rows.size(), 1u);
+  EXPECT_EQ(blocks[2].spans,
+            (std::vector<TextSpan>{{SpanStyle::Code, "| a | b |"}, {SpanStyle::Code, "|-|-|"}}));
 }
 
 TEST(Markdown, TableColumnsFitTheirTextOrShareTheWidth) {
@@ -223,6 +244,86 @@ TEST(Markdown, LayoutNeverBreaksBetweenACodeSpanAndItsBracket) {
   EXPECT_EQ(placed[2].line, 1);
   EXPECT_EQ(placed[3].text, ") and");
   EXPECT_EQ(placed[3].x, 5);
+}
+
+// What md4c (CommonMark with GitHub's tables) reads that the earlier hand-written parser did not.
+
+TEST(Markdown, NestedEmphasis) {
+  // Bold and italic at once is drawn bold (one font each); emphasis around bold keeps both.
+  EXPECT_EQ(parse_inline("***both*** and *a **b** c*"),
+            (std::vector<TextSpan>{{SpanStyle::Bold, "both"},
+                                   {SpanStyle::Plain, " and "},
+                                   {SpanStyle::Italic, "a "},
+                                   {SpanStyle::Bold, "b"},
+                                   {SpanStyle::Italic, " c"}}));
+}
+
+TEST(Markdown, BackslashEscapesAreTheirCharacter) {
+  EXPECT_EQ(
+      parse_inline("\\*not italic\\* and \\_not\\_, a \\`tick\\` and a \\\\"),
+      (std::vector<TextSpan>{{SpanStyle::Plain, "*not italic* and _not_, a `tick` and a \\"}}));
+}
+
+TEST(Markdown, CodeSpansFollowCommonMark) {
+  // Stars inside code are code; a double-backtick span may hold a backtick; one space on each
+  // side of the code is padding.
+  EXPECT_EQ(parse_inline("`**not bold**` and ``a`b`` and ` x `"),
+            (std::vector<TextSpan>{{SpanStyle::Code, "**not bold**"},
+                                   {SpanStyle::Plain, " and "},
+                                   {SpanStyle::Code, "a`b"},
+                                   {SpanStyle::Plain, " and "},
+                                   {SpanStyle::Code, "x"}}));
+}
+
+TEST(Markdown, TableCellsWithCodeAndEscapes) {
+  const auto blocks = parse_markdown(
+      "| a | b |\n|---|---|\n| ``x|y`` | \\*lit\\* |\n| `` `tick` `` | `a * b * c` |\n"
+      "| **`bold code`** | 2 * 3 * 4 |\n");
+  ASSERT_EQ(blocks.size(), 1u);
+  const TableBlock& t = blocks[0].table;
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][0], (TableCell{{SpanStyle::Code, "x|y"}})) << "a bar inside `` code ``";
+  EXPECT_EQ(t.rows[0][1], (TableCell{{SpanStyle::Plain, "*lit*"}}));
+  EXPECT_EQ(t.rows[1][0], (TableCell{{SpanStyle::Code, "`tick`"}}));
+  EXPECT_EQ(t.rows[1][1], (TableCell{{SpanStyle::Code, "a * b * c"}}));
+  EXPECT_EQ(t.rows[2][0], (TableCell{{SpanStyle::Code, "bold code"}}));
+  EXPECT_EQ(t.rows[2][1], (TableCell{{SpanStyle::Plain, "2 * 3 * 4"}}));
+}
+
+TEST(Markdown, EntitiesAreDecoded) {
+  EXPECT_EQ(parse_inline("&amp; &lt;T&gt; &#65;&#x42; &copy;"),
+            (std::vector<TextSpan>{{SpanStyle::Plain, "& <T> AB &copy;"}}))
+      << "named entities other than the XML ones stay as written";
+}
+
+TEST(Markdown, LinksShowTheirText) {
+  EXPECT_EQ(parse_inline("see [the guide](https://example.com/g) or <https://example.com>"),
+            (std::vector<TextSpan>{{SpanStyle::Plain, "see the guide or https://example.com"}}));
+}
+
+TEST(Markdown, BlocksCommonMarkKnows) {
+  const auto blocks = parse_markdown(
+      "Setext title\n===\n\n## Closed ##\n\n> quoted *text*\n\nline one  \nline two\\\nthree\n\n"
+      "- item\n  - nested\n+ plus\n\n3. three\n3. four\n\n~~~\ntilde\n~~~\n\n---\n");
+  ASSERT_EQ(blocks.size(), 10u);
+  EXPECT_EQ(blocks[0].kind, BlockKind::Heading);
+  EXPECT_EQ(blocks[0].level, 1);
+  EXPECT_EQ(blocks[0].spans, (std::vector<TextSpan>{{SpanStyle::Plain, "Setext title"}}));
+  EXPECT_EQ(blocks[1].spans, (std::vector<TextSpan>{{SpanStyle::Plain, "Closed"}}));
+  EXPECT_EQ(blocks[2].kind, BlockKind::Paragraph) << "a quote's paragraph";
+  EXPECT_EQ(blocks[2].spans,
+            (std::vector<TextSpan>{{SpanStyle::Plain, "quoted "}, {SpanStyle::Italic, "text"}}));
+  EXPECT_EQ(blocks[3].spans, (std::vector<TextSpan>{{SpanStyle::Plain, "line one line two three"}}))
+      << "hard line breaks read as spaces";
+  // Nested items follow their parent; "+" starts a list of its own.
+  for (size_t i : {4u, 5u, 6u}) EXPECT_EQ(blocks[i].kind, BlockKind::Bullet) << i;
+  EXPECT_EQ(blocks[5].spans.at(0).text, "nested");
+  EXPECT_EQ(blocks[6].spans.at(0).text, "plus");
+  // An ordered list counts from its first number.
+  EXPECT_EQ(blocks[7].level, 3);
+  EXPECT_EQ(blocks[8].level, 4);
+  EXPECT_EQ(blocks[9].kind, BlockKind::CodeBlock);
+  EXPECT_EQ(blocks[9].spans, (std::vector<TextSpan>{{SpanStyle::Code, "tilde"}}));
 }
 
 }  // namespace
