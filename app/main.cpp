@@ -17,7 +17,13 @@ constexpr const char* kExitCodes = R"(Exit codes:
   2  usage error, one line on stderr: a bad command line (an unknown command or option,
      a missing, malformed or out-of-range value, an unknown lesson or --param), or what
      this machine cannot do (a GPU asked for and none here, a window without a display,
-     a trace or script that cannot be read))";
+     a trace or script that cannot be read)
+  3  run FILE.cu / gui FILE.cu: the program did not compile for the emulator
+  Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
+  (128 + the signal when one ended it).
+
+Your own CUDA program: coopviz run FILE.cu [-I DIR] [-D NAME=VALUE] [-- ARGS], or
+coopviz gui FILE.cu, runs it on the emulator with every kernel launch traced.)";
 
 int run_cli(int argc, char** argv) {
   using namespace coop::app;

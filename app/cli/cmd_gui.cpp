@@ -1,6 +1,9 @@
 // coopviz gui [--lesson ID] [--step N] [--trace FILE] [--backend B] and
 // coopviz screenshot [--lesson L] [--step S] [--trace FILE] [--backend B] --out PNG [--size WxH].
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -9,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/run_program.hpp"
+#include "app/program/program.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
@@ -24,6 +29,8 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   bool presentation = false;
+  std::string program;                          // a user's own FILE.cu, run first
+  std::vector<std::string> includes, defines;  // its -I and -D
   int frames = 4;
   float scale = 1;  // HiDPI content scale for screenshots
 };
@@ -172,7 +179,33 @@ void register_gui(CLI::App& app, CliState& state) {
                 "Run a walkthrough script in the window (see app/gui/script.hpp)");
   g->add_option("--settings", gui->settings,
                 "Settings file (default: " + default_settings_path() + ")");
+  g->add_option("program", gui->program,
+                "Your own CUDA program (FILE.cu): run on the emulator, then shown");
+  g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
+  g->add_option("-D", gui->defines, "The program's macro NAME or NAME=VALUE (repeatable)");
   g->callback([gui, &state] {
+    if (!gui->program.empty() && !is_program_path(gui->program))
+      return void(state.exit_code = usage_error(
+                      "unexpected argument '" + gui->program +
+                      "': `coopviz gui` takes a program file (FILE.cu); a lesson is --lesson " +
+                      gui->program));
+    if (!gui->program.empty()) {
+      if (!gui->trace.empty() || !gui->lesson.empty())
+        return void(state.exit_code =
+                        usage_error("give a program file, --lesson or --trace, one of them"));
+      // The program runs first (its output in the terminal); the window replays its launches.
+      RunProgramOptions p;
+      p.file = gui->program;
+      p.includes = gui->includes;
+      p.defines = gui->defines;
+      p.trace_path = (std::filesystem::temp_directory_path() /
+                      ("coopviz-" + std::to_string(getpid()) + ".cvt"))
+                         .string();
+      bool ran = false;
+      const int rc = run_program_command(p, &ran);
+      if (!ran) return void(state.exit_code = rc);
+      gui->trace = p.trace_path;
+    }
     // Settings: the layout always; the last lesson and step when none is asked for.
     const std::string settings_path =
         gui->settings.empty() ? default_settings_path() : gui->settings;
@@ -205,6 +238,10 @@ void register_gui(CLI::App& app, CliState& state) {
       } else {
         return void(state.exit_code = usage_error(s.message()));
       }
+    }
+    if (!gui->program.empty()) {
+      std::filesystem::remove(gui->trace);  // read in: no longer needed
+      app.program = gui->program;
     }
     if (gui->presentation) app.presentation = true;
     Result<std::unique_ptr<GuiWindow>> window =

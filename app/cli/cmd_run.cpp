@@ -193,10 +193,14 @@ void register_run(CLI::App& app, CliState& state) {
       state.exit_code = run_program_command(p);
       return;
     }
-    if (!o->includes.empty() || !o->defines.empty() || !o->program_args.empty())
+    if (!o->program_args.empty())
       return void(state.exit_code = usage_error(
-                      "-I, -D and program arguments are for a program file (FILE.cu), not a "
-                      "lesson"));
+                      "unexpected argument '" + o->program_args.front() +
+                      "': `coopviz run` takes only LESSON (or FILE.cu, then its own arguments "
+                      "after --)"));
+    if (!o->includes.empty() || !o->defines.empty())
+      return void(state.exit_code = usage_error(
+                      "-I and -D are for a program file (FILE.cu), not a lesson"));
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +

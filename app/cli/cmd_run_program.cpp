@@ -16,12 +16,19 @@
 
 namespace coop::app {
 
-int run_program_command(const RunProgramOptions& o) {
+int run_program_command(const RunProgramOptions& o, bool* ran) {
+  if (ran) *ran = false;
   if (o.backend == "gpu")
     return usage_error("--backend gpu: a program file runs on the emulator only for now "
                        "(use --backend emu or auto)");
   if (o.backend != "auto" && o.backend != "emu")
     return usage_error("--backend must be auto, gpu or emu, got '" + o.backend + "'");
+  if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
+    return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
+                       "`coopviz list`)");
+  for (const std::string& dir : o.includes)
+    if (std::error_code ec; !std::filesystem::is_directory(dir, ec))
+      return usage_error("-I " + dir + ": no such folder");
   ProgramOptions p;
   p.file = o.file;
   p.includes = o.includes;
@@ -55,6 +62,7 @@ int run_program_command(const RunProgramOptions& o) {
     return 1;
   }
   if (!run->what.empty()) std::cerr << "coopviz: " << o.file << ": " << run->what << "\n";
+  if (ran) *ran = true;
   Result<std::vector<Trace>> launches = load_traces(trace);
   if (o.json) {
     nlohmann::json out;

@@ -20,7 +20,8 @@ struct RunProgramOptions {
 };
 
 // Builds and runs the program; returns the exit status coopviz should exit with (the program's
-// own, or coopviz's codes when it could not be built or run).
-int run_program_command(const RunProgramOptions& options);
+// own, or coopviz's codes when it could not be built or run). `ran` (if given) says whether the
+// program ran, so that its trace (options.trace_path) exists.
+int run_program_command(const RunProgramOptions& options, bool* ran = nullptr);
 
 }  // namespace coop::app

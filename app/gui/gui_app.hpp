@@ -86,6 +86,7 @@ struct GuiApp {
   std::optional<RunOutcome> outcome;  // the run whose trace is shown
   bool replay = false;                // showing a trace file; nothing runs
   std::string trace_path;
+  std::string program;  // the user's own program file whose launches are shown (coopviz gui FILE.cu)
   std::string trace_field;  // a recorded trace to open when the GPU cannot run the lesson
   std::string trace_error;  // why it could not be opened
 

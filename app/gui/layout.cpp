@@ -94,7 +94,12 @@ void top_bar(GuiApp& app, double now) {
     ImGui::PopStyleColor();
   }
   if (app.replay) {
-    ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
+    if (app.program.empty())
+      ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
+    else
+      ImGui::TextDisabled("The launches of %s, run on the emulator: edit and run it again with "
+                          "`coopviz gui %s` to see a change.",
+                          app.program.c_str(), app.program.c_str());
   }
   if (!app.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, app.notice_is_error

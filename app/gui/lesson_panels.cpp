@@ -16,7 +16,10 @@ namespace coop::app {
 void draw_lesson_picker(GuiApp& app, double now, float width) {
   const auto& all = lessons::registry();
   const lessons::LessonDef* shown = app.lesson_def();
-  const std::string current = shown ? shown->title : app.replay ? "a saved trace" : "Pick a lesson";
+  const std::string current = shown          ? shown->title
+                              : !app.program.empty() ? "your program: " + app.program
+                              : app.replay           ? "a saved trace"
+                                                     : "Pick a lesson";
   ImGui::SetNextItemWidth(width);
   const std::string preview = visual::fit_words(
       current, width - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2);
@@ -50,7 +53,11 @@ void draw_steps(GuiApp& app, double now) {
   const lessons::LessonDef* l = app.lesson_def();
   panel_title("Steps");
   if (!l) {
-    ImGui::TextDisabled("This trace is not from a known lesson.");
+    visual::text_dim_wrapped(app.program.empty()
+                                 ? "This trace is not from a known lesson."
+                                 : "Steps belong to lessons. Play the program's launches with the "
+                                   "bar below, pick one above the grid, click a thread to follow "
+                                   "it.");
     return;
   }
   // The current step is scrolled into view when it changes (Next, a script, a restart).

@@ -3,55 +3,26 @@
 // compile, deadlock, crash or never end, each reported in plain words without harm to coopviz.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "device/trace/trace_file.hpp"
+#include "tests/app/run_coopviz.hpp"
 
 namespace {
-
-struct Ran {
-  int exit_code = -1;
-  std::string out, err;
-};
 
 std::string program(const std::string& name) {
   return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
 }
 
-// Runs coopviz with `args`; builds are cached in the test's own folder.
-Ran coopviz(const std::string& args) {
-  static const std::string cache =
+// `coopviz ARGS`, with program builds cached beside the binary (shared by the tests).
+coop::testing::Ran coopviz(const std::string& args) {
+  const std::string cache =
       (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-  const std::string err_path =
-      (std::filesystem::temp_directory_path() / ("coopviz-test-" + std::to_string(getpid()) +
-                                                 ".stderr"))
-          .string();
-  const std::string cmd = "XDG_CACHE_HOME=" + cache + " " + COOPVIZ_BINARY + " " + args +
-                          " 2>" + err_path;
-  Ran r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  r.err = text.str();
-  std::filesystem::remove(err_path);
-  return r;
+  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
 }
 
 struct Case {
@@ -65,7 +36,7 @@ TEST_P(Programs, RunUnmodifiedPassTheirOwnCheckAndTraceTheirLaunch) {
   const Case c = GetParam();
   const std::string trace =
       (std::filesystem::temp_directory_path() / (std::string(c.kernel) + ".cvt")).string();
-  const Ran r = coopviz("run " + program(c.file) + " --trace " + trace);
+  const coop::testing::Ran r = coopviz("run " + program(c.file) + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   auto launches = coop::load_traces(trace);
@@ -92,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
-  const Ran r = coopviz("run " + program("tile_ranks.cu") + " --json");
+  const coop::testing::Ran r = coopviz("run " + program("tile_ranks.cu") + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "stdout is the report only: " << r.out;
@@ -103,7 +74,7 @@ TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
 }
 
 TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {
-  const Ran r = coopviz("run " + program("failing/compile_error.cu"));
+  const coop::testing::Ran r = coopviz("run " + program("failing/compile_error.cu"));
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find(program("failing/compile_error.cu") + ":5: error:"), std::string::npos)
       << r.err;
@@ -111,7 +82,7 @@ TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {
 }
 
 TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
-  const Ran r = coopviz("run " + program("failing/deadlock.cu"));
+  const coop::testing::Ran r = coopviz("run " + program("failing/deadlock.cu"));
   EXPECT_EQ(r.exit_code, 1) << "the program's own exit status";
   EXPECT_NE(r.err.find("deadlock.cu: kernel half_sync: deadlock"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("__syncthreads() at line 5"), std::string::npos) << r.err;
@@ -119,20 +90,20 @@ TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
 }
 
 TEST(ProgramCli, ACrashIsReportedInPlainWords) {
-  const Ran r = coopviz("run " + program("failing/crash.cu"));
+  const coop::testing::Ran r = coopviz("run " + program("failing/crash.cu"));
   EXPECT_EQ(r.exit_code, 128 + 11);
   EXPECT_NE(r.err.find("the program crashed: Segmentation fault"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
 TEST(ProgramCli, AnEndlessLoopIsStoppedAtTheTimeLimit) {
-  const Ran r = coopviz("run " + program("failing/endless_loop.cu") + " --timeout 2");
+  const coop::testing::Ran r = coopviz("run " + program("failing/endless_loop.cu") + " --timeout 2");
   EXPECT_EQ(r.exit_code, 128 + 9);
   EXPECT_NE(r.err.find("ran longer than 2 s and was stopped"), std::string::npos) << r.err;
 }
 
 TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
-  const Ran r = coopviz("run " + program("scale_by_argument.cu") + " -- 3");
+  const coop::testing::Ran r = coopviz("run " + program("scale_by_argument.cu") + " -- 3");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out;
 }

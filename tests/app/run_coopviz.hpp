@@ -19,14 +19,14 @@ struct Ran {
   std::string err;     // stderr
 };
 
-// Runs `coopviz ARGS` through the shell, so ARGS may quote.
-inline Ran run_coopviz(const std::string& args) {
+// Runs `ENV coopviz ARGS` through the shell, so ARGS may quote (ENV: "NAME=value ..." or "").
+inline Ran run_coopviz_env(const std::string& env, const std::string& args) {
   Ran r;
   char err_path[] = "/tmp/coopviz-test-stderr-XXXXXX";
   const int fd = mkstemp(err_path);
   if (fd < 0) return r;
   close(fd);
-  const std::string cmd = std::string(COOPVIZ_BINARY) + " " + args + " 2>" + err_path;
+  const std::string cmd = env + " " + std::string(COOPVIZ_BINARY) + " " + args + " 2>" + err_path;
   if (FILE* pipe = popen(cmd.c_str(), "r")) {
     std::array<char, 4096> buf{};
     size_t n;
@@ -39,5 +39,8 @@ inline Ran run_coopviz(const std::string& args) {
   std::remove(err_path);
   return r;
 }
+
+// Runs `coopviz ARGS` through the shell, so ARGS may quote.
+inline Ran run_coopviz(const std::string& args) { return run_coopviz_env("", args); }
 
 }  // namespace coop::testing

@@ -56,6 +56,10 @@ const BadUsage kBadUsages[] = {
     {"RunParamNotNameValue", "run block-reduce --param tiles", "not of the form name=value"},
     {"RunExtraArgument", "run block-reduce extra",
      "unexpected argument 'extra': `coopviz run` takes only LESSON"},
+    {"RunProgramMissing", "run nowhere.cu", "no program file 'nowhere.cu'"},
+    {"RunProgramOnTheGpu", "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --backend gpu",
+     "a program file runs on the emulator only for now"},
+    {"RunIncludeForALesson", "run block-reduce -I /tmp", "-I and -D are for a program file"},
     {"RunUnknownOption", "run block-reduce --frobnicate",
      "unknown option '--frobnicate' for `coopviz run` (see `coopviz run --help`)"},
     // devices
