@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything that needs a real GPU, for a machine with one. A machine without a package archive
 # needs the build's Debian packages unpacked first (`source .debs/unpack.sh`, which sets the
-# include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev.
+# include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev,
+# libmd4c-dev and libmd4c0.
 #
 #   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize]...
 #   (default: build test traces bench sass)
