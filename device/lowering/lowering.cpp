@@ -195,9 +195,12 @@ std::string lower_builtins(const std::string& line) {
     const std::string word = line.substr(i, end - i);
     size_t before = i;
     while (before > 0 && (code[before - 1] == ' ' || code[before - 1] == '\t')) --before;
-    const bool member = before > 0 && (code[before - 1] == '.' || code[before - 1] == ':' ||
-                                       (code[before - 1] == '>' && before > 1 &&
-                                        code[before - 2] == '-'));
+    // A field (x.gridDim, p->gridDim) or a qualified name (ns::gridDim), not the ?: colon.
+    auto preceded_by = [&](const char* two) {
+      return before > 1 && code[before - 2] == two[0] && code[before - 1] == two[1];
+    };
+    const bool member =
+        before > 0 && (code[before - 1] == '.' || preceded_by("->") || preceded_by("::"));
     const char* replacement = nullptr;
     for (const auto& [name, repl] : kBuiltins)
       if (word == name) replacement = repl;

@@ -4,12 +4,19 @@
 #include <gtest/gtest.h>
 
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "device/trace/compare.hpp"
 #include "device/trace/trace_file.hpp"
+#include "lessons/lesson.hpp"
+#include "tests/lessons/lesson_test_support.hpp"
+#include "tests/support.hpp"
 #include "tests/app/run_coopviz.hpp"
 
 namespace {
@@ -107,5 +114,64 @@ TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out;
 }
+
+// A lesson and its plain-CUDA twin run through one pipeline: the twin's trace (coopviz run) equals
+// the lesson's (the lesson's own run on the emulator) on every deterministic field. Lines are
+// compared by their text, since the two files number them differently.
+void number_lines_by_text(coop::Trace& t, const std::string& source,
+                          std::map<std::string, uint16_t>& ids) {
+  std::vector<std::string> lines{""};
+  std::istringstream in(source);
+  for (std::string line; std::getline(in, line);) {
+    const size_t a = line.find_first_not_of(" \t");
+    lines.push_back(a == std::string::npos ? "" : line.substr(a));
+  }
+  for (coop::Event& e : t.events) {
+    const std::string& text = e.line < lines.size() ? lines[e.line] : lines[0];
+    e.line = ids.try_emplace(text, uint16_t(ids.size() + 1)).first->second;
+  }
+}
+
+class LessonTwins : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LessonTwins, ThePlainCudaProgramTracesWhatTheLessonTraces) {
+  const std::string id = GetParam();
+  const coop::lessons::LessonDef* lesson = coop::lessons::find_lesson(id);
+  ASSERT_NE(lesson, nullptr);
+  std::string folder = id;
+  std::replace(folder.begin(), folder.end(), '-', '_');
+  const std::string file = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/" + folder + "/" + folder + ".cu";
+  const std::string trace = (std::filesystem::temp_directory_path() / (folder + "-twin.cvt")).string();
+  const coop::testing::Ran r = coopviz("run " + file + " --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
+  auto program = coop::load_traces(trace);
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  std::filesystem::remove(trace);
+
+  auto exec = coop::testing::emulator();
+  const coop::lessons::LessonRun run =
+      coop::lessons::run_lesson(*lesson, *exec, coop::testing::lesson_request(*lesson));
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
+  ASSERT_EQ(run.launches.size(), 1u);
+  ASSERT_EQ(program->size(), 1u);
+  coop::Trace ours = run.launches[0], theirs = program->front();
+  EXPECT_EQ(theirs.header.kernel, ours.header.kernel);
+  EXPECT_EQ(theirs.header.launch, ours.header.launch);
+  std::map<std::string, uint16_t> ids;
+  number_lines_by_text(ours, std::string(lesson->source), ids);
+  number_lines_by_text(theirs, theirs.header.source, ids);
+  const coop::TraceDiff diff = coop::compare_deterministic(ours, theirs);
+  EXPECT_TRUE(diff.equal()) << diff.mismatches << " differences, e.g. "
+                            << (diff.examples.empty() ? "" : diff.examples[0]);
+  EXPECT_GT(diff.events_compared, 10000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulator, LessonTwins, ::testing::Values("block-reduce", "grid-sync"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
