@@ -53,6 +53,13 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     std::cerr << build.status().message();
     if (!build.status().message().ends_with("\n")) std::cerr << "\n";
     std::cerr << "coopviz: error: " << o.file << " did not compile for the emulator\n";
+    if (o.json)
+      std::cout << nlohmann::json{{"program", o.file},
+                                  {"backend", "emu"},
+                                  {"status", "compile_error"},
+                                  {"compiler_output", build.status().message()}}
+                       .dump(2)
+                << "\n";
     return 3;
   }
   std::fflush(stdout);
@@ -68,6 +75,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     nlohmann::json out;
     out["program"] = o.file;
     out["backend"] = "emu";
+    out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;
     out["run_seconds"] = run->seconds;

@@ -30,6 +30,8 @@ struct dim3 {  // NOLINT: CUDA's name, in CUDA's (global) namespace
   constexpr operator ::coop::Dim3() const { return {x, y, z}; }
 };
 
+#include "device/byo/device_functions.hpp"
+#include "device/emu/cg/warp_intrinsics.hpp"
 #include "device/emu/cg_emu.hpp"
 #include "device/emu/kernel_env.hpp"
 
@@ -368,6 +370,18 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F
                                            block_limit);
 }
 
+// cudaMemcpyToSymbol(symbol, ...) names the variable itself, as CUDA's C++ overloads do.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol(static_cast<const void*>(&symbol), src, bytes, offset, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaMemcpyFromSymbol(dst, static_cast<const void*>(&symbol), bytes, offset, kind);
+}
+
 // The traced Cooperative Groups and atomics, under the names CUDA programs use.
 namespace cooperative_groups = ::coop::cg;
 namespace cuda = ::coop::cuda;
@@ -383,3 +397,15 @@ using ::coop::atomicOr;
 using ::coop::atomicSub;
 using ::coop::atomicXor;
 using ::coop::__syncthreads;
+using ::coop::__activemask;
+using ::coop::__all_sync;
+using ::coop::__any_sync;
+using ::coop::__ballot_sync;
+using ::coop::__shfl_down_sync;
+using ::coop::__shfl_sync;
+using ::coop::__shfl_up_sync;
+using ::coop::__shfl_xor_sync;
+using ::coop::__syncwarp;
+
+#define __constant__
+#define __managed__

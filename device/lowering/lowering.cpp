@@ -109,17 +109,6 @@ Result<std::string> lower_shared_line(const std::string& line, const std::string
   return repl.str() + after;
 }
 
-// The index just past the bracket that closes the one at `open` ('(' or '<'), or npos.
-size_t matching(const std::string& code, size_t open) {
-  const char o = code[open], c = o == '(' ? ')' : '>';
-  int depth = 0;
-  for (size_t i = open; i < code.size(); ++i) {
-    if (code[i] == o) ++depth;
-    if (code[i] == c && --depth == 0) return i + 1;
-  }
-  return std::string::npos;
-}
-
 // The kernel named just before `end` in `code`: an identifier, possibly qualified, possibly with
 // template arguments (`ns::k<float, 4>`). Returns its start, or npos.
 size_t name_start(const std::string& code, size_t end) {

@@ -1,0 +1,61 @@
+// The device functions CUDA programs call that are plain arithmetic on the host: bit
+// intrinsics, fast-math variants, min/max overloads, __ldg, clock64(). Included by runtime.hpp.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "device/emu/emu_api.hpp"
+
+// [SECTION] Bits
+inline int __popc(unsigned x) { return std::popcount(x); }                          // NOLINT
+inline int __popcll(unsigned long long x) { return std::popcount(x); }              // NOLINT
+inline int __clz(int x) { return std::countl_zero(unsigned(x)); }                   // NOLINT
+inline int __clzll(long long x) { return std::countl_zero((unsigned long long)x); }  // NOLINT
+inline int __ffs(int x) { return x ? std::countr_zero(unsigned(x)) + 1 : 0; }       // NOLINT
+inline int __ffsll(long long x) {                                                   // NOLINT
+  return x ? std::countr_zero((unsigned long long)x) + 1 : 0;
+}
+inline unsigned __brev(unsigned x) {  // NOLINT
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+
+// [SECTION] Arithmetic (the fast-math variants compute the exact value here)
+inline float __fdividef(float a, float b) { return a / b; }  // NOLINT
+inline float __expf(float x) { return std::exp(x); }         // NOLINT
+inline float __logf(float x) { return std::log(x); }         // NOLINT
+inline float __sinf(float x) { return std::sin(x); }         // NOLINT
+inline float __cosf(float x) { return std::cos(x); }         // NOLINT
+inline float __powf(float a, float b) { return std::pow(a, b); }  // NOLINT
+inline float __saturatef(float x) { return x < 0 ? 0.0f : x > 1 ? 1.0f : x; }  // NOLINT
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }  // NOLINT
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }  // NOLINT
+inline int __float2int_rn(float x) { return int(std::nearbyint(x)); }  // NOLINT
+inline int __mul24(int a, int b) { return a * b; }  // NOLINT
+inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }  // NOLINT
+
+// CUDA's min and max overloads (global functions in device code).
+#define COOP_MINMAX(T)                                      \
+  inline T min(T a, T b) { return b < a ? b : a; } /*NOLINT*/ \
+  inline T max(T a, T b) { return a < b ? b : a; } /*NOLINT*/
+COOP_MINMAX(int)
+COOP_MINMAX(unsigned)
+COOP_MINMAX(long long)
+COOP_MINMAX(unsigned long long)
+COOP_MINMAX(float)
+COOP_MINMAX(double)
+#undef COOP_MINMAX
+
+// [SECTION] Memory and time
+template <class T>
+T __ldg(const T* p) {  // NOLINT: a read-only load is a load
+  return *p;
+}
+inline void __threadfence_block() {}   // NOLINT: emulated threads of a block share one OS thread
+inline void __threadfence_system() {}  // NOLINT
+// The emulator's logical clock: steps, not cycles (clock() is the C library's, as on the host).
+inline long long clock64() { return (long long)::coop::emu::now(); }  // NOLINT
+inline void __nanosleep(unsigned) {}                                  // NOLINT
