@@ -370,6 +370,24 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F
                                            block_limit);
 }
 
+// The typed forms of the allocations (CUDA's C++ overloads take any T**).
+template <class T>
+cudaError_t cudaMalloc(T** ptr, size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+
 // cudaMemcpyToSymbol(symbol, ...) names the variable itself, as CUDA's C++ overloads do.
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,

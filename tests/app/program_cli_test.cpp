@@ -70,7 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"warp_aggregated_atomics.cu", {"keep_odd"}},
                       Case{"warp_intrinsics.cu", {"warp_ops"}},
                       Case{"kernel_forms.cu",
-                           {"scale_all<float, 2>", "scale_all<double, 4>", "block_sums"}}),
+                           {"scale_all<float, 2>", "scale_all<double, 4>", "block_sums"}},
+                      Case{"runtime_calls.cu", {"prefix_sums"}},
+                      Case{"partitions_and_copies.cu", {"parts"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
