@@ -27,6 +27,7 @@ const Benchmark kBenchmarks[] = {
     {"trace-file", register_bench_trace_file, true},
     {"emu", register_bench_emu, true},
     {"occupancy", register_bench_occupancy, true},
+    {"byo", register_bench_byo, true},
     {"frame", register_bench_frame, kWithGui},
 };
 

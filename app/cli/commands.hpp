@@ -23,6 +23,7 @@ void register_bench_trace(CLI::App& bench, CliState& state);       // GPU record
 void register_bench_trace_file(CLI::App& bench, CliState& state);  // large trace files
 void register_bench_emu(CLI::App& bench, CliState& state);         // emulator speed
 void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy sweep speed
+void register_bench_byo(CLI::App& bench, CliState& state);         // your own program's latency
 void register_export(CLI::App& app, CliState& state);
 void register_bench_frame(CLI::App& bench, CliState& state);  // GUI builds only
 

@@ -1,0 +1,163 @@
+// coopviz bench byo [--file FILE.cu] [--runs N] [--json]: how long a user's own program takes from
+// a save to the data of its first animated frame on the emulator: lowering and compiling (cold,
+// with an empty build cache) or finding the cached build (warm, the source unchanged), running
+// it, and reading its trace into the timeline the window draws from. Drawing the frame itself is
+// `bench frame`'s (milliseconds).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "app/program/program.hpp"
+#include "app/program/program_paths.hpp"
+#include "device/trace/trace_file.hpp"
+#include "visual/timeline_model.hpp"
+
+namespace coop::app {
+namespace {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct BenchOptions {
+  std::string file = std::string(kProgramSourceRoot) + "/tests/programs/runtime_calls.cu";
+  int runs = 3;
+  bool json = false;
+};
+
+struct Timing {
+  double build = 0, run = 0, load = 0;
+  double total() const { return build + run + load; }
+};
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// One save-to-first-frame: build (or find) the program, run it, read its launches.
+Result<Timing> one(const ProgramOptions& p) {
+  Timing t;
+  auto t0 = Clock::now();
+  Result<ProgramBuild> build = build_program(p);
+  if (!build) return build.status();
+  t.build = since(t0);
+  t0 = Clock::now();
+  Result<ProgramRun> run = run_program(p, *build);
+  if (!run) return run.status();
+  if (run->exit_code != 0)
+    return Status::error(p.file + " exited with " + std::to_string(run->exit_code));
+  t.run = since(t0);
+  t0 = Clock::now();
+  Result<std::vector<Trace>> launches = load_traces(p.trace_out);
+  if (!launches) return launches.status();
+  size_t events = 0;
+  for (Trace& trace : *launches) events += visual::TimelineModel(std::move(trace)).size();
+  t.load = since(t0);
+  (void)events;
+  return t;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int bench_byo(const BenchOptions& o) {
+  if (!fs::is_regular_file(o.file)) return usage_error("--file " + o.file + ": no such file");
+  if (o.runs < 1 || o.runs > 50) return usage_error("--runs must be between 1 and 50");
+  const fs::path scratch = fs::temp_directory_path() / ("coopviz-bench-byo-" + std::to_string(getpid()));
+  ProgramOptions p;
+  p.file = o.file;
+  p.stdout_path = "/dev/null";
+  p.trace_out = (scratch / "trace.cvt").string();
+  std::vector<Timing> cold, warm;
+  for (int r = 0; r < o.runs; ++r) {
+    // An empty build cache each time: the cold case compiles.
+    const fs::path cache = scratch / ("cache" + std::to_string(r));
+    fs::create_directories(cache);
+    setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+    Result<Timing> c = one(p);
+    if (!c) {
+      std::cerr << "coopviz: error: " << c.status().message() << "\n";
+      fs::remove_all(scratch);
+      return 1;
+    }
+    cold.push_back(*c);
+    Result<Timing> w = one(p);
+    if (!w) {
+      std::cerr << "coopviz: error: " << w.status().message() << "\n";
+      fs::remove_all(scratch);
+      return 1;
+    }
+    warm.push_back(*w);
+  }
+  fs::remove_all(scratch);
+  auto part = [](const std::vector<Timing>& v, double Timing::*field) {
+    std::vector<double> x;
+    for (const Timing& t : v) x.push_back(t.*field);
+    return median(x);
+  };
+  auto totals = [](const std::vector<Timing>& v) {
+    std::vector<double> x;
+    for (const Timing& t : v) x.push_back(t.total());
+    return median(x);
+  };
+  const double cold_total = totals(cold), warm_total = totals(warm);
+  size_t lines = 0;
+  {
+    std::ifstream in(o.file);
+    for (std::string l; std::getline(in, l);) ++lines;
+  }
+  if (o.json) {
+    std::cout << nlohmann::json{
+                     {"bench", "byo"},
+                     {"file", o.file},
+                     {"lines", lines},
+                     {"runs", o.runs},
+                     {"cpus", std::thread::hardware_concurrency()},
+                     {"cold", {{"build_s", part(cold, &Timing::build)},
+                               {"run_s", part(cold, &Timing::run)},
+                               {"load_s", part(cold, &Timing::load)},
+                               {"total_s", cold_total}}},
+                     {"warm", {{"build_s", part(warm, &Timing::build)},
+                               {"run_s", part(warm, &Timing::run)},
+                               {"load_s", part(warm, &Timing::load)},
+                               {"total_s", warm_total}}},
+                     {"target_cold_s", 3.0},
+                     {"target_warm_s", 0.5},
+                     {"within_targets", cold_total <= 3.0 && warm_total <= 0.5}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << o.file << " (" << lines << " lines), median of " << o.runs << ":\n"
+              << "  cold (compile): " << cold_total << " s (build " << part(cold, &Timing::build)
+              << ", run " << part(cold, &Timing::run) << ", trace " << part(cold, &Timing::load)
+              << "; target 3 s)\n"
+              << "  warm (unchanged): " << warm_total << " s (build "
+              << part(warm, &Timing::build) << ", run " << part(warm, &Timing::run) << ", trace "
+              << part(warm, &Timing::load) << "; target 0.5 s)\n";
+  }
+  return cold_total <= 3.0 && warm_total <= 0.5 ? 0 : 1;
+}
+
+}  // namespace
+
+void register_bench_byo(CLI::App& bench, CliState& state) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* cmd = bench.add_subcommand(
+      "byo", "Time your own program from a save to its first frame's data (emulator)");
+  cmd->add_option("--file", o->file, "The program (default: a 100-line CG program of the tests)");
+  cmd->add_option("--runs", o->runs, "Runs, each cold and warm; the median is reported")
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->callback([o, &state] { state.exit_code = bench_byo(*o); });
+}
+
+}  // namespace coop::app
