@@ -1,5 +1,6 @@
 // coopviz run FILE.cu: builds the program for the emulator, runs it (its output is printed as it
 // would be natively) and keeps every kernel launch in one trace file.
+#include <cuda_runtime_api.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,11 +19,19 @@ namespace coop::app {
 
 int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (ran) *ran = false;
-  if (o.backend == "gpu")
-    return usage_error("--backend gpu: a program file runs on the emulator only for now "
-                       "(use --backend emu or auto)");
-  if (o.backend != "auto" && o.backend != "emu")
+  if (o.backend != "auto" && o.backend != "emu" && o.backend != "gpu")
     return usage_error("--backend must be auto, gpu or emu, got '" + o.backend + "'");
+  // auto: the GPU when there is one, built for its architecture.
+  std::string gpu_arch;
+  if (o.backend != "emu") {
+    int count = 0;
+    cudaDeviceProp props{};
+    if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
+        cudaGetDeviceProperties(&props, 0) == cudaSuccess)
+      gpu_arch = "sm_" + std::to_string(props.major * 10 + props.minor);
+    else if (o.backend == "gpu")
+      return usage_error("--backend gpu: no CUDA device here (use --backend emu or auto)");
+  }
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
@@ -35,6 +44,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.defines = o.defines;
   p.args = o.args;
   p.arch = o.emulate;
+  p.gpu_arch = gpu_arch;
   p.seed = o.seed;
   p.trace_capacity = o.trace_capacity;
   p.timeout_seconds = o.timeout_seconds;
@@ -52,10 +62,11 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     // The compiler's own words, with the user's file and line numbers (#line keeps them).
     std::cerr << build.status().message();
     if (!build.status().message().ends_with("\n")) std::cerr << "\n";
-    std::cerr << "coopviz: error: " << o.file << " did not compile for the emulator\n";
+    std::cerr << "coopviz: error: " << o.file << " did not compile for "
+              << (gpu_arch.empty() ? "the emulator" : "the GPU (" + gpu_arch + ")") << "\n";
     if (o.json)
       std::cout << nlohmann::json{{"program", o.file},
-                                  {"backend", "emu"},
+                                  {"backend", gpu_arch.empty() ? "emu" : "gpu"},
                                   {"status", "compile_error"},
                                   {"compiler_output", build.status().message()}}
                        .dump(2)
@@ -74,7 +85,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.json) {
     nlohmann::json out;
     out["program"] = o.file;
-    out["backend"] = "emu";
+    out["backend"] = gpu_arch.empty() ? "emu" : "gpu";
     out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;

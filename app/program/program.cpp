@@ -106,19 +106,28 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   if (!text) return text.status();
 
   // The command, then everything it depends on, hashed into the build's folder name.
-  const int arch = emulated_arch_number(o.arch);
-  std::vector<std::string> cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread",
-                                  "-fdiagnostics-color=never", "-fno-diagnostics-show-caret",
-                                  "-D__CUDA_ARCH__=" + std::to_string(arch),
-                                  "-I" + std::string(kProgramShimIncludes),
-                                  "-I" + std::string(kProgramSourceRoot),
-                                  "-I" + source.parent_path().string()};
+  const bool gpu = !o.gpu_arch.empty();
+  std::vector<std::string> cmd;
+  if (gpu) {
+    // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
+    // lesson kernels: the host does not fuse either, so both backends round alike).
+    cmd = {kProgramNvcc, "-std=c++20", "-O1", "-arch=" + o.gpu_arch, "--fmad=false",
+           "-Xcompiler=-fdiagnostics-color=never,-fno-diagnostics-show-caret",
+           "-I" + std::string(kProgramGpuShimIncludes), "-I" + std::string(kProgramSourceRoot),
+           "-I" + source.parent_path().string()};
+  } else {
+    cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread", "-fdiagnostics-color=never",
+           "-fno-diagnostics-show-caret",
+           "-D__CUDA_ARCH__=" + std::to_string(emulated_arch_number(o.arch)),
+           "-I" + std::string(kProgramShimIncludes), "-I" + std::string(kProgramSourceRoot),
+           "-I" + source.parent_path().string()};
+  }
   for (const std::string& d : o.defines) cmd.push_back("-D" + d);
   std::vector<std::string> key = cmd;
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
   // This coopviz's runtime: a rebuilt one makes earlier builds stale.
-  std::istringstream lib_list(kProgramLinkLibraries);
+  std::istringstream lib_list(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
   for (std::string lib; std::getline(lib_list, lib, ';');)
     if (struct stat st{}; stat(lib.c_str(), &st) == 0)
       key.push_back(lib + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
@@ -142,7 +151,8 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   fs::create_directories(dir, ec);
   if (ec) return Status::error("cannot create " + dir.string() + ": " + ec.message());
 
-  Result<std::string> lowered = lower_source(*text, source.string(), SourceKind::Program);
+  const SourceKind kind = gpu ? SourceKind::GpuProgram : SourceKind::Program;
+  Result<std::string> lowered = lower_source(*text, source.string(), kind);
   if (!lowered) return lowered.status();
   // The program's own headers are lowered too (they may declare __shared__ or read threadIdx):
   // those beside it into the build folder, which `#include "x.cuh"` searches first, those of each
@@ -156,7 +166,7 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
         continue;
       Result<std::string> h = read_file(entry.path().string());
       if (!h) return h.status();
-      Result<std::string> l = lower_source(*h, entry.path().string(), SourceKind::Program);
+      Result<std::string> l = lower_source(*h, entry.path().string(), kind);
       if (!l) return l.status();
       std::ofstream out(to / entry.path().filename());
       out << "#pragma once\n" << *l;
@@ -172,25 +182,29 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   // Names of this process's own: two coopviz may build the same program at once; the last
   // rename wins, with the same result.
   const std::string mine = std::to_string(getpid());
-  const fs::path cpp = dir / ("program." + mine + ".cpp");
+  const fs::path cpp = dir / ("program." + mine + (gpu ? ".cu" : ".cpp"));
   {
     std::ofstream out(cpp);
-    out << "#include \"device/byo/runtime.hpp\"\n" << *lowered;
+    out << (gpu ? "#include \"device/byo/gpu_runtime.cuh\"\n" : "#include \"device/byo/runtime.hpp\"\n")
+        << *lowered;
     if (!out) return Status::error("cannot write " + cpp.string());
   }
   // The original folders after the lowered ones, for their subfolders.
   for (const std::string& i : o.includes) cmd.push_back("-I" + fs::absolute(i, ec).string());
   const std::string partial = build.executable + ".partial." + mine;
-  cmd.push_back("-x");
-  cmd.push_back("c++");
+  if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
   cmd.push_back(cpp.string());
-  cmd.push_back("-x");
-  cmd.push_back("none");
+  if (!gpu) cmd.insert(cmd.end(), {"-x", "none"});
   cmd.push_back("-o");
   cmd.push_back(partial);
-  std::istringstream libs(kProgramLinkLibraries);
-  for (std::string lib; std::getline(libs, lib, ';');)
-    if (!lib.empty()) cmd.push_back(lib);
+  std::istringstream libs(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
+  for (std::string lib; std::getline(libs, lib, ';');) {
+    if (lib.empty()) continue;
+    // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
+    const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
+    if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
+    cmd.push_back(lib);
+  }
   Result<int> rc = capture(cmd, build.compiler_output);
   fs::remove(cpp, ec);
   if (!rc) return rc.status();

@@ -20,6 +20,7 @@ struct ProgramOptions {
   std::string trace_out;              // where the program's launches are written
   std::string stdout_path;            // where its standard output goes; empty: the terminal
   std::string arch;                   // emulated architecture ("sm_90"); empty: the default
+  std::string gpu_arch;               // non-empty: build for this GPU with nvcc ("sm_90")
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   double timeout_seconds = 120;

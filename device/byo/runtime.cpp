@@ -19,54 +19,25 @@
 #include "device/launch/executor.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
-#include "device/trace/trace_file.hpp"
+#include "device/byo/program_traces.hpp"
 
 namespace coop::byo {
 namespace {
 
-struct Device {
-  std::unique_ptr<Executor> exec;
-  std::vector<Trace> launches;
+// The program's one device: the emulator, imitating COOPVIZ_ARCH (default: an H100).
+struct Device : ProgramTraces {
   cudaError_t last_error = cudaSuccess;
-  std::map<const void*, size_t> allocations;  // base -> bytes (cudaMalloc and friends)
+  std::map<const void*, size_t> allocations;    // base -> bytes (cudaMalloc and friends)
   std::map<const void*, int> max_dynamic_smem;  // cudaFuncAttributeMaxDynamicSharedMemorySize
   int named = 0;
-  std::string trace_out, source_path, source_text;
 
-  Device() {
+  Device() : ProgramTraces(make_emu_executor(device_from_environment())) {}
+
+  static DeviceProps device_from_environment() {
     DeviceProps props = default_emulated_device();
-    if (const char* arch = std::getenv("COOPVIZ_ARCH"); arch && *arch) {
+    if (const char* arch = std::getenv("COOPVIZ_ARCH"); arch && *arch)
       if (Result<DeviceProps> p = find_preset(arch)) props = *p;
-    }
-    exec = make_emu_executor(props);
-    if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
-      exec->options().trace_capacity = std::strtoull(cap, nullptr, 10);
-    if (const char* seed = std::getenv("COOPVIZ_SEED"))
-      exec->options().seed = std::strtoull(seed, nullptr, 10);
-    if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out = out;
-    if (const char* src = std::getenv("COOPVIZ_SOURCE")) {
-      source_path = src;
-      std::ifstream in(source_path, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      source_text = text.str();
-    }
-  }
-
-  // Every launch the program made, in one trace file, when the program ends.
-  ~Device() { save(); }
-
-  void save() {
-    if (trace_out.empty()) return;
-    const size_t slash = source_path.find_last_of('/');
-    for (Trace& t : launches) {
-      t.header.source_file =
-          slash == std::string::npos ? source_path : source_path.substr(slash + 1);
-      t.header.source = source_text;
-    }
-    if (Status s = save_traces(trace_out, launches); !s)
-      std::fprintf(stderr, "coopviz: could not write the trace: %s\n", s.message().c_str());
-    trace_out.clear();
+    return props;
   }
 };
 
@@ -80,7 +51,7 @@ cudaError_t fail(cudaError_t e) {
   return e;
 }
 
-const DeviceProps& props() { return device().exec->device(); }
+const DeviceProps& props() { return device().exec().device(); }
 
 // The resources the emulator assumes for a user kernel: the compiler's report is not known here.
 KernelResources resources_of(const void*) { return KernelResources{}; }
@@ -102,19 +73,12 @@ cudaError_t launch(const LaunchRequest& r) {
   ErasedLaunch e;
   e.name = r.name;
   e.emu_body = r.body;
-  Trace trace;
-  const Status s = d.exec->launch_call(e, c, trace);
-  const bool ran = !trace.events.empty() || s.ok();
-  if (ran) d.launches.push_back(std::move(trace));
+  const Status s = d.launch(e, c);
   if (s.ok()) return cudaSuccess;
-  const size_t slash = d.source_path.find_last_of('/');
-  std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n",
-               d.source_path.substr(slash == std::string::npos ? 0 : slash + 1).c_str(), r.name,
-               s.message().c_str());
   const std::string& m = s.message();
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
     return fail(cudaErrorCooperativeLaunchTooLarge);
-  return fail(ran ? cudaErrorLaunchFailure : cudaErrorInvalidConfiguration);
+  return fail(cudaErrorLaunchFailure);
 }
 
 cudaError_t function_attributes(const void* function, cudaFuncAttributes* a) {
@@ -177,7 +141,7 @@ void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
   info.bytes = bytes;
   info.type = type;
   info.element_size = element_size ? element_size : 1;
-  device().exec->name_buffer(info);
+  device().exec().name_buffer(info);
 }
 
 }  // namespace coop::byo
@@ -194,7 +158,7 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes) {
 cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, ValueType type,
                                 uint32_t element_size) {
   if (!ptr) return fail(cudaErrorInvalidValue);
-  Result<void*> p = device().exec->allocate(bytes ? bytes : 1);
+  Result<void*> p = device().exec().allocate(bytes ? bytes : 1);
   if (!p) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
   *ptr = *p;
   device().allocations[*p] = bytes;
@@ -215,8 +179,8 @@ cudaError_t cudaFree(void* ptr) {
   auto& a = device().allocations;
   auto it = a.find(ptr);
   if (it == a.end()) return fail(cudaErrorInvalidValue);
-  device().exec->forget_buffer(reinterpret_cast<uint64_t>(ptr));
-  device().exec->release(ptr);
+  device().exec().forget_buffer(reinterpret_cast<uint64_t>(ptr));
+  device().exec().release(ptr);
   a.erase(it);
   return cudaSuccess;
 }
@@ -320,7 +284,7 @@ cudaError_t cudaGetDevice(int* d) {
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   if (!p) return fail(cudaErrorInvalidValue);
   if (d != 0) return fail(cudaErrorInvalidDevice);
-  const coop::DeviceProps& x = coop::byo::device().exec->device();
+  const coop::DeviceProps& x = coop::byo::device().exec().device();
   *p = {};
   std::snprintf(p->name, sizeof p->name, "%s", x.name.c_str());
   p->totalGlobalMem = size_t(80) << 30;
@@ -379,7 +343,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
     case cudaDevAttrClusterLaunch:
-      *value = coop::byo::device().exec->device().cluster_launch;
+      *value = coop::byo::device().exec().device().cluster_launch;
       break;
     default:
       return fail(cudaErrorInvalidValue);

@@ -199,9 +199,27 @@ std::string lower_builtins(const std::string& line) {
   return out;
 }
 
+// Unqualified calls of CUDA's atomics and __syncthreads(), made calls of coop's traced ones.
+std::string traced_calls(const std::string& line) {
+  static const std::regex call_re(
+      R"((^|[^\w:.>])(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicCAS|__syncthreads)\s*\()");
+  std::string code = code_part(line);
+  code.resize(line.size(), ' ');
+  std::string out;
+  size_t copied = 0;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), call_re);
+       it != std::sregex_iterator(); ++it) {
+    const size_t at = size_t(it->position(2));
+    out += line.substr(copied, at - copied) + "::coop::";
+    copied = at;
+  }
+  return out + line.substr(copied);
+}
+
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).
-Result<std::string> lower_program_line(std::string line, const std::string& path, int number) {
-  line = lower_builtins(line);
+Result<std::string> lower_program_line(std::string line, const std::string& path, int number,
+                                       SourceKind kind) {
+  line = kind == SourceKind::GpuProgram ? traced_calls(line) : lower_builtins(line);
   for (size_t from = 0;;) {
     std::string code = code_part(line);
     code.resize(line.size(), ' ');
@@ -303,10 +321,14 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
       out << std::regex_replace(line, ns_re, "namespace coop::lessons::emulated::") << "\n";
       continue;
     }
-    if (kind == SourceKind::Program) {
-      Result<std::string> lowered = lower_program_line(line, path, number);
+    if (kind != SourceKind::Lesson) {
+      Result<std::string> lowered = lower_program_line(line, path, number, kind);
       if (!lowered) return lowered.status();
       line = *lowered;
+    }
+    if (kind == SourceKind::GpuProgram) {  // nvcc knows __shared__
+      out << line << "\n";
+      continue;
     }
     const std::string lowered_code = code_part(line);
     const size_t at = lowered_code.find("__shared__");

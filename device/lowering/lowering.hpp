@@ -22,7 +22,11 @@
 
 namespace coop {
 
-enum class SourceKind { Lesson, Program };
+// Lesson: a lesson kernel file for the emulator. Program: a user's program for the emulator.
+// GpuProgram: a user's program for nvcc; only its launches and allocations are rewritten, and its
+// atomics and __syncthreads() are the traced ones (::coop::atomicAdd: CUDA's own are global
+// functions that an unqualified call would prefer).
+enum class SourceKind { Lesson, Program, GpuProgram };
 
 // The lowered text of `text` (read from `path`), or an error "path:line: error: message".
 Result<std::string> lower_source(const std::string& text, const std::string& path, SourceKind kind);

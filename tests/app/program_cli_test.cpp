@@ -5,14 +5,17 @@
 
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
 
+#include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
@@ -44,7 +47,7 @@ TEST_P(Programs, RunUnmodifiedPassTheirOwnCheckAndTraceEveryLaunch) {
   const Case c = GetParam();
   const std::string stem = std::filesystem::path(c.file).stem().string();
   const std::string trace = (std::filesystem::temp_directory_path() / (stem + ".cvt")).string();
-  const coop::testing::Ran r = coopviz("run " + program(c.file) + " --trace " + trace);
+  const coop::testing::Ran r = coopviz("run --backend emu " + program(c.file) + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   auto launches = coop::load_traces(trace);
@@ -76,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
-  const coop::testing::Ran r = coopviz("run " + program("tile_ranks.cu") + " --json");
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("tile_ranks.cu") + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "stdout is the report only: " << r.out;
@@ -87,7 +90,7 @@ TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
 }
 
 TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {
-  const coop::testing::Ran r = coopviz("run " + program("failing/compile_error.cu"));
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/compile_error.cu"));
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find(program("failing/compile_error.cu") + ":5: error:"), std::string::npos)
       << r.err;
@@ -95,7 +98,7 @@ TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {
 }
 
 TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
-  const coop::testing::Ran r = coopviz("run " + program("failing/deadlock.cu"));
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/deadlock.cu"));
   EXPECT_EQ(r.exit_code, 1) << "the program's own exit status";
   EXPECT_NE(r.err.find("deadlock.cu: kernel half_sync: deadlock"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("__syncthreads() at line 5"), std::string::npos) << r.err;
@@ -103,20 +106,20 @@ TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
 }
 
 TEST(ProgramCli, ACrashIsReportedInPlainWords) {
-  const coop::testing::Ran r = coopviz("run " + program("failing/crash.cu"));
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/crash.cu"));
   EXPECT_EQ(r.exit_code, 128 + 11);
   EXPECT_NE(r.err.find("the program crashed: Segmentation fault"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
 TEST(ProgramCli, AnEndlessLoopIsStoppedAtTheTimeLimit) {
-  const coop::testing::Ran r = coopviz("run " + program("failing/endless_loop.cu") + " --timeout 2");
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 2");
   EXPECT_EQ(r.exit_code, 128 + 9);
   EXPECT_NE(r.err.find("ran longer than 2 s and was stopped"), std::string::npos) << r.err;
 }
 
 TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
-  const coop::testing::Ran r = coopviz("run " + program("scale_by_argument.cu") + " -- 3");
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("scale_by_argument.cu") + " -- 3");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out;
 }
@@ -148,7 +151,7 @@ TEST_P(LessonTwins, ThePlainCudaProgramTracesWhatTheLessonTraces) {
   std::replace(folder.begin(), folder.end(), '-', '_');
   const std::string file = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/" + folder + "/" + folder + ".cu";
   const std::string trace = (std::filesystem::temp_directory_path() / (folder + "-twin.cvt")).string();
-  const coop::testing::Ran r = coopviz("run " + file + " --trace " + trace);
+  const coop::testing::Ran r = coopviz("run --backend emu " + file + " --trace " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
   auto program = coop::load_traces(trace);
@@ -179,5 +182,82 @@ INSTANTIATE_TEST_SUITE_P(Emulator, LessonTwins, ::testing::Values("block-reduce"
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// Building for a GPU needs nvcc, not a GPU: every test program's GPU build compiles here too.
+class ProgramBuild : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
+  coop::app::ProgramOptions p;
+  p.file = program(GetParam());
+  p.gpu_arch = "sm_90";
+  const std::string cache =
+      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  auto build = coop::app::build_program(p);
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_TRUE(std::filesystem::exists(build->executable));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Nvcc, ProgramBuild,
+    ::testing::Values("tile_ranks.cu", "grid_sync_sum.cu", "cluster_exchange.cu",
+                      "warp_aggregated_atomics.cu", "warp_intrinsics.cu", "kernel_forms.cu",
+                      "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
+                      "../../lessons/block_reduce/block_reduce.cu",
+                      "../../lessons/grid_sync/grid_sync.cu"),
+    [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
+
+// The same programs built with nvcc and run on a GPU: they pass there too, and where both backends
+// record the same calls their traces agree field for field. (On the GPU, raw warp intrinsics and
+// cuda::atomic_ref are CUDA's own, not traced; coalesced groups in divergent code may differ.)
+struct GpuCase {
+  const char* file;
+  bool comparable;
+};
+
+class ProgramsGpu : public ::testing::TestWithParam<GpuCase> {};
+
+TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const GpuCase c = GetParam();
+  const std::string stem = std::filesystem::path(c.file).stem().string();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string on_gpu = (dir / (stem + "-gpu.cvt")).string();
+  const std::string on_emu = (dir / (stem + "-emu.cvt")).string();
+  const coop::testing::Ran g = coopviz("run --backend gpu " + program(c.file) + " --trace " + on_gpu);
+  ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
+  EXPECT_NE(g.out.find("PASSED"), std::string::npos) << g.out << g.err;
+  const coop::testing::Ran e = coopviz("run --backend emu " + program(c.file) + " --trace " + on_emu);
+  ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
+  auto gpu = coop::load_traces(on_gpu);
+  auto emu = coop::load_traces(on_emu);
+  ASSERT_TRUE(gpu.ok() && emu.ok());
+  ASSERT_EQ(gpu->size(), emu->size());
+  for (size_t k = 0; k < gpu->size(); ++k) {
+    EXPECT_EQ((*gpu)[k].header.backend, coop::Backend::Gpu);
+    EXPECT_EQ((*gpu)[k].header.kernel, (*emu)[k].header.kernel);
+    const coop::TraceDiff diff = coop::compare_deterministic((*emu)[k], (*gpu)[k]);
+    std::printf("%s launch %zu (%s): %llu events compared, %llu differ\n", c.file, k,
+                (*gpu)[k].header.kernel.c_str(), (unsigned long long)diff.events_compared,
+                (unsigned long long)diff.mismatches);
+    if (c.comparable)
+      EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
+  }
+  std::filesystem::remove(on_gpu);
+  std::filesystem::remove(on_emu);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Device, ProgramsGpu,
+    ::testing::Values(GpuCase{"tile_ranks.cu", true}, GpuCase{"grid_sync_sum.cu", true},
+                      GpuCase{"cluster_exchange.cu", true},
+                      GpuCase{"warp_aggregated_atomics.cu", false},
+                      GpuCase{"warp_intrinsics.cu", false}, GpuCase{"kernel_forms.cu", true},
+                      GpuCase{"runtime_calls.cu", true},
+                      GpuCase{"partitions_and_copies.cu", false},
+                      GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
+                      GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
+    [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 }  // namespace

@@ -89,6 +89,19 @@ TEST(Lowering, SharedDeclarationsInEitherOrder) {
             std::string::npos);
 }
 
+TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
+  Result<std::string> r = lower_source(
+      "  __shared__ float t[32];\n  atomicAdd(&x, 1); __syncthreads(); ns::atomicAdd(p, 2);\n"
+      "  k<<<1, 32>>>(x);\n",
+      "g.cu", SourceKind::GpuProgram);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("  __shared__ float t[32];"), std::string::npos) << *r;
+  EXPECT_NE(r->find("::coop::atomicAdd(&x, 1); ::coop::__syncthreads(); ns::atomicAdd(p, 2);"),
+            std::string::npos)
+      << *r;
+  EXPECT_NE(r->find("::coop::byo::launcher(\"k\", k, 1, 32)(x);"), std::string::npos) << *r;
+}
+
 TEST(Lowering, LessonNamespacesMoveAside) {
   Result<std::string> r =
       lower_source("namespace coop::lessons::demo {\n}\n", "d.cuh", SourceKind::Lesson);

@@ -1,0 +1,29 @@
+// A user program's GPU launch as its nvcc-compiled code hands it to coop's executor
+// (gpu_runtime.cuh builds it, gpu_runtime.cpp runs it).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "device/launch/dims.hpp"
+#include "device/launch/kernel.hpp"
+#include "device/trace/event.hpp"
+
+namespace coop::byo {
+
+struct GpuLaunch {
+  const char* name = "";
+  GpuKernelEntry entry;
+  void** args = nullptr;
+  ::coop::Dim3 grid, block, cluster{1, 1, 1};
+  size_t dynamic_smem = 0;
+  bool cooperative = false, clustered = false;
+};
+cudaError_t launch_gpu(const GpuLaunch& launch);
+// Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).
+void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
+                     uint32_t element_size);
+
+}  // namespace coop::byo

@@ -1,0 +1,57 @@
+// The GPU side of a user's program: its launches, recorded by coop's GPU executor (see
+// gpu_runtime.cuh). Memory, streams and events are CUDA's own.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "device/byo/gpu_launch.hpp"
+#include "device/byo/program_traces.hpp"
+
+namespace coop::byo {
+namespace {
+
+std::unique_ptr<Executor> gpu_or_exit() {
+  Result<std::unique_ptr<Executor>> gpu = make_gpu_executor(0);
+  if (!gpu) {
+    std::fprintf(stderr, "coopviz: no GPU to run on: %s\n", gpu.status().message().c_str());
+    std::exit(2);
+  }
+  return std::move(*gpu);
+}
+
+ProgramTraces& traces() {
+  static ProgramTraces t(gpu_or_exit());
+  return t;
+}
+
+}  // namespace
+
+cudaError_t launch_gpu(const GpuLaunch& l) {
+  LaunchConfig c;
+  c.grid = l.grid;
+  c.block = l.block;
+  c.dynamic_smem = uint32_t(l.dynamic_smem);
+  c.mode = l.cooperative ? LaunchMode::Cooperative
+           : l.clustered ? LaunchMode::Cluster
+                         : LaunchMode::Normal;
+  if (l.clustered) c.cluster = l.cluster;
+  ErasedLaunch e;
+  e.name = l.name;
+  e.gpu = l.entry;
+  e.gpu_args = l.args;
+  return traces().launch(e, c).ok() ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
+                     uint32_t element_size) {
+  BufferInfo info;
+  info.name = name;
+  info.base = reinterpret_cast<uint64_t>(base);
+  info.bytes = bytes;
+  info.type = type;
+  info.element_size = element_size ? element_size : 1;
+  traces().exec().name_buffer(info);
+}
+
+}  // namespace coop::byo

@@ -1,0 +1,50 @@
+#include "device/byo/program_traces.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "device/trace/trace_file.hpp"
+
+namespace coop::byo {
+
+ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(exec)) {
+  if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
+    exec_->options().trace_capacity = std::strtoull(cap, nullptr, 10);
+  if (const char* seed = std::getenv("COOPVIZ_SEED"))
+    exec_->options().seed = std::strtoull(seed, nullptr, 10);
+  if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
+  if (const char* src = std::getenv("COOPVIZ_SOURCE")) {
+    source_path_ = src;
+    std::ifstream in(source_path_, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    source_text_ = text.str();
+  }
+  const size_t slash = source_path_.find_last_of('/');
+  file_name_ = slash == std::string::npos ? source_path_ : source_path_.substr(slash + 1);
+}
+
+Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config) {
+  Trace trace;
+  const Status s = exec_->launch_call(launch, config, trace);
+  if (s.ok() || !trace.events.empty()) launches_.push_back(std::move(trace));
+  if (!s.ok())
+    std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n", file_name_.c_str(), launch.name,
+                 s.message().c_str());
+  return s;
+}
+
+void ProgramTraces::save() {
+  if (trace_out_.empty()) return;
+  for (Trace& t : launches_) {
+    t.header.source_file = file_name_;
+    t.header.source = source_text_;
+  }
+  if (Status s = save_traces(trace_out_, launches_); !s)
+    std::fprintf(stderr, "coopviz: could not write the trace: %s\n", s.message().c_str());
+  trace_out_.clear();
+}
+
+}  // namespace coop::byo

@@ -1,0 +1,33 @@
+// The launches a user's program made, kept until it ends and then written to the trace file
+// coopviz named (COOPVIZ_TRACE_OUT), each with the program's source (COOPVIZ_SOURCE). Shared by
+// the emulator's runtime (runtime.cpp) and the GPU's launch recorder (gpu_runtime.cpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "device/launch/executor.hpp"
+
+namespace coop::byo {
+
+class ProgramTraces {
+ public:
+  // Options from the environment coopviz sets: capacity, seed, and for the emulator the device.
+  explicit ProgramTraces(std::unique_ptr<Executor> exec);
+  ~ProgramTraces() { save(); }
+  Executor& exec() { return *exec_; }
+  // The program file's name, for messages ("deadlock.cu").
+  const std::string& file_name() const { return file_name_; }
+  // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
+  // also said on stderr with the kernel's name, since a program often does not check.
+  Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
+  void save();
+
+ private:
+  std::unique_ptr<Executor> exec_;
+  std::vector<Trace> launches_;
+  std::string trace_out_, source_path_, source_text_, file_name_;
+};
+
+}  // namespace coop::byo
