@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "device/launch/dims.hpp"
+#include "device/byo/launch_shape.hpp"
 #include "device/launch/kernel.hpp"
 #include "device/trace/event.hpp"
 
@@ -17,9 +17,7 @@ struct GpuLaunch {
   const char* name = "";
   GpuKernelEntry entry;
   void** args = nullptr;
-  ::coop::Dim3 grid, block, cluster{1, 1, 1};
-  size_t dynamic_smem = 0;
-  bool cooperative = false, clustered = false;
+  LaunchShape shape;
 };
 cudaError_t launch_gpu(const GpuLaunch& launch);
 // Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).

@@ -28,19 +28,11 @@ ProgramTraces& traces() {
 }  // namespace
 
 cudaError_t launch_gpu(const GpuLaunch& l) {
-  LaunchConfig c;
-  c.grid = l.grid;
-  c.block = l.block;
-  c.dynamic_smem = uint32_t(l.dynamic_smem);
-  c.mode = l.cooperative ? LaunchMode::Cooperative
-           : l.clustered ? LaunchMode::Cluster
-                         : LaunchMode::Normal;
-  if (l.clustered) c.cluster = l.cluster;
   ErasedLaunch e;
   e.name = l.name;
   e.gpu = l.entry;
   e.gpu_args = l.args;
-  return traces().launch(e, c).ok() ? cudaSuccess : cudaErrorLaunchFailure;
+  return traces().launch(e, l.shape.config()).ok() ? cudaSuccess : cudaErrorLaunchFailure;
 }
 
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,

@@ -21,11 +21,8 @@
 
 namespace coop::byo {
 
-inline ::coop::Dim3 dims(dim3 d) { return {d.x, d.y, d.z}; }
-
 template <class T>
-cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0) {
-  (void)flags;
+cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0) {
   const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
   if (e == cudaSuccess) {
     constexpr bool untyped = std::is_void_v<T>;
@@ -35,78 +32,68 @@ cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned flags = 
   return e;
 }
 
+// One launch of `function` with its arguments in an array (cudaLaunchKernel's form).
+template <class... P>
+cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
+                         const LaunchShape& shape) {
+  GpuLaunch l;
+  l.name = name;
+  l.entry = COOP_GPU_ENTRY(*function);
+  l.args = args;
+  l.shape = shape;
+  return launch_gpu(l);
+}
+
+// The same with the arguments as values, converted to the kernel's parameter types.
+template <class... P, class... A>
+cudaError_t launch_values(const char* name, void (*function)(P...), const LaunchShape& shape,
+                          A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "a kernel launch with the wrong number of arguments");
+  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
+  void* pointers[sizeof...(P) + 1] = {};
+  point_at(bound, pointers);
+  return launch_array(name, function, pointers, shape);
+}
+
 template <class... P>
 struct Launcher {
   const char* name;
   void (*function)(P...);
-  dim3 grid, block;
-  size_t smem;
-  cudaStream_t stream;
+  LaunchShape shape;
   void operator()(std::type_identity_t<P>... args) const {
-    std::tuple<std::decay_t<P>...> bound(args...);
-    void* pointers[sizeof...(P) + 1] = {};
-    std::apply([&](auto&... a) {
-      int i = 0;
-      ((pointers[i++] = static_cast<void*>(&a)), ...);
-    }, bound);
-    GpuLaunch l;
-    l.name = name;
-    l.entry = COOP_GPU_ENTRY(*function);
-    l.args = pointers;
-    l.grid = dims(grid);
-    l.block = dims(block);
-    l.dynamic_smem = smem;
-    launch_gpu(l);
+    launch_values(name, function, shape, args...);
   }
 };
 
+// `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
 template <class... P>
 Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                        size_t smem = 0, cudaStream_t stream = nullptr) {
-  return {name, function, grid, block, smem, stream};
+                        size_t smem = 0, cudaStream_t = nullptr) {
+  LaunchShape shape;
+  shape.grid = dims_of(grid);
+  shape.block = dims_of(block);
+  shape.dynamic_smem = smem;
+  return {name, function, shape};
 }
 
 template <class... P>
 cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
                                void** args, size_t smem = 0, cudaStream_t = nullptr) {
-  GpuLaunch l;
-  l.name = name;
-  l.entry = COOP_GPU_ENTRY(*function);
-  l.args = args;
-  l.grid = dims(grid);
-  l.block = dims(block);
-  l.dynamic_smem = smem;
-  l.cooperative = true;
-  return launch_gpu(l);
+  LaunchShape shape;
+  shape.grid = dims_of(grid);
+  shape.block = dims_of(block);
+  shape.dynamic_smem = smem;
+  shape.cooperative = true;
+  return launch_array(name, function, args, shape);
 }
 
 template <class... P, class... A>
 cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (*function)(P...),
                       A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: wrong number of arguments");
-  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
-  void* pointers[sizeof...(P) + 1] = {};
-  std::apply([&](auto&... a) {
-    int i = 0;
-    ((pointers[i++] = static_cast<void*>(&a)), ...);
-  }, bound);
-  GpuLaunch l;
-  l.name = name;
-  l.entry = COOP_GPU_ENTRY(*function);
-  l.args = pointers;
-  l.grid = dims(config->gridDim);
-  l.block = dims(config->blockDim);
-  l.dynamic_smem = config->dynamicSmemBytes;
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const cudaLaunchAttribute& a = config->attrs[i];
-    if (a.id == cudaLaunchAttributeClusterDimension) {
-      l.clustered = true;
-      l.cluster = {a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
-    } else if (a.id == cudaLaunchAttributeCooperative) {
-      l.cooperative = a.val.cooperative != 0;
-    }
-  }
-  return launch_gpu(l);
+  return launch_values(
+      name, function,
+      shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative),
+      std::forward<A>(args)...);
 }
 
 }  // namespace coop::byo

@@ -61,19 +61,10 @@ KernelResources resources_of(const void*) { return KernelResources{}; }
 // [SECTION] Launches
 
 cudaError_t launch(const LaunchRequest& r) {
-  Device& d = device();
-  LaunchConfig c;
-  c.grid = r.grid;
-  c.block = r.block;
-  c.dynamic_smem = uint32_t(r.dynamic_smem);
-  c.mode = r.cooperative ? LaunchMode::Cooperative
-           : r.clustered ? LaunchMode::Cluster
-                         : LaunchMode::Normal;
-  if (r.clustered) c.cluster = r.cluster;
   ErasedLaunch e;
   e.name = r.name;
   e.emu_body = r.body;
-  const Status s = d.launch(e, c);
+  const Status s = device().launch(e, r.shape.config());
   if (s.ok()) return cudaSuccess;
   const std::string& m = s.message();
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "device/byo/launch_shape.hpp"
 #include "device/launch/dims.hpp"
 #include "device/trace/value.hpp"
 
@@ -252,10 +253,7 @@ struct LaunchRequest {
   const char* name = "";
   const void* function = nullptr;  // the kernel's address, for attributes and occupancy queries
   std::function<void()> body;      // one emulated thread
-  ::coop::Dim3 grid, block, cluster{1, 1, 1};
-  size_t dynamic_smem = 0;
-  bool cooperative = false;
-  bool clustered = false;
+  LaunchShape shape;
 };
 cudaError_t launch(const LaunchRequest& request);
 
@@ -279,9 +277,9 @@ struct Launcher {
     LaunchRequest r;
     r.name = name;
     r.function = reinterpret_cast<const void*>(function);
-    r.grid = grid;
-    r.block = block;
-    r.dynamic_smem = smem;
+    r.shape.grid = grid;
+    r.shape.block = block;
+    r.shape.dynamic_smem = smem;
     auto fn = function;
     std::tuple<std::decay_t<P>...> bound(args...);
     r.body = [fn, bound] { std::apply(fn, bound); };
@@ -310,10 +308,10 @@ cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 gr
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
-  r.grid = grid;
-  r.block = block;
-  r.dynamic_smem = smem;
-  r.cooperative = true;
+  r.shape.grid = grid;
+  r.shape.block = block;
+  r.shape.dynamic_smem = smem;
+  r.shape.cooperative = true;
   r.body = body_from_array(function, args, std::index_sequence_for<P...>{});
   return launch(r);
 }
@@ -325,18 +323,7 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
-  r.grid = config->gridDim;
-  r.block = config->blockDim;
-  r.dynamic_smem = config->dynamicSmemBytes;
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const cudaLaunchAttribute& a = config->attrs[i];
-    if (a.id == cudaLaunchAttributeClusterDimension) {
-      r.clustered = true;
-      r.cluster = {a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
-    } else if (a.id == cudaLaunchAttributeCooperative) {
-      r.cooperative = a.val.cooperative != 0;
-    }
-  }
+  r.shape = shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative);
   std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
   auto fn = function;
   r.body = [fn, bound] { std::apply(fn, bound); };
