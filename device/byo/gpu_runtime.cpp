@@ -37,13 +37,7 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
 
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size) {
-  BufferInfo info;
-  info.name = name;
-  info.base = reinterpret_cast<uint64_t>(base);
-  info.bytes = bytes;
-  info.type = type;
-  info.element_size = element_size ? element_size : 1;
-  traces().exec().name_buffer(info);
+  traces().name_allocation(base, bytes, name, type, element_size);
 }
 
 }  // namespace coop::byo

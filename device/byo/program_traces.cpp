@@ -36,6 +36,17 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   return s;
 }
 
+void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, ValueType type,
+                                    uint32_t element_size) {
+  BufferInfo info;
+  info.name = name && *name ? name : "allocation " + std::to_string(++unnamed_);
+  info.base = reinterpret_cast<uint64_t>(base);
+  info.bytes = bytes;
+  info.type = type;
+  info.element_size = element_size ? element_size : 1;
+  exec_->name_buffer(info);
+}
+
 void ProgramTraces::save() {
   if (trace_out_.empty()) return;
   for (Trace& t : launches_) {

@@ -22,12 +22,17 @@ class ProgramTraces {
   // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
   // also said on stderr with the kernel's name, since a program often does not check.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
+  // Names an allocation for the trace (d_in[5] rather than an address); unnamed ones are
+  // "allocation 1", "allocation 2", ...
+  void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
+                       uint32_t element_size);
   void save();
 
  private:
   std::unique_ptr<Executor> exec_;
   std::vector<Trace> launches_;
   std::string trace_out_, source_path_, source_text_, file_name_;
+  int unnamed_ = 0;
 };
 
 }  // namespace coop::byo

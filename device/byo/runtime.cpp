@@ -29,7 +29,6 @@ struct Device : ProgramTraces {
   cudaError_t last_error = cudaSuccess;
   std::map<const void*, size_t> allocations;    // base -> bytes (cudaMalloc and friends)
   std::map<const void*, int> max_dynamic_smem;  // cudaFuncAttributeMaxDynamicSharedMemorySize
-  int named = 0;
 
   Device() : ProgramTraces(make_emu_executor(device_from_environment())) {}
 
@@ -124,17 +123,6 @@ cudaError_t potential_block_size(int* min_grid, int* block_size, const void* fun
   return cudaSuccess;
 }
 
-void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
-                     uint32_t element_size) {
-  BufferInfo info;
-  info.name = name && *name ? name : "allocation " + std::to_string(++device().named);
-  info.base = reinterpret_cast<uint64_t>(base);
-  info.bytes = bytes;
-  info.type = type;
-  info.element_size = element_size ? element_size : 1;
-  device().exec().name_buffer(info);
-}
-
 }  // namespace coop::byo
 
 using coop::byo::device;
@@ -153,7 +141,7 @@ cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, Valu
   if (!p) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
   *ptr = *p;
   device().allocations[*p] = bytes;
-  name_allocation(*p, bytes, name, type, element_size);
+  device().name_allocation(*p, bytes, name, type, element_size);
   return cudaSuccess;
 }
 
