@@ -21,15 +21,25 @@
 
 namespace coop::byo {
 
+// cudaMalloc and cudaMallocManaged as the rewritten source calls them: named by their variable.
 template <class T>
-cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0) {
-  const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+cudaError_t name_if_allocated(cudaError_t e, const char* name, T** ptr, size_t bytes) {
   if (e == cudaSuccess) {
     constexpr bool untyped = std::is_void_v<T>;
     name_allocation(*ptr, bytes, name, value_type_of<std::remove_cv_t<T>>(),
                     untyped ? 1u : uint32_t(sizeof(std::conditional_t<untyped, char, T>)));
   }
   return e;
+}
+template <class T>
+cudaError_t malloc_as(const char* name, T** ptr, size_t bytes) {
+  return name_if_allocated(cudaMalloc(reinterpret_cast<void**>(ptr), bytes), name, ptr, bytes);
+}
+template <class T>
+cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
+                              unsigned flags = cudaMemAttachGlobal) {
+  return name_if_allocated(cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags), name,
+                           ptr, bytes);
 }
 
 // One launch of `function` with its arguments in an array (cudaLaunchKernel's form).

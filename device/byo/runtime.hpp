@@ -246,6 +246,12 @@ cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0) {
   return e;
 }
 
+// Managed memory is host memory here too.
+template <class T>
+cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0) {
+  return malloc_as(name, ptr, bytes, flags);
+}
+
 // [SECTION] Launches
 
 // What a kernel's launch needs from the runtime: one erased call, its name, its configuration.

@@ -245,8 +245,8 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
   static const Call kCalls[] = {
       {"cudaLaunchCooperativeKernel", "::coop::byo::launch_cooperative", 0},
       {"cudaLaunchKernelEx", "::coop::byo::launch_ex", 1},
+      {"cudaMallocManaged", "::coop::byo::malloc_managed_as", 0},
       {"cudaMalloc", "::coop::byo::malloc_as", 0},
-      {"cudaMallocManaged", "::coop::byo::malloc_as", 0},
   };
   for (const Call& call : kCalls) {
     const std::regex api_re(std::string(R"(\b)") + call.api + R"(\s*\()");

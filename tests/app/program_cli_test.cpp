@@ -256,6 +256,7 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"warp_intrinsics.cu", false}, GpuCase{"kernel_forms.cu", true},
                       GpuCase{"runtime_calls.cu", true},
                       GpuCase{"partitions_and_copies.cu", false},
+                      GpuCase{"scale_by_argument.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

@@ -58,7 +58,8 @@ TEST(Lowering, AllocationsAreNamedByTheirVariable) {
   EXPECT_NE(program("cudaMalloc((void**)&d_in, n);")
                 .find("::coop::byo::malloc_as(\"d_in\", &d_in, n);"),
             std::string::npos);
-  EXPECT_NE(program("cudaMallocManaged(&data, n);").find("malloc_as(\"data\", &data, n);"),
+  EXPECT_NE(program("cudaMallocManaged(&data, n);")
+                .find("::coop::byo::malloc_managed_as(\"data\", &data, n);"),
             std::string::npos);
   // Not the &variable form: the plain runtime call stays.
   EXPECT_NE(program("cudaMalloc(ptrs[i], n);").find("cudaMalloc(ptrs[i], n);"), std::string::npos);
