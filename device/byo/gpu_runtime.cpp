@@ -28,6 +28,10 @@ ProgramTraces& traces() {
 }  // namespace
 
 cudaError_t launch_gpu(const GpuLaunch& l) {
+  // The executor launches on its own stream and waits for the kernel. What the program queued
+  // before (copies and memsets on its streams, in any order CUDA allows) must be done first,
+  // as it would be on the program's stream: so the launch waits for the whole device.
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return e;
   ErasedLaunch e;
   e.name = l.name;
   e.gpu = l.entry;

@@ -1,7 +1,8 @@
 // What a user's program built for the GPU (nvcc) includes first: its launches go through coop's
 // GPU executor, which points the program's traced Cooperative Groups (gpu_include/) at a trace
 // buffer, launches the kernel, and keeps the launch's events; everything else is CUDA's own
-// runtime. The launch syntax is rewritten as for the emulator (device/lowering/lowering.hpp).
+// runtime. A launch completes before it returns, after all earlier work on the device (the
+// stream it names is not used), so streams lose their overlap but keep their order. The launch syntax is rewritten as for the emulator (device/lowering/lowering.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
