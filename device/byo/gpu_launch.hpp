@@ -20,6 +20,9 @@ struct GpuLaunch {
   LaunchShape shape;
 };
 cudaError_t launch_gpu(const GpuLaunch& launch);
+// cudaDeviceReset() as the rewritten source calls it: the trace is written and the executor let go
+// first, then the device is reset.
+cudaError_t device_reset();
 // Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size);

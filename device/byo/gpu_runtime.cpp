@@ -39,6 +39,11 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
   return traces().launch(e, l.shape.config()).ok() ? cudaSuccess : cudaErrorLaunchFailure;
 }
 
+cudaError_t device_reset() {
+  traces().finish();
+  return cudaDeviceReset();
+}
+
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size) {
   traces().name_allocation(base, bytes, name, type, element_size);

@@ -27,6 +27,12 @@ class ProgramTraces {
   void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                        uint32_t element_size);
   void save();
+  // Writes the trace and lets the executor go (its streams and buffers), before a program's
+  // cudaDeviceReset() destroys them under it.
+  void finish() {
+    save();
+    exec_.reset();
+  }
 
  private:
   std::unique_ptr<Executor> exec_;

@@ -240,13 +240,14 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
   struct Call {
     const char* api;
     const char* replacement;
-    int kernel_argument;  // which argument names the kernel (0 or 1)
+    int kernel_argument;  // which argument names the kernel (0 or 1); -1: renamed (GPU only)
   };
   static const Call kCalls[] = {
       {"cudaLaunchCooperativeKernel", "::coop::byo::launch_cooperative", 0},
       {"cudaLaunchKernelEx", "::coop::byo::launch_ex", 1},
       {"cudaMallocManaged", "::coop::byo::malloc_managed_as", 0},
       {"cudaMalloc", "::coop::byo::malloc_as", 0},
+      {"cudaDeviceReset", "::coop::byo::device_reset", -1},
   };
   for (const Call& call : kCalls) {
     const std::regex api_re(std::string(R"(\b)") + call.api + R"(\s*\()");
@@ -261,7 +262,11 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       auto [a, b] = first_argument(code, open);
       std::string head;
       size_t replace_end = b;
-      if (call.kernel_argument == 0) {
+      if (call.kernel_argument < 0) {
+        if (kind != SourceKind::GpuProgram) break;
+        head = std::string(call.replacement) + "(";
+        replace_end = open + 1;
+      } else if (call.kernel_argument == 0) {
         const std::string arg = line.substr(a, b - a);
         const std::string target = kernel_in_cast(arg);
         if (std::string(call.api).rfind("cudaMalloc", 0) == 0) {

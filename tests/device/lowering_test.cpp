@@ -93,7 +93,7 @@ TEST(Lowering, SharedDeclarationsInEitherOrder) {
 TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
   Result<std::string> r = lower_source(
       "  __shared__ float t[32];\n  atomicAdd(&x, 1); __syncthreads(); ns::atomicAdd(p, 2);\n"
-      "  k<<<1, 32>>>(x);\n",
+      "  k<<<1, 32>>>(x);\n  cudaDeviceReset();\n",
       "g.cu", SourceKind::GpuProgram);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_NE(r->find("  __shared__ float t[32];"), std::string::npos) << *r;
@@ -101,6 +101,9 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
             std::string::npos)
       << *r;
   EXPECT_NE(r->find("::coop::byo::launcher(\"k\", k, 1, 32)(x);"), std::string::npos) << *r;
+  EXPECT_NE(r->find("::coop::byo::device_reset();"), std::string::npos) << *r;
+  // The emulator's runtime writes the trace in its own cudaDeviceReset.
+  EXPECT_NE(program("cudaDeviceReset();").find("\ncudaDeviceReset();"), std::string::npos);
 }
 
 TEST(Lowering, LessonNamespacesMoveAside) {
