@@ -27,6 +27,11 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
 }
 
 Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config) {
+  if (!exec_) {
+    std::fprintf(stderr, "coopviz: %s: kernel %s launched after cudaDeviceReset(): not traced\n",
+                 file_name_.c_str(), launch.name);
+    return Status::error("launched after cudaDeviceReset()");
+  }
   Trace trace;
   const Status s = exec_->launch_call(launch, config, trace);
   if (s.ok() || !trace.events.empty()) launches_.push_back(std::move(trace));
@@ -38,6 +43,7 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
 
 void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                                     uint32_t element_size) {
+  if (!exec_) return;
   BufferInfo info;
   info.name = name && *name ? name : "allocation " + std::to_string(++unnamed_);
   info.base = reinterpret_cast<uint64_t>(base);
