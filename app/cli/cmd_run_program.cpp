@@ -80,8 +80,20 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     return 1;
   }
   if (!run->what.empty()) std::cerr << "coopviz: " << o.file << ": " << run->what << "\n";
-  if (ran) *ran = true;
-  Result<std::vector<Trace>> launches = load_traces(trace);
+  const bool traced = std::filesystem::exists(trace);
+  Result<std::vector<Trace>> launches =
+      traced ? load_traces(trace) : Result<std::vector<Trace>>(std::vector<Trace>{});
+  if (!run->what.empty() && launches && !launches->empty())
+    std::cerr << "coopviz: " << o.file << ": "
+              << (launches->size() == 1
+                      ? std::string("the launch it finished before that is in the trace")
+                      : "the " + std::to_string(launches->size()) +
+                            " launches it finished before that are in the trace")
+              << "\n";
+  if (ran) {
+    *ran = traced;
+    if (!traced) std::cerr << "coopviz: " << o.file << ": no kernel launch to show\n";
+  }
   if (o.json) {
     nlohmann::json out;
     out["program"] = o.file;

@@ -34,7 +34,10 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   }
   Trace trace;
   const Status s = exec_->launch_call(launch, config, trace);
-  if (s.ok() || !trace.events.empty()) launches_.push_back(std::move(trace));
+  if (s.ok() || !trace.events.empty()) {
+    launches_.push_back(std::move(trace));
+    save();
+  }
   if (!s.ok())
     std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n", file_name_.c_str(), launch.name,
                  s.message().c_str());
@@ -54,14 +57,15 @@ void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, 
 }
 
 void ProgramTraces::save() {
-  if (trace_out_.empty()) return;
-  for (Trace& t : launches_) {
-    t.header.source_file = file_name_;
-    t.header.source = source_text_;
+  if (trace_out_.empty() || launches_.size() == saved_) return;
+  for (size_t i = saved_; i < launches_.size(); ++i) {
+    launches_[i].header.source_file = file_name_;
+    launches_[i].header.source = source_text_;
   }
+  // Written whole each time, through a temporary file: a reader never sees half a trace.
   if (Status s = save_traces(trace_out_, launches_); !s)
     std::fprintf(stderr, "coopviz: could not write the trace: %s\n", s.message().c_str());
-  trace_out_.clear();
+  saved_ = launches_.size();
 }
 
 }  // namespace coop::byo

@@ -16,6 +16,8 @@ class ProgramTraces {
   // Options from the environment coopviz sets: capacity, seed, and for the emulator the device.
   explicit ProgramTraces(std::unique_ptr<Executor> exec);
   ~ProgramTraces() { save(); }
+  ProgramTraces(const ProgramTraces&) = delete;
+  ProgramTraces& operator=(const ProgramTraces&) = delete;
   Executor& exec() { return *exec_; }
   // The program file's name, for messages ("deadlock.cu").
   const std::string& file_name() const { return file_name_; }
@@ -26,6 +28,8 @@ class ProgramTraces {
   // "allocation 1", "allocation 2", ...
   void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                        uint32_t element_size);
+  // Writes every launch so far (after each launch too, so a program that later crashes or is
+  // stopped still leaves the launches it finished).
   void save();
   // Writes the trace and lets the executor go (its streams and buffers), before a program's
   // cudaDeviceReset() destroys them under it.
@@ -39,6 +43,7 @@ class ProgramTraces {
   std::vector<Trace> launches_;
   std::string trace_out_, source_path_, source_text_, file_name_;
   int unnamed_ = 0;
+  size_t saved_ = 0;  // launches written so far
 };
 
 }  // namespace coop::byo

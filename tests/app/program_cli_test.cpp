@@ -112,6 +112,22 @@ TEST(ProgramCli, ACrashIsReportedInPlainWords) {
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
+TEST(ProgramCli, ACrashKeepsTheLaunchesFinishedBeforeIt) {
+  const std::string trace =
+      (std::filesystem::temp_directory_path() / "crash_after_launch.cvt").string();
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/crash_after_launch.cu") + " --trace " + trace);
+  EXPECT_EQ(r.exit_code, 128 + 11);
+  EXPECT_NE(r.err.find("the launch it finished before that is in the trace"), std::string::npos)
+      << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 1u);
+  EXPECT_EQ(launches->front().header.kernel, "ranks");
+  EXPECT_EQ(launches->front().events.size(), 32u);
+  std::filesystem::remove(trace);
+}
+
 TEST(ProgramCli, AnEndlessLoopIsStoppedAtTheTimeLimit) {
   const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 2");
   EXPECT_EQ(r.exit_code, 128 + 9);
