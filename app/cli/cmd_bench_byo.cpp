@@ -3,7 +3,6 @@
 // with an empty build cache) or finding the cached build (warm, the source unchanged), running
 // it, and reading its trace into the timeline the window draws from. Drawing the frame itself is
 // `bench frame`'s (milliseconds).
-#include <cuda_runtime_api.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,12 +77,8 @@ int bench_byo(const BenchOptions& o) {
   ProgramOptions p;
   p.file = o.file;
   if (o.backend == "gpu") {
-    int count = 0;
-    cudaDeviceProp props{};
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
-        cudaGetDeviceProperties(&props, 0) != cudaSuccess)
-      return usage_error("--backend gpu: no CUDA device here");
-    p.gpu_arch = "sm_" + std::to_string(props.major * 10 + props.minor);
+    p.gpu_arch = local_gpu_arch();
+    if (p.gpu_arch.empty()) return usage_error("--backend gpu: no CUDA device here");
   } else if (o.backend != "emu") {
     return usage_error("--backend must be emu or gpu, got '" + o.backend + "'");
   }

@@ -242,6 +242,14 @@ void register_gui(CLI::App& app, CliState& state) {
     if (!gui->program.empty()) {
       std::filesystem::remove(gui->trace);  // read in: no longer needed
       app.program = gui->program;
+      // Saving the file reruns it; its launches then replace these.
+      ProgramOptions watched;
+      watched.file = gui->program;
+      watched.includes = gui->includes;
+      watched.defines = gui->defines;
+      watched.trace_out = gui->trace;
+      watched.gpu_arch = local_gpu_arch();  // as the first run: the GPU if there is one
+      app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
     }
     if (gui->presentation) app.presentation = true;
     Result<std::unique_ptr<GuiWindow>> window =

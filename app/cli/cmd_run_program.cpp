@@ -1,6 +1,5 @@
 // coopviz run FILE.cu: builds the program for the emulator, runs it (its output is printed as it
 // would be natively) and keeps every kernel launch in one trace file.
-#include <cuda_runtime_api.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,16 +21,9 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.backend != "auto" && o.backend != "emu" && o.backend != "gpu")
     return usage_error("--backend must be auto, gpu or emu, got '" + o.backend + "'");
   // auto: the GPU when there is one, built for its architecture.
-  std::string gpu_arch;
-  if (o.backend != "emu") {
-    int count = 0;
-    cudaDeviceProp props{};
-    if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
-        cudaGetDeviceProperties(&props, 0) == cudaSuccess)
-      gpu_arch = "sm_" + std::to_string(props.major * 10 + props.minor);
-    else if (o.backend == "gpu")
-      return usage_error("--backend gpu: no CUDA device here (use --backend emu or auto)");
-  }
+  const std::string gpu_arch = o.backend == "emu" ? "" : local_gpu_arch();
+  if (o.backend == "gpu" && gpu_arch.empty())
+    return usage_error("--backend gpu: no CUDA device here (use --backend emu or auto)");
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");

@@ -1,6 +1,7 @@
 #include "app/gui/gui_app.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <thread>
 
@@ -517,12 +518,43 @@ void GuiApp::jump_to_line(int line) {
 }
 
 void GuiApp::update(double now, double frame_seconds) {
+  if (watcher) take_program_rerun(now);
   if (run_due >= 0 && now >= run_due) run_now();
   if (std::optional<RunOutcome> done = runner.poll()) take(std::move(*done));
   if (const visual::TimelineModel* m = model()) {
     visual::advance(playback, *m, frame_seconds);
     snapshot.update(*m, playback.cursor);
   }
+}
+
+void GuiApp::take_program_rerun(double now) {
+  std::optional<ProgramWatcher::Outcome> o = watcher->poll(now);
+  if (!o) return;
+  if (!o->ok) {
+    // The compiler's first lines (all of them are in the terminal too).
+    std::string shown;
+    int lines = 0;
+    for (size_t at = 0; at < o->message.size() && lines < 6; ++lines) {
+      const size_t end = std::min(o->message.find('\n', at), o->message.size());
+      shown += o->message.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+    std::fprintf(stderr, "%s\n", o->message.c_str());
+    say(watcher->file() + ": the new version did not run: " + shown, true);
+    return;
+  }
+  const int shown_launch = launch;
+  const size_t cursor = playback.cursor;
+  if (Status s = open_trace(o->trace); !s) {
+    say(s.message(), true);
+    return;
+  }
+  show_launch(shown_launch);
+  if (const visual::TimelineModel* m = model()) {
+    visual::seek(playback, *m, std::min(cursor, m->size()));
+    snapshot.update(*m, playback.cursor);
+  }
+  say(watcher->file() + " saved: rebuilt and ran again (" + o->message + ")");
 }
 
 bool GuiApp::wait_for_runs(double timeout_seconds) {

@@ -20,6 +20,7 @@
 #include "visual/markdown.hpp"
 #include "visual/memory_order.hpp"
 #include "visual/memory_state.hpp"
+#include "app/program/watcher.hpp"
 #include "visual/playback.hpp"
 #include "visual/selection.hpp"
 #include "visual/thread_snapshot.hpp"
@@ -87,6 +88,9 @@ struct GuiApp {
   bool replay = false;                // showing a trace file; nothing runs
   std::string trace_path;
   std::string program;  // the user's own program file whose launches are shown (coopviz gui FILE.cu)
+  // Set with `program`: rebuilds and reruns it when it is saved; the new launches replace the
+  // shown ones, at the same launch and moment where the new run still has them.
+  std::unique_ptr<ProgramWatcher> watcher;
   std::string trace_field;  // a recorded trace to open when the GPU cannot run the lesson
   std::string trace_error;  // why it could not be opened
 
@@ -181,6 +185,8 @@ struct GuiApp {
 
   // Per frame: picks up finished runs, starts debounced ones, advances playback.
   void update(double now, double frame_seconds);
+  // Replaces the shown launches with a saved program's rerun, or says why there is none.
+  void take_program_rerun(double now);
   // Blocks until no run is queued or running and the last outcome is shown (screenshots,
   // scripts); false on timeout.
   bool wait_for_runs(double timeout_seconds);

@@ -97,9 +97,11 @@ void top_bar(GuiApp& app, double now) {
     if (app.program.empty())
       ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
     else
-      ImGui::TextDisabled("The launches of %s, run on the emulator: edit and run it again with "
-                          "`coopviz gui %s` to see a change.",
-                          app.program.c_str(), app.program.c_str());
+      visual::text_dim_wrapped("The launches of " + app.program + ", run on the " +
+                               (app.model() && app.model()->trace().header.backend == Backend::Gpu
+                                    ? "GPU"
+                                    : "emulator") +
+                               ": save it in any editor to run it again.");
   }
   if (!app.notice.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, app.notice_is_error

@@ -17,7 +17,10 @@ namespace coop::app {
 void draw_checks(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   if (app.replay) {
-    ImGui::TextDisabled("A saved trace: nothing was run, so there is nothing to check.");
+    visual::text_dim_wrapped(app.program.empty()
+                                 ? "A saved trace: nothing was run, so there is nothing to check."
+                                 : "Your program checks its own results: what it printed is in "
+                                   "the terminal.");
   } else if (!app.outcome) {
     ImGui::TextDisabled(app.running() ? "running..." : "No run yet.");
   } else {

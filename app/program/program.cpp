@@ -1,5 +1,6 @@
 #include "app/program/program.hpp"
 
+#include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -89,6 +90,15 @@ int emulated_arch_number(const std::string& arch) {
 }
 
 }  // namespace
+
+std::string local_gpu_arch() {
+  int count = 0;
+  cudaDeviceProp props{};
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
+      cudaGetDeviceProperties(&props, 0) != cudaSuccess)
+    return "";
+  return "sm_" + std::to_string(props.major * 10 + props.minor);
+}
 
 bool is_program_path(const std::string& name) {
   for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx"})

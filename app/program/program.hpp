@@ -49,6 +49,9 @@ struct ProgramRun {
 // options.trace_out.
 Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild& build);
 
+// This machine's GPU as nvcc names its architecture ("sm_90"), or "" when there is none.
+std::string local_gpu_arch();
+
 // True for a file name coopviz treats as a program rather than a lesson id.
 bool is_program_path(const std::string& name);
 

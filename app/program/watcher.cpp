@@ -1,0 +1,69 @@
+#include "app/program/watcher.hpp"
+
+#include <filesystem>
+
+namespace coop::app {
+namespace fs = std::filesystem;
+
+ProgramWatcher::ProgramWatcher(ProgramOptions options, double check_every_seconds)
+    : options_(std::move(options)), every_(check_every_seconds), seen_(fingerprint()) {}
+
+ProgramWatcher::~ProgramWatcher() {
+  if (worker_.joinable()) worker_.join();
+}
+
+uint64_t ProgramWatcher::fingerprint() const {
+  std::error_code ec;
+  const fs::path source = fs::absolute(options_.file, ec);
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const fs::path& p) {
+    const auto t = fs::last_write_time(p, ec);
+    if (ec) return;
+    h = (h ^ uint64_t(t.time_since_epoch().count())) * 1099511628211ull;
+    h = (h ^ std::hash<std::string>{}(p.string())) * 1099511628211ull;
+  };
+  mix(source);
+  for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inl") mix(entry.path());
+  }
+  return h;
+}
+
+std::optional<ProgramWatcher::Outcome> ProgramWatcher::poll(double now) {
+  if (finished_) {
+    worker_.join();
+    finished_ = false;
+    busy_ = false;
+    return std::move(result_);
+  }
+  if (busy_ || now < next_check_) return std::nullopt;
+  next_check_ = now + every_;
+  const uint64_t f = fingerprint();
+  if (f == seen_) return std::nullopt;
+  seen_ = f;
+  busy_ = true;
+  worker_ = std::thread([this] {
+    Outcome o;
+    std::error_code gone;
+    fs::remove(options_.trace_out, gone);  // a rerun that launches nothing leaves no old trace
+    Result<ProgramBuild> build = build_program(options_);
+    if (!build) {
+      o.message = build.status().message();
+    } else if (Result<ProgramRun> run = run_program(options_, *build); !run) {
+      o.message = run.status().message();
+    } else {
+      std::error_code ec;
+      o.ok = fs::exists(options_.trace_out, ec);
+      o.trace = options_.trace_out;
+      o.message = !run->what.empty() ? run->what
+                  : !o.ok            ? "it made no kernel launch"
+                                     : "exit status " + std::to_string(run->exit_code);
+    }
+    result_ = std::move(o);
+    finished_ = true;
+  });
+  return std::nullopt;
+}
+
+}  // namespace coop::app
