@@ -75,7 +75,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"kernel_forms.cu",
                            {"scale_all<float, 2>", "scale_all<double, 4>", "block_sums"}},
                       Case{"runtime_calls.cu", {"prefix_sums"}},
-                      Case{"partitions_and_copies.cu", {"parts"}}),
+                      Case{"partitions_and_copies.cu", {"parts"}},
+                      Case{"shared_histogram.cu", {"histogram"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -219,6 +220,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("tile_ranks.cu", "grid_sync_sum.cu", "cluster_exchange.cu",
                       "warp_aggregated_atomics.cu", "warp_intrinsics.cu", "kernel_forms.cu",
                       "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
+                      "shared_histogram.cu",
                       "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
@@ -273,6 +275,7 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"runtime_calls.cu", true},
                       GpuCase{"partitions_and_copies.cu", false},
                       GpuCase{"scale_by_argument.cu", true},
+                      GpuCase{"shared_histogram.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
