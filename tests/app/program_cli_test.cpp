@@ -129,6 +129,13 @@ TEST(ProgramCli, ACrashKeepsTheLaunchesFinishedBeforeIt) {
   std::filesystem::remove(trace);
 }
 
+TEST(ProgramCli, ARacyProgramRunsAndItsWrongResultIsItsOwn) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/lost_update.cu"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("FAILED (lost updates)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "") << "a race is the program's business, not an error of coopviz";
+}
+
 TEST(ProgramCli, AnEndlessLoopIsStoppedAtTheTimeLimit) {
   const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 2");
   EXPECT_EQ(r.exit_code, 128 + 9);
