@@ -1,5 +1,6 @@
-// coopviz run FILE.cu: builds the program for the emulator, runs it (its output is printed as it
-// would be natively) and keeps every kernel launch in one trace file.
+// coopviz run FILE.cu: builds the program for the GPU (nvcc) or the emulator (the host compiler),
+// runs it (its output is printed as it would be natively) and keeps every kernel launch in one
+// trace file.
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
+#include "device/occupancy/presets.hpp"
 #include "device/trace/trace_file.hpp"
 
 namespace coop::app {
@@ -27,6 +29,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
+  if (!o.emulate.empty())
+    if (Result<DeviceProps> d = find_preset(o.emulate); !d) return usage_error(d.message());
   for (const std::string& dir : o.includes)
     if (std::error_code ec; !std::filesystem::is_directory(dir, ec))
       return usage_error("-I " + dir + ": no such folder");

@@ -100,6 +100,12 @@ std::string local_gpu_arch() {
   return "sm_" + std::to_string(props.major * 10 + props.minor);
 }
 
+bool is_header_path(const std::string& name) {
+  for (const char* ext : {".h", ".hpp", ".cuh", ".inl"})
+    if (name.ends_with(ext)) return true;
+  return false;
+}
+
 bool is_program_path(const std::string& name) {
   for (const char* ext : {".cu", ".cuh", ".cpp", ".cc", ".cxx"})
     if (name.size() > std::strlen(ext) && name.ends_with(ext)) return true;
@@ -144,8 +150,7 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
                     std::to_string(st.st_mtim.tv_nsec));
   // Headers next to the program (its own helpers) are part of what it is.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
-    const std::string ext = entry.path().extension().string();
-    if (entry.path() != source && (ext == ".h" || ext == ".hpp" || ext == ".cuh"))
+    if (entry.path() != source && is_header_path(entry.path().string()))
       if (Result<std::string> h = read_file(entry.path().string())) key.push_back(*h);
   }
   char name[32];
@@ -170,9 +175,8 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   auto lower_headers = [&](const fs::path& from, const fs::path& to) -> Status {
     fs::create_directories(to, ec);
     for (const auto& entry : fs::directory_iterator(from, ec)) {
-      const std::string ext = entry.path().extension().string();
       if (entry.path() == source || !entry.is_regular_file() ||
-          (ext != ".h" && ext != ".hpp" && ext != ".cuh" && ext != ".inl"))
+          !is_header_path(entry.path().string()))
         continue;
       Result<std::string> h = read_file(entry.path().string());
       if (!h) return h.status();

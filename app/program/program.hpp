@@ -52,6 +52,10 @@ Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild
 // This machine's GPU as nvcc names its architecture ("sm_90"), or "" when there is none.
 std::string local_gpu_arch();
 
+// True for a header a program may include from its own folder (.h, .hpp, .cuh, .inl): lowered
+// with it, part of its build's identity, and watched with it.
+bool is_header_path(const std::string& name);
+
 // True for a file name coopviz treats as a program rather than a lesson id.
 bool is_program_path(const std::string& name);
 

@@ -24,8 +24,7 @@ uint64_t ProgramWatcher::fingerprint() const {
   };
   mix(source);
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
-    const std::string ext = entry.path().extension().string();
-    if (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inl") mix(entry.path());
+    if (is_header_path(entry.path().string())) mix(entry.path());
   }
   return h;
 }

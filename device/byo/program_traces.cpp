@@ -1,5 +1,6 @@
 #include "device/byo/program_traces.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +9,8 @@
 #include "device/trace/trace_file.hpp"
 
 namespace coop::byo {
+
+using Clock = std::chrono::steady_clock;
 
 ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(exec)) {
   if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
@@ -36,7 +39,11 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   const Status s = exec_->launch_call(launch, config, trace);
   if (s.ok() || !trace.events.empty()) {
     launches_.push_back(std::move(trace));
-    save();
+    // The file is rewritten whole, so a program of many launches would spend most of its time
+    // saving: after the first launch, it is written again only once the time since the last
+    // write is four times what that write took (at most a fifth of the run), and at the end.
+    const double since = std::chrono::duration<double>(Clock::now() - last_save_).count();
+    if (saved_ == 0 || since >= 4 * save_seconds_) save();
   }
   if (!s.ok())
     std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n", file_name_.c_str(), launch.name,
@@ -63,9 +70,12 @@ void ProgramTraces::save() {
     launches_[i].header.source = source_text_;
   }
   // Written whole each time, through a temporary file: a reader never sees half a trace.
+  const auto start = Clock::now();
   if (Status s = save_traces(trace_out_, launches_); !s)
     std::fprintf(stderr, "coopviz: could not write the trace: %s\n", s.message().c_str());
   saved_ = launches_.size();
+  last_save_ = Clock::now();
+  save_seconds_ = std::chrono::duration<double>(last_save_ - start).count();
 }
 
 }  // namespace coop::byo

@@ -3,6 +3,7 @@
 // the emulator's runtime (runtime.cpp) and the GPU's launch recorder (gpu_runtime.cpp).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,8 +29,9 @@ class ProgramTraces {
   // "allocation 1", "allocation 2", ...
   void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                        uint32_t element_size);
-  // Writes every launch so far (after each launch too, so a program that later crashes or is
-  // stopped still leaves the launches it finished).
+  // Writes every launch so far. Also called after launches (after each one unless writing takes
+  // a noticeable share of the run), so a program that later crashes or is stopped still leaves
+  // the launches it finished.
   void save();
   // Writes the trace and lets the executor go (its streams and buffers), before a program's
   // cudaDeviceReset() destroys them under it.
@@ -44,6 +46,8 @@ class ProgramTraces {
   std::string trace_out_, source_path_, source_text_, file_name_;
   int unnamed_ = 0;
   size_t saved_ = 0;  // launches written so far
+  std::chrono::steady_clock::time_point last_save_{};
+  double save_seconds_ = 0;  // how long the last write took
 };
 
 }  // namespace coop::byo

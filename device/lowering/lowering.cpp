@@ -249,8 +249,16 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       {"cudaMalloc", "::coop::byo::malloc_as", 0},
       {"cudaDeviceReset", "::coop::byo::device_reset", -1},
   };
-  for (const Call& call : kCalls) {
-    const std::regex api_re(std::string(R"(\b)") + call.api + R"(\s*\()");
+  // Compiled once: lowering runs over every line of a program and its headers.
+  static const std::vector<std::regex> kPatterns = [] {
+    std::vector<std::regex> v;
+    for (const Call& call : kCalls) v.emplace_back(std::string(R"(\b)") + call.api + R"(\s*\()");
+    return v;
+  }();
+  for (size_t c = 0; c < std::size(kCalls); ++c) {
+    const Call& call = kCalls[c];
+    if (line.find(call.api) == std::string::npos) continue;
+    const std::regex& api_re = kPatterns[c];
     for (size_t from = 0;;) {
       std::string code = code_part(line);
       code.resize(line.size(), ' ');
