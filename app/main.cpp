@@ -22,8 +22,10 @@ constexpr const char* kExitCodes = R"(Exit codes:
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
   (128 + the signal when one ended it).
 
-Your own CUDA program: coopviz run FILE.cu [-I DIR] [-D NAME=VALUE] [-- ARGS], or
-coopviz gui FILE.cu, runs it on the emulator with every kernel launch traced.)";
+Your own CUDA program: coopviz run FILE.cu [-I DIR] [-D NAME=VALUE]
+[--launch KERNEL=GRID/BLOCK] [-- ARGS], or coopviz gui FILE.cu, runs it on the GPU (or the
+emulator when there is none, or with --backend emu) with every kernel launch traced;
+--launch runs a kernel with another grid and block.)";
 
 int run_cli(int argc, char** argv) {
   using namespace coop::app;

@@ -30,7 +30,7 @@ struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   bool presentation = false;
   std::string program;                          // a user's own FILE.cu, run first
-  std::vector<std::string> includes, defines;  // its -I and -D
+  std::vector<std::string> includes, defines, launches;  // its -I, -D and --launch
   int frames = 4;
   float scale = 1;  // HiDPI content scale for screenshots
 };
@@ -90,7 +90,7 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
   cmd->add_option("--lesson", o.lesson, "Lesson id (see `coopviz list`)");
   cmd->add_option("--step", o.step, "Step of the lesson to show, from 1");
   cmd->add_option("--trace", o.trace, "Replay a saved trace instead of running (.cvt or .json)");
-  cmd->add_option("--backend", o.backend, "Run lessons on: auto, gpu or emu")
+  cmd->add_option("--backend", o.backend, "Run lessons (or the program) on: auto, gpu or emu")
       ->capture_default_str();
   cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
 }
@@ -183,6 +183,9 @@ void register_gui(CLI::App& app, CliState& state) {
                 "Your own CUDA program (FILE.cu): run on the emulator, then shown");
   g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
   g->add_option("-D", gui->defines, "The program's macro NAME or NAME=VALUE (repeatable)");
+  g->add_option("--launch", gui->launches,
+                "The program's kernel run with another grid and block: KERNEL=GRID/BLOCK "
+                "(see `coopviz run --help`; the Launch panel changes it too)");
   g->callback([gui, &state] {
     if (!gui->program.empty() && !is_program_path(gui->program))
       return void(state.exit_code = usage_error(
@@ -198,6 +201,8 @@ void register_gui(CLI::App& app, CliState& state) {
       p.file = gui->program;
       p.includes = gui->includes;
       p.defines = gui->defines;
+      p.launches = gui->launches;
+      p.backend = gui->backend;
       p.trace_path = (std::filesystem::temp_directory_path() /
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
@@ -247,8 +252,12 @@ void register_gui(CLI::App& app, CliState& state) {
       watched.file = gui->program;
       watched.includes = gui->includes;
       watched.defines = gui->defines;
+      for (const std::string& text : gui->launches)  // checked by the first run
+        if (Result<LaunchOverride> l = parse_launch_override(text))
+          watched.launch_overrides.push_back(*l);
       watched.trace_out = gui->trace;
-      watched.gpu_arch = local_gpu_arch();  // as the first run: the GPU if there is one
+      // As the first run: the GPU if there is one and the emulator was not asked for.
+      if (gui->backend != "emu") watched.gpu_arch = local_gpu_arch();
       app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
     }
     if (gui->presentation) app.presentation = true;

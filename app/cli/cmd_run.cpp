@@ -26,7 +26,7 @@ struct RunOptions {
   unsigned jobs = 1;
   bool json = false;
   bool compare = false;
-  std::vector<std::string> includes, defines, program_args;  // a program file's
+  std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
 };
 
@@ -155,6 +155,9 @@ void register_run(CLI::App& app, CliState& state) {
                   "A program file's own arguments (after --)");
   cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)");
   cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)");
+  cmd->add_option("--launch", o->launches,
+                  "A program file's kernel run with another grid and block: KERNEL=GRID/BLOCK, "
+                  "each X, X,Y or X,Y,Z, or * for the program's own (repeatable)");
   cmd->add_option("--timeout", o->timeout,
                   "A program file's time limit in seconds; past it the program is stopped")
       ->capture_default_str();
@@ -177,6 +180,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.includes = o->includes;
       p.defines = o->defines;
       p.args = o->program_args;
+      p.launches = o->launches;
       p.backend = o->backend;
       p.emulate = o->emulate;
       p.trace_path = o->trace_path;
@@ -201,6 +205,10 @@ void register_run(CLI::App& app, CliState& state) {
     if (!o->includes.empty() || !o->defines.empty())
       return void(state.exit_code = usage_error(
                       "-I and -D are for a program file (FILE.cu), not a lesson"));
+    if (!o->launches.empty())
+      return void(
+          state.exit_code = usage_error(
+              "--launch is for a program file (FILE.cu); a lesson takes --grid and --block"));
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +

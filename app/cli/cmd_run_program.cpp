@@ -3,12 +3,13 @@
 // trace file.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/run_program.hpp"
@@ -44,6 +45,12 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.seed = o.seed;
   p.trace_capacity = o.trace_capacity;
   p.timeout_seconds = o.timeout_seconds;
+  for (const std::string& text : o.launches) {
+    Result<LaunchOverride> l = parse_launch_override(text);
+    if (!l) return usage_error(l.message());
+    p.launch_overrides.push_back(*l);
+  }
+  if (Status s = check_launch_overrides(p); !s) return usage_error("--launch " + s.message());
   // The launches go to the user's file, or to a temporary one when only --json asks for them.
   std::string trace = o.trace_path;
   if (trace.empty())
@@ -86,6 +93,25 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                       : "the " + std::to_string(launches->size()) +
                             " launches it finished before that are in the trace")
               << "\n";
+  // An override for a kernel the program never launched changed nothing: said, not skipped.
+  std::vector<std::string> unused;
+  for (const LaunchOverride& l : p.launch_overrides) {
+    bool used = false;
+    std::vector<std::string> kernels;
+    if (launches)
+      for (const Trace& t : *launches) {
+        used = used || overrides_kernel(l, t.header.kernel);
+        if (std::find(kernels.begin(), kernels.end(), t.header.kernel) == kernels.end())
+          kernels.push_back(t.header.kernel);
+      }
+    if (used) continue;
+    std::string names;
+    for (const std::string& k : kernels) names += (names.empty() ? "" : ", ") + k;
+    unused.push_back(to_string(l));
+    std::cerr << "coopviz: " << o.file << ": --launch " << to_string(l)
+              << " changed nothing: no launch of a kernel named " << l.kernel
+              << (names.empty() ? std::string() : " (it launched " + names + ")") << "\n";
+  }
   if (ran) {
     *ran = traced;
     if (!traced) std::cerr << "coopviz: " << o.file << ": no kernel launch to show\n";
@@ -101,15 +127,26 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["exit_code"] = run->exit_code;
     if (!run->what.empty()) out["problem"] = run->what;
     out["launches"] = nlohmann::json::array();
+    const auto dims = [](const Dim3& d) { return nlohmann::json{d.x, d.y, d.z}; };
     if (launches)
-      for (const Trace& t : *launches)
-        out["launches"].push_back({{"kernel", t.header.kernel},
-                                   {"grid", {t.header.launch.grid.x, t.header.launch.grid.y,
-                                             t.header.launch.grid.z}},
-                                   {"block", {t.header.launch.block.x, t.header.launch.block.y,
-                                              t.header.launch.block.z}},
-                                   {"events", t.events.size()},
-                                   {"dropped", t.dropped()}});
+      for (const Trace& t : *launches) {
+        nlohmann::json l = {{"kernel", t.header.kernel},
+                            {"grid", dims(t.header.launch.grid)},
+                            {"block", dims(t.header.launch.block)},
+                            {"events", t.events.size()},
+                            {"dropped", t.dropped()}};
+        // An overridden launch also says what the program itself asked for.
+        const auto& params = t.header.params;
+        if (auto it = params.find("launch override"); it != params.end()) {
+          l["launch_override"] = it->second;
+          for (const char* key : {"grid", "block"})
+            if (auto asked = params.find(std::string("program's ") + key); asked != params.end())
+              if (Result<Dim3> d = parse_dim3(asked->second, key))
+                l[std::string("program_") + key] = dims(*d);
+        }
+        out["launches"].push_back(std::move(l));
+      }
+    if (!unused.empty()) out["unused_launch_overrides"] = unused;
     if (!o.trace_path.empty()) out["trace"] = o.trace_path;
     std::ifstream printed(p.stdout_path, std::ios::binary);
     std::ostringstream text;

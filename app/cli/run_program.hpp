@@ -10,6 +10,7 @@ namespace coop::app {
 struct RunProgramOptions {
   std::string file;
   std::vector<std::string> includes, defines, args;
+  std::vector<std::string> launches;  // --launch KERNEL=GRID/BLOCK
   std::string backend = "auto";
   std::string emulate;
   std::string trace_path;

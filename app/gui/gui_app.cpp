@@ -170,6 +170,7 @@ void GuiApp::open_recorded(const std::string& path) {
 }
 
 Status GuiApp::commit_field(std::string_view field, std::string_view text, double now) {
+  if (watcher && (field == "grid" || field == "block")) return commit_program_launch(field, text);
   const lessons::LessonDef* l = lesson_def();
   if (!l) return Status::error("no lesson is selected");
   LaunchConfig next = config;
@@ -216,6 +217,52 @@ Status GuiApp::commit_field(std::string_view field, std::string_view text, doubl
   params = std::move(next_params);
   config_edited(now);
   return {};
+}
+
+const LaunchOverride* GuiApp::shown_launch_override() const {
+  const visual::TimelineModel* m = model();
+  if (!watcher || !m) return nullptr;
+  return find_launch_override(watcher->launch_overrides(), m->trace().header.kernel);
+}
+
+Status GuiApp::commit_program_launch(std::string_view field, std::string_view text) {
+  const visual::TimelineModel* m = model();
+  if (!watcher || !m) return Status::error("no program launch is shown");
+  const std::string& kernel = m->trace().header.kernel;
+  std::vector<LaunchOverride> list = watcher->launch_overrides();
+  // The override this edit changes: the one that applies to the shown kernel, else a new one.
+  auto it = std::find_if(list.begin(), list.end(),
+                         [&](const LaunchOverride& o) { return overrides_kernel(o, kernel); });
+  LaunchOverride o = it != list.end() ? *it : LaunchOverride{kernel, {}, {}};
+  std::optional<Dim3>& part = field == "grid" ? o.grid : o.block;
+  const std::string typed(text);
+  if (typed.empty() || typed == "*") {
+    part.reset();
+  } else {
+    Result<Dim3> d = parse_dim3(typed, field);
+    if (!d) return d.status();
+    part = *d;
+  }
+  if (Status s = check_launch_override(o, watcher->device()); !s) return s;
+  if (it != list.end()) list.erase(it);
+  if (o.grid || o.block) list.push_back(o);
+  watcher->set_launch_overrides(std::move(list));
+  say("running " + kernel +
+      (o.grid || o.block ? " with --launch " + to_string(o) : " as the program launches it") +
+      "...");
+  return {};
+}
+
+void GuiApp::clear_program_launch() {
+  const visual::TimelineModel* m = model();
+  if (!watcher || !m) return;
+  std::vector<LaunchOverride> list = watcher->launch_overrides();
+  std::erase_if(
+      list, [&](const LaunchOverride& o) { return overrides_kernel(o, m->trace().header.kernel); });
+  fields.erase("grid");
+  fields.erase("block");
+  watcher->set_launch_overrides(std::move(list));
+  say("running " + m->trace().header.kernel + " as the program launches it...");
 }
 
 Status GuiApp::type_into(const std::string& field, std::string_view text, double now) {
@@ -379,6 +426,8 @@ void GuiApp::take(RunOutcome next) {
 }
 
 LaunchConfig GuiApp::panel_launch() const {
+  // A replay (a program's launches too) shows the launch on screen as it ran.
+  if (const visual::TimelineModel* m = model(); m && replay) return m->launch();
   LaunchConfig shown = config;
   if (const visual::TimelineModel* m = model(); m && !replay) {
     if (!grid_typed) shown.grid = m->launch().grid;
@@ -540,7 +589,8 @@ void GuiApp::take_program_rerun(double now) {
       at = end + 1;
     }
     std::fprintf(stderr, "%s\n", o->message.c_str());
-    say(watcher->file() + ": the new version did not run: " + shown, true);
+    say(watcher->file() + (o->saved ? ": the new version did not run: " : " did not run: ") + shown,
+        true);
     return;
   }
   const int shown_launch = launch;
@@ -554,7 +604,8 @@ void GuiApp::take_program_rerun(double now) {
     visual::seek(playback, *m, std::min(cursor, m->size()));
     snapshot.update(*m, playback.cursor);
   }
-  say(watcher->file() + " saved: rebuilt and ran again (" + o->message + ")");
+  say(o->saved ? watcher->file() + " saved: rebuilt and ran again (" + o->message + ")"
+               : watcher->file() + " ran again with the launch shown (" + o->message + ")");
 }
 
 bool GuiApp::wait_for_runs(double timeout_seconds) {
@@ -563,6 +614,13 @@ bool GuiApp::wait_for_runs(double timeout_seconds) {
   if (run_due >= 0) run_now();
   while (std::chrono::steady_clock::now() < deadline) {
     if (std::optional<RunOutcome> done = runner.poll()) take(std::move(*done));
+    // A program's rerun that was asked for (a launch override) or is under way: it starts and
+    // finishes whatever the clock says, so `now` does not matter here.
+    if (program_running()) {
+      take_program_rerun(0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
     if (!runner.busy()) {
       if (std::optional<RunOutcome> done = runner.poll()) take(std::move(*done));
       if (const visual::TimelineModel* m = model()) snapshot.update(*m, playback.cursor);

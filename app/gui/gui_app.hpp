@@ -173,6 +173,14 @@ struct GuiApp {
   // kept as the user's (until Defaults) and the lesson runs again; refused, the error names
   // what is wrong and the limit, and nothing changes.
   Status commit_field(std::string_view field, std::string_view text, double now);
+  // A program's grid or block field finished typing: the shown launch's kernel runs with it in
+  // every launch (a launch override, applied on both backends), "*" or nothing meaning the
+  // program's own. Refused with the limit named; taken, the program runs again.
+  Status commit_program_launch(std::string_view field, std::string_view text);
+  // Forgets the shown kernel's launch override and runs the program again.
+  void clear_program_launch();
+  // The launch override of the shown launch's kernel, or null.
+  const LaunchOverride* shown_launch_override() const;
   // The same as typing `text` into the field and pressing Enter (scripts, tests).
   Status type_into(const std::string& field, std::string_view text, double now);
   // The trace recorded on a GPU that ships for the shown lesson ("" when none is found).
@@ -190,7 +198,9 @@ struct GuiApp {
   // Blocks until no run is queued or running and the last outcome is shown (screenshots,
   // scripts); false on timeout.
   bool wait_for_runs(double timeout_seconds);
-  bool running() const { return runner.busy() || run_due >= 0; }
+  bool running() const { return runner.busy() || run_due >= 0 || program_running(); }
+  // The user's program is being rebuilt or rerun, or a rerun was asked for.
+  bool program_running() const { return watcher && (watcher->busy() || watcher->rerun_wanted()); }
 
   const lessons::LessonDef* lesson_def() const;
   const lessons::Step* step_def() const;  // the current step, or null

@@ -57,14 +57,57 @@ void edit_param(GuiApp& app, const lessons::ParamDef& p, double now) {
   field(app, "param:" + p.name, std::to_string(value), now);
 }
 
+// A program's launches: the shown one as it ran, and its kernel's grid and block to try others
+// with (a launch override: every launch of that kernel, on either backend, until cleared).
+void draw_program_launch(GuiApp& app, double now) {
+  const visual::TimelineModel* m = app.model();
+  if (!m) return;
+  const TraceHeader& h = m->trace().header;
+  const LaunchConfig& ran = m->launch();
+  visual::text_wrapped("kernel " + h.kernel + ", launch " + std::to_string(app.launch + 1) +
+                       " of " + std::to_string(app.models.size()));
+  row_label("grid",
+            "Blocks in the grid for every launch of this kernel: X, X,Y or X,Y,Z, or * "
+            "for the program's own");
+  field(app, "grid", visual::dims_text(ran.grid), now);
+  row_label("block",
+            "Threads per block for every launch of this kernel: X, X,Y or X,Y,Z "
+            "(1024 in all at most), or * for the program's own");
+  field(app, "block", visual::dims_text(ran.block), now);
+  if (ran.dynamic_smem > 0)
+    visual::text_dim_wrapped("dynamic shared memory " + std::to_string(ran.dynamic_smem) +
+                             " bytes per block, as the program asks");
+  if (ran.mode != LaunchMode::Normal)
+    visual::text_dim_wrapped(
+        std::string(ran.mode == LaunchMode::Cooperative ? "cooperative" : "cluster") + " launch");
+  if (const LaunchOverride* o = app.shown_launch_override()) {
+    // The program's own shape stays in view: the trace says what it asked for.
+    const auto asked = [&](const char* key) {
+      auto it = h.params.find(std::string("program's ") + key);
+      return it == h.params.end() ? std::string("?") : it->second;
+    };
+    const visual::ViewStyle& st = visual::view_style();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
+    visual::text_wrapped("overridden (--launch " + to_string(*o) + "): the program asks for grid " +
+                         asked("grid") + ", block " + asked("block"));
+    ImGui::PopStyleColor();
+    if (ImGui::Button("Program's own launch")) app.clear_program_launch();
+  } else {
+    visual::text_dim_wrapped("as the program launches it; type a grid or block to try another");
+  }
+  visual::text_dim_wrapped(std::string("recorded on ") + to_string(h.backend) + " (" +
+                           h.device.name + ")");
+}
+
 }  // namespace
 
 void draw_launch_config(GuiApp& app, double now) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Launch");
   const lessons::LessonDef* l = app.lesson_def();
+  if (app.replay && app.watcher) return draw_program_launch(app, now);
   if (app.replay) {
-    const LaunchConfig& c = app.config;
+    const LaunchConfig c = app.panel_launch();
     ImGui::Text("grid %s, block %s", c.grid.str().c_str(), c.block.str().c_str());
     if (const visual::TimelineModel* m = app.model()) {
       const TraceHeader& h = m->trace().header;

@@ -99,7 +99,7 @@ bool ScriptRunner::step(GuiApp& app, double now) {
                       c.verb == "backend" || c.verb == "seed";
     if (!edit) {
       if (app.run_due >= 0) app.run_now();
-      if (app.runner.busy()) return true;  // next frame
+      if (app.runner.busy() || app.program_running()) return true;  // next frame
       app.update(now, 0);                  // pick up the finished run
     }
     std::cout << "script: line " << c.line << ": " << c.verb;

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/program/program_paths.hpp"
+#include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
 #include "device/occupancy/presets.hpp"
 
@@ -90,6 +91,23 @@ int emulated_arch_number(const std::string& arch) {
 }
 
 }  // namespace
+
+DeviceProps program_device(const ProgramOptions& o) {
+  if (!o.gpu_arch.empty())
+    if (Result<std::vector<DeviceProps>> gpus = query_gpus(); gpus && !gpus->empty())
+      return gpus->front();
+  if (!o.arch.empty())
+    if (Result<DeviceProps> p = find_preset(o.arch)) return *p;
+  return default_emulated_device();
+}
+
+Status check_launch_overrides(const ProgramOptions& o) {
+  if (o.launch_overrides.empty()) return {};
+  const DeviceProps device = program_device(o);
+  for (const LaunchOverride& l : o.launch_overrides)
+    if (Status s = check_launch_override(l, device); !s) return s;
+  return {};
+}
 
 std::string local_gpu_arch() {
   int count = 0;
@@ -249,6 +267,10 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
     if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
     setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
     setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
+    if (!o.launch_overrides.empty())
+      setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
+    else
+      unsetenv("COOPVIZ_LAUNCH_OVERRIDES");
     std::vector<std::string> argv = {o.file};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
     std::vector<char*> args;

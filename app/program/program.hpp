@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "device/launch/launch_override.hpp"
 #include "device/launch/result.hpp"
 
 namespace coop::app {
@@ -24,6 +25,9 @@ struct ProgramOptions {
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   double timeout_seconds = 120;
+  // Grids and blocks that replace the program's own for some kernels (both backends apply them
+  // at launch; the build is the same with or without them).
+  std::vector<LaunchOverride> launch_overrides;
 };
 
 struct ProgramBuild {
@@ -48,6 +52,14 @@ struct ProgramRun {
 // Runs a built program with the terminal's stdin, stdout and stderr; its launches go to
 // options.trace_out.
 Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild& build);
+
+// The device the program runs on: this machine's GPU for a GPU build, else the one the emulator
+// imitates.
+DeviceProps program_device(const ProgramOptions& options);
+
+// Checks the launch overrides against that device's block and grid limits before anything is
+// built or run; the message names the override and the limit it broke.
+Status check_launch_overrides(const ProgramOptions& options);
 
 // This machine's GPU as nvcc names its architecture ("sm_90"), or "" when there is none.
 std::string local_gpu_arch();

@@ -6,7 +6,16 @@ namespace coop::app {
 namespace fs = std::filesystem;
 
 ProgramWatcher::ProgramWatcher(ProgramOptions options, double check_every_seconds)
-    : options_(std::move(options)), every_(check_every_seconds), seen_(fingerprint()) {}
+    : options_(std::move(options)),
+      wanted_overrides_(options_.launch_overrides),
+      device_(program_device(options_)),
+      every_(check_every_seconds),
+      seen_(fingerprint()) {}
+
+void ProgramWatcher::set_launch_overrides(std::vector<LaunchOverride> overrides) {
+  wanted_overrides_ = std::move(overrides);
+  rerun_wanted_ = true;
+}
 
 ProgramWatcher::~ProgramWatcher() {
   if (worker_.joinable()) worker_.join();
@@ -36,14 +45,21 @@ std::optional<ProgramWatcher::Outcome> ProgramWatcher::poll(double now) {
     busy_ = false;
     return std::move(result_);
   }
-  if (busy_ || now < next_check_) return std::nullopt;
-  next_check_ = now + every_;
+  if (busy_) return std::nullopt;
+  if (!rerun_wanted_) {
+    if (now < next_check_) return std::nullopt;
+    next_check_ = now + every_;
+  }
   const uint64_t f = fingerprint();
-  if (f == seen_) return std::nullopt;
+  if (f == seen_ && !rerun_wanted_) return std::nullopt;
+  const bool saved = f != seen_;
   seen_ = f;
+  rerun_wanted_ = false;
+  options_.launch_overrides = wanted_overrides_;
   busy_ = true;
-  worker_ = std::thread([this] {
+  worker_ = std::thread([this, saved] {
     Outcome o;
+    o.saved = saved;
     std::error_code gone;
     fs::remove(options_.trace_out, gone);  // a rerun that launches nothing leaves no old trace
     Result<ProgramBuild> build = build_program(options_);

@@ -26,16 +26,29 @@ class ProgramWatcher {
     bool ok = false;      // built and ran (the program's own exit status may still be non-zero)
     std::string message;  // what happened, in words; a build failure's compiler output
     std::string trace;    // the trace file, when ok
+    bool saved = true;    // a save started it (else a change of the launch overrides)
   };
   // Starts a rebuild when the sources changed since the last one; returns one that finished.
   std::optional<Outcome> poll(double now);
   bool busy() const { return busy_; }
   const std::string& file() const { return options_.file; }
+  // Runs the program again (at the next poll, once a run in progress is done) with these launch
+  // overrides, and keeps them for later reruns. The build is the same: only the run is redone.
+  void set_launch_overrides(std::vector<LaunchOverride> overrides);
+  // The overrides of the latest set_launch_overrides (or of the options at the start).
+  const std::vector<LaunchOverride>& launch_overrides() const { return wanted_overrides_; }
+  // A rerun asked for by set_launch_overrides has not started yet.
+  bool rerun_wanted() const { return rerun_wanted_; }
+  // The device the program runs on, whose limits an override must respect.
+  const DeviceProps& device() const { return device_; }
 
  private:
   uint64_t fingerprint() const;  // the file's and its sibling headers' modification times
 
-  ProgramOptions options_;
+  ProgramOptions options_;  // read by the worker while busy: changed only between runs
+  std::vector<LaunchOverride> wanted_overrides_;
+  bool rerun_wanted_ = false;
+  DeviceProps device_;
   double every_, next_check_ = 0;
   uint64_t seen_ = 0;
   std::thread worker_;

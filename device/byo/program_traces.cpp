@@ -18,6 +18,15 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* seed = std::getenv("COOPVIZ_SEED"))
     exec_->options().seed = std::strtoull(seed, nullptr, 10);
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
+  if (const char* list = std::getenv("COOPVIZ_LAUNCH_OVERRIDES")) {
+    // coopviz checked them before it started the program: a bad one here is not the user's.
+    Result<std::vector<LaunchOverride>> o = parse_launch_overrides(list);
+    if (!o) {
+      std::fprintf(stderr, "coopviz: %s\n", o.message().c_str());
+      std::exit(2);
+    }
+    overrides_ = std::move(*o);
+  }
   if (const char* src = std::getenv("COOPVIZ_SOURCE")) {
     source_path_ = src;
     std::ifstream in(source_path_, std::ios::binary);
@@ -36,7 +45,15 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     return Status::error("launched after cudaDeviceReset()");
   }
   Trace trace;
-  const Status s = exec_->launch_call(launch, config, trace);
+  const LaunchOverride* o = find_launch_override(overrides_, launch.name);
+  const Status s = exec_->launch_call(launch, o ? apply(*o, config) : config, trace);
+  if (o) {
+    // Shown beside the launch (the Launch panel lists these), so nobody mistakes the overridden
+    // shape for the program's own.
+    trace.header.params["launch override"] = to_string(*o);
+    trace.header.params["program's grid"] = config.grid.str();
+    trace.header.params["program's block"] = config.block.str();
+  }
   if (s.ok() || !trace.events.empty()) {
     launches_.push_back(std::move(trace));
     // The file is rewritten whole, so a program of many launches would spend most of its time
@@ -46,8 +63,8 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     if (saved_ == 0 || since >= 4 * save_seconds_) save();
   }
   if (!s.ok())
-    std::fprintf(stderr, "coopviz: %s: kernel %s: %s\n", file_name_.c_str(), launch.name,
-                 s.message().c_str());
+    std::fprintf(stderr, "coopviz: %s: kernel %s%s: %s\n", file_name_.c_str(), launch.name,
+                 o ? (" (with --launch " + to_string(*o) + ")").c_str() : "", s.message().c_str());
   return s;
 }
 

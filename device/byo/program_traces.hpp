@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "device/launch/executor.hpp"
+#include "device/launch/launch_override.hpp"
 
 namespace coop::byo {
 
 class ProgramTraces {
  public:
-  // Options from the environment coopviz sets: capacity, seed, and for the emulator the device.
+  // Options from the environment coopviz sets: capacity, seed, launch overrides, and for the
+  // emulator the device.
   explicit ProgramTraces(std::unique_ptr<Executor> exec);
   ~ProgramTraces() { save(); }
   ProgramTraces(const ProgramTraces&) = delete;
@@ -23,7 +25,8 @@ class ProgramTraces {
   // The program file's name, for messages ("deadlock.cu").
   const std::string& file_name() const { return file_name_; }
   // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
-  // also said on stderr with the kernel's name, since a program often does not check.
+  // also said on stderr with the kernel's name, since a program often does not check. A launch
+  // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
   // Names an allocation for the trace (d_in[5] rather than an address); unnamed ones are
   // "allocation 1", "allocation 2", ...
@@ -43,6 +46,7 @@ class ProgramTraces {
  private:
   std::unique_ptr<Executor> exec_;
   std::vector<Trace> launches_;
+  std::vector<LaunchOverride> overrides_;
   std::string trace_out_, source_path_, source_text_, file_name_;
   int unnamed_ = 0;
   size_t saved_ = 0;  // launches written so far

@@ -60,6 +60,12 @@ const BadUsage kBadUsages[] = {
     {"RunProgramBackend", "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --backend cpu",
      "--backend"},
     {"RunIncludeForALesson", "run block-reduce -I /tmp", "-I and -D are for a program file"},
+    {"RunProgramLaunchMalformed",
+     "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --launch tile_ranks=64",
+     "--launch expects KERNEL=GRID/BLOCK"},
+    {"RunProgramLaunchTooLarge",
+     "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --launch 'tile_ranks=*/2048'",
+     "exceeds the limit of 1024 threads per block"},
     {"RunUnknownOption", "run block-reduce --frobnicate",
      "unknown option '--frobnicate' for `coopviz run` (see `coopviz run --help`)"},
     // devices
