@@ -59,7 +59,10 @@ std::string cache_root() {
 // Runs argv, its stdout and stderr captured together; returns the exit status.
 Result<int> capture(const std::vector<std::string>& argv, std::string& output) {
   int pipefd[2];
-  if (pipe(pipefd) != 0) return Status::error(std::string("pipe: ") + std::strerror(errno));
+  // Close-on-exec: a command run at the same time from another thread must not keep this pipe
+  // open (its reader would wait for that command to end too).
+  if (pipe2(pipefd, O_CLOEXEC) != 0)
+    return Status::error(std::string("pipe: ") + std::strerror(errno));
   const pid_t pid = fork();
   if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -81,6 +84,93 @@ Result<int> capture(const std::vector<std::string>& argv, std::string& output) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// nvcc runs its steps one after another, yet the host side's front end (cudafe++) and the
+// device side's compiler (cicc, then ptxas) need nothing from each other but the translation
+// unit's module id, which cudafe++ would write first. So the GPU build asks nvcc for its
+// commands (--dryrun), writes a module id itself, and runs those two chains side by side; the
+// host compile that embeds the device code, and the link, follow. If the commands are not of
+// that shape (another nvcc), nvcc runs as usual.
+Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
+                     std::string& output) {
+  const fs::path tmp = dir / "nvcc";
+  std::error_code ec;
+  fs::create_directories(tmp, ec);
+  std::vector<std::string> dry = {"env", "TMPDIR=" + tmp.string()};
+  dry.insert(dry.end(), cmd.begin(), cmd.end());
+  dry.push_back("--dryrun");
+  std::string listing;
+  Result<int> listed = capture(dry, listing);
+  if (!listed) return listed.status();
+  if (*listed != 0) return capture(cmd, output);  // nvcc's own words about its options
+  static const std::regex simple_assignment(R"(^[A-Za-z_]\w*=("[^"]*"|[^ "]*)\s*$)");
+  static const std::regex assignment(R"(^[A-Za-z_]\w*=)");
+  std::string exports = "set -e\n";
+  std::vector<std::string> steps;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("#$ ")) continue;
+    line = line.substr(3);
+    if (std::regex_search(line, assignment)) {
+      // The commands use a few of nvcc's variables ($CICC_PATH); those of several words are
+      // nvcc's own notation, already expanded into the commands.
+      if (std::regex_search(line, simple_assignment)) exports += "export " + line + "\n";
+    } else {
+      if (line.starts_with("rm ")) line = "rm -f " + line.substr(3);
+      steps.push_back(line);
+    }
+  }
+  const auto program = [](const std::string& step) {
+    std::string first = step.substr(0, step.find(' '));
+    return first.substr(first.find_last_of('/') + 1);
+  };
+  // Expected: host preprocessing, cudafe++, then device preprocessing, cicc, ptxas, fatbinary
+  // (and the removal of its unneeded file), then the rest.
+  size_t device_end = 0;
+  bool cicc = false, ptxas = false;
+  for (size_t i = 2; i < steps.size() && !device_end; ++i) {
+    cicc |= program(steps[i]).find("cicc") != std::string::npos;
+    ptxas |= program(steps[i]) == "ptxas";
+    if (program(steps[i]) == "fatbinary") device_end = i + 1;
+  }
+  if (device_end < steps.size() && program(steps[device_end]) == "rm") ++device_end;
+  static const std::regex module_file(R"re(--module_id_file_name\s+"([^"]+)")re");
+  std::smatch m;
+  if (steps.size() < 4 || program(steps[1]) != "cudafe++" || !cicc || !ptxas || !device_end ||
+      !std::regex_search(steps[1], m, module_file) ||
+      steps[1].find(" --gen_module_id_file") == std::string::npos)
+    return capture(cmd, output);
+  const std::string module_id_file = m[1].str();
+  steps[1].replace(steps[1].find(" --gen_module_id_file"), 21, "");
+  {
+    // Any name unique to this translation unit will do; both sides read the same one.
+    char id[64];
+    std::snprintf(id, sizeof id, "_%016llx_coopviz",
+                  static_cast<unsigned long long>(hash_of({dir.string(), listing})));
+    std::ofstream(module_id_file) << id;
+  }
+  auto script = [&](size_t from, size_t to, const char* name) {
+    const fs::path path = tmp / name;
+    std::ofstream out(path);
+    out << exports;
+    for (size_t i = from; i < to; ++i) out << steps[i] << "\n";
+    return path.string();
+  };
+  const std::string host = script(0, 2, "host.sh"), device = script(2, device_end, "device.sh"),
+                    rest = script(device_end, steps.size(), "rest.sh");
+  std::string device_output;
+  Result<int> device_rc = 0;
+  std::thread device_side([&] { device_rc = capture({"bash", device}, device_output); });
+  Result<int> rc = capture({"bash", host}, output);
+  device_side.join();
+  // Both sides parse the source, so a compile error is found by both: the host side's words
+  // are those nvcc would show, and are shown alone.
+  if (rc && *rc == 0 && device_rc && *device_rc != 0) output = device_output;
+  if (rc && *rc == 0) rc = device_rc;
+  if (rc && *rc == 0) rc = capture({"bash", rest}, output);
+  fs::remove_all(tmp, ec);
+  return rc;
 }
 
 int emulated_arch_number(const std::string& arch) {
@@ -237,13 +327,19 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
     if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
     cmd.push_back(lib);
   }
-  Result<int> rc = capture(cmd, build.compiler_output);
+  Result<int> rc =
+      gpu ? run_nvcc(cmd, dir, build.compiler_output) : capture(cmd, build.compiler_output);
   fs::remove(cpp, ec);
   if (!rc) return rc.status();
   if (*rc != 0) {
     // Lowering keeps the user's line numbers but not the columns: they are left out.
     const std::regex column("(" + std::regex_replace(source.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(:\d+):\d+:)");
-    return Status::error(std::regex_replace(build.compiler_output, column, "$1:"));
+    std::string said = std::regex_replace(build.compiler_output, column, "$1:");
+    // The file compiled is the lowered copy; the user knows it by their own name ("1 error
+    // detected in the compilation of ...").
+    for (size_t at; (at = said.find(cpp.string())) != std::string::npos;)
+      said.replace(at, cpp.string().size(), source.string());
+    return Status::error(said);
   }
   fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());

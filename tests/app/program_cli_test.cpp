@@ -232,6 +232,27 @@ INSTANTIATE_TEST_SUITE_P(
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 
+// nvcc's host and device front ends run side by side; a compile error is still said once, at the
+// user's file and line, as nvcc says it (at the brace after the missing semicolon), and names no
+// generated file.
+TEST(ProgramBuildErrors, ACompileErrorForTheGpuIsSaidOnceAtTheUsersLine) {
+  coop::app::ProgramOptions p;
+  p.file = program("failing/compile_error.cu");
+  p.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME",
+         (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  auto build = coop::app::build_program(p);
+  ASSERT_FALSE(build.ok());
+  const std::string& m = build.status().message();
+  const std::string at = p.file + "(6): error:";
+  const size_t first = m.find(at);
+  EXPECT_NE(first, std::string::npos) << m;
+  EXPECT_EQ(m.find(at, first + 1), std::string::npos) << "said twice: " << m;
+  EXPECT_NE(m.find("1 error detected in the compilation of \"" + p.file + "\""), std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("program."), std::string::npos) << "no generated names: " << m;
+}
+
 // The same programs built with nvcc and run on a GPU: they pass there too, and where both backends
 // record the same calls their traces agree field for field. (On the GPU, raw warp intrinsics and
 // cuda::atomic_ref are CUDA's own, not traced; coalesced groups in divergent code may differ.)
