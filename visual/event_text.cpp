@@ -74,6 +74,8 @@ std::string group_label(GroupKind kind, uint32_t id) {
       return "the grid";
     case GroupKind::Thread:
       return "the thread";
+    case GroupKind::Barrier:
+      return "cuda::barrier at shared offset " + std::to_string(id);
     default:
       break;
   }

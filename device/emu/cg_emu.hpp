@@ -8,12 +8,16 @@
 //   cg/collectives.hpp  reduce, inclusive_scan, exclusive_scan, invoke_one(_broadcast)
 //   cg/atomics.hpp      atomicAdd family, cuda::atomic_ref, traced(), __syncthreads()
 //   cg/async.hpp        memcpy_async, wait, wait_prior
+//   cg/barrier.hpp      cuda::barrier, cuda::memcpy_async with a barrier
+//   cg/pipeline.hpp     cuda::pipeline, cuda::memcpy_async with a pipeline, <cuda_pipeline.h>
 #pragma once
 
-#include "device/emu/cg/record.hpp"
-#include "device/emu/cg/groups.hpp"
-#include "device/emu/cg/warp_groups.hpp"
-#include "device/emu/cg/partitions.hpp"
-#include "device/emu/cg/collectives.hpp"
-#include "device/emu/cg/atomics.hpp"
 #include "device/emu/cg/async.hpp"
+#include "device/emu/cg/atomics.hpp"
+#include "device/emu/cg/barrier.hpp"
+#include "device/emu/cg/collectives.hpp"
+#include "device/emu/cg/groups.hpp"
+#include "device/emu/cg/partitions.hpp"
+#include "device/emu/cg/pipeline.hpp"
+#include "device/emu/cg/record.hpp"
+#include "device/emu/cg/warp_groups.hpp"

@@ -10,13 +10,13 @@
 namespace coop::emu {
 using namespace detail;
 
-namespace {
-
-Lane& current_lane() {
+Lane& detail::current_lane() {
   if (t_worker == nullptr || t_worker->current == nullptr)
     throw std::logic_error("coop::emu service called outside an emulated kernel thread");
   return *t_worker->current;
 }
+
+namespace {
 
 std::string where(const Lane& lane, uint16_t line) {
   std::ostringstream os;
@@ -93,6 +93,14 @@ bool split_pending(const GroupRef& group) {
   return false;
 }
 
+// A warp operation waits only for the lanes of its group that have not exited (sm_70+: "all
+// non-exited threads named in mask must execute the same intrinsic"), which also excuses the lanes
+// a partial warp lacks. Larger groups wait for every member.
+uint32_t detail::members_needed(const Lane& lane, const GroupRef& group) {
+  if (group.warp_mask == 0) return group.size;
+  return uint32_t(std::popcount(lane.block->warps[lane.info.warp].live & group.warp_mask));
+}
+
 void rendezvous(CollectiveCall& call) {
   Worker& w = *t_worker;
   Lane& lane = current_lane();
@@ -127,10 +135,13 @@ void rendezvous(CollectiveCall& call) {
   lane.line = call.line;
   lane.waiting_what = call.what;
   r.arrived.push_back(&lane);
-  if (r.arrived.size() < call.group.size) {
+  if (r.arrived.size() < members_needed(lane, call.group)) {
     set_state(lane, LaneState::Waiting);
     yield_to_scheduler(lane);
-    return;
+    // Woken by the scheduler when the members still missing have all exited: this lane completes
+    // the call for everyone (finish_exited_rendezvous).
+    if (!lane.finish_rendezvous) return;
+    lane.finish_rendezvous = false;
   }
   // Last arrival: resolve for everyone, release them, and continue without yielding.
   std::vector<Lane*> arrived = std::move(r.arrived);
@@ -144,6 +155,10 @@ void rendezvous(CollectiveCall& call) {
       by_rank[rank] = l->call;
     }
     call.resolve(by_rank);
+    if (call.wide_bytes)
+      for (Lane* l : arrived)
+        std::memcpy(l->call->wide_out, reinterpret_cast<const void*>(l->call->out),
+                    call.wide_bytes);
   }
   const uint64_t t = ++w.clock;
   for (Lane* l : arrived) {
@@ -324,6 +339,17 @@ uint32_t query_shared_rank(const void* p, uint16_t line) {
 
 void async_copy_commit(const AsyncCopy* copies, size_t count) {
   current_lane().copies.emplace_back(copies, copies + count);
+}
+
+void async_copy_stage(const AsyncCopy* copies, size_t count) {
+  std::vector<AsyncCopy>& staged = current_lane().staged;
+  staged.insert(staged.end(), copies, copies + count);
+}
+
+void async_copy_commit_staged() {
+  Lane& lane = current_lane();
+  lane.copies.push_back(std::move(lane.staged));
+  lane.staged.clear();
 }
 
 uint32_t async_copy_wait(uint32_t keep) {

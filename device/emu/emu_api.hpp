@@ -67,6 +67,11 @@ struct CollectiveCall {
   uint64_t shared_arg = 0;     // argument all members must agree on (operator, tile size, ...)
   uint64_t out = 0;            // result bits, written by the resolver
   uint64_t out2 = 0;           // second result (e.g. match_all predicate, label group size)
+  // A value over 8 bytes (a uint4 shuffled): in holds its address, the resolver puts the address
+  // of the value this member receives in out, and the bytes are copied to wide_out before any
+  // member goes on (the values live in the members' suspended frames).
+  uint32_t wide_bytes = 0;
+  void* wide_out = nullptr;
   uint64_t arrive_time = 0;
   uint64_t depart_time = 0;
 };
@@ -142,6 +147,35 @@ void async_copy_commit(const AsyncCopy* copies, size_t count);
 
 // Lands all but the `keep` newest batches of the calling thread; returns how many stay pending.
 uint32_t async_copy_wait(uint32_t keep);
+
+// Copies issued without a commit (cp.async before cp.async.commit_group): they stay with the
+// calling thread until async_copy_commit_staged makes them one batch, or a barrier takes them.
+void async_copy_stage(const AsyncCopy* copies, size_t count);
+void async_copy_commit_staged();
+
+// [SECTION] cuda::barrier objects (also the stages of a cuda::pipeline). A barrier is an arrival
+// count with phases, kept by the scheduler under the object's offset in the block's shared memory
+// (the emulator supports barriers in __shared__ memory, where CUDA programs put them).
+
+// init(&bar, expected): a fresh barrier in phase 0 expecting `expected` arrivals per phase.
+void barrier_init(const void* bar, uint32_t expected, uint16_t line);
+// The count given at init, for the trace; faults on a barrier that was never initialised.
+uint32_t barrier_expected(const void* bar, uint16_t line);
+// Arrives `count` times and returns the phase the arrivals belong to. `drop` also lowers the count
+// of every later phase by `count` (arrive_and_drop). The arrival that completes a phase runs
+// on_complete(context) first (the barrier's completion function), then lands the phase's copies
+// and releases its waiters.
+uint64_t barrier_arrive(const void* bar, uint32_t count, bool drop, uint16_t line,
+                        void (*on_complete)(void*) = nullptr, void* context = nullptr);
+// Blocks until phase `phase` of the barrier has completed (at once if it has); `what` names the
+// call in deadlock reports.
+void barrier_wait(const void* bar, uint64_t phase, uint16_t line, const char* what,
+                  uint64_t* arrive_time, uint64_t* depart_time);
+// Copies that land when the barrier's current phase completes (memcpy_async with a barrier): the
+// phase cannot complete before them, so that is the latest moment a GPU may land them.
+void barrier_attach_copies(const void* bar, const AsyncCopy* copies, size_t count, uint16_t line);
+// The same for the calling thread's staged copies (a pipeline stage's producer_commit).
+void barrier_attach_staged(const void* bar, uint16_t line);
 
 // Chooses one of `count` candidates: 0 by default, seeded otherwise (legal hardware freedom).
 uint32_t choose(uint32_t count);

@@ -230,6 +230,21 @@ bool step_warp(Worker& worker, Block& block, Warp& warp) {
   return progress;
 }
 
+// Wakes one waiter of a warp-level rendezvous whose missing members have all exited since it
+// arrived, to complete it (a lane that exits cannot). Returns whether it found one.
+bool finish_exited_rendezvous(Worker& worker) {
+  for (auto& block : worker.resident)
+    for (auto& [key, r] : block->rendezvous) {
+      if (r.arrived.empty() || r.first->group.warp_mask == 0) continue;
+      Lane& first = *r.arrived.front();
+      if (r.arrived.size() < members_needed(first, r.first->group)) continue;
+      first.finish_rendezvous = true;
+      set_state(first, LaneState::Runnable);
+      return true;
+    }
+  return false;
+}
+
 // [SECTION] Deadlock reports
 
 std::string describe_rendezvous(const Rendezvous& r, const std::vector<Lane*>& members) {
@@ -304,6 +319,7 @@ std::string deadlock_report(Worker& worker) {
       os << "\n  block (" << b->idx.str() << ") barrier_wait at line " << s.line << ": "
          << s.arrived << " of " << s.expected << " threads arrived in this phase";
     }
+    os << describe_object_barriers(*b);
   }
   return os.str();
 }
@@ -402,6 +418,7 @@ void run_worker(Worker& worker, unsigned window_units) {
     if (L.failed.load(std::memory_order_relaxed)) break;
     retire_finished(worker);
     if (!progress && !worker.resident.empty()) {
+      if (finish_exited_rendezvous(worker)) continue;
       record_stuck(worker);
       L.fail(deadlock_report(worker));
       break;

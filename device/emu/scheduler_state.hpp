@@ -45,12 +45,15 @@ struct Lane {
   uint32_t site = 0;            // plain-step key: line and op
   PlainStep released{};
   CollectiveCall* call = nullptr;  // its part in an open rendezvous
+  bool finish_rendezvous = false;  // woken to complete a rendezvous whose other members exited
   const char* waiting_what = nullptr;
   Block* block = nullptr;
   // Split barriers this thread has arrived at and not yet waited on: (group key, phase).
   std::vector<std::pair<uint64_t, uint64_t>> open_tokens;
   // memcpy_async batches committed and not yet waited for, oldest first.
   std::vector<std::vector<AsyncCopy>> copies;
+  // Copies issued and not yet committed to a batch or handed to a barrier.
+  std::vector<AsyncCopy> staged;
 };
 
 struct Warp {
@@ -75,6 +78,20 @@ struct SplitBarrier {
   uint16_t line = 0;
 };
 
+// A cuda::barrier object (emu_api.hpp): who arrived in the current phase, who waits, and the
+// copies that land when the phase completes.
+struct ObjectBarrier {
+  uint32_t init_count = 0;  // expected arrivals given at init
+  uint32_t expected = 0;    // per phase, after arrive_and_drop
+  uint32_t pending = 0;     // arrivals the current phase still needs
+  uint64_t completed = 0;   // phases completed so far
+  uint16_t init_line = 0;
+  uint16_t wait_line = 0;
+  std::vector<Lane*> arrived;  // in the current phase, for deadlock reports
+  std::vector<Lane*> waiters;
+  std::vector<AsyncCopy> copies;
+};
+
 struct Block {
   uint32_t rank = 0;
   Dim3 idx;
@@ -85,6 +102,7 @@ struct Block {
   uint64_t smem_touched = 0;  // slots whose initial pattern has been written
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
+  std::unordered_map<int64_t, ObjectBarrier> objects;  // cuda::barrier by shared-memory offset
   uint64_t last_key = 0;                   // the rendezvous met last, to skip the lookup
   Rendezvous* last_rendezvous = nullptr;
 };
@@ -162,10 +180,19 @@ void yield_to_scheduler(Lane& lane);
 // Thrown into a suspended lane at teardown; caught where the lane's fiber began.
 struct LaneUnwind {};
 
+// Arrivals a rendezvous of `group` needs before it completes (emu_api.cpp).
+uint32_t members_needed(const Lane& lane, const GroupRef& group);
+
+// The lane whose fiber is running (a kernel-side service was called outside one: logic_error).
+Lane& current_lane();
+
 // Lane state changes keep the warp's masks in step.
 void set_state(Lane& lane, LaneState state);
 
 // "threads 0-15, 32-47 of block (1,0,0)"
 std::string describe_threads(const std::vector<const Lane*>& lanes);
+
+// Deadlock report lines for the cuda::barrier objects of `block` that threads wait on.
+std::string describe_object_barriers(const Block& block);
 
 }  // namespace coop::emu::detail

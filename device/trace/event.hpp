@@ -52,6 +52,9 @@ enum class GroupKind : uint8_t {
   Binary = 8,     // binary_partition; group_id = 0 or 1
   Stride = 9,     // stride_partition (coop's own); group_id = residue class
   Warp = 10,      // raw warp intrinsics (__shfl_sync and friends)
+  Barrier = 11,   // a cuda::barrier object, or a cuda::pipeline stage's; group_id = its offset in
+                  // the block's shared memory (laid out freely by each backend, so traces compare
+                  // it as free), group_size = the count given at init, rank = thread rank in block
   Count
 };
 

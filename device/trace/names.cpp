@@ -12,8 +12,8 @@ constexpr std::array<std::string_view, size_t(EventKind::Count)> kEventKinds = {
     "thread_end", "note", "fault"};
 
 constexpr std::array<std::string_view, size_t(GroupKind::Count)> kGroupKinds = {
-    "none", "thread", "block", "grid", "cluster", "tile", "coalesced", "labeled", "binary",
-    "stride", "warp"};
+    "none",      "thread",  "block",  "grid",   "cluster", "tile",
+    "coalesced", "labeled", "binary", "stride", "warp",    "cuda_barrier"};
 
 constexpr std::array<std::string_view, 9> kValueTypes = {"none", "i32", "u32", "i64", "u64",
                                                          "f32", "f64", "bool", "mask"};

@@ -23,7 +23,20 @@ COOP_HD constexpr ValueType value_type_of() {
   else return ValueType::None;
 }
 
-// Value -> 64 raw bits (zero-extended; floats keep their IEEE bits).
+// A value wider than 8 bytes (a uint4, a struct: collectives take up to 32) is recorded as the
+// 64-bit FNV-1a hash of its bytes, padding included. Both backends hash alike, so traces of wide
+// shuffles still compare equal exactly when the values are; the value itself is not recorded.
+template <class T>
+COOP_HD inline uint64_t hash_bytes(const T& value) {
+  unsigned char bytes[sizeof(T)];
+  memcpy(bytes, &value, sizeof(T));
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned i = 0; i < sizeof(T); ++i) h = (h ^ bytes[i]) * 0x100000001b3ull;
+  return h;
+}
+
+// Value -> 64 raw bits (zero-extended; floats keep their IEEE bits; other trivially copyable
+// values of up to 8 bytes as their bytes, wider ones hashed).
 template <class T>
 COOP_HD inline uint64_t to_bits(T value) {
   using U = std::remove_cv_t<T>;
@@ -39,6 +52,12 @@ COOP_HD inline uint64_t to_bits(T value) {
     return static_cast<uint32_t>(value);
   } else if constexpr (std::is_integral_v<U>) {
     return static_cast<uint64_t>(value);
+  } else if constexpr (std::is_trivially_copyable_v<U> && sizeof(U) <= 8) {
+    uint64_t bits = 0;
+    memcpy(&bits, &value, sizeof(U));
+    return bits;
+  } else if constexpr (std::is_trivially_copyable_v<U>) {
+    return hash_bytes(value);
   } else {
     return 0;
   }
@@ -56,8 +75,13 @@ COOP_HD inline T from_bits(uint64_t bits) {
     T value;
     memcpy(&value, &bits, 8);
     return value;
+  } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_pointer_v<T>) {
+    return (T)(bits);
   } else {
-    return static_cast<T>(bits);
+    static_assert(sizeof(T) <= 8, "values wider than 8 bytes travel by address, not as bits");
+    T value;
+    memcpy(&value, &bits, sizeof(T));
+    return value;
   }
 }
 

@@ -67,16 +67,16 @@ TEST_P(Programs, RunUnmodifiedPassTheirOwnCheckAndTraceEveryLaunch) {
 
 INSTANTIATE_TEST_SUITE_P(
     Emulator, Programs,
-    ::testing::Values(Case{"tile_ranks.cu", {"tile_ranks"}},
-                      Case{"grid_sync_sum.cu", {"two_phase_sum"}},
-                      Case{"cluster_exchange.cu", {"neighbour_rank"}},
-                      Case{"warp_aggregated_atomics.cu", {"keep_odd"}},
-                      Case{"warp_intrinsics.cu", {"warp_ops"}},
-                      Case{"kernel_forms.cu",
-                           {"scale_all<float, 2>", "scale_all<double, 4>", "block_sums"}},
-                      Case{"runtime_calls.cu", {"prefix_sums"}},
-                      Case{"partitions_and_copies.cu", {"parts"}},
-                      Case{"shared_histogram.cu", {"histogram"}}),
+    ::testing::Values(
+        Case{"tile_ranks.cu", {"tile_ranks"}}, Case{"grid_sync_sum.cu", {"two_phase_sum"}},
+        Case{"cluster_exchange.cu", {"neighbour_rank"}},
+        Case{"warp_aggregated_atomics.cu", {"keep_odd"}}, Case{"warp_intrinsics.cu", {"warp_ops"}},
+        Case{"kernel_forms.cu", {"scale_all<float, 2>", "scale_all<double, 4>", "block_sums"}},
+        Case{"runtime_calls.cu", {"prefix_sums"}}, Case{"partitions_and_copies.cu", {"parts"}},
+        Case{"shared_histogram.cu", {"histogram"}},
+        Case{"barrier_double_buffer.cu", {"weighted_sums"}},
+        Case{"pipeline_stages.cu", {"staged_block", "staged_threads"}},
+        Case{"partial_tiles.cu", {"tile_sums"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -104,6 +104,18 @@ TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
   EXPECT_NE(r.err.find("deadlock.cu: kernel half_sync: deadlock"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("__syncthreads() at line 5"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("cudaErrorLaunchFailure"), std::string::npos) << r.out;
+}
+
+TEST(ProgramCli, ABarrierMissingAnArrivalIsADeadlockNamingTheThreads) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/barrier_missing_arrival.cu"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("kernel one_short: deadlock"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cuda::barrier (initialised at line 8 for 64 arrivals) waited on at line "
+                       "11: phase 0 still needs 1 arrivals; 63 wait (threads 0-62 of block"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("not arrived, exited: threads 63 of block"), std::string::npos) << r.err;
 }
 
 TEST(ProgramCli, ACrashIsReportedInPlainWords) {
@@ -227,8 +239,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("tile_ranks.cu", "grid_sync_sum.cu", "cluster_exchange.cu",
                       "warp_aggregated_atomics.cu", "warp_intrinsics.cu", "kernel_forms.cu",
                       "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
-                      "shared_histogram.cu",
-                      "../../lessons/block_reduce/block_reduce.cu",
+                      "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
+                      "partial_tiles.cu", "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 
@@ -300,10 +312,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"cluster_exchange.cu", true},
                       GpuCase{"warp_aggregated_atomics.cu", false},
                       GpuCase{"warp_intrinsics.cu", false}, GpuCase{"kernel_forms.cu", true},
-                      GpuCase{"runtime_calls.cu", true},
-                      GpuCase{"partitions_and_copies.cu", false},
-                      GpuCase{"scale_by_argument.cu", true},
-                      GpuCase{"shared_histogram.cu", true},
+                      GpuCase{"runtime_calls.cu", true}, GpuCase{"partitions_and_copies.cu", false},
+                      GpuCase{"scale_by_argument.cu", true}, GpuCase{"shared_histogram.cu", true},
+                      // cuda::barrier and cuda::pipeline are libcu++'s own on the GPU, untraced.
+                      GpuCase{"barrier_double_buffer.cu", false},
+                      GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

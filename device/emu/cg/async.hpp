@@ -15,19 +15,29 @@
 namespace coop::cg {
 namespace detail {
 
-inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes,
-                       size_t element, int line) {
-  const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
+// The member's share of a group's copy: elements rank, rank + size, ... as cooperative_groups
+// deals them, and rank 0 takes a tail shorter than an element.
+inline std::vector<emu::AsyncCopy> share_of(const emu::GroupRef& g, void* dst, const void* src,
+                                            size_t bytes, size_t element) {
   std::vector<emu::AsyncCopy> mine;
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if (g.size == 1) {
+    if (bytes) mine.push_back({d, s, bytes});
+    return mine;
+  }
   const size_t count = bytes / element;
   for (size_t i = g.rank; i < count; i += g.size)
-    mine.push_back({static_cast<unsigned char*>(dst) + i * element,
-                    static_cast<const unsigned char*>(src) + i * element, element});
+    mine.push_back({d + i * element, s + i * element, element});
   if (g.rank == 0 && bytes % element)
-    mine.push_back({static_cast<unsigned char*>(dst) + count * element,
-                    static_cast<const unsigned char*>(src) + count * element, bytes % element});
-  emu::async_copy_commit(mine.data(), mine.size());
-  Event e = ::coop::detail::memory_event(EventKind::CopyIssue, Op::None, dst, line, step.time);
+    mine.push_back({d + count * element, s + count * element, bytes % element});
+  return mine;
+}
+
+// One member's CopyIssue event; `bytes` is what the whole group copies.
+inline void record_copy_issue(const emu::GroupRef& g, const void* dst, const void* src,
+                              size_t bytes, int line, uint64_t time) {
+  Event e = ::coop::detail::memory_event(EventKind::CopyIssue, Op::None, dst, line, time);
   e.group_kind = g.kind;
   e.group_id = g.id;
   e.rank = g.rank;
@@ -35,6 +45,14 @@ inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_
   e.a = reinterpret_cast<uint64_t>(src);
   e.extra = uint32_t(bytes);
   emu::record(e);
+}
+
+inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes,
+                       size_t element, int line) {
+  const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
+  const std::vector<emu::AsyncCopy> mine = share_of(g, dst, src, bytes, element);
+  emu::async_copy_commit(mine.data(), mine.size());
+  record_copy_issue(g, dst, src, bytes, line, step.time);
 }
 
 inline void wait_copies(const emu::GroupRef& g, uint32_t keep, int line) {

@@ -132,7 +132,7 @@ struct Combine {
   template <Shape S, Scan K>
   static void resolve(std::span<emu::CollectiveCall* const> by_rank) {
     std::vector<T> v(by_rank.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = from_bits<T>(by_rank[i]->in);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = from_bits<T>(input_of(by_rank, i));
     if constexpr (K == Scan::None) reduce(S, v);
     else scan(S, K, v);
     for (size_t i = 0; i < v.size(); ++i) by_rank[i]->out = to_bits(v[i]);
@@ -197,12 +197,18 @@ struct invoke_target {
 };
 
 // The hardware may pick any member: rank 0 by default, another with --seed.
+// Only members that are there can be chosen.
 inline void resolve_choice(std::span<emu::CollectiveCall* const> by_rank) {
-  const uint64_t pick = emu::choose(uint32_t(by_rank.size()));
-  for (auto* c : by_rank) c->out = pick;
+  std::vector<uint32_t> present;
+  for (uint32_t i = 0; i < by_rank.size(); ++i)
+    if (by_rank[i]) present.push_back(i);
+  const uint64_t pick = present[emu::choose(uint32_t(present.size()))];
+  for (auto* c : by_rank)
+    if (c) c->out = pick;
 }
 inline void resolve_from_chosen(std::span<emu::CollectiveCall* const> by_rank) {
-  for (auto* c : by_rank) c->out = by_rank[c->shared_arg]->in;
+  for (auto* c : by_rank)
+    if (c) c->out = input_of(by_rank, c->shared_arg);
 }
 
 inline uint32_t choose_one(const invoke_target& g, uint64_t* arrive) {

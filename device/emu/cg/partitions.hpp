@@ -56,22 +56,30 @@ inline Partition runtime_tile(const handle& parent, unsigned n, int line) {
 
 // Lanes that share a label: labeled_partition's groups (out: lane mask of the caller's group,
 // out2: its meta rank and count, as cooperative_groups numbers them by leader lane). `arg` is the
-// caller's lane; shared_arg the partition kind (binary_partition has its own meta rule).
+// caller's lane; shared_arg the partition kind. Members that exited take no part (by_rank null),
+// except in binary_partition, which cooperative_groups computes from the parent's whole mask
+// (details/partitioning.h, _binary_partition): the false side is that mask less the lanes that
+// voted true, so it keeps lanes that have exited, and when no lane voted true the one group is
+// the whole parent.
 inline void resolve_labels(std::span<emu::CollectiveCall* const> by_rank) {
-  const bool binary = GroupKind(by_rank[0]->shared_arg) == GroupKind::Binary;
-  uint32_t parent = 0, set = 0, leaders = 0;
+  const emu::CollectiveCall* first = nullptr;
+  for (auto* c : by_rank) first = first ? first : c;
+  const bool binary = GroupKind(first->shared_arg) == GroupKind::Binary;
+  const uint32_t parent = first->group.warp_mask;
+  uint32_t set = 0, leaders = 0;
+  for (auto* c : by_rank)
+    if (c && c->in) set |= 1u << c->arg;
   for (auto* c : by_rank) {
-    parent |= 1u << c->arg;
-    if (c->in) set |= 1u << c->arg;
-  }
-  for (auto* c : by_rank) {
+    if (!c) continue;
     uint32_t mask = 0;
     for (auto* o : by_rank)
-      if (o->in == c->in) mask |= 1u << o->arg;
+      if (o && o->in == c->in) mask |= 1u << o->arg;
+    if (binary && !c->in) mask = set == 0 ? parent : parent & ~set;
     c->out = mask;
     leaders |= mask & (~mask + 1);
   }
   for (auto* c : by_rank) {
+    if (!c) continue;
     const uint32_t leader = uint32_t(c->out) & (~uint32_t(c->out) + 1);
     uint64_t meta_rank = uint32_t(std::popcount(leaders & (leader - 1)));
     uint64_t meta_size = uint32_t(std::popcount(leaders));
@@ -128,14 +136,23 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned i
 
 // Tiles of a compile-time size of a block or of a larger tile (tiles of tiles). Tiles of 64 or
 // more threads synchronize their parent as they form, as cooperative_groups does.
+//
+// A block whose size the tile does not divide ends in a partial tile (120 threads: tiles of 32,
+// 32, 32 and 24). cooperative_groups gives it no special treatment (cooperative_groups.h,
+// __static_size_tile_base and __static_size_thread_block_tile_base): num_threads() is still Size,
+// thread_rank() is the block rank modulo Size, meta_group_size() rounds up, and its collectives
+// name all Size lanes of the tile in their mask (build_mask()). The missing lanes behave as
+// exited ones do in a warp operation: the others need not wait for them, a ballot has 0 for
+// them, all() is false (it compares the ballot with that mask), and reading their value (a
+// shfl from them, a reduce over the tile) is undefined, which the emulator reports.
 template <unsigned Size, class ParentT>
 thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent,
                                                  int line = __builtin_LINE()) {
   const emu::GroupRef& p = parent.trace_ref();
-  if (p.size % Size != 0)
+  if (Size > 32 && p.size % Size != 0)
     emu::fault("tiled_partition<" + std::to_string(Size) + "> of a group of " +
                    std::to_string(p.size) +
-                   " threads: the parent size must be a multiple of the tile size",
+                   " threads: tiles of 64 threads or more must divide their parent",
                uint16_t(line));
   detail::meet_parent(p, line, "tiled_partition()", Size);
   const uint32_t meta_rank = uint32_t(p.rank / Size);

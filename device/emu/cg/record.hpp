@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <type_traits>
 
 #include "device/emu/emu_api.hpp"
@@ -87,8 +88,9 @@ inline void record_create(const emu::GroupRef& g, uint32_t meta_rank, uint32_t m
 
 // Meets the other members of `g` at one call and returns this member's part once all arrived.
 inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind, Op op,
-                                const char* what, emu::Resolver resolve = nullptr,
-                                uint64_t in = 0, uint64_t arg = 0, uint64_t shared_arg = 0) {
+                                const char* what, emu::Resolver resolve = nullptr, uint64_t in = 0,
+                                uint64_t arg = 0, uint64_t shared_arg = 0, void* wide_out = nullptr,
+                                uint32_t wide_bytes = 0) {
   emu::CollectiveCall call;
   call.group = g;
   call.line = uint16_t(line);
@@ -99,6 +101,8 @@ inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind
   call.in = in;
   call.arg = arg;
   call.shared_arg = shared_arg;
+  call.wide_out = wide_out;
+  call.wide_bytes = wide_bytes;
   emu::rendezvous(call);
   return call;
 }
@@ -117,62 +121,98 @@ template <class T>
 T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
              emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
              uint32_t extra = 0, uint64_t* out2 = nullptr) {
-  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
-                "traced collectives carry values of at most 8 bytes");
+  static_assert(
+      sizeof(T) <= 32 && std::is_trivially_copyable_v<T>,
+      "cooperative_groups collectives take trivially copyable values of at most 32 bytes");
+  // Values over 8 bytes travel by address (CollectiveCall::wide_bytes); the trace holds a hash.
+  constexpr bool wide = sizeof(T) > 8;
+  T result{};
+  const uint64_t bits = wide ? reinterpret_cast<uint64_t>(&in) : to_bits(in);
   const emu::CollectiveCall call =
-      meet(g, line, EventKind::Collective, op, what, resolve, to_bits(in), arg, shared_arg);
+      meet(g, line, EventKind::Collective, op, what, resolve, bits, arg, shared_arg,
+           wide ? &result : nullptr, wide ? uint32_t(sizeof(T)) : 0);
+  if constexpr (!wide) result = from_bits<T>(call.out);
   Event e = group_event(EventKind::Collective, g, line);
   e.time = call.arrive_time;
   e.op = op;
-  e.a = call.in;
-  e.b = call.out;
+  e.a = to_bits(in);
+  e.b = to_bits(result);
   e.extra = out2 ? uint32_t(call.out2) : extra;  // match_all: the predicate it returned
   e.value_type = value_type_of<T>();
   emu::record(e);
   if (out2) *out2 = call.out2;
-  return from_bits<T>(call.out);
+  return result;
 }
 
 // [SECTION] Resolvers of the warp collectives: values move between members by rank.
+//
+// A warp operation waits only for the members that have not exited (sm_70+: "all non-exited
+// threads named in mask must execute the same intrinsic"), so by_rank holds null for members that
+// exited, and for the lanes a partial tile lacks. Their values are undefined on a GPU: a resolver
+// that needs one stops the launch with a report instead of inventing it.
+
+[[noreturn, gnu::cold]] inline void fault_missing_member(
+    std::span<emu::CollectiveCall* const> by_rank, size_t rank) {
+  const emu::CollectiveCall* any = nullptr;
+  for (auto* c : by_rank) any = any ? any : c;
+  emu::fault(std::string(any->what) + " reads the value of rank " + std::to_string(rank) +
+                 " of a group of " + std::to_string(by_rank.size()) +
+                 ", a thread that has exited or that the block does not have (the last tile of a "
+                 "block whose size the tile does not divide): on a GPU that value is undefined",
+             any->line);
+}
+
+// The input of the member of rank `rank`, which must be there.
+inline uint64_t input_of(std::span<emu::CollectiveCall* const> by_rank, size_t rank) {
+  if (const emu::CollectiveCall* c = by_rank[rank]) return c->in;
+  fault_missing_member(by_rank, rank);
+}
 
 // shfl(var, src): the source rank wraps within the group, as the hardware does within a tile.
 inline void resolve_shfl(std::span<emu::CollectiveCall* const> by_rank) {
   const size_t n = by_rank.size();
-  for (auto* c : by_rank) c->out = by_rank[c->arg % n]->in;
+  for (auto* c : by_rank)
+    if (c) c->out = input_of(by_rank, c->arg % n);
 }
 // shfl_down / shfl_up / shfl_xor: a source outside the group leaves the caller's own value.
 inline void resolve_shfl_down(std::span<emu::CollectiveCall* const> by_rank) {
   const size_t n = by_rank.size();
   for (size_t i = 0; i < n; ++i) {
+    if (!by_rank[i]) continue;
     const uint64_t src = i + by_rank[i]->arg;
-    by_rank[i]->out = src < n ? by_rank[src]->in : by_rank[i]->in;
+    by_rank[i]->out = src < n ? input_of(by_rank, src) : by_rank[i]->in;
   }
 }
 inline void resolve_shfl_up(std::span<emu::CollectiveCall* const> by_rank) {
   const size_t n = by_rank.size();
   for (size_t i = 0; i < n; ++i) {
+    if (!by_rank[i]) continue;
     const uint64_t delta = by_rank[i]->arg;
-    by_rank[i]->out = i >= delta ? by_rank[i - delta]->in : by_rank[i]->in;
+    by_rank[i]->out = i >= delta ? input_of(by_rank, i - delta) : by_rank[i]->in;
   }
 }
 inline void resolve_shfl_xor(std::span<emu::CollectiveCall* const> by_rank) {
   const size_t n = by_rank.size();
   for (size_t i = 0; i < n; ++i) {
+    if (!by_rank[i]) continue;
     const uint64_t src = i ^ by_rank[i]->arg;
-    by_rank[i]->out = src < n ? by_rank[src]->in : by_rank[i]->in;
+    by_rank[i]->out = src < n ? input_of(by_rank, src) : by_rank[i]->in;
   }
 }
 // Ballot by rank; any() and all() are read from it. Groups above 32 threads (multi-warp tiles)
-// only use any/all, which need just "none" / "every" and are kept in out2.
+// only use any/all, which need just "none" / "every" and are kept in out2. Missing members vote
+// 0, so all() over a group with missing members is false (cooperative_groups compares the ballot
+// with the group's whole mask).
 inline void resolve_vote(std::span<emu::CollectiveCall* const> by_rank) {
   uint64_t ballot = 0, count = 0;
   for (size_t i = 0; i < by_rank.size(); ++i)
-    if (by_rank[i]->in) {
+    if (by_rank[i] && by_rank[i]->in) {
       if (i < 64) ballot |= 1ull << i;
       ++count;
     }
   const uint64_t every = count == by_rank.size();
   for (auto* c : by_rank) {
+    if (!c) continue;
     c->out = ballot;
     c->out2 = (count != 0) | (every << 1);
   }
@@ -180,16 +220,23 @@ inline void resolve_vote(std::span<emu::CollectiveCall* const> by_rank) {
 // match_any: the members holding the same bits; match_all: everyone if all agree (out2: pred).
 inline void resolve_match_any(std::span<emu::CollectiveCall* const> by_rank) {
   for (auto* c : by_rank) {
+    if (!c) continue;
     uint64_t mask = 0;
     for (size_t j = 0; j < by_rank.size(); ++j)
-      if (by_rank[j]->in == c->in) mask |= 1ull << j;
+      if (by_rank[j] && by_rank[j]->in == c->in) mask |= 1ull << j;
     c->out = mask;
   }
 }
 inline void resolve_match_all(std::span<emu::CollectiveCall* const> by_rank) {
   bool same = true;
-  for (auto* c : by_rank) same = same && c->in == by_rank[0]->in;
+  const emu::CollectiveCall* first = nullptr;
   for (auto* c : by_rank) {
+    if (!c) continue;
+    first = first ? first : c;
+    same = same && c->in == first->in;
+  }
+  for (auto* c : by_rank) {
+    if (!c) continue;
     c->out = same ? low_mask(uint32_t(by_rank.size())) : 0;
     c->out2 = same;
   }

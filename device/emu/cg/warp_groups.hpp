@@ -52,11 +52,13 @@ class warp_collectives : public thread_group {
  private:
   static void resolve_any(std::span<emu::CollectiveCall* const> by_rank) {
     resolve_vote(by_rank);
-    for (auto* c : by_rank) c->out = c->out2 & 1;
+    for (auto* c : by_rank)
+      if (c) c->out = c->out2 & 1;
   }
   static void resolve_all(std::span<emu::CollectiveCall* const> by_rank) {
     resolve_vote(by_rank);
-    for (auto* c : by_rank) c->out = c->out2 >> 1;
+    for (auto* c : by_rank)
+      if (c) c->out = c->out2 >> 1;
   }
   static void resolve_ballot(std::span<emu::CollectiveCall* const> by_rank) {
     resolve_vote(by_rank);
