@@ -2,8 +2,9 @@
 # Checks an installed coopviz (under PREFIX: from `cmake --install`, or a .deb unpacked): its
 # files are there, and the binary, started from / with no COOPVIZ_* overrides and its own HOME,
 # lists the lessons, runs one on the emulator, builds and runs a user's own CUDA program, and
-# replays a lesson's trace recorded on a GPU (GUI=ON; under a virtual X server when there is no
-# display). The desktop entry is valid and the icons are there.
+# replays a lesson's trace recorded on a GPU and reads an edited lesson text through
+# $COOPVIZ_LESSON_SOURCES (GUI=ON; under a virtual X server when there is no display). The
+# desktop entry is valid and the icons are there.
 #   check_installed.sh PREFIX SOURCE_DIR WORK_DIR GUI(ON|OFF)
 set -euo pipefail
 prefix=$1 source=$2 work=$3 gui=$4
@@ -74,4 +75,14 @@ SCRIPT
     { cat "$work/replay.log"; fail "the shipped grid-sync trace did not replay"; }
   [ -s "$work/replay.png" ] || fail "no screenshot of the replayed trace"
   echo "ok: the shipped GPU trace of grid-sync replays"
+
+  # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit.
+  cp -r "$share/lessons" "$work/edited"
+  sed -i 's/^### Every thread gets a rank$/### Every thread gets a rank (edited)/' \
+    "$work/edited/block_reduce/lesson.md"
+  (cd / && COOPVIZ_LESSON_SOURCES="$work/edited" HOME="$work/home" "$prefix/bin/coopviz" steps \
+     block-reduce) > "$work/steps.txt"
+  grep -q "step 1: Every thread gets a rank (edited)" "$work/steps.txt" ||
+    fail "\$COOPVIZ_LESSON_SOURCES was not read"
+  echo "ok: \$COOPVIZ_LESSON_SOURCES replaces the lesson text"
 fi
