@@ -12,8 +12,8 @@ DataDirs data_dirs() {
   // still finds the share/ folder beside the real one.
   const fs::path bin = fs::read_symlink("/proc/self/exe", ec).parent_path();
   const fs::path share = (bin / COOPVIZ_DATA_FROM_BIN).lexically_normal();
-  d.installed = !ec && fs::is_directory(share, ec);
-  if (d.installed) {
+  const bool installed = !ec && fs::is_directory(share, ec);
+  if (installed) {
     d.traces = {share / "traces"};
     d.lessons = share / "lessons";
     d.programs = share / "programs";

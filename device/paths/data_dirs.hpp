@@ -11,7 +11,6 @@
 namespace coop {
 
 struct DataDirs {
-  bool installed = false;  // found beside the executable, not in the trees it was built from
   // Folders of <lesson>.cvt traces, most preferred first: $COOPVIZ_ASSETS/traces, then the
   // traces that ship with coopviz.
   std::vector<std::filesystem::path> traces;
