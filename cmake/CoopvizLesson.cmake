@@ -7,7 +7,9 @@
 # coopviz_lesson(folder [PTX_ARCH nn] [REGISTER_CAPS n...]): a lesson folder lessons/<folder>/ with the above
 #   plus lesson.cpp (definition, CPU reference, checks) and lesson.md (the text). The kernel file
 #   and the text are embedded as coop_source_<folder> and coop_text_<folder>. The kernels'
-#   compiler resource report goes into coopviz_kernel_resources (below).
+#   compiler resource report goes into coopviz_kernel_resources (below). The text, the kernel
+#   file and <folder>.cu (the lesson as a plain CUDA program, where there is one) are installed
+#   in share/coopviz/lessons/<folder>/.
 #
 # coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
 #   static shared memory, stack and spills of every kernel in dir/kernels.cu, known without a GPU.
@@ -92,6 +94,13 @@ function(coopviz_lesson folder)
     COMMAND coopviz_lower embed ${dir}/lesson.md ${gen}/text.cpp coop_text_${folder}
     DEPENDS coopviz_lower ${dir}/lesson.md)
   target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${gen}/source.cpp ${gen}/text.cpp)
+  # Installed: the text (a start for $COOPVIZ_LESSON_SOURCES edits), the kernels as the app shows
+  # them and, where the lesson has one, the same lesson as an ordinary CUDA program to run.
+  set(files ${dir}/lesson.md ${dir}/${folder}.cuh)
+  if(EXISTS ${dir}/${folder}.cu)
+    list(APPEND files ${dir}/${folder}.cu)
+  endif()
+  install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
 endfunction()
 
 # coopviz_embed_optional(target file symbol): embeds `file` as `extern const char symbol[]`, or an

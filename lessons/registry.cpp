@@ -1,9 +1,9 @@
 #include <algorithm>
-#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <sstream>
 
+#include "device/paths/data_dirs.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/registry_entries.hpp"
 
@@ -14,9 +14,9 @@ namespace {
 // $COOPVIZ_LESSON_SOURCES names a lessons/ folder (edits show without rebuilding).
 std::string_view edited_text(const std::string& folder, std::string_view built_in) {
   static std::deque<std::string> texts;  // the views into them live as long as the registry
-  const char* dir = std::getenv("COOPVIZ_LESSON_SOURCES");
-  if (!dir || !*dir) return built_in;
-  std::ifstream in(std::string(dir) + "/" + folder + "/lesson.md");
+  const std::filesystem::path dir = data_dirs().edited_lessons;
+  if (dir.empty()) return built_in;
+  std::ifstream in(dir / folder / "lesson.md");
   if (!in) return built_in;
   std::stringstream text;
   text << in.rdbuf();

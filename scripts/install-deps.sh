@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev
   fonts-dejavu-core fonts-jetbrains-mono
   xvfb xauth
+  desktop-file-utils  # checks the installed coopviz.desktop (tests/install)
 )
 
 missing=()

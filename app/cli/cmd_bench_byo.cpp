@@ -19,7 +19,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
-#include "app/program/program_paths.hpp"
+#include "device/paths/data_dirs.hpp"
 #include "device/trace/trace_file.hpp"
 #include "visual/timeline_model.hpp"
 
@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 struct BenchOptions {
-  std::string file = std::string(kProgramSourceRoot) + "/tests/programs/runtime_calls.cu";
+  std::string file = (data_dirs().programs / "runtime_calls.cu").string();
   int runs = 3;
   std::string backend = "emu";
   bool json = false;

@@ -1,9 +1,9 @@
 #include "app/gui/gpu_problem.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <iterator>
-#include <vector>
+
+#include "device/paths/data_dirs.hpp"
 
 namespace coop::app {
 namespace {
@@ -105,23 +105,10 @@ const char* to_string(GpuProblem problem) {
 
 std::string recorded_trace_path(std::string_view lesson_id) {
   namespace fs = std::filesystem;
-  std::vector<fs::path> roots;
-  if (const char* env = std::getenv("COOPVIZ_ASSETS"); env && *env) roots.emplace_back(env);
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path dir = exe.parent_path();
-    for (const char* rel : {"../assets", "../../assets", "../share/coopviz/assets"})
-      roots.push_back(dir / rel);
-  }
-#ifdef COOPVIZ_SOURCE_DIR
-  roots.push_back(fs::path(COOPVIZ_SOURCE_DIR) / "assets");
-#endif
   const std::string name = std::string(lesson_id) + ".cvt";
-  for (const fs::path& root : roots) {
-    const fs::path candidate = root / "traces" / name;
-    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
-  }
+  std::error_code ec;
+  for (const fs::path& folder : data_dirs().traces)
+    if (fs::is_regular_file(folder / name, ec)) return (folder / name).lexically_normal().string();
   return "";
 }
 

@@ -37,9 +37,8 @@ GpuProblemText explain_gpu_problem(std::string_view requested, std::string_view 
 // A short name for scripts and tests: "none", "no-gpu", "old-driver", "fault", ...
 const char* to_string(GpuProblem problem);
 
-// assets/traces/<lesson>.cvt where coopviz can find it: $COOPVIZ_ASSETS, beside the executable
-// (../assets, ../../assets, ../share/coopviz/assets) or in the source tree it was built from;
-// empty when there is none.
+// <lesson>.cvt where coopviz can find it: under $COOPVIZ_ASSETS/traces, else among the traces
+// that ship with coopviz (data_dirs()); empty when there is none.
 std::string recorded_trace_path(std::string_view lesson_id);
 
 }  // namespace coop::app

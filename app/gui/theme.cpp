@@ -6,12 +6,11 @@
 
 #include <imgui.h>
 
+#include "device/paths/data_dirs.hpp"
 #include "visual/views/style.hpp"
 
 namespace coop::app {
 namespace {
-
-constexpr const char* kFontDir = "/usr/share/fonts/truetype/";
 
 // Latin-1, punctuation (· – — …), arrows, the minus sign and the geometric shapes (▶ ◀ ●).
 const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
@@ -19,9 +18,10 @@ const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
 
 ImFont* load(const char* relative, float size, const char* fallback = nullptr) {
   ImGuiIO& io = ImGui::GetIO();
+  const std::filesystem::path fonts = data_dirs().fonts;
   for (const char* name : {relative, fallback}) {
     if (!name) continue;
-    const std::string path = std::string(kFontDir) + name;
+    const std::string path = (fonts / name).string();
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {
       ImFontConfig config;

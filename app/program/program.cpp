@@ -20,6 +20,7 @@
 #include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
 #include "device/occupancy/presets.hpp"
+#include "device/paths/data_dirs.hpp"
 
 namespace coop::app {
 namespace fs = std::filesystem;
@@ -180,6 +181,26 @@ int emulated_arch_number(const std::string& arch) {
   return d.cc_major * 100 + d.cc_minor * 10;
 }
 
+// What the program links, in order: coopviz's own libraries (bare names in the list) from where
+// this coopviz keeps them, then the system's.
+std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs) {
+  std::vector<std::string> out;
+  std::istringstream list(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
+  for (std::string lib; std::getline(list, lib, ';');) {
+    if (lib.empty()) continue;
+    const bool own = lib.front() != '/' && lib.front() != '-';
+    out.push_back(own ? (dirs.libraries / lib).string() : lib);
+  }
+  return out;
+}
+
+// nvcc where this coopviz was built, else the one on PATH: an installed coopviz may meet a CUDA
+// toolkit elsewhere, or none (then only the emulator builds programs).
+std::string nvcc_command() {
+  std::error_code ec;
+  return fs::exists(kProgramNvcc, ec) ? kProgramNvcc : "nvcc";
+}
+
 }  // namespace
 
 DeviceProps program_device(const ProgramOptions& o) {
@@ -231,28 +252,40 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
 
   // The command, then everything it depends on, hashed into the build's folder name.
   const bool gpu = !o.gpu_arch.empty();
+  const DataDirs dirs = data_dirs();
+  const std::string headers = dirs.headers.string();
   std::vector<std::string> cmd;
   if (gpu) {
     // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
     // lesson kernels: the host does not fuse either, so both backends round alike).
-    cmd = {kProgramNvcc, "-std=c++20", "-O1", "-arch=" + o.gpu_arch, "--fmad=false",
+    cmd = {nvcc_command(),
+           "-std=c++20",
+           "-O1",
+           "-arch=" + o.gpu_arch,
+           "--fmad=false",
            "-Xcompiler=-fdiagnostics-color=never,-fno-diagnostics-show-caret",
-           "-I" + std::string(kProgramGpuShimIncludes), "-I" + std::string(kProgramSourceRoot),
+           "-I" + headers + "/device/byo/gpu_include",
+           "-I" + headers,
            "-I" + source.parent_path().string()};
   } else {
-    cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread", "-fdiagnostics-color=never",
+    cmd = {kProgramCompiler,
+           "-std=c++20",
+           "-O1",
+           "-pthread",
+           "-fdiagnostics-color=never",
            "-fno-diagnostics-show-caret",
            "-D__CUDA_ARCH__=" + std::to_string(emulated_arch_number(o.arch)),
-           "-I" + std::string(kProgramShimIncludes), "-I" + std::string(kProgramSourceRoot),
+           "-I" + headers + "/device/byo/include",
+           "-I" + headers,
            "-I" + source.parent_path().string()};
   }
+  const std::vector<std::string> libraries = link_libraries(gpu, dirs);
   for (const std::string& d : o.defines) cmd.push_back("-D" + d);
   std::vector<std::string> key = cmd;
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
   // This coopviz's runtime: a rebuilt one makes earlier builds stale.
-  std::istringstream lib_list(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
-  for (std::string lib; std::getline(lib_list, lib, ';');)
+  for (const std::string& lib : libraries)
     if (struct stat st{}; stat(lib.c_str(), &st) == 0)
       key.push_back(lib + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
                     std::to_string(st.st_mtim.tv_nsec));
@@ -319,9 +352,7 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   if (!gpu) cmd.insert(cmd.end(), {"-x", "none"});
   cmd.push_back("-o");
   cmd.push_back(partial);
-  std::istringstream libs(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
-  for (std::string lib; std::getline(libs, lib, ';');) {
-    if (lib.empty()) continue;
+  for (const std::string& lib : libraries) {
     // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
     const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
     if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");

@@ -140,7 +140,7 @@ TEST(GpuProblem, RecordedTracesAreFoundUnderCoopvizAssets) {
 }
 
 TEST(GpuProblem, EveryLessonsShippedTraceIsFound) {
-  // Beside the executable (build/tests/../../assets) or through the source tree it was built from.
+  // A test binary is not installed: the traces are those of the source tree it was built from.
   unsetenv("COOPVIZ_ASSETS");
   for (const lessons::LessonDef& l : lessons::registry()) {
     const std::filesystem::path want =

@@ -1,0 +1,40 @@
+#include "device/paths/data_dirs.hpp"
+
+#include <cstdlib>
+
+namespace coop {
+namespace fs = std::filesystem;
+
+DataDirs data_dirs() {
+  DataDirs d;
+  std::error_code ec;
+  // The executable's own path, symbolic links resolved: a link in ~/bin to an installed coopviz
+  // still finds the share/ folder beside the real one.
+  const fs::path bin = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  const fs::path share = (bin / COOPVIZ_DATA_FROM_BIN).lexically_normal();
+  const bool installed = !ec && fs::is_directory(share, ec);
+  if (installed) {
+    d.traces = {share / "traces"};
+    d.lessons = share / "lessons";
+    d.programs = share / "programs";
+    d.fonts = share / "fonts";
+    d.headers = share / "include";
+    d.libraries = (bin / COOPVIZ_LIBRARIES_FROM_BIN).lexically_normal();
+  } else {
+    const fs::path source = COOPVIZ_SOURCE_DIR;
+    d.traces = {source / "assets" / "traces"};
+    d.lessons = source / "lessons";
+    d.programs = source / "tests" / "programs";
+    // The build machine's own font packages (scripts/install-deps.sh installs them).
+    d.fonts = COOPVIZ_SYSTEM_FONTS;
+    d.headers = source;
+    d.libraries = COOPVIZ_LIBRARY_DIR;
+  }
+  if (const char* assets = std::getenv("COOPVIZ_ASSETS"); assets && *assets)
+    d.traces.insert(d.traces.begin(), fs::path(assets) / "traces");
+  if (const char* lessons = std::getenv("COOPVIZ_LESSON_SOURCES"); lessons && *lessons)
+    d.edited_lessons = lessons;
+  return d;
+}
+
+}  // namespace coop
