@@ -7,11 +7,11 @@
 #include <atomic>
 
 #include "device/emu/emu_api.hpp"
+#include "device/emu/vector_types.hpp"
 
 #ifndef COOP_BYO_RUNTIME  // a user program gets CUDA's dim3 with its constructors (byo/runtime.hpp)
 using dim3 = ::coop::Dim3;  // NOLINT: CUDA's name, in CUDA's (global) namespace
 #endif
-using uint3 = ::coop::Dim3;
 
 #ifndef COOP_BYO_RUNTIME
 #define threadIdx (::coop::emu::this_thread().thread_idx)
@@ -24,12 +24,6 @@ using uint3 = ::coop::Dim3;
 // also replace the fields of the same names (cudaDeviceProp::warpSize, cudaLaunchConfig_t::gridDim).
 inline constexpr int warpSize = 32;  // NOLINT: CUDA's name
 #endif
-
-// CUDA's 16-byte vector of four floats, aligned like the built-in type so that a kernel's
-// reinterpret_cast<const float4*> loads four elements at once on both backends.
-struct alignas(16) float4 {  // NOLINT: CUDA's name, in CUDA's (global) namespace
-  float x, y, z, w;
-};
 
 // __threadfence(): orders this thread's earlier writes before its later ones for every other
 // thread of the device. Emulated threads share host memory, so a C++ fence gives the same order.

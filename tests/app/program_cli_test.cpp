@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"shared_histogram.cu", {"histogram"}},
         Case{"barrier_double_buffer.cu", {"weighted_sums"}},
         Case{"pipeline_stages.cu", {"staged_block", "staged_threads"}},
-        Case{"partial_tiles.cu", {"tile_sums"}}),
+        Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -240,7 +240,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "warp_aggregated_atomics.cu", "warp_intrinsics.cu", "kernel_forms.cu",
                       "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
-                      "partial_tiles.cu", "../../lessons/block_reduce/block_reduce.cu",
+                      "partial_tiles.cu", "wide_values.cu",
+                      "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 
@@ -317,6 +318,7 @@ INSTANTIATE_TEST_SUITE_P(
                       // cuda::barrier and cuda::pipeline are libcu++'s own on the GPU, untraced.
                       GpuCase{"barrier_double_buffer.cu", false},
                       GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
+                      GpuCase{"wide_values.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

@@ -104,6 +104,18 @@ inline thread_block this_thread_block(int line = __builtin_LINE()) {
   return b;
 }
 
+// Scratch for tiles of more than 32 threads, which CUDA keeps in the user's shared memory before
+// compute capability 8.0 and in memory of its own after. The emulator's tiles need none: it is
+// empty, as on the GPUs the emulator imitates by default.
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {};
+
+template <unsigned int MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&,
+                                      int line = __builtin_LINE()) {
+  return this_thread_block(line);
+}
+
 // All threads of the grid (cooperative_groups::grid_group); sync() needs a cooperative launch.
 class grid_group : public thread_group {
  public:

@@ -70,6 +70,19 @@ __device__ __forceinline__ thread_block this_thread_block(int line = __builtin_L
   return b;
 }
 
+// Scratch for tiles of more than 32 threads, in the user's shared memory where CUDA needs it
+// (before compute capability 8.0; newer GPUs use memory CUDA reserves, and it is empty there).
+template <unsigned int MaxBlockSize = real::details::default_max_block_size>
+using block_tile_memory = real::block_tile_memory<MaxBlockSize>;
+
+template <unsigned int MaxBlockSize>
+__device__ __forceinline__ thread_block this_thread_block(block_tile_memory<MaxBlockSize>& scratch,
+                                                          int line = __builtin_LINE()) {
+  thread_block b(real::this_thread_block(scratch));
+  detail::record_create(b.trace_id(), b.thread_rank(), b.num_threads(), line);
+  return b;
+}
+
 // All threads of the grid (cooperative_groups::grid_group); sync() needs a cooperative launch.
 class grid_group {
  public:
