@@ -48,6 +48,24 @@ COOP_MINMAX(unsigned long long)
 COOP_MINMAX(float)
 COOP_MINMAX(double)
 #undef COOP_MINMAX
+inline unsigned umin(unsigned a, unsigned b) {
+  return min(a, b);
+}  // NOLINT
+inline unsigned umax(unsigned a, unsigned b) {
+  return max(a, b);
+}  // NOLINT
+inline long long llmin(long long a, long long b) {
+  return min(a, b);
+}  // NOLINT
+inline long long llmax(long long a, long long b) {
+  return max(a, b);
+}  // NOLINT
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {  // NOLINT
+  return min(a, b);
+}
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {  // NOLINT
+  return max(a, b);
+}
 
 // [SECTION] Memory and time
 template <class T>

@@ -24,6 +24,10 @@
 namespace coop::byo {
 namespace {
 
+// What cudaGetDeviceProperties and cudaMemGetInfo say the device holds (an H100's 80 GB); the
+// program's buffers are the host's memory.
+constexpr size_t kGlobalMemory = size_t(80) << 30;
+
 // The program's one device: the emulator, imitating COOPVIZ_ARCH (default: an H100).
 struct Device : ProgramTraces {
   cudaError_t last_error = cudaSuccess;
@@ -195,6 +199,41 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, si
 }
 cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
 
+// The emulated device's memory is the host's: what is free is what the imitated GPU has, less
+// what the program holds.
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (!free_bytes || !total_bytes) return coop::byo::fail(cudaErrorInvalidValue);
+  size_t held = 0;
+  for (const auto& [base, bytes] : coop::byo::device().allocations) held += bytes;
+  *total_bytes = coop::byo::kGlobalMemory;
+  *free_bytes = *total_bytes > held ? *total_bytes - held : 0;
+  return cudaSuccess;
+}
+
+// Limits: remembered and handed back, as a program may read what it set; the emulator's device
+// printf, stacks and heap are the host's and need none.
+namespace {
+std::map<int, size_t>& limits() {
+  static std::map<int, size_t> l = {{cudaLimitStackSize, 1024},
+                                    {cudaLimitPrintfFifoSize, 1u << 20},
+                                    {cudaLimitMallocHeapSize, 8u << 20}};
+  return l;
+}
+}  // namespace
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (!limits().count(limit)) return coop::byo::fail(cudaErrorInvalidValue);
+  limits()[limit] = value;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value || !limits().count(limit)) return coop::byo::fail(cudaErrorInvalidValue);
+  *value = limits()[limit];
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+  return cudaSuccess;
+}
+
 // [SECTION] Device, errors
 
 // Every launch has completed by now; a failed one is reported here too, as on a GPU.
@@ -266,7 +305,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   const coop::DeviceProps& x = coop::byo::device().exec().device();
   *p = {};
   std::snprintf(p->name, sizeof p->name, "%s", x.name.c_str());
-  p->totalGlobalMem = size_t(80) << 30;
+  p->totalGlobalMem = coop::byo::kGlobalMemory;
   p->sharedMemPerBlock = x.smem_per_block;
   p->regsPerBlock = x.regs_per_block;
   p->warpSize = x.warp_size;
@@ -312,6 +351,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
     case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
     case cudaDevAttrClockRate: *value = p.clockRate; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeMode:
+      *value = cudaComputeModeDefault;
+      break;
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;

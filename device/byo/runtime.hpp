@@ -124,6 +124,7 @@ enum cudaDeviceAttr {  // NOLINT
   cudaDevAttrMaxRegistersPerBlock = 12,
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrComputeMode = 20,
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
@@ -134,6 +135,13 @@ enum cudaDeviceAttr {  // NOLINT
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
   cudaDevAttrReservedSharedMemoryPerBlock = 111,
   cudaDevAttrClusterLaunch = 120,
+};
+
+enum cudaComputeMode {  // NOLINT: the emulator is always in the default mode
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
 };
 
 struct cudaFuncAttributes {  // NOLINT
@@ -206,6 +214,25 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, si
 cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device,
                                  cudaStream_t stream = nullptr);
 
+enum cudaLimit {  // NOLINT
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+};
+enum cudaFuncCache {  // NOLINT: a preference the emulator has no cache to apply to
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3,
+};
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+template <class F>
+cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();
@@ -396,6 +423,19 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_
 // The traced Cooperative Groups and atomics, under the names CUDA programs use.
 namespace cooperative_groups = ::coop::cg;
 namespace cuda = ::coop::cuda;
+using ::coop::__activemask;
+using ::coop::__all_sync;
+using ::coop::__any_sync;
+using ::coop::__ballot_sync;
+using ::coop::__shfl_down_sync;
+using ::coop::__shfl_sync;
+using ::coop::__shfl_up_sync;
+using ::coop::__shfl_xor_sync;
+using ::coop::__syncthreads;
+using ::coop::__syncthreads_and;
+using ::coop::__syncthreads_count;
+using ::coop::__syncthreads_or;
+using ::coop::__syncwarp;
 using ::coop::atomicAdd;
 using ::coop::atomicAnd;
 using ::coop::atomicCAS;
@@ -407,16 +447,6 @@ using ::coop::atomicMin;
 using ::coop::atomicOr;
 using ::coop::atomicSub;
 using ::coop::atomicXor;
-using ::coop::__syncthreads;
-using ::coop::__activemask;
-using ::coop::__all_sync;
-using ::coop::__any_sync;
-using ::coop::__ballot_sync;
-using ::coop::__shfl_down_sync;
-using ::coop::__shfl_sync;
-using ::coop::__shfl_up_sync;
-using ::coop::__shfl_xor_sync;
-using ::coop::__syncwarp;
 
 #define __constant__
 #define __managed__

@@ -202,7 +202,7 @@ std::string lower_builtins(const std::string& line) {
 // Unqualified calls of CUDA's atomics and __syncthreads(), made calls of coop's traced ones.
 std::string traced_calls(const std::string& line) {
   static const std::regex call_re(
-      R"((^|[^\w:.>])(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicCAS|__syncthreads)\s*\()");
+      R"((^|[^\w:.>])(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor|atomicInc|atomicDec|atomicCAS|__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or)\s*\()");
   std::string code = code_part(line);
   code.resize(line.size(), ' ');
   std::string out;

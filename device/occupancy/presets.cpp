@@ -21,20 +21,22 @@ struct PresetRow {
   int blocks_per_sm;
   int smem_per_sm_kb;
   int smem_per_block_optin_kb;
+  int boost_clock_mhz;  // the product's published boost clock; 0 where the emulator does not know
+                        // it
 };
 
 constexpr PresetRow kRows[] = {
-    {"NVIDIA Tesla T4", 7, 5, 40, 1024, 16, 64, 64},
-    {"NVIDIA A100", 8, 0, 108, 2048, 32, 164, 163},
-    {"NVIDIA GeForce RTX 3090", 8, 6, 82, 1536, 16, 100, 99},
-    {"NVIDIA Jetson AGX Orin", 8, 7, 16, 1536, 16, 164, 163},
-    {"NVIDIA L4", 8, 9, 58, 1536, 24, 100, 99},
-    {"NVIDIA H100", 9, 0, 132, 2048, 32, 228, 227},
-    {"NVIDIA B200", 10, 0, 148, 2048, 32, 228, 227},
-    {"NVIDIA B300", 10, 3, 160, 2048, 32, 228, 227},
-    {"NVIDIA Jetson AGX Thor", 11, 0, 20, 1536, 24, 228, 227},
-    {"NVIDIA GeForce RTX 5090", 12, 0, 170, 1536, 24, 100, 99},
-    {"NVIDIA DGX Spark (GB10)", 12, 1, 48, 1536, 24, 100, 99},
+    {"NVIDIA Tesla T4", 7, 5, 40, 1024, 16, 64, 64, 1590},
+    {"NVIDIA A100", 8, 0, 108, 2048, 32, 164, 163, 1410},
+    {"NVIDIA GeForce RTX 3090", 8, 6, 82, 1536, 16, 100, 99, 1695},
+    {"NVIDIA Jetson AGX Orin", 8, 7, 16, 1536, 16, 164, 163, 1300},
+    {"NVIDIA L4", 8, 9, 58, 1536, 24, 100, 99, 2040},
+    {"NVIDIA H100", 9, 0, 132, 2048, 32, 228, 227, 1980},
+    {"NVIDIA B200", 10, 0, 148, 2048, 32, 228, 227, 0},
+    {"NVIDIA B300", 10, 3, 160, 2048, 32, 228, 227, 0},
+    {"NVIDIA Jetson AGX Thor", 11, 0, 20, 1536, 24, 228, 227, 0},
+    {"NVIDIA GeForce RTX 5090", 12, 0, 170, 1536, 24, 100, 99, 2407},
+    {"NVIDIA DGX Spark (GB10)", 12, 1, 48, 1536, 24, 100, 99, 0},
 };
 
 DeviceProps from_row(const PresetRow& r) {
@@ -52,6 +54,7 @@ DeviceProps from_row(const PresetRow& r) {
   d.smem_per_sm = size_t(r.smem_per_sm_kb) * 1024;
   d.smem_per_block = 48 * 1024;
   d.smem_per_block_optin = size_t(r.smem_per_block_optin_kb) * 1024;
+  d.clock_mhz = r.boost_clock_mhz;
   d.reserved_smem_per_block = r.major >= 8 ? 1024 : 0;
   d.cooperative_launch = true;
   // Thread block clusters arrived with compute capability 9.0; 8 blocks is the portable limit.

@@ -76,7 +76,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"shared_histogram.cu", {"histogram"}},
         Case{"barrier_double_buffer.cu", {"weighted_sums"}},
         Case{"pipeline_stages.cu", {"staged_block", "staged_threads"}},
-        Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}}),
+        Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}},
+        Case{"block_votes.cu", {"votes"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -318,7 +319,7 @@ INSTANTIATE_TEST_SUITE_P(
                       // cuda::barrier and cuda::pipeline are libcu++'s own on the GPU, untraced.
                       GpuCase{"barrier_double_buffer.cu", false},
                       GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
-                      GpuCase{"wide_values.cu", true},
+                      GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

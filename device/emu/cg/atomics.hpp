@@ -264,4 +264,28 @@ inline void __syncthreads(int line = __builtin_LINE()) {  // NOLINT: CUDA's name
   cg::detail::barrier(cg::detail::block_group(), line, "__syncthreads()");
 }
 
+namespace cg::detail {
+// How many members of a block barrier passed a true predicate, for each of them.
+inline void count_true(std::span<emu::CollectiveCall* const> by_rank) {
+  uint64_t n = 0;
+  for (const emu::CollectiveCall* c : by_rank) n += c->in;
+  for (emu::CollectiveCall* c : by_rank) c->out = n;
+}
+inline int block_vote(int predicate, int line, const char* what) {
+  return int(barrier(block_group(), line, what, count_true, predicate != 0));
+}
+}  // namespace cg::detail
+
+// __syncthreads() that also counts, or tests, a predicate over the block's threads.
+inline int __syncthreads_count(int predicate, int line = __builtin_LINE()) {  // NOLINT
+  return cg::detail::block_vote(predicate, line, "__syncthreads_count()");
+}
+inline int __syncthreads_and(int predicate, int line = __builtin_LINE()) {  // NOLINT
+  return cg::detail::block_vote(predicate, line, "__syncthreads_and()") ==
+         int(emu::this_thread().block_threads);
+}
+inline int __syncthreads_or(int predicate, int line = __builtin_LINE()) {  // NOLINT
+  return cg::detail::block_vote(predicate, line, "__syncthreads_or()") != 0;
+}
+
 }  // namespace coop

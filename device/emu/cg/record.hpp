@@ -108,12 +108,16 @@ inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind
 }
 
 // A barrier of the whole group (sync(), __syncthreads(), grid.sync(), cluster.sync()).
-inline void barrier(const emu::GroupRef& g, int line, const char* what) {
-  const emu::CollectiveCall call = meet(g, line, EventKind::Barrier, Op::None, what);
+// With a resolver, the barrier also combines what each member passes as `in` (the block votes
+// of __syncthreads_count/_and/_or); it is recorded as the plain barrier it is.
+inline uint64_t barrier(const emu::GroupRef& g, int line, const char* what,
+                        emu::Resolver resolve = nullptr, uint64_t in = 0) {
+  const emu::CollectiveCall call = meet(g, line, EventKind::Barrier, Op::None, what, resolve, in);
   Event e = group_event(EventKind::Barrier, g, line);
   e.time = call.arrive_time;
   e.b = call.depart_time;
   emu::record(e);
+  return call.out;
 }
 
 // Runs a collective on `g`: every member passes `in`; the resolver computes each member's result.

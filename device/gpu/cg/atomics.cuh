@@ -63,6 +63,11 @@ COOP_ATOMIC(atomicSub, AtomicSub)
 COOP_ATOMIC(atomicMin, AtomicMin)
 COOP_ATOMIC(atomicMax, AtomicMax)
 COOP_ATOMIC(atomicExch, AtomicExch)
+COOP_ATOMIC(atomicAnd, AtomicAnd)
+COOP_ATOMIC(atomicOr, AtomicOr)
+COOP_ATOMIC(atomicXor, AtomicXor)
+COOP_ATOMIC(atomicInc, AtomicInc)
+COOP_ATOMIC(atomicDec, AtomicDec)
 #undef COOP_ATOMIC
 
 template <class T>
@@ -239,6 +244,27 @@ __device__ traced_ref<T> traced(T& ref, int line = __builtin_LINE()) {
 __device__ __forceinline__ void __syncthreads(int line = __builtin_LINE()) {  // NOLINT
   cg::detail::timed(EventKind::Barrier, cg::thread_block::id(), cg::thread_block::thread_rank(),
                     cg::thread_block::size(), line, 0, [] { ::__syncthreads(); });
+}
+
+// The block barriers that also vote: recorded as __syncthreads() is, as the emulator does.
+template <class Vote>
+__device__ __forceinline__ int block_vote(int line, Vote vote) {
+  int result = 0;
+  cg::detail::timed(EventKind::Barrier, cg::thread_block::id(), cg::thread_block::thread_rank(),
+                    cg::thread_block::size(), line, 0, [&] { result = vote(); });
+  return result;
+}
+__device__ __forceinline__ int __syncthreads_count(int predicate,  // NOLINT
+                                                   int line = __builtin_LINE()) {
+  return block_vote(line, [&] { return ::__syncthreads_count(predicate); });
+}
+__device__ __forceinline__ int __syncthreads_and(int predicate,  // NOLINT
+                                                 int line = __builtin_LINE()) {
+  return block_vote(line, [&] { return ::__syncthreads_and(predicate); });
+}
+__device__ __forceinline__ int __syncthreads_or(int predicate,  // NOLINT
+                                                int line = __builtin_LINE()) {
+  return block_vote(line, [&] { return ::__syncthreads_or(predicate); });
 }
 
 }  // namespace coop
