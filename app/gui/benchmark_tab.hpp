@@ -1,4 +1,4 @@
-// What the Benchmark tab of the "Reduction performance" lesson holds between frames: the report
+// What the Benchmark tab (app/gui/tab_benchmark.cpp) holds between frames: the report
 // its bar chart shows (a run made here, a file opened, or the results shipped with coopviz),
 // the block-size sweep predicted for a device and, once revealed or run, measured, and the
 // background run.

@@ -505,44 +505,26 @@ void GuiApp::apply_step_view() {
   }
 }
 
-bool GuiApp::tab_has_content(ResultTab tab) {
-  DerivedViews& d = derived;
-  if (!d.event_kinds) {  // which event kinds the shown launch has, found once per launch
+uint32_t GuiApp::launch_event_kinds() {
+  if (!derived.event_kinds) {
     uint32_t kinds = 0;
-    bool schedule = false;
     if (const visual::TimelineModel* m = model())
-      for (const Event& e : m->trace().events) {
-        kinds |= 1u << unsigned(e.kind);
-        schedule |= e.kind == EventKind::ThreadBegin && e.group_kind == GroupKind::Block;
-      }
-    d.event_kinds = kinds;
-    d.block_schedule = schedule;
+      for (const Event& e : m->trace().events) kinds |= 1u << unsigned(e.kind);
+    derived.event_kinds = kinds;
   }
-  auto has = [&](std::initializer_list<EventKind> kinds) {
-    for (EventKind k : kinds)
-      if (*d.event_kinds & (1u << unsigned(k))) return true;
-    return false;
-  };
-  switch (tab) {
-    case ResultTab::Barriers:
-      return has({EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait});
-    case ResultTab::Atomics:
-      return has({EventKind::Atomic});
-    case ResultTab::DataFlow:
-      return has({EventKind::Collective});
-    case ResultTab::Memory:
-      return has({EventKind::Load, EventKind::Store, EventKind::CopyIssue});
-    case ResultTab::Schedule:
-      return d.block_schedule;
-    case ResultTab::Benchmark:
-      return lesson_def() && lesson_def()->benchmark_tab;
-    case ResultTab::ThreadEvents:  // the events of the selected thread, warp or block
-      return model() != nullptr && !selection.empty();
-    case ResultTab::None:
-      return false;
-    default:
-      return true;  // the checks and the occupancy calculator have something for every run
-  }
+  return *derived.event_kinds;
+}
+
+bool GuiApp::tab_has_content(ResultTab tab) {
+  if (tab == ResultTab::None) return false;
+  const TabView& view = *tab_row(tab).view;
+  if (view.event_kinds != 0 && (launch_event_kinds() & view.event_kinds) == 0) return false;
+  return !view.has_content || view.has_content(*this);
+}
+
+const Trace* GuiApp::shown_trace() const {
+  if (models.empty() || launch < 0 || size_t(launch) >= models.size()) return nullptr;
+  return &models[size_t(launch)]->trace();
 }
 
 ResultTab GuiApp::resolve_tab() {

@@ -40,22 +40,12 @@ inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
 // Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
 inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
 
-// What the barrier, atomic, flow and memory views derive from the shown model, built when a
-// view first needs it and dropped with the model.
+// What the tabs derive from the shown launch, built when first needed and dropped with it.
 struct DerivedViews {
-  std::optional<visual::BarrierTimeline> barriers;
-  std::optional<std::vector<visual::AddressHistory>> histories;
-  size_t memory_cursor = SIZE_MAX;  // cursor `memory` was computed at
-  std::vector<visual::MemoryArray> memory;
-  size_t flow_cursor = SIZE_MAX;
-  int flow_line = -1;
-  std::optional<visual::CollectiveCall> flow;
-  visual::Selection listed;                // selection `listed_positions` belongs to
-  std::vector<uint32_t> listed_positions;  // its events, in playback order
-  size_t listed_cursor = SIZE_MAX;         // the cursor the events list last scrolled to
-  std::optional<uint32_t> event_kinds;     // bit k: the shown launch has events of EventKind k
-  bool block_schedule = false;             // it recorded block start and end times
-  bool tab_checked = false;                // the selected tab was checked against the launch
+  std::optional<uint32_t> event_kinds;  // bit k: the shown launch has events of EventKind k
+  bool tab_checked = false;             // the selected tab was checked against the launch
+  // Each tab's own data (of a type its file defines; see tab_data), by ResultTab.
+  std::shared_ptr<void> tab_data[kResultTabCount];
 };
 
 struct GuiApp {
@@ -205,6 +195,7 @@ struct GuiApp {
   const lessons::LessonDef* lesson_def() const;
   const lessons::Step* step_def() const;  // the current step, or null
   const visual::TimelineModel* model() const;
+  const Trace* shown_trace() const;  // the shown launch's trace, or null
   // The launch the Launch panel shows: what the user typed, else what the shown launch ran with
   // (a lesson may derive it, e.g. a grid of `waves` full waves), else what the next run asks.
   LaunchConfig panel_launch() const;
@@ -223,6 +214,8 @@ struct GuiApp {
   ResultTab resolve_tab();
   // Whether a tab's view has anything for the shown launch (tabs without are left out).
   bool tab_has_content(ResultTab tab);
+  // Bit k: the shown launch has events of EventKind k (found once per launch).
+  uint32_t launch_event_kinds();
   // Jumps playback to the next event on `line` after the cursor (wrapping to the start).
   void jump_to_line(int line);
 
@@ -230,5 +223,14 @@ struct GuiApp {
   void take(RunOutcome outcome);
   void show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> models);
 };
+
+// The data tab `tab` keeps for the shown launch, a `T` that only its own file knows; made on
+// first use and dropped when another launch is shown.
+template <class T>
+T& tab_data(GuiApp& app, ResultTab tab) {
+  std::shared_ptr<void>& data = app.derived.tab_data[int(tab)];
+  if (!data) data = std::make_shared<T>();
+  return *static_cast<T*>(data.get());
+}
 
 }  // namespace coop::app

@@ -223,13 +223,6 @@ void right_column(GuiApp& app, float height) {
 
 }  // namespace
 
-void panel_title(const char* title) {
-  const visual::ViewStyle& st = visual::view_style();
-  visual::push_font(st.fonts.bold);
-  ImGui::TextUnformatted(title);
-  visual::pop_font(st.fonts.bold);
-}
-
 void same_line_if_fits(const char* label) { visual::same_line_if_room(label); }
 
 void continue_after_label(float column, float min_width) {

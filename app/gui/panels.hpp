@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "app/gui/gui_app.hpp"
+#include "visual/views/style.hpp"
 
 namespace coop::app {
 
@@ -15,8 +18,13 @@ void draw_app(GuiApp& app, double now);
 // [layout.cpp] A draggable bar between two panels; `a` and `b` are their sizes in pixels.
 bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
               float min_b);
-// A panel's title line.
-void panel_title(const char* title);
+// A panel's title line (here, not in layout.cpp: the tabs, in coopviz_gui_core, use it too).
+inline void panel_title(const char* title) {
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::TextUnformatted(title);
+  visual::pop_font(st.fonts.bold);
+}
 // Continues the line for a button labelled `label` if it fits, else starts a new line.
 void same_line_if_fits(const char* label);
 // After a label: continues the line at `column` (from the panel's left), or just past a label
@@ -41,17 +49,20 @@ void draw_launch_config(GuiApp& app, double now);
 // [results_panel.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
 void draw_popped_out_tabs(GuiApp& app);
-void draw_checks(GuiApp& app);
-void draw_thread_events(GuiApp& app);
-// [views_panel.cpp] The barrier, atomic, data-flow and memory tabs.
-void draw_barrier_tab(GuiApp& app);
-void draw_atomic_tab(GuiApp& app);
-void draw_flow_tab(GuiApp& app);
-void draw_memory_tab(GuiApp& app);
-// [occupancy_tab.cpp] The occupancy panel and the per-SM block schedule.
-void draw_occupancy_tab(GuiApp& app);
-void draw_schedule_tab(GuiApp& app);
-// [benchmark_tab.cpp] The reduction benchmark: bandwidth of every variant and the block sweep.
-void draw_benchmark_tab(GuiApp& app);
+
+// [tabs] Shared by the tabs' views (app/gui/tab_<name>.cpp).
+// Moves playback where a view asked (a clicked bar, ticket or cell; -1: nowhere) and stops it.
+inline void seek_from_view(GuiApp& app, int64_t cursor) {
+  if (const visual::TimelineModel* m = app.model(); m && cursor >= 0) {
+    visual::seek(app.playback, *m, size_t(cursor));
+    app.playback.playing = false;
+  }
+}
+// Says why there is no trace to show, if there is none.
+inline bool no_trace_yet(const GuiApp& app) {
+  if (app.model()) return false;
+  ImGui::TextDisabled(app.running() ? "running..." : "No trace yet.");
+  return true;
+}
 
 }  // namespace coop::app

@@ -1,18 +1,23 @@
 #include "app/gui/tabs.hpp"
 
 namespace coop::app {
+
+// Each tab's view, defined in app/gui/tab_<name>.cpp.
+extern const TabView kChecksTab, kEventsTab, kBarriersTab, kAtomicsTab, kFlowTab, kMemoryTab,
+    kOccupancyTab, kScheduleTab, kBenchmarkTab;
+
 namespace {
 
 constexpr TabRow kRows[] = {
-    {ResultTab::Checks, "checks", "Checks", "###checks"},
-    {ResultTab::ThreadEvents, "events", "Thread events", "###events"},
-    {ResultTab::Barriers, "barriers", "Barriers", "###barriers"},
-    {ResultTab::Atomics, "atomics", "Atomics", "###atomics", 0.6f, 0.45f},
-    {ResultTab::DataFlow, "flow", "Data flow", "###flow", 0.6f, 0.45f},
-    {ResultTab::Memory, "memory", "Memory", "###memory"},
-    {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy", 0.34f, 0.26f},
-    {ResultTab::Schedule, "schedule", "SM schedule", "###schedule", 0.34f, 0.26f},
-    {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark", 0.34f, 0.26f},
+    {ResultTab::Checks, "checks", "Checks", "###checks", &kChecksTab},
+    {ResultTab::ThreadEvents, "events", "Thread events", "###events", &kEventsTab},
+    {ResultTab::Barriers, "barriers", "Barriers", "###barriers", &kBarriersTab},
+    {ResultTab::Atomics, "atomics", "Atomics", "###atomics", &kAtomicsTab, 0.6f, 0.45f},
+    {ResultTab::DataFlow, "flow", "Data flow", "###flow", &kFlowTab, 0.6f, 0.45f},
+    {ResultTab::Memory, "memory", "Memory", "###memory", &kMemoryTab},
+    {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy", &kOccupancyTab, 0.34f, 0.26f},
+    {ResultTab::Schedule, "schedule", "SM schedule", "###schedule", &kScheduleTab, 0.34f, 0.26f},
+    {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark", &kBenchmarkTab, 0.34f, 0.26f},
 };
 static_assert(std::size(kRows) == size_t(kResultTabCount));
 

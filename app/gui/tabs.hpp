@@ -1,13 +1,21 @@
 // The result tabs under the thread grid: one row each, naming the tab as the window titles it,
-// as scripts and lesson steps name it, and the id its pop-out window keeps.
+// as scripts and lesson steps name it, and the id its pop-out window keeps, with the view that
+// draws it. Each tab's view lives in a file of its own, app/gui/tab_<name>.cpp; adding a tab is
+// that file and its row in tabs.cpp.
 #pragma once
 
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "device/trace/event.hpp"
+
 namespace coop::app {
+
+struct GuiApp;
 
 enum class ResultTab {
   Checks,
@@ -23,11 +31,29 @@ enum class ResultTab {
 };
 inline constexpr int kResultTabCount = int(ResultTab::None);
 
+// Bit k set for each EventKind k in `kinds`.
+constexpr uint32_t event_kind_bits(std::initializer_list<EventKind> kinds) {
+  uint32_t bits = 0;
+  for (EventKind k : kinds) bits |= 1u << unsigned(k);
+  return bits;
+}
+
+// How a tab is drawn and when it has something to show; its file defines it.
+struct TabView {
+  void (*draw)(GuiApp& app);
+  // The events the tab is about (event_kind_bits): it is offered only for a launch that recorded
+  // one of them. 0: it does not depend on the events.
+  uint32_t event_kinds = 0;
+  // What else it needs (a selection, a lesson with a benchmark), or null: nothing else.
+  bool (*has_content)(GuiApp& app) = nullptr;
+};
+
 struct TabRow {
   ResultTab id;
   const char* name;       // in scripts and lesson steps ("barriers")
   const char* title;      // on screen ("Barriers")
   const char* window_id;  // "###id": a popped-out window keeps its place when retitled
+  const TabView* view;
   // The share of the right column the thread grid keeps when a step opens this tab, in the
   // default mode and in presentation (whose large type needs more room for the same content):
   // calculators and charts need most of it; elsewhere the grid is the picture.

@@ -1,7 +1,8 @@
-// [SECTION] The Benchmark tab of the "Reduction performance" lesson: every variant's bandwidth
-// against the copy bandwidth and CUB, and "predict, then run" for the block size. With a GPU the
-// benchmark runs here in the background; without one the tab shows the last GPU results
-// shipped with coopviz (or a report file), labelled with the device and date they came from.
+// [SECTION] The Benchmark tab, offered with the lessons that ask for it (LessonDef::benchmark_tab):
+// every variant's bandwidth against the copy bandwidth and CUB, and "predict, then run" for the
+// block size. With a GPU the benchmark runs here in the background; without one the tab shows the
+// last GPU results shipped with coopviz (or a report file), labelled with the device and date they
+// came from.
 #include "app/gui/benchmark_tab.hpp"
 
 #include <imgui.h>
@@ -291,7 +292,9 @@ Status BenchPanel::open(const std::string& file) {
   return {};
 }
 
-void draw_benchmark_tab(GuiApp& app) {
+namespace {
+
+void draw(GuiApp& app) {
   if (!app.bench) app.bench = std::make_shared<BenchPanel>();
   BenchPanel& p = *app.bench;
   if (!p.initialised) initialise(p);
@@ -307,5 +310,14 @@ void draw_benchmark_tab(GuiApp& app) {
   draw_open_report(p, app);
   ImGui::EndChild();
 }
+
+// The lesson asks for the benchmark next to its traces.
+bool lesson_offers(GuiApp& app) {
+  return app.lesson_def() && app.lesson_def()->benchmark_tab;
+}
+
+}  // namespace
+
+extern const TabView kBenchmarkTab = {draw, 0, lesson_offers};
 
 }  // namespace coop::app
