@@ -10,6 +10,7 @@
 //   cg/collectives.cuh        reduce, inclusive_scan, exclusive_scan, invoke_one(_broadcast)
 //   cg/atomics.cuh            atomicAdd family, cuda::atomic_ref, traced(), __syncthreads()
 //   cg/async.cuh              memcpy_async, wait, wait_prior
+//   cg/warp_intrinsics.cuh    __shfl*_sync, __ballot/__any/__all_sync, __syncwarp
 #pragma once
 
 #include "device/gpu/cg/record.cuh"
@@ -19,3 +20,4 @@
 #include "device/gpu/cg/collectives.cuh"
 #include "device/gpu/cg/atomics.cuh"
 #include "device/gpu/cg/async.cuh"
+#include "device/gpu/cg/warp_intrinsics.cuh"

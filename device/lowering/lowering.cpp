@@ -199,21 +199,51 @@ std::string lower_builtins(const std::string& line) {
   return out;
 }
 
-// Unqualified calls of CUDA's atomics and __syncthreads(), made calls of coop's traced ones.
-std::string traced_calls(const std::string& line) {
-  static const std::regex call_re(
-      R"((^|[^\w:.>])(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor|atomicInc|atomicDec|atomicCAS|__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or)\s*\()");
+// Where the name at `at` starts with its global qualifier: `::name` is the same name as `name`
+// (and the emulator's runtime makes both coop's), `ns::name` is another one (at is returned).
+size_t global_qualifier(const std::string& code, size_t at) {
+  if (at < 2 || code.compare(at - 2, 2, "::") != 0) return at;
+  size_t k = at - 2;
+  while (k > 0 && code[k - 1] == ' ') --k;
+  const unsigned char c = k > 0 ? static_cast<unsigned char>(code[k - 1]) : ' ';
+  return std::isalnum(c) || c == '_' || c == '>' || c == ':' ? at : at - 2;
+}
+
+// Prefixes ::coop:: to each match of `re` whose group `name` is unqualified or globally
+// qualified (::f); members (x.f, p->f) and names of other namespaces (ns::f) stay as they are.
+// The character before a name is checked here, not matched, so that a name right inside another
+// match's parenthesis (__shfl_sync(__ballot_sync(m, p), v, 0)) is found too.
+std::string prefix_coop(const std::string& line, const std::regex& re, int name) {
   std::string code = code_part(line);
   code.resize(line.size(), ' ');
   std::string out;
   size_t copied = 0;
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), call_re);
-       it != std::sregex_iterator(); ++it) {
-    const size_t at = size_t(it->position(2));
-    out += line.substr(copied, at - copied) + "::coop::";
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), re); it != std::sregex_iterator();
+       ++it) {
+    const size_t at = size_t(it->position(name));
+    const size_t start = global_qualifier(code, at);
+    const char before = start > 0 ? code[start - 1] : ' ';
+    if (start == at && (before == ':' || before == '.' || before == '>')) continue;
+    out += line.substr(copied, start - copied) + "::coop::";
     copied = at;
   }
   return out + line.substr(copied);
+}
+
+// Calls of CUDA's atomics, __syncthreads() and warp intrinsics, made calls of coop's traced ones;
+// and cuda::atomic_ref and cuda::std::atomic_ref, made coop's traced ones. nvcc has libcu++'s
+// real namespace cuda, which cannot be made coop's as the emulator's headers do, so only these
+// names move: the scopes, orders and cuda::atomic stay libcu++'s.
+std::string traced_calls(const std::string& line) {
+  static const std::regex call_re(
+      R"(\b(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor)"
+      R"(|atomicInc|atomicDec|atomicCAS|__syncthreads|__syncthreads_count|__syncthreads_and)"
+      R"(|__syncthreads_or)"
+      R"(|__shfl_sync|__shfl_up_sync|__shfl_down_sync|__shfl_xor_sync|__ballot_sync|__any_sync)"
+      R"(|__all_sync|__syncwarp)\s*\()");
+  static const std::regex ref_re(R"(\bcuda::(std::)?atomic_ref\b)");
+  const std::string out = prefix_coop(line, call_re, 1);
+  return out.find("atomic_ref") == std::string::npos ? out : prefix_coop(out, ref_re, 0);
 }
 
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).

@@ -268,8 +268,8 @@ TEST(ProgramBuildErrors, ACompileErrorForTheGpuIsSaidOnceAtTheUsersLine) {
 }
 
 // The same programs built with nvcc and run on a GPU: they pass there too, and where both backends
-// record the same calls their traces agree field for field. (On the GPU, raw warp intrinsics and
-// cuda::atomic_ref are CUDA's own, not traced; coalesced groups in divergent code may differ.)
+// record the same calls their traces agree field for field. (On the GPU, cuda::barrier and
+// cuda::pipeline are libcu++'s own, not traced.)
 struct GpuCase {
   const char* file;
   bool comparable;
@@ -312,9 +312,14 @@ INSTANTIATE_TEST_SUITE_P(
     Device, ProgramsGpu,
     ::testing::Values(GpuCase{"tile_ranks.cu", true}, GpuCase{"grid_sync_sum.cu", true},
                       GpuCase{"cluster_exchange.cu", true},
+                      // The leader's shfl hands out the old value of its atomicAdd, and which
+                      // warp's atomic lands first is the hardware's choice: the shfl's output
+                      // differs between runs and backends.
                       GpuCase{"warp_aggregated_atomics.cu", false},
-                      GpuCase{"warp_intrinsics.cu", false}, GpuCase{"kernel_forms.cu", true},
-                      GpuCase{"runtime_calls.cu", true}, GpuCase{"partitions_and_copies.cu", false},
+                      // __activemask() in a branch: the program's own check already requires the
+                      // branch's lanes to run it together, as the emulator releases them.
+                      GpuCase{"warp_intrinsics.cu", true}, GpuCase{"kernel_forms.cu", true},
+                      GpuCase{"runtime_calls.cu", true}, GpuCase{"partitions_and_copies.cu", true},
                       GpuCase{"scale_by_argument.cu", true}, GpuCase{"shared_histogram.cu", true},
                       // cuda::barrier and cuda::pipeline are libcu++'s own on the GPU, untraced.
                       GpuCase{"barrier_double_buffer.cu", false},

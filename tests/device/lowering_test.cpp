@@ -104,6 +104,27 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
   EXPECT_NE(r->find("::coop::byo::device_reset();"), std::string::npos) << *r;
   // The emulator's runtime writes the trace in its own cudaDeviceReset.
   EXPECT_NE(program("cudaDeviceReset();").find("\ncudaDeviceReset();"), std::string::npos);
+  auto gpu = [](const char* source) {
+    Result<std::string> lowered = lower_source(source, "g.cu", SourceKind::GpuProgram);
+    return lowered.ok() ? *lowered : lowered.status().message();
+  };
+  // Warp intrinsics too, nested or globally qualified; members and other namespaces stay.
+  EXPECT_NE(gpu("  v += __shfl_down_sync(m, v, 1); __syncwarp();\n"
+                "  b = __any_sync(~0u, __ballot_sync(m, p)); ::__all_sync(m, p); w.__syncwarp(); "
+                "ns::__shfl_sync(m, v, 0); p->__syncwarp(m);\n")
+                .find("  v += ::coop::__shfl_down_sync(m, v, 1); ::coop::__syncwarp();\n"
+                      "  b = ::coop::__any_sync(~0u, ::coop::__ballot_sync(m, p)); "
+                      "::coop::__all_sync(m, p); w.__syncwarp(); ns::__shfl_sync(m, v, 0); "
+                      "p->__syncwarp(m);\n"),
+            std::string::npos);
+  // cuda::atomic_ref is coop's traced one; libcu++'s other names stay.
+  EXPECT_NE(gpu("  cuda::atomic_ref<int, cuda::thread_scope_block> a(x); "
+                "::cuda::std::atomic_ref<int> b(y); ns::cuda::atomic_ref<int> c(z); "
+                "cuda::atomic<int> d;\n")
+                .find("  ::coop::cuda::atomic_ref<int, cuda::thread_scope_block> a(x); "
+                      "::coop::cuda::std::atomic_ref<int> b(y); ns::cuda::atomic_ref<int> c(z); "
+                      "cuda::atomic<int> d;\n"),
+            std::string::npos);
 }
 
 TEST(Lowering, LessonNamespacesMoveAside) {

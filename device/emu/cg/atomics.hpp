@@ -194,7 +194,12 @@ class atomic_ref {
     return rmw(Op::AtomicXor, v, order, line, [v](T old) { return T(old ^ v); });
   }
 
-  operator T() const { return load(); }  // NOLINT: reads like the variable (line 0: unknown)
+  // Reads like the variable; an operator has no line parameter, so the line is 0 (unknown), as
+  // on the GPU (a defaulted one would name this header's line).
+  // NOLINTNEXTLINE(*-explicit-*)
+  operator T() const {
+    return load(memory_order_seq_cst, 0);
+  }
   T operator=(detail::at_line<T> v) const {
     store(v.value, memory_order_seq_cst, v.line);
     return v.value;

@@ -18,7 +18,7 @@ namespace coop::cg::detail {
 template <class T, class Fn>
 __device__ T warp_fold_down(T v, uint32_t lane, uint32_t count, uint32_t mask) {
   for (uint32_t offset = 16; offset > 0; offset >>= 1) {
-    const T other = __shfl_down_sync(mask, v, offset);
+    const T other = ::__shfl_down_sync(mask, v, offset);
     if (lane + offset < count) v = Fn{}(v, other);
   }
   return v;
@@ -27,7 +27,7 @@ __device__ T warp_fold_down(T v, uint32_t lane, uint32_t count, uint32_t mask) {
 template <class T, class Fn>
 __device__ T warp_scan_up(T v, uint32_t lane, uint32_t mask) {
   for (uint32_t d = 1; d < 32; d <<= 1) {
-    const T other = __shfl_up_sync(mask, v, d);
+    const T other = ::__shfl_up_sync(mask, v, d);
     if (lane >= d) v = Fn{}(v, other);
   }
   return v;
@@ -73,7 +73,7 @@ __device__ T block_scan(T v) {
   if (!Exclusive) {
     result = warp == 0 ? inclusive : Fn{}(inclusive, before);
   } else {
-    const T shifted = __shfl_up_sync(mask, inclusive, 1);
+    const T shifted = ::__shfl_up_sync(mask, inclusive, 1);
     if (lane == 0) result = warp == 0 ? T{} : before;
     else result = warp == 0 ? shifted : Fn{}(shifted, before);
   }

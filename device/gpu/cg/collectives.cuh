@@ -150,7 +150,7 @@ __device__ auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args
   R result{};
   if (g.rank == chosen) result = static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...);
   uint64_t bits = to_bits(result);
-  bits = g.id.mask ? __shfl_sync(g.id.mask, bits, leader) : g.broadcast(g.group, bits);
+  bits = g.id.mask ? ::__shfl_sync(g.id.mask, bits, leader) : g.broadcast(g.group, bits);
   detail::record_invoke(g, chosen, arrive, bits, value_type_of<R>());
   return from_bits<R>(bits);
 }
