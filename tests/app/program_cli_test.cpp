@@ -119,6 +119,20 @@ TEST(ProgramCli, ABarrierMissingAnArrivalIsADeadlockNamingTheThreads) {
   EXPECT_NE(r.err.find("not arrived, exited: threads 63 of block"), std::string::npos) << r.err;
 }
 
+// On a GPU this program never ends (its warps wait for each other); on the emulator it stops at
+// the line with the reason, and the program sees a failed launch.
+TEST(ProgramCli, ABroadcastFromDifferentRanksInAWideTileIsStoppedAtItsLine) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/tile_broadcast_ranks.cu"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("unspecified launch failure"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("kernel rotate: line 12"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("shfl() on a tile of more than 32 threads (one source rank for all)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("every member must pass the same value"), std::string::npos) << r.err;
+}
+
 TEST(ProgramCli, ACrashIsReportedInPlainWords) {
   const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/crash.cu"));
   EXPECT_EQ(r.exit_code, 128 + 11);

@@ -1,7 +1,8 @@
 // Values wider than 8 bytes through a tile's shuffles (a uint4 and a 24-byte struct, as CUDA's
 // Cooperative Groups allow up to 32 bytes), a 64-thread tile with the shared scratch CUDA asks
-// for, and CUDA's vector types with their make_ functions. 1000 items in blocks of 128: the last
-// block's spare threads still take part in every shuffle, with zeros.
+// for, broadcasting one rank's value (a tile of more than 32 threads shuffles from one source
+// rank for all), and CUDA's vector types with their make_ functions. 1000 items in blocks of 128:
+// the last block's spare threads still take part in every shuffle, with zeros.
 #include <cooperative_groups.h>
 
 #include <cstdio>
@@ -24,7 +25,7 @@ __global__ void neighbours(const uint4* in, uint4* out, Stats* stats, int n) {
   const uint4 next = warp.shfl(v, (warp.thread_rank() + 1) % 32);
   const Stats mine = {float(v.x), 1, double(v.w)};
   const Stats partner = warp.shfl_xor(mine, 1);
-  const int across = pair_of_warps.shfl(int(v.y), (pair_of_warps.thread_rank() + 32) % 64);
+  const int across = pair_of_warps.shfl(int(v.y), 37);
   if (i < n) {
     out[i] = make_uint4(next.x, next.y, next.z, unsigned(across));
     stats[i] = partner;
@@ -53,7 +54,7 @@ int main() {
   int wrong = 0;
   for (int k = 0; k < n; ++k) {
     const uint4 next = item(k - k % 32 + (k % 32 + 1) % 32);
-    const uint4 across = item(k - k % 64 + (k % 64 + 32) % 64);
+    const uint4 across = item(k - k % 64 + 37);
     const uint4 partner = item(k ^ 1);
     const uint4 got = h_out[k];
     const Stats s = h_stats[k];

@@ -143,10 +143,18 @@ class thread_block_tile
   thread_block_tile(const thread_block_tile<Size, OtherParent>& other)  // NOLINT
       : base(other.trace_ref(), other.trace_meta_rank(), other.trace_meta_size()) {}
 
+  // Past 32 threads a tile's shfl is a broadcast: CUDA's implementation has the source rank's
+  // warp publish one value that the other warps wait for, so every member must name the same
+  // source (with different ones each warp waits for another, for ever, on a GPU). The emulator
+  // holds the members to it and says so instead of hanging.
   template <class T>
   T shfl(T var, int src_rank, int line = __builtin_LINE()) const {
-    return detail::collective(this->ref_, line, Op::Shfl, "shfl()", var, detail::resolve_shfl,
-                              uint32_t(src_rank), 0, uint32_t(src_rank));
+    constexpr bool broadcast = Size > 32;
+    return detail::collective(
+        this->ref_, line, Op::Shfl,
+        broadcast ? "shfl() on a tile of more than 32 threads (one source rank for all)" : "shfl()",
+        var, detail::resolve_shfl, uint32_t(src_rank), broadcast ? uint64_t(src_rank) : 0,
+        uint32_t(src_rank));
   }
   template <class T>
   T shfl_down(T var, unsigned int delta, int line = __builtin_LINE()) const
