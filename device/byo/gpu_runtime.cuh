@@ -87,15 +87,26 @@ Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim
   return {name, function, shape};
 }
 
+// cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them.
 template <class... P>
-cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
+cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                              void** args, size_t smem, bool cooperative) {
   LaunchShape shape;
   shape.grid = dims_of(grid);
   shape.block = dims_of(block);
   shape.dynamic_smem = smem;
-  shape.cooperative = true;
+  shape.cooperative = cooperative;
   return launch_array(name, function, args, shape);
+}
+template <class... P>
+cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                          void** args, size_t smem = 0, cudaStream_t = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, false);
+}
+template <class... P>
+cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, true);
 }
 
 template <class... P, class... A>

@@ -10,6 +10,12 @@
 #pragma once
 
 #define COOP_BYO_RUNTIME 1
+// The guards CUDA's own headers define: helper headers test them to see which API they serve
+// (#ifdef __CUDA_RUNTIME_H__ before the runtime's error strings).
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
 
 #include <cstddef>
 #include <cstdint>
@@ -335,18 +341,30 @@ std::function<void()> body_from_array(void (*fn)(P...), void** args, std::index_
   return [fn, bound] { std::apply(fn, bound); };
 }
 
+// cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them: the
+// kernel's arguments in a void* array.
 template <class... P>
-cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
+cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                              void** args, size_t smem, bool cooperative) {
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
   r.shape.grid = grid;
   r.shape.block = block;
   r.shape.dynamic_smem = smem;
-  r.shape.cooperative = true;
+  r.shape.cooperative = cooperative;
   r.body = body_from_array(function, args, std::index_sequence_for<P...>{});
   return launch(r);
+}
+template <class... P>
+cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                          void** args, size_t smem = 0, cudaStream_t = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, false);
+}
+template <class... P>
+cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, true);
 }
 
 template <class... P, class... A>

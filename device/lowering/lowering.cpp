@@ -275,6 +275,7 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
   static const Call kCalls[] = {
       {"cudaLaunchCooperativeKernel", "::coop::byo::launch_cooperative", 0},
       {"cudaLaunchKernelEx", "::coop::byo::launch_ex", 1},
+      {"cudaLaunchKernel", "::coop::byo::launch_kernel", 0},
       {"cudaMallocManaged", "::coop::byo::malloc_managed_as", 0},
       {"cudaMalloc", "::coop::byo::malloc_as", 0},
       {"cudaDeviceReset", "::coop::byo::device_reset", -1},

@@ -12,6 +12,7 @@
 // (device/byo/runtime.hpp), which learn the kernel's name and typed pointer from the rewrite:
 //   k<<<g, b, s, st>>>(x)                     ->  ::coop::byo::launcher("k", k, g, b, s, st)(x)
 //   cudaLaunchCooperativeKernel((void*)k, ...)  ->  ::coop::byo::launch_cooperative("k", k, ...)
+//   cudaLaunchKernel((void*)k, ...)           ->  ::coop::byo::launch_kernel("k", k, ...)
 //   cudaLaunchKernelEx(&cfg, k, x)            ->  ::coop::byo::launch_ex("k", &cfg, k, x)
 //   cudaMalloc((void**)&d_in, n)              ->  ::coop::byo::malloc_as("d_in", &d_in, n)
 #pragma once

@@ -52,6 +52,14 @@ TEST(Lowering, CooperativeAndExLaunchesGetTheTypedKernel) {
   EXPECT_NE(program("e = cudaLaunchKernelEx(&cfg, k, x, y);")
                 .find("e = ::coop::byo::launch_ex(\"k\", &cfg, k, x, y);"),
             std::string::npos);
+  // The plain array form, and the Ex form on the same line left to its own rewrite.
+  EXPECT_NE(program("cudaLaunchKernel((const void*)scale, g, b, args, 0, s);")
+                .find("::coop::byo::launch_kernel(\"scale\", scale, g, b, args, 0, s);"),
+            std::string::npos);
+  const std::string both =
+      program("cudaLaunchKernelEx(&c, k, x); cudaLaunchKernel((void*)k, g, b, a);");
+  EXPECT_NE(both.find("launch_ex(\"k\", &c, k, x);"), std::string::npos) << both;
+  EXPECT_NE(both.find("launch_kernel(\"k\", k, g, b, a);"), std::string::npos) << both;
 }
 
 TEST(Lowering, AllocationsAreNamedByTheirVariable) {

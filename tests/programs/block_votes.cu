@@ -1,7 +1,8 @@
 // A program in the way samples are written: every runtime call checked through a helper header
 // of its own folder (common/, given with -I or found beside it), a device chosen by attribute,
 // __constant__ and __device__ variables set with cudaMemcpyToSymbol, a stream with its own
-// flags, pinned host memory, the profiler markers, and the block-wide votes
+// flags, pinned host memory, the profiler markers, a launch with cudaLaunchKernel, and the
+// block-wide votes
 // (__syncthreads_count, _and, _or) beside the bitwise and wrapping atomics.
 #include <cuda_runtime.h>
 
@@ -52,7 +53,10 @@ int main() {
   size_t free_bytes = 0, total_bytes = 0;
   CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   CHECK_CUDA(cudaProfilerStart());
-  votes<<<grid, block, 0, stream>>>(d_in, n, d_per_block, d_flags);
+  // The runtime's own launch call, with the arguments' addresses in an array.
+  int count = n;
+  void* args[] = {&d_in, &count, &d_per_block, &d_flags};
+  CHECK_CUDA(cudaLaunchKernel((const void*)votes, dim3(grid), dim3(block), args, 0, stream));
   CHECK_LAUNCH();
   CHECK_CUDA(cudaProfilerStop());
   int per_block[grid];

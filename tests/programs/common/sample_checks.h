@@ -9,10 +9,17 @@
 #include <cstdio>
 #include <cstdlib>
 
+// Helper headers serve several APIs and test which ones were included by their header guards.
+#ifdef __CUDA_RUNTIME_H__
+inline const char* error_text(cudaError_t e) {
+  return cudaGetErrorString(e);
+}
+#endif
+
 template <typename Result>
 void stop_on_error(Result result, const char* call, const char* file, int line) {
   if (result == cudaSuccess) return;
-  std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorString(result),
+  std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, error_text(result),
                cudaGetErrorName(result));
   std::exit(EXIT_FAILURE);
 }
