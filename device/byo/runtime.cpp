@@ -199,6 +199,92 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, si
 }
 cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
 
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  if (!ptr || !pitch) return fail(cudaErrorInvalidValue);
+  constexpr size_t kAlign = 512;  // what cudaMallocPitch pads rows to on current GPUs
+  *pitch = (std::max<size_t>(width, 1) + kAlign - 1) / kAlign * kAlign;
+  return cudaMalloc(ptr, *pitch * height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+  for (size_t row = 0; row < height; ++row)
+    if (const cudaError_t e = cudaMemcpy(static_cast<char*>(dst) + row * dpitch,
+                                         static_cast<const char*>(src) + row * spitch, width, kind);
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+  if (width > pitch) return fail(cudaErrorInvalidPitchValue);
+  for (size_t row = 0; row < height; ++row)
+    if (const cudaError_t e = cudaMemset(static_cast<char*>(dst) + row * pitch, value, width);
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t) {
+  return cudaMemset2D(dst, pitch, value, width, height);
+}
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
+                           size_t bytes) {
+  if (dst_device != 0 || src_device != 0) return fail(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                size_t bytes, cudaStream_t) {
+  return cudaMemcpyPeer(dst, dst_device, src, src_device, bytes);
+}
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  if (!can) return fail(cudaErrorInvalidValue);
+  if (device != 0 || peer != 0) return fail(cudaErrorInvalidDevice);
+  *can = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned) {
+  if (!device_ptr || !host_ptr) return fail(cudaErrorInvalidValue);
+  *device_ptr = host_ptr;
+  return cudaSuccess;
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* ptr) {
+  if (!a) return fail(cudaErrorInvalidValue);
+  *a = {};
+  a->type = cudaMemoryTypeUnregistered;
+  a->device = 0;
+  // Inside an allocation of the device (cudaMalloc, cudaMallocManaged): device memory.
+  const auto& allocations = coop::byo::device().allocations;
+  auto it = allocations.upper_bound(ptr);
+  if (it != allocations.begin()) {
+    --it;
+    const char* base = static_cast<const char*>(it->first);
+    if (static_cast<const char*>(ptr) < base + std::max<size_t>(it->second, 1)) {
+      a->type = cudaMemoryTypeDevice;
+      a->devicePointer = const_cast<void*>(ptr);
+    }
+  }
+  return cudaSuccess;
+}
+namespace {
+unsigned& device_flags() {
+  static unsigned flags = cudaDeviceScheduleAuto;
+  return flags;
+}
+}  // namespace
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
+  device_flags() = flags;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  if (!flags) return fail(cudaErrorInvalidValue);
+  *flags = device_flags();
+  return cudaSuccess;
+}
+
 // The emulated device's memory is the host's: what is free is what the imitated GPU has, less
 // what the program holds.
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
@@ -262,6 +348,7 @@ constexpr ErrorText kErrors[] = {
     {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
     {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
      "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
@@ -398,6 +485,35 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
+  return cudaStreamCreate(s);
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t) {
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  if (!e) return fail(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* data) {
+  if (!fn) return fail(cudaErrorInvalidValue);
+  fn(data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t callback, void* data,
+                                  unsigned) {
+  if (!callback) return fail(cudaErrorInvalidValue);
+  callback(s, cudaSuccess, data);
+  return cudaSuccess;
+}
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
   if (!e) return fail(cudaErrorInvalidValue);
   *e = new CUevent_st;

@@ -50,6 +50,7 @@ enum cudaError_t {  // NOLINT
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
@@ -84,6 +85,15 @@ using cudaEvent_t = CUevent_st*;  // NOLINT
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 
@@ -232,6 +242,39 @@ enum cudaFuncCache {  // NOLINT: a preference the emulator has no cache to apply
   cudaFuncCachePreferEqual = 3,
 };
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+// Pitched memory: rows of `width` bytes padded to CUDA's 512-byte pitch alignment.
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream = nullptr);
+// One device: a peer copy is a copy, and no device is another's peer.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
+                           size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
+// Mapped host memory is the device's too: the emulator's device memory is the host's.
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
+enum cudaMemoryType {  // NOLINT
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+struct cudaPointerAttributes {  // NOLINT
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned* flags);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
@@ -257,6 +300,18 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+// Launches complete before they return, so a stream has nothing pending: queries say done, a
+// wait on an event is already met, and a host function runs at once, after the work before it.
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+using cudaHostFn_t = void (*)(void*);  // NOLINT
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data);
+using cudaStreamCallback_t = void (*)(cudaStream_t, cudaError_t, void*);  // NOLINT
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
+                                  unsigned flags);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
@@ -412,6 +467,14 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F
 template <class T>
 cudaError_t cudaMalloc(T** ptr, size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal) {

@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"barrier_double_buffer.cu", {"weighted_sums"}},
         Case{"pipeline_stages.cu", {"staged_block", "staged_threads"}},
         Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}},
-        Case{"block_votes.cu", {"votes"}}),
+        Case{"block_votes.cu", {"votes"}}, Case{"pitched_rows.cu", {"double_rows"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -255,7 +255,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "warp_aggregated_atomics.cu", "warp_intrinsics.cu", "kernel_forms.cu",
                       "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
-                      "partial_tiles.cu", "wide_values.cu",
+                      "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
                       "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
@@ -339,6 +339,7 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"barrier_double_buffer.cu", false},
                       GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
                       GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
+                      GpuCase{"pitched_rows.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
