@@ -1,6 +1,5 @@
 #include "app/program/program.hpp"
 
-#include <cuda_runtime_api.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -104,7 +103,10 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
   std::string listing;
   Result<int> listed = capture(dry, listing);
   if (!listed) return listed.status();
-  if (*listed != 0) return capture(cmd, output);  // nvcc's own words about its options
+  if (*listed != 0) {  // nvcc's own words about its options
+    fs::remove_all(tmp, ec);
+    return capture(cmd, output);
+  }
   static const std::regex simple_assignment(R"(^[A-Za-z_]\w*=("[^"]*"|[^ "]*)\s*$)");
   static const std::regex assignment(R"(^[A-Za-z_]\w*=)");
   std::string exports = "set -e\n";
@@ -140,8 +142,10 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
   std::smatch m;
   if (steps.size() < 4 || program(steps[1]) != "cudafe++" || !cicc || !ptxas || !device_end ||
       !std::regex_search(steps[1], m, module_file) ||
-      steps[1].find(" --gen_module_id_file") == std::string::npos)
+      steps[1].find(" --gen_module_id_file") == std::string::npos) {
+    fs::remove_all(tmp, ec);
     return capture(cmd, output);
+  }
   const std::string module_id_file = m[1].str();
   steps[1].replace(steps[1].find(" --gen_module_id_file"), 21, "");
   {
@@ -221,12 +225,9 @@ Status check_launch_overrides(const ProgramOptions& o) {
 }
 
 std::string local_gpu_arch() {
-  int count = 0;
-  cudaDeviceProp props{};
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
-      cudaGetDeviceProperties(&props, 0) != cudaSuccess)
-    return "";
-  return "sm_" + std::to_string(props.major * 10 + props.minor);
+  Result<std::vector<DeviceProps>> gpus = query_gpus();
+  if (!gpus || gpus->empty()) return "";
+  return "sm_" + std::to_string(gpus->front().cc_major * 10 + gpus->front().cc_minor);
 }
 
 bool is_header_path(const std::string& name) {

@@ -47,12 +47,19 @@ inline void record_copy_issue(const emu::GroupRef& g, const void* dst, const voi
   emu::record(e);
 }
 
-inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes,
-                       size_t element, int line) {
+// Issues this member's share of a copy and hands it to `keep`, which decides when it lands: its
+// own batch (cg::memcpy_async), a pipeline's stage, or a cuda::barrier's phase.
+template <class Keep>
+void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes, size_t element,
+                int line, Keep keep) {
   const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
   const std::vector<emu::AsyncCopy> mine = share_of(g, dst, src, bytes, element);
-  emu::async_copy_commit(mine.data(), mine.size());
+  keep(mine.data(), mine.size());
   record_copy_issue(g, dst, src, bytes, line, step.time);
+}
+inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes,
+                       size_t element, int line) {
+  issue_copy(g, dst, src, bytes, element, line, emu::async_copy_commit);
 }
 
 inline void wait_copies(const emu::GroupRef& g, uint32_t keep, int line) {

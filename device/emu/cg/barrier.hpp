@@ -6,6 +6,7 @@
 // arrive_and_wait is Barrier, on GroupKind::Barrier (group_id = the barrier's shared offset).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -75,11 +76,7 @@ void check_alignment(const void* dst, const void* src, size_t bytes, int line) {
   }
 }
 
-// The group of a cuda::memcpy_async call: a traced group, or the calling thread alone.
-template <class Group>
-emu::GroupRef copy_group(const Group& g) {
-  return g.trace_ref();
-}
+// The "group" of a cuda::memcpy_async without one: the calling thread alone.
 inline emu::GroupRef single_thread() {
   emu::GroupRef g;
   g.kind = GroupKind::Thread;
@@ -167,20 +164,20 @@ namespace detail {
 template <class Size, thread_scope Scope, class Completion>
 void copy_with_barrier(const emu::GroupRef& g, void* dst, const void* src, Size size, size_t align,
                        barrier<Scope, Completion>& bar, int line) {
-  const size_t bytes = size_t(size);
-  check_alignment<Size>(dst, src, bytes, line);
-  const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
-  const auto mine = cg::detail::share_of(g, dst, src, bytes, align < 16 ? align : 16);
-  emu::barrier_attach_copies(&bar, mine.data(), mine.size(), uint16_t(line));
-  cg::detail::record_copy_issue(g, dst, src, bytes, line, step.time);
+  check_alignment<Size>(dst, src, size_t(size), line);
+  cg::detail::issue_copy(g, dst, src, size_t(size), align, line,
+                         [&](const emu::AsyncCopy* copies, size_t count) {
+                           emu::barrier_attach_copies(&bar, copies, count, uint16_t(line));
+                         });
 }
 
-template <class T>
-constexpr size_t align_of() {
-  if constexpr (::std::is_void_v<T>)
-    return 1;
-  else
-    return alignof(T);
+// The pieces a memcpy_async of T with a Size (size_t or aligned_size_t<N>) is dealt in: the
+// alignment both promise, at most the 16 bytes one copy instruction moves.
+template <class T, class Size>
+constexpr size_t copy_piece() {
+  size_t align = size_align<Size>();
+  if constexpr (!::std::is_void_v<T>) align = ::std::max(align, alignof(T));
+  return ::std::min<size_t>(align, 16);
 }
 
 }  // namespace detail
@@ -190,15 +187,15 @@ constexpr size_t align_of() {
 template <class T, class Size, thread_scope Scope, class Completion>
 void memcpy_async(T* dst, const T* src, Size size, barrier<Scope, Completion>& bar,
                   int line = __builtin_LINE()) {
-  constexpr size_t align = ::std::max(detail::align_of<T>(), detail::size_align<Size>());
-  detail::copy_with_barrier(detail::single_thread(), dst, src, size, align, bar, line);
+  detail::copy_with_barrier(detail::single_thread(), dst, src, size, detail::copy_piece<T, Size>(),
+                            bar, line);
 }
 // The group form: every member of the group calls it and copies a share.
 template <class Group, class T, class Size, thread_scope Scope, class Completion>
 void memcpy_async(const Group& group, T* dst, const T* src, Size size,
                   barrier<Scope, Completion>& bar, int line = __builtin_LINE()) {
-  constexpr size_t align = ::std::max(detail::align_of<T>(), detail::size_align<Size>());
-  detail::copy_with_barrier(detail::copy_group(group), dst, src, size, align, bar, line);
+  detail::copy_with_barrier(group.trace_ref(), dst, src, size, detail::copy_piece<T, Size>(), bar,
+                            line);
 }
 
 }  // namespace coop::cuda

@@ -39,12 +39,8 @@ struct pipeline_stage {
 template <class Size>
 void copy_into_pipeline(const emu::GroupRef& g, void* dst, const void* src, Size size, size_t align,
                         int line) {
-  const size_t bytes = size_t(size);
-  check_alignment<Size>(dst, src, bytes, line);
-  const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
-  const auto mine = cg::detail::share_of(g, dst, src, bytes, align < 16 ? align : 16);
-  emu::async_copy_stage(mine.data(), mine.size());
-  cg::detail::record_copy_issue(g, dst, src, bytes, line, step.time);
+  check_alignment<Size>(dst, src, size_t(size), line);
+  cg::detail::issue_copy(g, dst, src, size_t(size), align, line, emu::async_copy_stage);
 }
 
 // Builds pipelines and reaches their state, which user code cannot.
@@ -212,14 +208,14 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 // group its share. The copy belongs to the stage the next producer_commit closes.
 template <class T, class Size, thread_scope Scope>
 void memcpy_async(T* dst, const T* src, Size size, pipeline<Scope>&, int line = __builtin_LINE()) {
-  constexpr size_t align = ::std::max(detail::align_of<T>(), detail::size_align<Size>());
-  detail::copy_into_pipeline(detail::single_thread(), dst, src, size, align, line);
+  detail::copy_into_pipeline(detail::single_thread(), dst, src, size, detail::copy_piece<T, Size>(),
+                             line);
 }
 template <class Group, class T, class Size, thread_scope Scope>
 void memcpy_async(const Group& group, T* dst, const T* src, Size size, pipeline<Scope>&,
                   int line = __builtin_LINE()) {
-  constexpr size_t align = ::std::max(detail::align_of<T>(), detail::size_align<Size>());
-  detail::copy_into_pipeline(detail::copy_group(group), dst, src, size, align, line);
+  detail::copy_into_pipeline(group.trace_ref(), dst, src, size, detail::copy_piece<T, Size>(),
+                             line);
 }
 
 }  // namespace coop::cuda

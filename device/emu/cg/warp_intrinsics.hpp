@@ -9,6 +9,7 @@
 #include <string>
 
 #include "device/emu/cg/warp_groups.hpp"
+#include "device/trace/shuffle_source.hpp"
 
 namespace coop::cg::detail {
 
@@ -40,8 +41,9 @@ T shfl_from_lane(uint32_t mask, T var, uint32_t src, Op op, const char* what, in
   return collective(g, line, op, what, var, resolve_shfl, rank_in_mask(g.warp_mask, src), 0, src);
 }
 
-inline uint32_t segment_base(int width) {
-  return emu::this_thread().lane & ~uint32_t(width - 1);
+// The lane a raw shuffle of the calling lane reads.
+inline uint32_t source_lane(Op op, uint32_t arg, int width) {
+  return shuffle_source(op, emu::this_thread().lane, arg, uint32_t(width));
 }
 
 }  // namespace coop::cg::detail
@@ -51,30 +53,26 @@ namespace coop {
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,  // NOLINT: CUDA's name
               int line = __builtin_LINE()) {
-  const uint32_t src = cg::detail::segment_base(width) + uint32_t(src_lane & (width - 1));
+  const uint32_t src = cg::detail::source_lane(Op::Shfl, uint32_t(src_lane), width);
   return cg::detail::shfl_from_lane(mask, var, src, Op::Shfl, "__shfl_sync()", line);
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,  // NOLINT
                    int line = __builtin_LINE()) {
-  const uint32_t lane = emu::this_thread().lane, base = cg::detail::segment_base(width);
-  const uint32_t src = lane - base + delta < uint32_t(width) ? lane + delta : lane;
+  const uint32_t src = cg::detail::source_lane(Op::ShflDown, delta, width);
   return cg::detail::shfl_from_lane(mask, var, src, Op::ShflDown, "__shfl_down_sync()", line);
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,  // NOLINT
                  int line = __builtin_LINE()) {
-  const uint32_t lane = emu::this_thread().lane, base = cg::detail::segment_base(width);
-  const uint32_t src = lane - base >= delta ? lane - delta : lane;
+  const uint32_t src = cg::detail::source_lane(Op::ShflUp, delta, width);
   return cg::detail::shfl_from_lane(mask, var, src, Op::ShflUp, "__shfl_up_sync()", line);
 }
+// A partner beyond the segment leaves the caller's own value, as on a GPU.
 template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,  // NOLINT
                   int line = __builtin_LINE()) {
-  const uint32_t lane = emu::this_thread().lane, base = cg::detail::segment_base(width);
-  const uint32_t x = lane ^ uint32_t(lane_mask);
-  // A partner beyond the segment leaves the caller's own value, as on a GPU.
-  const uint32_t src = (x & ~uint32_t(width - 1)) == base ? x : lane;
+  const uint32_t src = cg::detail::source_lane(Op::ShflXor, uint32_t(lane_mask), width);
   return cg::detail::shfl_from_lane(mask, var, src, Op::ShflXor, "__shfl_xor_sync()", line);
 }
 

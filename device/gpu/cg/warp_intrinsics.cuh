@@ -10,6 +10,7 @@
 #pragma once
 
 #include "device/gpu/cg/record.cuh"
+#include "device/trace/shuffle_source.hpp"
 
 namespace coop {
 namespace detail {
@@ -46,8 +47,9 @@ __device__ __forceinline__ void record_vote(uint32_t m, Op op, int predicate, ui
                                 uint32_t(predicate ? 1u : 0u), out, 0u);
 }
 
-__device__ __forceinline__ uint32_t segment_base(int width) {
-  return cg::detail::lane_id() & ~uint32_t(width - 1);
+// The lane a raw shuffle of the calling lane reads, by the emulator's formula.
+__device__ __forceinline__ uint32_t source_lane(Op op, uint32_t arg, int width) {
+  return shuffle_source(op, cg::detail::lane_id(), arg, uint32_t(width));
 }
 
 }  // namespace detail
@@ -56,33 +58,29 @@ template <class T>
 __device__ T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,  // NOLINT
                          int line = __builtin_LINE()) {
   const T out = ::__shfl_sync(mask, var, src_lane, width);
-  const uint32_t src = detail::segment_base(width) + uint32_t(src_lane & (width - 1));
+  const uint32_t src = detail::source_lane(Op::Shfl, uint32_t(src_lane), width);
   return detail::record_shfl(mask, Op::Shfl, var, out, src, line);
 }
 template <class T>
 __device__ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,  // NOLINT
                               int line = __builtin_LINE()) {
   const T out = ::__shfl_down_sync(mask, var, delta, width);
-  const uint32_t lane = cg::detail::lane_id(), base = detail::segment_base(width);
-  const uint32_t src = lane - base + delta < uint32_t(width) ? lane + delta : lane;
-  return detail::record_shfl(mask, Op::ShflDown, var, out, src, line);
+  return detail::record_shfl(mask, Op::ShflDown, var, out,
+                             detail::source_lane(Op::ShflDown, delta, width), line);
 }
 template <class T>
 __device__ T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,  // NOLINT
                             int line = __builtin_LINE()) {
   const T out = ::__shfl_up_sync(mask, var, delta, width);
-  const uint32_t lane = cg::detail::lane_id(), base = detail::segment_base(width);
-  const uint32_t src = lane - base >= delta ? lane - delta : lane;
-  return detail::record_shfl(mask, Op::ShflUp, var, out, src, line);
+  return detail::record_shfl(mask, Op::ShflUp, var, out,
+                             detail::source_lane(Op::ShflUp, delta, width), line);
 }
 template <class T>
 __device__ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,  // NOLINT
                              int line = __builtin_LINE()) {
   const T out = ::__shfl_xor_sync(mask, var, lane_mask, width);
-  const uint32_t lane = cg::detail::lane_id(), base = detail::segment_base(width);
-  const uint32_t x = lane ^ uint32_t(lane_mask);
-  const uint32_t src = (x & ~uint32_t(width - 1)) == base ? x : lane;
-  return detail::record_shfl(mask, Op::ShflXor, var, out, src, line);
+  return detail::record_shfl(mask, Op::ShflXor, var, out,
+                             detail::source_lane(Op::ShflXor, uint32_t(lane_mask), width), line);
 }
 
 // The ballot returns lanes, as CUDA's does; the trace holds it by rank among the mask's lanes,
