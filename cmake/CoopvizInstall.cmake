@@ -16,12 +16,13 @@ install(TARGETS coopviz_device coopviz_byo_runtime coopviz_byo_gpu_runtime
 # The headers a user's program includes: the shim folders (cuda_runtime.h, cooperative_groups.h,
 # ...) and the parts of device/ they include, at the same paths as in the source tree.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/byo/include ${PROJECT_SOURCE_DIR}/device/byo/gpu_include
+                  ${PROJECT_SOURCE_DIR}/device/byo/host_include
         DESTINATION ${COOPVIZ_INSTALL_DATADIR}/include/device/byo)
 foreach(part byo coop emu gpu launch trace)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/${part}/
           DESTINATION ${COOPVIZ_INSTALL_DATADIR}/include/device/${part}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh"
-          PATTERN "include" EXCLUDE PATTERN "gpu_include" EXCLUDE)
+          PATTERN "include" EXCLUDE PATTERN "gpu_include" EXCLUDE PATTERN "host_include" EXCLUDE)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/traces/ DESTINATION ${COOPVIZ_INSTALL_DATADIR}/traces

@@ -123,6 +123,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;
+    if (!gpu_arch.empty()) {
+      out["gpu_build"] = build->halves ? "halves" : "whole";
+      if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;
+    }
     out["run_seconds"] = run->seconds;
     out["exit_code"] = run->exit_code;
     if (!run->what.empty()) out["problem"] = run->what;

@@ -242,7 +242,71 @@ bool is_program_path(const std::string& name) {
   return false;
 }
 
-Result<ProgramBuild> build_program(const ProgramOptions& o) {
+namespace {
+
+// The program's own headers, lowered as `kind` like the program: those beside it into `to`
+// (where the lowered program is, so `#include "x.cuh"` finds them first), those of each -I
+// folder into to/include<k>, which the returned -I options search before the original folder.
+Result<std::vector<std::string>> lower_headers(const fs::path& source,
+                                               const std::vector<std::string>& includes,
+                                               SourceKind kind, const fs::path& to) {
+  std::error_code ec;
+  auto lower_folder = [&](const fs::path& from, const fs::path& into) -> Status {
+    fs::create_directories(into, ec);
+    for (const auto& entry : fs::directory_iterator(from, ec)) {
+      if (entry.path() == source || !entry.is_regular_file() ||
+          !is_header_path(entry.path().string()))
+        continue;
+      Result<std::string> h = read_file(entry.path().string());
+      if (!h) return h.status();
+      Result<std::string> l = lower_source(*h, entry.path().string(), kind);
+      if (!l) return l.status();
+      std::ofstream out(into / entry.path().filename());
+      out << "#pragma once\n" << *l;
+    }
+    return {};
+  };
+  if (Status s = lower_folder(source.parent_path(), to); !s) return s;
+  std::vector<std::string> options;
+  for (size_t k = 0; k < includes.size(); ++k) {
+    const fs::path lowered = to / ("include" + std::to_string(k));
+    if (Status s = lower_folder(fs::absolute(includes[k], ec), lowered); !s) return s;
+    options.push_back("-I" + lowered.string());
+  }
+  return options;
+}
+
+// What keeps the program (or a header of its own) from a GPU build in two halves, or "".
+std::string split_obstacle(const fs::path& source, const std::string& text,
+                           const std::vector<std::string>& includes) {
+  if (std::string why = host_half_obstacle(text); !why.empty()) return why;
+  std::error_code ec;
+  std::vector<fs::path> folders = {source.parent_path()};
+  for (const std::string& i : includes) folders.push_back(fs::absolute(i, ec));
+  for (const fs::path& folder : folders)
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+      if (entry.is_regular_file() && is_header_path(entry.path().string()))
+        if (Result<std::string> h = read_file(entry.path().string()))
+          if (std::string why = host_half_obstacle(*h); !why.empty())
+            return why + " in " + entry.path().filename().string();
+  return "";
+}
+
+// The compiler's words about the lowered copy `compiled`, told of the user's `source`: its name
+// in place of the copy's, and no columns (lowering keeps the lines, not the columns).
+std::string as_the_user_wrote_it(const std::string& output, const fs::path& source,
+                                 const fs::path& compiled) {
+  const std::regex column(
+      "(" + std::regex_replace(source.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+      R"(:\d+):\d+:)");
+  std::string said = std::regex_replace(output, column, "$1:");
+  for (size_t at; (at = said.find(compiled.string())) != std::string::npos;)
+    said.replace(at, compiled.string().size(), source.string());
+  return said;
+}
+
+// The build; `halves` false has nvcc build a GPU program whole.
+Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   const auto start = Clock::now();
   std::error_code ec;
   const fs::path source = fs::absolute(o.file, ec);
@@ -255,6 +319,13 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   const bool gpu = !o.gpu_arch.empty();
   const DataDirs dirs = data_dirs();
   const std::string headers = dirs.headers.string();
+  // The GPU build compiles the device code and the host code apart, side by side, where nothing
+  // in the program needs one compile to see both (gpu_host_runtime.hpp); else nvcc builds it whole.
+  std::string obstacle;
+  if (gpu) {
+    obstacle = halves ? split_obstacle(source, *text, o.includes) : "asked to build it whole";
+  }
+  const bool split = gpu && obstacle.empty();
   std::vector<std::string> cmd;
   if (gpu) {
     // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
@@ -268,6 +339,7 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
            "-I" + headers + "/device/byo/gpu_include",
            "-I" + headers,
            "-I" + source.parent_path().string()};
+    if (split) cmd.insert(cmd.begin() + 1, {"-cubin", "-DCOOP_BYO_DEVICE_HALF"});
   } else {
     cmd = {kProgramCompiler,
            "-std=c++20",
@@ -280,9 +352,27 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
            "-I" + headers,
            "-I" + source.parent_path().string()};
   }
+  // The host half: the host compiler alone, with CUDA's runtime headers and library.
+  std::vector<std::string> host_cmd;
+  if (split)
+    host_cmd = {kProgramCompiler,
+                "-std=c++20",
+                "-O1",
+                "-pthread",
+                "-fdiagnostics-color=never",
+                "-fno-diagnostics-show-caret",
+                "-I" + headers + "/device/byo/host_include",
+                "-I" + std::string(kProgramCudaInclude),
+                "-I" + std::string(kProgramCudaInclude) + "/cccl",
+                "-I" + headers,
+                "-I" + source.parent_path().string()};
   const std::vector<std::string> libraries = link_libraries(gpu, dirs);
-  for (const std::string& d : o.defines) cmd.push_back("-D" + d);
+  for (const std::string& d : o.defines) {
+    cmd.push_back("-D" + d);
+    if (split) host_cmd.push_back("-D" + d);
+  }
   std::vector<std::string> key = cmd;
+  key.insert(key.end(), host_cmd.begin(), host_cmd.end());
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
   // This coopviz's runtime: a rebuilt one makes earlier builds stale.
@@ -300,6 +390,8 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   const fs::path dir = fs::path(cache_root()) / "programs" / name;
   ProgramBuild build;
   build.executable = (dir / "program").string();
+  build.halves = split;
+  if (!split) build.whole_because = obstacle;
   if (fs::exists(build.executable, ec)) {
     build.cached = true;
     build.seconds = seconds_since(start);
@@ -308,75 +400,102 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   fs::create_directories(dir, ec);
   if (ec) return Status::error("cannot create " + dir.string() + ": " + ec.message());
 
-  const SourceKind kind = gpu ? SourceKind::GpuProgram : SourceKind::Program;
-  Result<std::string> lowered = lower_source(*text, source.string(), kind);
-  if (!lowered) return lowered.status();
-  // The program's own headers are lowered too (they may declare __shared__ or read threadIdx):
-  // those beside it into the build folder, which `#include "x.cuh"` searches first, those of each
-  // -I folder into a folder searched before it.
-  auto lower_headers = [&](const fs::path& from, const fs::path& to) -> Status {
-    fs::create_directories(to, ec);
-    for (const auto& entry : fs::directory_iterator(from, ec)) {
-      if (entry.path() == source || !entry.is_regular_file() ||
-          !is_header_path(entry.path().string()))
-        continue;
-      Result<std::string> h = read_file(entry.path().string());
-      if (!h) return h.status();
-      Result<std::string> l = lower_source(*h, entry.path().string(), kind);
-      if (!l) return l.status();
-      std::ofstream out(to / entry.path().filename());
-      out << "#pragma once\n" << *l;
-    }
-    return {};
-  };
-  if (Status s = lower_headers(source.parent_path(), dir); !s) return s;
-  for (size_t k = 0; k < o.includes.size(); ++k) {
-    const fs::path lowered_dir = dir / ("include" + std::to_string(k));
-    if (Status s = lower_headers(fs::absolute(o.includes[k], ec), lowered_dir); !s) return s;
-    cmd.push_back("-I" + lowered_dir.string());
-  }
   // Names of this process's own: two coopviz may build the same program at once; the last
   // rename wins, with the same result.
   const std::string mine = std::to_string(getpid());
-  const fs::path cpp = dir / ("program." + mine + (gpu ? ".cu" : ".cpp"));
-  {
-    std::ofstream out(cpp);
-    out << (gpu ? "#include \"device/byo/gpu_runtime.cuh\"\n" : "#include \"device/byo/runtime.hpp\"\n")
-        << *lowered;
-    if (!out) return Status::error("cannot write " + cpp.string());
-  }
-  // The original folders after the lowered ones, for their subfolders.
-  for (const std::string& i : o.includes) cmd.push_back("-I" + fs::absolute(i, ec).string());
   const std::string partial = build.executable + ".partial." + mine;
+  const std::string partial_cubin = build.executable + ".cubin.partial." + mine;
+
+  // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
+  auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* prelude,
+                           const char* extension,
+                           std::vector<std::string>& into) -> Result<fs::path> {
+    Result<std::string> lowered = lower_source(*text, source.string(), kind);
+    if (!lowered) return lowered.status();
+    Result<std::vector<std::string>> include_options =
+        lower_headers(source, o.includes, kind, folder);
+    if (!include_options) return include_options.status();
+    into.insert(into.end(), include_options->begin(), include_options->end());
+    const fs::path path = folder / ("program." + mine + extension);
+    std::ofstream out(path);
+    out << prelude << *lowered;
+    if (!out) return Status::error("cannot write " + path.string());
+    // The original folders after the lowered ones, for their subfolders.
+    for (const std::string& i : o.includes) into.push_back("-I" + fs::absolute(i, ec).string());
+    return path;
+  };
+  const SourceKind kind = gpu ? SourceKind::GpuProgram : SourceKind::Program;
+  const fs::path device_folder = split ? dir / "device" : dir;
+  Result<fs::path> cpp = write_lowered(
+      kind, device_folder,
+      gpu ? "#include \"device/byo/gpu_runtime.cuh\"\n" : "#include \"device/byo/runtime.hpp\"\n",
+      gpu ? ".cu" : ".cpp", cmd);
+  if (!cpp) return cpp.status();
   if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
-  cmd.push_back(cpp.string());
+  cmd.push_back(cpp->string());
   if (!gpu) cmd.insert(cmd.end(), {"-x", "none"});
   cmd.push_back("-o");
-  cmd.push_back(partial);
-  for (const std::string& lib : libraries) {
-    // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
-    const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
-    if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
-    cmd.push_back(lib);
+  cmd.push_back(split ? partial_cubin : partial);
+  if (!split) {
+    for (const std::string& lib : libraries) {
+      // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
+      const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
+      if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
+      cmd.push_back(lib);
+    }
   }
-  Result<int> rc =
-      gpu ? run_nvcc(cmd, dir, build.compiler_output) : capture(cmd, build.compiler_output);
-  fs::remove(cpp, ec);
+  Result<fs::path> host_cpp = fs::path();
+  if (split) {
+    host_cpp = write_lowered(SourceKind::GpuHost, dir / "host",
+                             "#include \"device/byo/gpu_host_runtime.hpp\"\n", ".cpp", host_cmd);
+    if (!host_cpp) return host_cpp.status();
+    host_cmd.insert(host_cmd.end(), {"-x", "c++", host_cpp->string(), "-x", "none", "-o", partial});
+    host_cmd.insert(host_cmd.end(), libraries.begin(), libraries.end());
+    host_cmd.insert(host_cmd.end(), {kProgramCudaRuntime, "-ldl", "-lrt", "-lpthread"});
+  }
+  Result<int> rc = 0;
+  if (split) {
+    // Both halves at once; the device half's words are nvcc's, about the user's lines.
+    std::string host_output;
+    Result<int> host_rc = 0;
+    std::thread host_half([&] { host_rc = capture(host_cmd, host_output); });
+    rc = capture(cmd, build.compiler_output);
+    host_half.join();
+    if (rc && *rc == 0 && (!host_rc || *host_rc != 0)) {
+      // Something of the host half the lowering did not foresee: nvcc builds the program whole
+      // and has the last word.
+      std::string first_line = host_rc ? "" : host_rc.status().message();
+      std::istringstream said(host_output);
+      for (std::string l; first_line.empty() && std::getline(said, l);)
+        if (l.find("error") != std::string::npos) first_line = l;
+      fs::remove_all(dir, ec);
+      Result<ProgramBuild> again = compile_program(o, false);
+      if (again) {
+        again->whole_because = "the host half did not compile apart: " + first_line;
+        again->seconds = seconds_since(start);
+      }
+      return again;
+    }
+  } else {
+    rc = gpu ? run_nvcc(cmd, dir, build.compiler_output) : capture(cmd, build.compiler_output);
+  }
+  fs::remove(*cpp, ec);
+  if (split) fs::remove(*host_cpp, ec);
   if (!rc) return rc.status();
-  if (*rc != 0) {
-    // Lowering keeps the user's line numbers but not the columns: they are left out.
-    const std::regex column("(" + std::regex_replace(source.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + R"(:\d+):\d+:)");
-    std::string said = std::regex_replace(build.compiler_output, column, "$1:");
-    // The file compiled is the lowered copy; the user knows it by their own name ("1 error
-    // detected in the compilation of ...").
-    for (size_t at; (at = said.find(cpp.string())) != std::string::npos;)
-      said.replace(at, cpp.string().size(), source.string());
-    return Status::error(said);
-  }
-  fs::rename(partial, build.executable, ec);
+  if (*rc != 0) return Status::error(as_the_user_wrote_it(build.compiler_output, source, *cpp));
+  if (split) fs::rename(partial_cubin, build.executable + ".cubin", ec);
+  if (!ec) fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
   build.seconds = seconds_since(start);
   return build;
+}
+
+}  // namespace
+
+Result<ProgramBuild> build_program(const ProgramOptions& o) {
+  // COOPVIZ_GPU_BUILD=whole: nvcc builds GPU programs whole (to compare the two ways).
+  const char* way = std::getenv("COOPVIZ_GPU_BUILD");
+  return compile_program(o, !(way && std::string(way) == "whole"));
 }
 
 Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& build) {

@@ -35,6 +35,10 @@ struct ProgramBuild {
   std::string compiler_output;  // as the compiler wrote it, with the user's file and lines
   double seconds = 0;
   bool cached = false;  // an earlier build of the same source and options was reused
+  // A GPU build whose device code and host code were compiled apart, side by side (the faster
+  // way); else why nvcc built it whole.
+  bool halves = false;
+  std::string whole_because;
 };
 
 // Lowers and compiles the program (or reuses the build of identical inputs). A compile error is

@@ -27,4 +27,12 @@ cudaError_t device_reset();
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size);
 
+// A program whose device code was compiled apart (gpu_host_runtime.hpp): the kernel of a host
+// stub, as a handle CUDA's runtime takes in the stub's place (nullptr, said on stderr, if the
+// device code has none); its entry for the executor; and a device variable's address and size
+// from its host twin's address.
+const void* library_kernel(const void* stub);
+GpuKernelEntry library_entry(const void* stub);
+cudaError_t library_global(const void* host, void** device, size_t* bytes);
+
 }  // namespace coop::byo

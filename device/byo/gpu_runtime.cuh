@@ -16,7 +16,14 @@
 #include <utility>
 
 #include "device/byo/gpu_launch.hpp"
+#ifdef __CUDACC__
 #include "device/gpu/module.cuh"
+// The kernel as this translation unit, which nvcc compiled with it, knows it.
+#define COOP_BYO_ENTRY(function) COOP_GPU_ENTRY(*(function))
+#else
+// The host half alone (gpu_host_runtime.hpp): the kernel is found in the device code by symbol.
+#define COOP_BYO_ENTRY(function) ::coop::byo::library_entry(reinterpret_cast<const void*>(function))
+#endif
 #include "device/launch/dims.hpp"
 #include "device/trace/value.hpp"
 
@@ -49,7 +56,7 @@ cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
                          const LaunchShape& shape) {
   GpuLaunch l;
   l.name = name;
-  l.entry = COOP_GPU_ENTRY(*function);
+  l.entry = COOP_BYO_ENTRY(function);
   l.args = args;
   l.shape = shape;
   return launch_gpu(l);

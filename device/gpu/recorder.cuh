@@ -17,7 +17,13 @@
 
 namespace coop::gpu {
 
+#ifdef COOP_BYO_DEVICE_HALF
+// A user program's device code compiled apart is loaded as a library, where coop finds the sink
+// by this name (_ZN4coop3gpu12g_trace_sinkE): one of external linkage keeps it.
+__constant__ TraceSink g_trace_sink;
+#else
 static __constant__ TraceSink g_trace_sink;
+#endif
 
 // Host side: points this translation unit's kernels at a sink (called by the GPU executor).
 static inline cudaError_t set_trace_sink(const TraceSink& sink, cudaStream_t stream) {

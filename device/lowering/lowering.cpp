@@ -249,7 +249,8 @@ std::string traced_calls(const std::string& line) {
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).
 Result<std::string> lower_program_line(std::string line, const std::string& path, int number,
                                        SourceKind kind) {
-  line = kind == SourceKind::GpuProgram ? traced_calls(line) : lower_builtins(line);
+  if (kind == SourceKind::GpuProgram) line = traced_calls(line);
+  if (kind == SourceKind::Program) line = lower_builtins(line);
   for (size_t from = 0;;) {
     std::string code = code_part(line);
     code.resize(line.size(), ' ');
@@ -302,7 +303,7 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       std::string head;
       size_t replace_end = b;
       if (call.kernel_argument < 0) {
-        if (kind != SourceKind::GpuProgram) break;
+        if (kind == SourceKind::Program) break;
         head = std::string(call.replacement) + "(";
         replace_end = open + 1;
       } else if (call.kernel_argument == 0) {
@@ -370,7 +371,7 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
       if (!lowered) return lowered.status();
       line = *lowered;
     }
-    if (kind == SourceKind::GpuProgram) {  // nvcc knows __shared__
+    if (kind == SourceKind::GpuProgram || kind == SourceKind::GpuHost) {  // nvcc knows __shared__
       out << line << "\n";
       continue;
     }
@@ -384,7 +385,7 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
     if (!shared) return shared.status();
     out << *shared << "\n";
   }
-  return out.str();
+  return kind == SourceKind::GpuHost ? strip_device_code(out.str()) : out.str();
 }
 
 }  // namespace coop

@@ -27,9 +27,21 @@ namespace coop {
 // GpuProgram: a user's program for nvcc; only its launches and allocations are rewritten, and its
 // atomics and __syncthreads() are the traced ones (::coop::atomicAdd: CUDA's own are global
 // functions that an unqualified call would prefer).
-enum class SourceKind { Lesson, Program, GpuProgram };
+// GpuHost: the host half of a user's program for the GPU, when nvcc compiles its device code apart
+// (-cubin) and the host compiler alone builds the rest: launches and allocations are rewritten
+// as for GpuProgram, each __global__ function keeps its signature with an empty body (its symbol
+// names the kernel in the device code) and __device__-only functions are blanked out.
+enum class SourceKind { Lesson, Program, GpuProgram, GpuHost };
 
 // The lowered text of `text` (read from `path`), or an error "path:line: error: message".
 Result<std::string> lower_source(const std::string& text, const std::string& path, SourceKind kind);
+
+// What in a program keeps its host half from being compiled apart from its device code (a
+// __managed__ variable, a static device variable, ...), or "" when nothing does.
+std::string host_half_obstacle(const std::string& text);
+
+// `text` with the bodies of its __global__ functions emptied and its __device__-only functions
+// blanked (every line kept), as SourceKind::GpuHost does after its rewrites.
+std::string strip_device_code(std::string text);
 
 }  // namespace coop

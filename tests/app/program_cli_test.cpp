@@ -247,6 +247,33 @@ TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   auto build = coop::app::build_program(p);
   ASSERT_TRUE(build.ok()) << build.status().message();
   EXPECT_TRUE(std::filesystem::exists(build->executable));
+  // Device code and host code compiled apart, except where a cluster launch needs nvcc whole.
+  if (std::string(GetParam()) == "cluster_exchange.cu") {
+    EXPECT_FALSE(build->halves);
+    EXPECT_EQ(build->whole_because, "a cluster launch");
+  } else if (std::string(GetParam()) == "pipeline_stages.cu") {
+    EXPECT_FALSE(build->halves);
+    EXPECT_EQ(build->whole_because, "CUDA's pipeline header");
+  } else {
+    EXPECT_TRUE(build->halves) << build->whole_because;
+    EXPECT_TRUE(std::filesystem::exists(build->executable + ".cubin"));
+  }
+}
+
+// Asked to, nvcc builds the program whole, as it does where the halves cannot be apart.
+TEST(ProgramBuildWays, WholeWhenAsked) {
+  coop::app::ProgramOptions p;
+  p.file = program("tile_ranks.cu");
+  p.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME",
+         (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  setenv("COOPVIZ_GPU_BUILD", "whole", 1);
+  auto build = coop::app::build_program(p);
+  unsetenv("COOPVIZ_GPU_BUILD");
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_FALSE(build->halves);
+  EXPECT_EQ(build->whole_because, "asked to build it whole");
+  EXPECT_FALSE(std::filesystem::exists(build->executable + ".cubin"));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -321,6 +348,52 @@ TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
   std::filesystem::remove(on_gpu);
   std::filesystem::remove(on_emu);
 }
+
+// A GPU program built in two halves runs as the one nvcc builds whole: the same output and, on
+// every deterministic field, the same trace (kernel templates, device variables reached by
+// symbol, occupancy and attribute queries, cooperative launches).
+class GpuBuildWays : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GpuBuildWays, HalvesAndWholeAgree) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const std::string stem = std::filesystem::path(GetParam()).stem().string();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string halves = (dir / (stem + "-halves.cvt")).string();
+  const std::string whole = (dir / (stem + "-whole.cvt")).string();
+  const coop::testing::Ran h =
+      coopviz("run --json --backend gpu " + program(GetParam()) + " --trace " + halves);
+  ASSERT_EQ(h.exit_code, 0) << h.out << h.err;
+  EXPECT_NE(h.out.find("\"gpu_build\":\"halves\""), std::string::npos) << h.out;
+  setenv("COOPVIZ_GPU_BUILD", "whole", 1);
+  const coop::testing::Ran w =
+      coopviz("run --json --backend gpu " + program(GetParam()) + " --trace " + whole);
+  unsetenv("COOPVIZ_GPU_BUILD");
+  ASSERT_EQ(w.exit_code, 0) << w.out << w.err;
+  EXPECT_NE(w.out.find("\"gpu_build\":\"whole\""), std::string::npos) << w.out;
+  auto a = coop::load_traces(halves);
+  auto b = coop::load_traces(whole);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->size(), b->size());
+  for (size_t k = 0; k < a->size(); ++k) {
+    EXPECT_EQ((*a)[k].header.kernel, (*b)[k].header.kernel);
+    const coop::TraceDiff diff = coop::compare_deterministic((*b)[k], (*a)[k]);
+    std::printf("%s launch %zu (%s), halves vs whole: %llu events compared, %llu differ\n",
+                GetParam(), k, (*a)[k].header.kernel.c_str(),
+                (unsigned long long)diff.events_compared, (unsigned long long)diff.mismatches);
+    EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
+  }
+  std::filesystem::remove(halves);
+  std::filesystem::remove(whole);
+}
+
+INSTANTIATE_TEST_SUITE_P(Device, GpuBuildWays,
+                         ::testing::Values("tile_ranks.cu", "grid_sync_sum.cu", "kernel_forms.cu",
+                                           "runtime_calls.cu", "shared_histogram.cu",
+                                           "block_votes.cu"),
+                         [](const auto& info) {
+                           return std::filesystem::path(info.param).stem().string();
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     Device, ProgramsGpu,

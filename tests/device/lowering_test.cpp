@@ -135,6 +135,51 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
             std::string::npos);
 }
 
+TEST(Lowering, HostHalfKeepsKernelStubsAndDropsDeviceCode) {
+  const std::string source =
+      "#include <cstdio>\n"
+      "__device__ int counter;\n"
+      "__constant__ float coef[4] = {1, 2, 3, 4};\n"
+      "template <class G> __device__ float sum(G g, float v) {\n"
+      "  return cg::reduce(g, v, cg::plus<float>()); }\n"
+      "__device__ float helper(cg::thread_group g);\n"
+      "__host__ __device__ int square(int x) { return x * x; }\n"
+      "struct V { float x; __device__ V& operator+=(const V& o) { x += o.x; return *this; } };\n"
+      "template <int N> __global__ void __launch_bounds__(128) k(float* out) {\n"
+      "  __shared__ float t[N]; // a } in a comment\n"
+      "  out[0] = sum(cg::this_thread_block(), t[0]); printf(\"}\");\n"
+      "}\n"
+      "int main() { k<4><<<1, 128>>>(nullptr); return square(2); }\n";
+  Result<std::string> r = lower_source(source, "h.cu", SourceKind::GpuHost);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string& out = *r;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'),
+            std::count(source.begin(), source.end(), '\n') + 1)
+      << "every line keeps its number";
+  for (const char* kept :
+       {"__device__ int counter;", "__constant__ float coef[4] = {1, 2, 3, 4};",
+        "__host__ __device__ int square(int x) { return x * x; }",
+        "template <int N> __global__ void __launch_bounds__(128) k(float* out) {",
+        "::coop::byo::launcher(\"k<4>\", k<4>, 1, 128)(nullptr)", "struct V { float x;"})
+    EXPECT_NE(out.find(kept), std::string::npos) << kept << " in\n" << out;
+  for (const char* gone : {"cg::reduce", "helper", "__shared__", "printf(\"}\")", "operator+="})
+    EXPECT_EQ(out.find(gone), std::string::npos) << gone << " in\n" << out;
+}
+
+TEST(Lowering, HostHalfObstaclesAreNamed) {
+  EXPECT_EQ(host_half_obstacle("__device__ int x;\n__global__ void k() {}\n"), "");
+  EXPECT_EQ(host_half_obstacle("__managed__ int x;"), "a __managed__ variable");
+  EXPECT_EQ(host_half_obstacle("static __device__ int x;"),
+            "a static __device__ or __constant__ variable");
+  EXPECT_EQ(host_half_obstacle("namespace { __global__ void k() {} }"), "an anonymous namespace");
+  EXPECT_EQ(host_half_obstacle("auto f = [=] __device__ (int i) { return i; };"),
+            "a lambda with device code");
+  EXPECT_EQ(host_half_obstacle("cudaLaunchKernelEx(&c, k, x);"), "a cluster launch");
+  EXPECT_EQ(host_half_obstacle("#include <cuda_pipeline.h>\n"), "CUDA's pipeline header");
+  // Words in comments and strings are not code.
+  EXPECT_EQ(host_half_obstacle("// __managed__ int x;\nconst char* s = \"__managed__\";"), "");
+}
+
 TEST(Lowering, LessonNamespacesMoveAside) {
   Result<std::string> r =
       lower_source("namespace coop::lessons::demo {\n}\n", "d.cuh", SourceKind::Lesson);
