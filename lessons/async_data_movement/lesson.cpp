@@ -6,11 +6,8 @@
 
 #include "lessons/async_data_movement/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_async_data_movement[];
-extern const char coop_source_async_data_movement[];
 
 namespace coop::lessons::async_data_movement {
 namespace {
@@ -220,9 +217,6 @@ LessonDef lesson() {
   l.concepts = {
       "memcpy_async",         "wait",      "wait_prior", "shared memory", "double buffering",
       "copy/compute overlap", "alignment", "cp.async"};
-  l.text = coop_text_async_data_movement;
-  l.source = coop_source_async_data_movement;
-  l.source_file = "async_data_movement.cuh";
   l.params = {
       {"tiles", 4, 1, 64, "tiles each block streams through its two buffers"},
       {"data", 1, 0, 1 << 30, "seed of the input values"},

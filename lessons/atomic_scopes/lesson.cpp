@@ -11,11 +11,8 @@
 #include "lessons/atomic_scopes/kernels.hpp"
 #include "lessons/atomic_scopes/litmus.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_atomic_scopes[];
-extern const char coop_source_atomic_scopes[];
 
 namespace coop::lessons::atomic_scopes {
 namespace {
@@ -199,9 +196,6 @@ LessonDef lesson() {
   l.level = Level::Advanced;
   l.concepts = {"cuda::atomic_ref", "cuda::std::atomic_ref", "thread_scope", "fetch_add",
                 "memory_order",     "release/acquire",       "litmus test"};
-  l.text = coop_text_atomic_scopes;
-  l.source = coop_source_atomic_scopes;
-  l.source_file = "atomic_scopes.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1,
        "0: everything; 1 scoped counters, 2 the seed's sumReduction, 3 message passing with a "

@@ -4,11 +4,8 @@
 
 #include "lessons/atomics_and_races/parts.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_atomics_and_races[];
-extern const char coop_source_atomics_and_races[];
 
 namespace coop::lessons::atomics_and_races {
 namespace {
@@ -60,9 +57,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"race condition", "lost update",           "atomicAdd",      "landing order",
                 "contention",     "block-local reduction", "float precision"};
-  l.text = coop_text_atomics_and_races;
-  l.source = coop_source_atomics_and_races;
-  l.source_file = "atomics_and_races.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1,
        "0: every experiment; 1 race, 2 atomicAdd, 3 block sum then one atomic, 4 the same "

@@ -5,10 +5,7 @@
 
 #include "lessons/block_reduce/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_block_reduce[];
-extern const char coop_source_block_reduce[];
+#include "lessons/lesson_checks.hpp"
 
 namespace coop::lessons::block_reduce {
 namespace {
@@ -117,9 +114,6 @@ LessonDef lesson() {
   l.level = Level::Beginner;
   l.concepts = {"thread_group", "this_thread_block", "sync", "shared memory", "binary tree",
                 "atomicAdd", "tiled_partition"};
-  l.text = coop_text_block_reduce;
-  l.source = coop_source_block_reduce;
-  l.source_file = "block_reduce.cuh";
   l.params = {
       {"tiles", 0, 0, 1, "0: one tree per block; 1: one tree per 32-thread tile"},
       {"data", 1, 0, 1 << 30, "seed of the random input values"},

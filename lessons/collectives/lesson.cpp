@@ -8,11 +8,8 @@
 
 #include "lessons/collectives/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_collectives[];
-extern const char coop_source_collectives[];
 
 namespace coop::lessons::collectives {
 namespace {
@@ -211,7 +208,7 @@ Status run_invoke(Executor& exec, const RunRequest& req, LessonRun& out) {
 }
 
 // The three tile sums, once each and traced on both backends, then timed untraced on a GPU.
-using SumKernel = Kernel<const unsigned*, unsigned*, int>;
+using SumKernel = decltype(Kernels::sum_hardware);
 const char* const kSumNames[3] = {"cg::reduce, 4-byte", "shfl_xor loop", "cg::reduce, 8-byte"};
 
 Status run_sums_once(Executor& exec, const LaunchConfig& config, int rounds, bool timed,
@@ -312,9 +309,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"reduce",         "plus/less/greater", "bit_and/bit_or/bit_xor", "inclusive_scan",
                 "exclusive_scan", "invoke_one",        "invoke_one_broadcast",   "redux.sync"};
-  l.text = coop_text_collectives;
-  l.source = coop_source_collectives;
-  l.source_file = "collectives.cuh";
   l.params = {
       {"data", 1, 0, 1 << 30, "seed of the random input values and counts"},
       {"rounds", 256, 1, 4096,

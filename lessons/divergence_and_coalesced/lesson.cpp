@@ -8,11 +8,8 @@
 
 #include "lessons/divergence_and_coalesced/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_divergence_and_coalesced[];
-extern const char coop_source_divergence_and_coalesced[];
 
 namespace coop::lessons::divergence_and_coalesced {
 namespace {
@@ -255,9 +252,6 @@ LessonDef lesson() {
   // which depends on the order in which the warps' atomics landed; the comparison would see
   // those shfl inputs and outputs differ between backends, legitimately.
   l.traces_comparable = false;
-  l.text = coop_text_divergence_and_coalesced;
-  l.source = coop_source_divergence_and_coalesced;
-  l.source_file = "divergence_and_coalesced.cuh";
   l.params = {
       {"keep", 40, 0, 100, "threads whose value (0..99) is below keep take the branch"},
       {"pattern", 0, 0, 1, "0: random values; 1: exactly the odd lanes take the branch"},

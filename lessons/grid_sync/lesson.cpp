@@ -5,14 +5,10 @@
 #include <string>
 
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/run_helpers.hpp"
 #include "lessons/grid_sync/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_grid_sync[];
-extern const char coop_source_grid_sync[];
 
 namespace coop::lessons::grid_sync {
 namespace {
@@ -256,9 +252,6 @@ LessonDef lesson() {
   l.concepts = {"this_grid",      "grid.sync", "cudaLaunchCooperativeKernel",
                 "co-residency",   "occupancy", "partial sums",
                 "tiled_partition"};
-  l.text = coop_text_grid_sync;
-  l.source = coop_source_grid_sync;
-  l.source_file = "grid_sync.cuh";
   l.params = {
       {"final_step", kTile, kOneThread, kSeedBound,
        "0: thread 0 adds the partial sums; 1: a 32-thread tile adds them; 2: the tile with the "

@@ -6,12 +6,9 @@
 #include <vector>
 
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
 #include "lessons/warp_collectives/kernels.hpp"
-
-extern const char coop_text_warp_collectives[];
-extern const char coop_source_warp_collectives[];
 
 namespace coop::lessons::warp_collectives {
 namespace {
@@ -217,9 +214,6 @@ LessonDef lesson() {
                 "match_any",
                 "match_all",
                 "warp reduction"};
-  l.text = coop_text_warp_collectives;
-  l.source = coop_source_warp_collectives;
-  l.source_file = "warp_collectives.cuh";
   l.params = {
       {"src", 5, 0, 31, "shfl: the lane every lane reads"},
       {"delta", 2, 0, 31, "shfl_up / shfl_down: how many lanes values move"},
