@@ -27,9 +27,7 @@ enum Part : int64_t {
 };
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("atomic-scopes uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "atomic-scopes"); !s) return s;
   if (c.mode != LaunchMode::Normal)
     return Status::error(std::string("atomic-scopes uses normal launches: got ") +
                          to_string(c.mode));
@@ -182,7 +180,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
                           (part == kAll || part == kReleaseAcquire ? kReleaseAcquireTest : 0u);
   if (litmus)
     if (Status s = run_litmus(exec, req, out, litmus); !s) return s;
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 

@@ -14,9 +14,7 @@ namespace {
 constexpr uint64_t kMaxThreads = 1u << 18;
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("atomics-and-races uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "atomics-and-races"); !s) return s;
   if (c.block.x > 1024)
     return Status::error("staged_sum stages at most 1024 values per block: got a block of " +
                          std::to_string(c.block.x));
@@ -43,7 +41,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     if (part != kAll && part != p) continue;
     if (Status s = parts[p](c); !s) return s;
   }
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 

@@ -62,9 +62,7 @@ bool is_pow2(uint32_t v) {
 }
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("grid-sync uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "grid-sync"); !s) return s;
   if (!is_pow2(c.block.x) || c.block.x < 32 || c.block.x > 1024)
     return Status::error(
         "grid-sync needs a power-of-two block of 32 to 1024 threads for its "
@@ -237,7 +235,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     out.results.emplace_back("GPU time of the largest grid",
                              format_float(t.header.kernel_ms, 4) + " ms");
   }
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 

@@ -22,9 +22,7 @@ std::vector<const VariantInfo*> chosen(const Params& p) {
 }
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("reduction-performance uses 1D blocks and grids: got block " +
-                         c.block.str() + ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "reduction-performance"); !s) return s;
   for (const VariantInfo* v : chosen(p))
     if (Status s = check_block(*v, c.block.x); !s) return s;
   if (c.grid.x > 65536)
