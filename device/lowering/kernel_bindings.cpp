@@ -175,8 +175,9 @@ Result<KernelFile> read_kernels(const std::string& text, const std::string& path
     return fail(path, 1, "kernels must be defined in a namespace coop::lessons::<name> { ... }");
   file.name_space = m[1];
   static const std::regex kGlobal(R"(\b__global__\b)");
+  // The declaration up to its parameters: `__global__ void [__launch_bounds__(...)] name(`.
   static const std::regex kHead(
-      R"(^\s*void\s+(__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*$)");
+      R"(__global__\s+void\s+(__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\()");
   for (auto it = std::sregex_iterator(code.begin(), code.end(), kGlobal);
        it != std::sregex_iterator(); ++it) {
     const size_t at = size_t(it->position());
@@ -184,13 +185,13 @@ Result<KernelFile> read_kernels(const std::string& text, const std::string& path
     const size_t before = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
     if (at > 0 && before != std::string::npos && code[before] == '>')
       return fail(path, line, "a template kernel cannot be bound; instantiate it in a plain one");
-    const size_t open = code.find('(', at);
-    const std::string head = open == std::string::npos ? "" : code.substr(at + 10, open - at - 10);
     std::smatch h;
-    if (!std::regex_match(head, h, kHead))
+    if (!std::regex_search(code.cbegin() + std::ptrdiff_t(at), code.cend(), h, kHead,
+                           std::regex_constants::match_continuous))
       return fail(path, line,
                   "cannot read this kernel's declaration (expected "
                   "`__global__ void name(parameters)`)");
+    const size_t open = at + size_t(h.length(0)) - 1;
     const size_t close = matching(code, open);
     if (close == std::string::npos) return fail(path, line, "kernel parameters never close");
     const size_t body = code.find_first_not_of(" \t\n", close + 1);
