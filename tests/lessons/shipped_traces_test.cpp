@@ -29,7 +29,7 @@ std::string lessons_without_trace(const std::filesystem::path& dir) {
   return ids;
 }
 
-TEST(ShippedTraces, EveryLessonHasAGpuTrace) {
+TEST(ShippedTraces, EveryLessonShipsARecordedTrace) {
   const std::string missing = lessons_without_trace(kShipped);
   if (!missing.empty())
     GTEST_SKIP() << "no GPU trace shipped yet for: " << missing << " (run scripts/gpu-check.sh "
@@ -50,10 +50,10 @@ TEST(ShippedTraces, LessonsWithoutATraceAreNamed) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(ShippedTraces, EachIsACompleteGpuTrace) {
+TEST(ShippedTraces, EachShippedTraceIsComplete) {
   for (const LessonDef& l : registry()) {
     const std::filesystem::path path = trace_path(kShipped, l);
-    if (!std::filesystem::exists(path)) continue;  // named by EveryLessonHasAGpuTrace
+    if (!std::filesystem::exists(path)) continue;  // named by EveryLessonShipsARecordedTrace
     auto traces = load_traces(path.string());
     ASSERT_TRUE(traces) << traces.message();
     ASSERT_FALSE(traces->empty()) << l.id;
