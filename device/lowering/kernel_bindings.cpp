@@ -98,7 +98,11 @@ std::string normalized_type(const std::string& type) {
 
 // One parameter's text ("const float* __restrict__ input") as a type and a name.
 Result<KernelParam> read_param(std::string text, const std::string& path, int line) {
-  text = std::regex_replace(text, std::regex(R"(\b__restrict__\b|\b__restrict\b)"), " ");
+  static const std::regex kRestrict(R"(\b__restrict__\b|\b__restrict\b)");
+  static const std::regex kQualifiers(R"(((const|volatile)\s*)*)");
+  static const std::regex kLastWord(R"(^(.*?)\b([A-Za-z_]\w*)$)");
+  static const std::regex kWord(R"([A-Za-z_][\w:]*)");
+  text = std::regex_replace(text, kRestrict, " ");
   if (const size_t eq = text.find('='); eq != std::string::npos) text = text.substr(0, eq);
   text = trim(text);
   if (text.find('&') != std::string::npos)
@@ -107,14 +111,15 @@ Result<KernelParam> read_param(std::string text, const std::string& path, int li
     return fail(path, line, "kernel parameter '" + text + "' is an array; write it as a pointer");
   KernelParam p;
   std::smatch m;
-  static const std::regex kLastWord(R"(^(.*?)\b([A-Za-z_]\w*)$)");
+  // "unsigned n" is named n, "unsigned" and "const Quad" are not named.
   if (std::regex_match(text, m, kLastWord) && !is_builtin_word(m[2])) {
     const std::string rest = trim(m[1]);
-    const bool only_qualifiers = std::regex_match(rest, std::regex(R"(((const|volatile)\s*)*)"));
-    if (!only_qualifiers) p.name = m[2], text = rest;
+    if (!std::regex_match(rest, kQualifiers)) {
+      p.name = m[2];
+      text = rest;
+    }
   }
   p.type = normalized_type(text);
-  static const std::regex kWord(R"([A-Za-z_][\w:]*)");
   for (auto it = std::sregex_iterator(p.type.begin(), p.type.end(), kWord);
        it != std::sregex_iterator(); ++it) {
     if (!is_known_type_word(it->str()))
