@@ -1,18 +1,29 @@
 # Single-source kernel folders.
 #
-# coopviz_kernels(target dir name): dir/<name>.cuh holds kernels written once for both backends;
-#   dir/kernels.cu binds the GPU entries (nvcc) and dir/kernels_emu.cpp the emulator entries
-#   (host compiler, including the lowered <name>.emu.cuh generated here).
+# coopviz_kernels(target dir name): dir/<name>.cuh holds kernels written once for both backends.
+#   Their bindings are generated from it at build time (coopviz-lower kernels, see
+#   device/lowering/kernel_bindings.hpp): <folder>/kernels.hpp, which code includes to reach the
+#   kernels (struct Kernels, kernels()), kernels.cu with the GPU entries (nvcc) and
+#   kernels_emu.cpp with the emulator entries (host compiler, including the lowered
+#   <name>.emu.cuh generated beside them). <folder> is dir relative to the source tree
+#   ("lessons/block_reduce"); the files lie in ${COOPVIZ_KERNEL_BINDINGS_DIR}/<folder>/.
 #
-# coopviz_lesson(folder [PTX_ARCH nn] [REGISTER_CAPS n...]): a lesson folder lessons/<folder>/ with the above
-#   plus lesson.cpp (definition, CPU reference, checks) and lesson.md (the text). The kernel file
-#   and the text are embedded as coop_source_<folder> and coop_text_<folder>. The kernels'
-#   compiler resource report goes into coopviz_kernel_resources (below). The text, the kernel
-#   file and <folder>.cu (the lesson as a plain CUDA program, where there is one) are installed
-#   in share/coopviz/lessons/<folder>/.
+# coopviz_lesson(folder): the lesson folder lessons/<folder>/ (see lessons/README.md): its one
+#   kernel file <name>.cuh as above, lesson.cpp (definition, CPU reference, checks), lesson.md (the
+#   text) and optionally lesson.cmake, included here to say what else the lesson needs:
+#     LESSON_SOURCES        more sources of the lesson, relative to its folder
+#     LESSON_PTX_ARCH       the oldest architecture its kernels build for (default 75)
+#     LESSON_REGISTER_CAPS  --maxrregcount values whose resource reports it shows
+#   and any CMake it needs beyond these (LESSON_DIR is its folder). The kernel file and the text
+#   are embedded as coop_source_<folder> and coop_text_<folder>. The kernels' compiler resource
+#   report goes into coopviz_kernel_resources (below). The text, the kernel file and <name>.cu
+#   (the lesson as a plain CUDA program, where there is one) are installed in
+#   share/coopviz/lessons/<folder>/. Code of the folder lives in namespace coop::lessons::<folder>,
+#   which is checked here, so that a copied folder says what to rename.
 #
 # coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
-#   static shared memory, stack and spills of every kernel in dir/kernels.cu, known without a GPU.
+#   static shared memory, stack and spills of every kernel in the folder's generated kernels.cu,
+#   known without a GPU.
 #   The file is compiled once more, to PTX for compute_75 (the oldest architecture nvcc 13
 #   targets, so the PTX assembles for every newer one; a lesson that needs a newer one, e.g. for
 #   clusters, says PTX_ARCH 90 and gets reports from sm_90 up); coopviz_resources runs `ptxas -v` on it for each architecture
@@ -20,6 +31,8 @@
 #   COOPVIZ_REGISTER_CAP_ARCHS) and writes a table that registers itself at start-up. The table
 #   lives in the OBJECT library coopviz_kernel_resources, which executables link directly so the
 #   registration is never dropped by the static-library linker.
+set(COOPVIZ_KERNEL_BINDINGS_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
+include(${CMAKE_CURRENT_LIST_DIR}/CoopvizLessonFolders.cmake)
 set(COOPVIZ_RESOURCE_ARCHS "75;80;86;87;89;90;100;103;110;120;121" CACHE STRING
     "Architectures (sm_XX numbers) whose lesson-kernel resource reports are compiled in")
 set(COOPVIZ_REGISTER_CAP_ARCHS "75;80;86;89;90;100;120" CACHE STRING
@@ -32,8 +45,12 @@ function(coopviz_kernel_resources folder dir)
     set(ARG_PTX_ARCH 75)
   endif()
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
+  file(MAKE_DIRECTORY ${gen})
   set(ptx coopviz_ptx_${folder})
-  add_library(${ptx} OBJECT ${dir}/kernels.cu)
+  coopviz_kernel_bindings(bindings bind_target ${dir})
+  add_library(${ptx} OBJECT ${bindings}/kernels.cu)
+  add_dependencies(${ptx} ${bind_target})
+  target_include_directories(${ptx} PRIVATE ${COOPVIZ_KERNEL_BINDINGS_DIR})
   set_target_properties(${ptx} PROPERTIES CUDA_PTX_COMPILATION ON
                                           CUDA_ARCHITECTURES ${ARG_PTX_ARCH}-virtual)
   target_link_libraries(${ptx} PRIVATE coopviz_device)
@@ -64,43 +81,117 @@ function(coopviz_kernel_resources folder dir)
   target_sources(coopviz_kernel_resources PRIVATE ${gen}/resources.cpp)
 endfunction()
 
+# coopviz_kernel_bindings(out_dir out_target dir): where the bindings of kernel folder `dir` are
+# generated, and the target that generates them.
+function(coopviz_kernel_bindings out_dir out_target dir)
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${dir})
+  string(REPLACE "/" "_" flat ${folder})
+  set(${out_dir} ${COOPVIZ_KERNEL_BINDINGS_DIR}/${folder} PARENT_SCOPE)
+  set(${out_target} coopviz_bind_${flat} PARENT_SCOPE)
+endfunction()
+
 function(coopviz_kernels target dir name)
-  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${name})
-  file(MAKE_DIRECTORY ${gen})
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${dir})
+  coopviz_kernel_bindings(gen bind_target ${dir})
+  set(outputs ${gen}/kernels.hpp ${gen}/kernels.cu ${gen}/kernels_emu.cpp ${gen}/${name}.emu.cuh)
   add_custom_command(
-    OUTPUT ${gen}/${name}.emu.cuh
-    COMMAND coopviz_lower lower ${dir}/${name}.cuh ${gen}/${name}.emu.cuh
+    OUTPUT ${outputs}
+    COMMAND coopviz_lower kernels ${dir}/${name}.cuh ${folder} ${gen}
     DEPENDS coopviz_lower ${dir}/${name}.cuh
-    COMMENT "Lowering ${name}.cuh for the emulator")
-  target_sources(${target} PRIVATE ${dir}/kernels.cu ${dir}/kernels_emu.cpp ${gen}/${name}.emu.cuh)
+    COMMENT "Kernel bindings of ${folder}/${name}.cuh, and the file lowered for the emulator")
+  # One target owns the generation, so that the targets compiling the files (the library and a
+  # lesson's PTX for the resource report) never run it twice at once.
+  add_custom_target(${bind_target} DEPENDS ${outputs})
+  add_dependencies(${target} ${bind_target})
+  target_sources(${target} PRIVATE ${outputs})
+  target_include_directories(${target} PUBLIC ${COOPVIZ_KERNEL_BINDINGS_DIR})
   # No fused multiply-add on the GPU side: the host compiler does not fuse a*b+c either, and the
   # two backends must round every operation the same way to agree bit for bit.
-  set_property(SOURCE ${dir}/kernels.cu APPEND PROPERTY COMPILE_OPTIONS --fmad=false)
-  set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${gen})
-  set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY OBJECT_DEPENDS ${gen}/${name}.emu.cuh)
+  set_property(SOURCE ${gen}/kernels.cu APPEND PROPERTY COMPILE_OPTIONS --fmad=false)
+endfunction()
+
+# coopviz_lesson_tests(target): each lesson folder's tests, test.cpp and any *_test.cpp, compiled
+# into `target`. Adding a test file re-runs CMake.
+function(coopviz_lesson_tests target)
+  coopviz_find_lessons(folders ${PROJECT_SOURCE_DIR}/lessons)
+  foreach(folder IN LISTS folders)
+    file(GLOB tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lessons/${folder}/test.cpp
+                                      ${PROJECT_SOURCE_DIR}/lessons/${folder}/*_test.cpp)
+    target_sources(${target} PRIVATE ${tests})
+  endforeach()
 endfunction()
 
 function(coopviz_lesson folder)
-  set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  set(LESSON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  set(dir ${LESSON_DIR})
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
-  coopviz_kernels(coopviz_lessons ${dir} ${folder})
-  coopviz_kernel_resources(${folder} ${dir} ${ARGN})
+  file(MAKE_DIRECTORY ${gen})
+  set(LESSON_SOURCES "")
+  set(LESSON_PTX_ARCH 75)
+  set(LESSON_REGISTER_CAPS "")
+  if(EXISTS ${dir}/lesson.cmake)
+    include(${dir}/lesson.cmake)
+  endif()
+  file(GLOB kernel_files ${dir}/*.cuh)
+  list(LENGTH kernel_files count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "lessons/${folder}/ has ${count} .cuh files; a lesson folder holds "
+                        "exactly one kernel file, <name>.cuh")
+  endif()
+  get_filename_component(kernel_file ${kernel_files} NAME)
+  get_filename_component(name ${kernel_files} NAME_WE)
+  foreach(file ${kernel_files} ${dir}/lesson.cpp)
+    coopviz_check_lesson_namespace(${folder} ${file})
+  endforeach()
+  coopviz_kernels(coopviz_lessons ${dir} ${name})
+  coopviz_kernel_resources(${folder} ${dir} PTX_ARCH ${LESSON_PTX_ARCH}
+                           REGISTER_CAPS ${LESSON_REGISTER_CAPS})
   add_custom_command(
     OUTPUT ${gen}/source.cpp
-    COMMAND coopviz_lower embed ${dir}/${folder}.cuh ${gen}/source.cpp coop_source_${folder}
-    DEPENDS coopviz_lower ${dir}/${folder}.cuh)
+    COMMAND coopviz_lower embed ${dir}/${kernel_file} ${gen}/source.cpp coop_source_${folder}
+    DEPENDS coopviz_lower ${dir}/${kernel_file})
   add_custom_command(
     OUTPUT ${gen}/text.cpp
     COMMAND coopviz_lower embed ${dir}/lesson.md ${gen}/text.cpp coop_text_${folder}
     DEPENDS coopviz_lower ${dir}/lesson.md)
-  target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${gen}/source.cpp ${gen}/text.cpp)
+  list(TRANSFORM LESSON_SOURCES PREPEND ${dir}/)
+  target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${LESSON_SOURCES} ${gen}/source.cpp
+                                         ${gen}/text.cpp)
   # Installed: the text (a start for $COOPVIZ_LESSON_SOURCES edits), the kernels as the app shows
   # them and, where the lesson has one, the same lesson as an ordinary CUDA program to run.
-  set(files ${dir}/lesson.md ${dir}/${folder}.cuh)
-  if(EXISTS ${dir}/${folder}.cu)
-    list(APPEND files ${dir}/${folder}.cu)
+  set(files ${dir}/lesson.md ${dir}/${kernel_file})
+  if(EXISTS ${dir}/${name}.cu)
+    list(APPEND files ${dir}/${name}.cu)
   endif()
   install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
+  set_property(GLOBAL APPEND PROPERTY COOPVIZ_LESSON_KERNEL_FILES ${kernel_file})
+endfunction()
+
+# coopviz_lesson_registry(target folders...): the registry's list of lesson folders
+# (lessons/registry_entries.hpp), generated into `target`: each folder's lesson(), text, kernel
+# file and its name. Rewritten only when the list changes.
+function(coopviz_lesson_registry target)
+  get_property(kernel_files GLOBAL PROPERTY COOPVIZ_LESSON_KERNEL_FILES)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/generated/lesson_entries.cpp)
+  set(externs "")
+  set(factories "")
+  set(entries "")
+  foreach(folder kernel_file IN ZIP_LISTS ARGN kernel_files)
+    string(APPEND externs "extern const char coop_text_${folder}[];\n"
+                          "extern const char coop_source_${folder}[];\n")
+    string(APPEND factories "namespace ${folder} { LessonDef lesson(); }\n")
+    string(APPEND entries "      {\"${folder}\", \"${kernel_file}\", coop_text_${folder}, "
+                          "coop_source_${folder}, &${folder}::lesson},\n")
+  endforeach()
+  file(WRITE ${out}.in
+       "// Generated by lessons/CMakeLists.txt from the lesson folders it found. Do not edit.\n"
+       "#include \"lessons/registry_entries.hpp\"\n\n${externs}\n"
+       "namespace coop::lessons {\n\n${factories}\n"
+       "const std::vector<LessonEntry>& lesson_entries() {\n"
+       "  static const std::vector<LessonEntry> entries = {\n${entries}  };\n"
+       "  return entries;\n}\n\n}  // namespace coop::lessons\n")
+  configure_file(${out}.in ${out} COPYONLY)
+  target_sources(${target} PRIVATE ${out})
 endfunction()
 
 # coopviz_embed_optional(target file symbol): embeds `file` as `extern const char symbol[]`, or an

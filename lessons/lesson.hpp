@@ -1,6 +1,7 @@
 // What a lesson is: text, steps, parameters with legal ranges, a launch configuration, and a run
 // function that launches its kernels on any Executor and checks them against a CPU reference.
-// The registry (registry.cpp) is the single source of truth for which lessons exist.
+// Which lessons exist is decided by the folders under lessons/ (see lessons/README.md); the
+// registry (registry.cpp) builds them and orders them by LessonDef::order.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +53,7 @@ struct RunRequest {
 
 struct LessonDef {
   std::string id;
-  int order = 0;
+  int order = 0;  // teaching position: lessons are listed by increasing order, all distinct
   std::string title;
   Level level = Level::Beginner;
   std::vector<std::string> concepts;
@@ -65,7 +66,8 @@ struct LessonDef {
   // Kernels whose control flow depends on a legal hardware choice (e.g. "the last block to finish
   // adds the partial sums": which block that is differs by run), so their traces are not compared.
   std::vector<std::string> incomparable_kernels;
-  std::string_view text;       // lesson text, Markdown (lesson.md before its steps)
+  std::string_view text;       // lesson text, Markdown (lesson.md before its steps); set by the
+                               // registry from the folder, as are source and source_file
   std::string_view source;     // the kernel file
   std::string source_file;     // its name, as shown in the code view
   std::vector<Step> steps;     // from lesson.md's "## Steps"

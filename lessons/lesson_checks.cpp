@@ -58,6 +58,13 @@ std::string thread_range(size_t first, size_t last) {
   return "threads " + std::to_string(first) + (first == last ? "" : "-" + std::to_string(last));
 }
 
+Status require_1d_launch(const LaunchConfig& c, std::string_view lesson) {
+  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
+    return Status::error(std::string(lesson) + " uses 1D blocks and grids: got block " +
+                         c.block.str() + ", grid " + c.grid.str());
+  return {};
+}
+
 Check nothing_dropped(const std::vector<Trace>& launches) {
   uint64_t dropped = 0;
   for (const Trace& t : launches) dropped += t.dropped();

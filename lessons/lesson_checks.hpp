@@ -1,5 +1,6 @@
-// Helpers the lessons share for their checks: comparing every thread's value with a CPU
-// reference, counting events, and turning the emulator's report of a hazard into a check.
+// Helpers the lessons share for their launch rules and checks: the 1-D launch most kernels
+// assume, comparing every thread's value with a CPU reference, counting events, and turning the
+// emulator's report of a hazard into a check.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,10 @@
 #include "lessons/lesson.hpp"
 
 namespace coop::lessons {
+
+// The launch rule most lessons open their validate() with: a 1-D grid of 1-D blocks, because
+// their kernels index by threadIdx.x and blockIdx.x alone. The error names `lesson` and the shape.
+Status require_1d_launch(const LaunchConfig& c, std::string_view lesson);
 
 // "n of n" check: ok(i) must hold for every i < n; a failure names the first bad item with
 // describe(i) (e.g. "thread 17: rank 3, expected 4").

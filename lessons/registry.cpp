@@ -23,9 +23,17 @@ std::string_view edited_text(const std::string& folder, std::string_view built_i
   return texts.emplace_back(text.str());
 }
 
+// The lesson its folder's lesson() defines, with the folder's files.
+LessonDef define(const LessonEntry& entry) {
+  LessonDef l = entry.define();
+  l.text = entry.text;
+  l.source = entry.source;
+  l.source_file = entry.kernel_file;
+  return l;
+}
+
 // Splits the lesson's Markdown into its text and its steps, and checks the steps' parameters.
-void read_steps(LessonDef& l) {
-  const std::string folder = l.source_file.substr(0, l.source_file.rfind('.'));
+void read_steps(LessonDef& l, const std::string& folder) {
   const std::string file = "lessons/" + folder + "/lesson.md";
   l.text = edited_text(folder, l.text);
   Result<LessonMarkdown> md = parse_lesson_markdown(l.text, file);
@@ -51,26 +59,11 @@ void read_steps(LessonDef& l) {
 
 const std::vector<LessonDef>& registry() {
   static const std::vector<LessonDef> lessons = [] {
-    std::vector<LessonDef> v = {
-        block_reduce::lesson(),
-        reduction_perf::lesson(),
-        occupancy::lesson(),
-        block_scheduling::lesson(),
-        groups_and_ranks::lesson(),
-        tiled_partitions::lesson(),
-        labeled_binary_stride::lesson(),
-        synchronization_hazards::lesson(),
-        split_barriers::lesson(),
-        collectives::lesson(),
-        warp_collectives::lesson(),
-        divergence_and_coalesced::lesson(),
-        async_data_movement::lesson(),
-        atomics_and_races::lesson(),
-        atomic_scopes::lesson(),
-        grid_sync::lesson(),
-        clusters::lesson(),
-    };
-    for (LessonDef& l : v) read_steps(l);
+    std::vector<LessonDef> v;
+    for (const LessonEntry& entry : lesson_entries()) {
+      v.push_back(define(entry));
+      read_steps(v.back(), entry.folder);
+    }
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
     return v;

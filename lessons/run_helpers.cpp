@@ -2,13 +2,6 @@
 
 namespace coop::lessons {
 
-Check every_event_recorded(const std::vector<Trace>& launches) {
-  uint64_t dropped = 0;
-  for (const Trace& t : launches) dropped += t.dropped();
-  return make_check("every event recorded", "0 dropped", std::to_string(dropped) + " dropped",
-                    dropped == 0);
-}
-
 std::string describe_ids(const std::vector<uint32_t>& ids, size_t max_runs) {
   std::string out;
   size_t runs = 0;

@@ -105,14 +105,6 @@ inline size_t count_events(const Trace& t, EventKind kind) {
   return n;
 }
 
-// "every event recorded": no launch of the run dropped events for lack of trace capacity.
-Check every_event_recorded(const std::vector<Trace>& launches);
-
-// The check every lesson run ends with.
-inline void check_every_event_recorded(LessonRun& out) {
-  out.checks.push_back(every_event_recorded(out.launches));
-}
-
 // "0-31, 64, 96-127" for ids in the given order (runs of consecutive ids fold), showing at most
 // `max_runs` runs and then how many ids were left out; "none" for an empty list.
 std::string describe_ids(const std::vector<uint32_t>& ids, size_t max_runs = 8);

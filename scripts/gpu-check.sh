@@ -9,7 +9,8 @@
 #
 # build     cmake with the GUI off, for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90)
 # test      every test, including the `gpu`-labelled ones, for real (gui-labelled ones: see gui)
-# traces    every lesson on the GPU: checks, a comparison with the emulator, and a saved trace
+# traces    every lesson on the GPU: checks, a comparison with the emulator, and a saved trace;
+#           lessons that ship no trace in assets/traces/ yet are named
 # bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep);
 #           with COOPVIZ_BENCH_BEFORE=<an older coopviz> the recorder benchmark alternates
 #           between that build and this one, three runs each (bench-trace: that one alone)
@@ -75,6 +76,10 @@ if want traces; then
     say "lesson $lesson: rc=$rc $(grep -o '"passed": [a-z]*' "$OUT/traces/$lesson.json" | tail -1) ${agree:-(checks only)} $(grep -m1 -o '"error": "[^"]*' "$OUT/traces/$lesson.json")"
   done
   tar -C "$OUT" -czf "$OUT/traces.tar.gz" traces && rm -rf "$OUT/traces"
+  # A lesson written without a GPU ships no trace yet: the one just recorded is the one to add.
+  missing=$(for lesson in $($C list | awk '/^[a-z]/ {print $1}'); do
+    [ -f "assets/traces/$lesson.cvt" ] || printf ' %s' "$lesson"; done)
+  say "lessons without a shipped GPU trace:${missing:- none}${missing:+ (add traces/<id>.cvt from traces.tar.gz to assets/traces/)}"
 fi
 
 bench_trace() {  # binary label run

@@ -1,5 +1,6 @@
 // A kernel folder's handles (a struct of Kernel<...>) with both backends bound, built on first
-// use. A folder's kernels_emu.cpp defines its accessor as
+// use. The kernels_emu.cpp generated for a kernel folder (device/lowering/kernel_bindings.hpp)
+// defines its accessor as
 //   const Kernels& kernels() { return bound_kernels(bind_gpu, bind_emu); }
 #pragma once
 

@@ -6,11 +6,8 @@
 
 #include "lessons/async_data_movement/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_async_data_movement[];
-extern const char coop_source_async_data_movement[];
 
 namespace coop::lessons::async_data_movement {
 namespace {
@@ -80,9 +77,7 @@ size_t matching(const std::vector<float>& a, const std::vector<float>& b) {
 // [SECTION] Launch rules
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("async-data-movement uses 1D blocks and grids: got block " +
-                         c.block.str() + ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "async-data-movement"); !s) return s;
   if (c.block.x > uint32_t(kMaxBlock))
     return Status::error("async-data-movement's shared buffers hold tiles for at most " +
                          std::to_string(kMaxBlock) + " threads: got a block of " +
@@ -205,7 +200,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
   } else {
     out.checks.push_back(measured_on_gpu_only("4-byte against 16-byte copy pieces timed"));
   }
-  check_every_event_recorded(out);
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -220,9 +215,6 @@ LessonDef lesson() {
   l.concepts = {
       "memcpy_async",         "wait",      "wait_prior", "shared memory", "double buffering",
       "copy/compute overlap", "alignment", "cp.async"};
-  l.text = coop_text_async_data_movement;
-  l.source = coop_source_async_data_movement;
-  l.source_file = "async_data_movement.cuh";
   l.params = {
       {"tiles", 4, 1, 64, "tiles each block streams through its two buffers"},
       {"data", 1, 0, 1 << 30, "seed of the input values"},

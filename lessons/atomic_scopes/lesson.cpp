@@ -11,11 +11,8 @@
 #include "lessons/atomic_scopes/kernels.hpp"
 #include "lessons/atomic_scopes/litmus.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_atomic_scopes[];
-extern const char coop_source_atomic_scopes[];
 
 namespace coop::lessons::atomic_scopes {
 namespace {
@@ -30,9 +27,7 @@ enum Part : int64_t {
 };
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("atomic-scopes uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "atomic-scopes"); !s) return s;
   if (c.mode != LaunchMode::Normal)
     return Status::error(std::string("atomic-scopes uses normal launches: got ") +
                          to_string(c.mode));
@@ -185,7 +180,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
                           (part == kAll || part == kReleaseAcquire ? kReleaseAcquireTest : 0u);
   if (litmus)
     if (Status s = run_litmus(exec, req, out, litmus); !s) return s;
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -199,9 +194,6 @@ LessonDef lesson() {
   l.level = Level::Advanced;
   l.concepts = {"cuda::atomic_ref", "cuda::std::atomic_ref", "thread_scope", "fetch_add",
                 "memory_order",     "release/acquire",       "litmus test"};
-  l.text = coop_text_atomic_scopes;
-  l.source = coop_source_atomic_scopes;
-  l.source_file = "atomic_scopes.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1,
        "0: everything; 1 scoped counters, 2 the seed's sumReduction, 3 message passing with a "

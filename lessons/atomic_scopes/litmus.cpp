@@ -10,6 +10,9 @@
 namespace coop::lessons::atomic_scopes {
 namespace {
 
+// Both message kernels: data, flag, seen, distance.
+using MessageKernel = decltype(Kernels::message_relaxed);
+
 // What a reader saw, indexed by seen = 2 * flag + data.
 using Histogram = std::array<uint64_t, 4>;
 constexpr int kWeak = 2;  // flag 1, data 0: the message arrived before its data

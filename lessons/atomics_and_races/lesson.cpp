@@ -4,11 +4,8 @@
 
 #include "lessons/atomics_and_races/parts.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_atomics_and_races[];
-extern const char coop_source_atomics_and_races[];
 
 namespace coop::lessons::atomics_and_races {
 namespace {
@@ -17,9 +14,7 @@ namespace {
 constexpr uint64_t kMaxThreads = 1u << 18;
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("atomics-and-races uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "atomics-and-races"); !s) return s;
   if (c.block.x > 1024)
     return Status::error("staged_sum stages at most 1024 values per block: got a block of " +
                          std::to_string(c.block.x));
@@ -46,7 +41,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     if (part != kAll && part != p) continue;
     if (Status s = parts[p](c); !s) return s;
   }
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -60,9 +55,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"race condition", "lost update",           "atomicAdd",      "landing order",
                 "contention",     "block-local reduction", "float precision"};
-  l.text = coop_text_atomics_and_races;
-  l.source = coop_source_atomics_and_races;
-  l.source_file = "atomics_and_races.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1,
        "0: every experiment; 1 race, 2 atomicAdd, 3 block sum then one atomic, 4 the same "

@@ -5,10 +5,7 @@
 
 #include "lessons/block_reduce/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_block_reduce[];
-extern const char coop_source_block_reduce[];
+#include "lessons/lesson_checks.hpp"
 
 namespace coop::lessons::block_reduce {
 namespace {
@@ -24,9 +21,7 @@ float cpu_tree_sum(const float* v, int n) {
 bool is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("block-reduce uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "block-reduce"); !s) return s;
   if (!is_pow2(c.block.x) || c.block.x > 1024)
     return Status::error("block-reduce needs a power-of-two block of at most 1024 threads for its "
                          "tree: got " + std::to_string(c.block.x));
@@ -98,9 +93,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
                                   format_float((*total)[0]) + " (off by " + format_float(error, 3) +
                                       ")",
                                   error <= bound));
-  const Trace& t = out.launches.back();
-  out.checks.push_back(make_check("every event recorded", "0 dropped",
-                                  std::to_string(t.dropped()) + " dropped", t.dropped() == 0));
+  out.checks.push_back(nothing_dropped(out.launches));
   out.results.emplace_back("total", format_float((*total)[0]));
   out.results.emplace_back("exact sum", format_float(reference, 12));
   out.results.emplace_back(tiles ? "tiles" : "blocks", std::to_string(groups));
@@ -117,9 +110,6 @@ LessonDef lesson() {
   l.level = Level::Beginner;
   l.concepts = {"thread_group", "this_thread_block", "sync", "shared memory", "binary tree",
                 "atomicAdd", "tiled_partition"};
-  l.text = coop_text_block_reduce;
-  l.source = coop_source_block_reduce;
-  l.source_file = "block_reduce.cuh";
   l.params = {
       {"tiles", 0, 0, 1, "0: one tree per block; 1: one tree per 32-thread tile"},
       {"data", 1, 0, 1 << 30, "seed of the random input values"},

@@ -12,10 +12,6 @@
 #include "lessons/block_scheduling/kernels.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_block_scheduling[];
-extern const char coop_source_block_scheduling[];
 
 namespace coop::lessons::block_scheduling {
 namespace {
@@ -151,9 +147,6 @@ LessonDef lesson() {
   l.title = "Block scheduling and waves";
   l.level = Level::Intermediate;
   l.concepts = {"block scheduler", "waves", "%smid", "%globaltimer", "occupancy", "tail effect"};
-  l.text = coop_text_block_scheduling;
-  l.source = coop_source_block_scheduling;
-  l.source_file = "block_scheduling.cuh";
   l.params = {
       {"work", 20000, 1, 10000000, "steps of busy work per unit; block b does (1 + b % 4) units"},
       {"waves", 3, 1, 16, "grid size in multiples of what the device holds at once"},

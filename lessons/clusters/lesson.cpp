@@ -5,11 +5,8 @@
 
 #include "lessons/clusters/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_clusters[];
-extern const char coop_source_clusters[];
 
 namespace coop::lessons::clusters {
 namespace {
@@ -135,7 +132,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     if (Status s = run_ring(exec, req, out); !s) return s;
   if (part == kAll || part == kHistogram)
     if (Status s = run_histogram(exec, req, out); !s) return s;
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -151,9 +148,6 @@ LessonDef lesson() {
       "this_cluster",  "cluster.sync", "block_rank", "map_shared_rank", "distributed shared memory",
       "cluster launch"};
   l.min_cc = 90;
-  l.text = coop_text_clusters;
-  l.source = coop_source_clusters;
-  l.source_file = "clusters.cuh";
   l.params = {
       {"part", kAll, kAll, kPartCount - 1, "0: both kernels; 1 the ring exchange; 2 the histogram"},
       {"bins_per_block", 64, 1, 1024, "histogram: bins each block keeps in its shared memory"},

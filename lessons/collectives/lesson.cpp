@@ -8,11 +8,8 @@
 
 #include "lessons/collectives/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_collectives[];
-extern const char coop_source_collectives[];
 
 namespace coop::lessons::collectives {
 namespace {
@@ -68,9 +65,7 @@ std::string list(const std::vector<int>& v, size_t max = 8) {
 // [SECTION] Launch rules
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("collectives uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "collectives"); !s) return s;
   if (c.block.x % 32 != 0)
     return Status::error("collectives works on whole 32-thread tiles: block size " +
                          std::to_string(c.block.x) + " is not a multiple of 32");
@@ -211,7 +206,7 @@ Status run_invoke(Executor& exec, const RunRequest& req, LessonRun& out) {
 }
 
 // The three tile sums, once each and traced on both backends, then timed untraced on a GPU.
-using SumKernel = Kernel<const unsigned*, unsigned*, int>;
+using SumKernel = decltype(Kernels::sum_hardware);
 const char* const kSumNames[3] = {"cg::reduce, 4-byte", "shfl_xor loop", "cg::reduce, 8-byte"};
 
 Status run_sums_once(Executor& exec, const LaunchConfig& config, int rounds, bool timed,
@@ -298,7 +293,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
   if (Status s = run_scans(exec, req, counts, out); !s) return s;
   if (Status s = run_invoke(exec, req, out); !s) return s;
   if (Status s = run_sums(exec, req, out); !s) return s;
-  check_every_event_recorded(out);
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -312,9 +307,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"reduce",         "plus/less/greater", "bit_and/bit_or/bit_xor", "inclusive_scan",
                 "exclusive_scan", "invoke_one",        "invoke_one_broadcast",   "redux.sync"};
-  l.text = coop_text_collectives;
-  l.source = coop_source_collectives;
-  l.source_file = "collectives.cuh";
   l.params = {
       {"data", 1, 0, 1 << 30, "seed of the random input values and counts"},
       {"rounds", 256, 1, 4096,

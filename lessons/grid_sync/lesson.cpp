@@ -5,14 +5,10 @@
 #include <string>
 
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/run_helpers.hpp"
 #include "lessons/grid_sync/kernels.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
-
-extern const char coop_text_grid_sync[];
-extern const char coop_source_grid_sync[];
 
 namespace coop::lessons::grid_sync {
 namespace {
@@ -66,9 +62,7 @@ bool is_pow2(uint32_t v) {
 }
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("grid-sync uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "grid-sync"); !s) return s;
   if (!is_pow2(c.block.x) || c.block.x < 32 || c.block.x > 1024)
     return Status::error(
         "grid-sync needs a power-of-two block of 32 to 1024 threads for its "
@@ -241,7 +235,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
     out.results.emplace_back("GPU time of the largest grid",
                              format_float(t.header.kernel_ms, 4) + " ms");
   }
-  out.checks.push_back(every_event_recorded(out.launches));
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -256,9 +250,6 @@ LessonDef lesson() {
   l.concepts = {"this_grid",      "grid.sync", "cudaLaunchCooperativeKernel",
                 "co-residency",   "occupancy", "partial sums",
                 "tiled_partition"};
-  l.text = coop_text_grid_sync;
-  l.source = coop_source_grid_sync;
-  l.source_file = "grid_sync.cuh";
   l.params = {
       {"final_step", kTile, kOneThread, kSeedBound,
        "0: thread 0 adds the partial sums; 1: a 32-thread tile adds them; 2: the tile with the "

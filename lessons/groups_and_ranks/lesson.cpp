@@ -8,9 +8,7 @@
 #include "lessons/groups_and_ranks/where_am_i.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
 
-extern const char coop_text_groups_and_ranks[];
 extern const char coop_source_groups_and_ranks[];
 
 namespace coop::lessons::groups_and_ranks {
@@ -231,9 +229,6 @@ LessonDef lesson() {
                 "thread_index", "dim_threads",
                 "is_valid",     "coalesced_threads",
                 "this_cluster", "pass handles by reference"};
-  l.text = coop_text_groups_and_ranks;
-  l.source = coop_source_groups_and_ranks;
-  l.source_file = "groups_and_ranks.cuh";
   l.params = {
       {"cooperative", 0, 0, 1,
        "0: normal launch; 1: cooperative launch (grid.is_valid() becomes true)"},

@@ -7,10 +7,6 @@
 #include "lessons/labeled_binary_stride/kernels.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_labeled_binary_stride[];
-extern const char coop_source_labeled_binary_stride[];
 
 namespace coop::lessons::labeled_binary_stride {
 namespace {
@@ -151,9 +147,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"labeled_partition", "binary_partition", "stride_partition",
                 "coalesced_group",   "meta_group_rank",  "reduce"};
-  l.text = coop_text_labeled_binary_stride;
-  l.source = coop_source_labeled_binary_stride;
-  l.source_file = "labeled_binary_stride.cuh";
   l.params = {
       {"labels", 3, 1, 8, "how many colours the host deals out at random (1 to 8)"},
       {"stride", 4, 1, 32, "stride_partition's group count: lane r joins group r % stride"},

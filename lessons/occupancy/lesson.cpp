@@ -13,10 +13,6 @@
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
 #include "lessons/occupancy/kernels.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_occupancy[];
-extern const char coop_source_occupancy[];
 
 namespace coop::lessons::occupancy {
 namespace {
@@ -268,9 +264,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"occupancy",     "warps per SM",   "blocks per SM", "registers",
                 "shared memory", "--maxrregcount", "spills",        "%smid"};
-  l.text = coop_text_occupancy;
-  l.source = coop_source_occupancy;
-  l.source_file = "occupancy.cuh";
   // count_resident counts blocks per SM with atomics: the values it passes on depend on where the
   // hardware placed each block, so its traces are not compared event for event.
   l.incomparable_kernels = {"count_resident"};

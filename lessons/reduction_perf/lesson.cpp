@@ -4,13 +4,10 @@
 #include <string>
 
 #include "lessons/lesson.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/reduction_perf/bench.hpp"
 #include "lessons/reduction_perf/gpu_reference.hpp"
 #include "lessons/reduction_perf/variants.hpp"
-#include "lessons/registry_entries.hpp"
-
-extern const char coop_text_reduction_perf[];
-extern const char coop_source_reduction_perf[];
 
 namespace coop::lessons::reduction_perf {
 namespace {
@@ -25,9 +22,7 @@ std::vector<const VariantInfo*> chosen(const Params& p) {
 }
 
 Status validate(const LaunchConfig& c, const Params& p) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("reduction-performance uses 1D blocks and grids: got block " +
-                         c.block.str() + ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "reduction-performance"); !s) return s;
   for (const VariantInfo* v : chosen(p))
     if (Status s = check_block(*v, c.block.x); !s) return s;
   if (c.grid.x > 65536)
@@ -142,10 +137,7 @@ LessonDef lesson() {
   l.concepts = {"memory bandwidth", "grid-stride loop", "cg::reduce",
                 "tile shuffles",    "vectorized loads", "cooperative launch",
                 "grid.sync",        "atomicAdd",        "CUB"};
-  l.text = coop_text_reduction_perf;
   l.benchmark_tab = true;
-  l.source = coop_source_reduction_perf;
-  l.source_file = "reduction_perf.cuh";
   // The tuned kernel's last block to finish adds the partial sums: which block that is differs
   // from run to run, so its trace is not compared event for event across backends.
   l.incomparable_kernels = {"tuned"};

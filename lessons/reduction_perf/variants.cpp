@@ -8,6 +8,9 @@
 namespace coop::lessons::reduction_perf {
 namespace {
 
+// input, n, total: one atomicAdd per block into *total (zero it first).
+using AtomicKernel = decltype(Kernels::seed_atomic);
+
 // [SECTION] The table
 
 enum class Kind {

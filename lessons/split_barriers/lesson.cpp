@@ -9,14 +9,15 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
 #include "lessons/split_barriers/kernels.hpp"
 
-extern const char coop_text_split_barriers[];
 extern const char coop_source_split_barriers[];
 
 namespace coop::lessons::split_barriers {
 namespace {
+
+// All four kernels: in, out, produced, local.
+using SplitKernel = decltype(Kernels::block_split);
 
 enum Variant { kBlock = 0, kCluster = 1, kCollectiveInside = 2, kReuseAfterWait = 3 };
 
@@ -291,9 +292,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"barrier_arrive",  "barrier_wait",   "arrival_token",        "this_cluster",
                 "map_shared_rank", "latency hiding", "split-barrier hazards"};
-  l.text = coop_text_split_barriers;
-  l.source = coop_source_split_barriers;
-  l.source_file = "split_barriers.cuh";
   l.params = {
       {"variant", kBlock, 0, 3,
        "0: block split barrier; 1: cluster split barrier (sm_90+ on a GPU); 2: a sync() between "

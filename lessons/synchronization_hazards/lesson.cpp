@@ -9,14 +9,15 @@
 #include "device/trace/time_order.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
 #include "lessons/synchronization_hazards/kernels.hpp"
 
-extern const char coop_text_synchronization_hazards[];
 extern const char coop_source_synchronization_hazards[];
 
 namespace coop::lessons::synchronization_hazards {
 namespace {
+
+// The half-block kernels: in, block_sums, warp_sums.
+using SumKernel = decltype(Kernels::half_block_fixed);
 
 // Source lines are found by the comments on them, so reformatting the kernel keeps them.
 int line_in_kernel(std::string_view snippet) {
@@ -213,9 +214,6 @@ LessonDef lesson() {
   l.level = Level::Intermediate;
   l.concepts = {"sync",     "__syncthreads",         "barrier guarantees",
                 "deadlock", "collective operations", "group as a parameter"};
-  l.text = coop_text_synchronization_hazards;
-  l.source = coop_source_synchronization_hazards;
-  l.source_file = "synchronization_hazards.cuh";
   l.params = {
       {"variant", 0, 0, 2,
        "0: safe (one barrier three ways, and the group-parameter fix); 1: a block-wide library "

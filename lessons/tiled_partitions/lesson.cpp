@@ -5,11 +5,7 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/registry_entries.hpp"
 #include "lessons/tiled_partitions/kernels.hpp"
-
-extern const char coop_text_tiled_partitions[];
-extern const char coop_source_tiled_partitions[];
 
 namespace coop::lessons::tiled_partitions {
 namespace {
@@ -150,9 +146,6 @@ LessonDef lesson() {
   l.level = Level::Beginner;
   l.concepts = {"tiled_partition", "thread_block_tile", "meta_group_rank",
                 "meta_group_size", "multi-warp tiles",  "tiles of tiles"};
-  l.text = coop_text_tiled_partitions;
-  l.source = coop_source_tiled_partitions;
-  l.source_file = "tiled_partitions.cuh";
   l.params = {
       {"tile", 4, 1, 32, "runtime tile size of every_nth_prints (a power of two, 1 to 32)", true},
   };

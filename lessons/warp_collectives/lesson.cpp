@@ -6,12 +6,9 @@
 #include <vector>
 
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
+#include "lessons/lesson_checks.hpp"
 #include "lessons/run_helpers.hpp"
 #include "lessons/warp_collectives/kernels.hpp"
-
-extern const char coop_text_warp_collectives[];
-extern const char coop_source_warp_collectives[];
 
 namespace coop::lessons::warp_collectives {
 namespace {
@@ -80,9 +77,7 @@ std::string lanes(const std::vector<int>& v, size_t first, size_t stride, bool h
 // [SECTION] Launch rules and the run
 
 Status validate(const LaunchConfig& c, const Params&) {
-  if (c.block.y != 1 || c.block.z != 1 || c.grid.y != 1 || c.grid.z != 1)
-    return Status::error("warp-collectives uses 1D blocks and grids: got block " + c.block.str() +
-                         ", grid " + c.grid.str());
+  if (Status s = require_1d_launch(c, "warp-collectives"); !s) return s;
   if (c.block.x % 32 != 0)
     return Status::error("warp-collectives works on whole warps: block size " +
                          std::to_string(c.block.x) + " is not a multiple of 32");
@@ -194,7 +189,7 @@ Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
                                               uint32_t(req.params.at("data")));
   if (Status s = run_moves(exec, req, values, out); !s) return s;
   if (Status s = run_sum(exec, req, values, out); !s) return s;
-  check_every_event_recorded(out);
+  out.checks.push_back(nothing_dropped(out.launches));
   return {};
 }
 
@@ -217,9 +212,6 @@ LessonDef lesson() {
                 "match_any",
                 "match_all",
                 "warp reduction"};
-  l.text = coop_text_warp_collectives;
-  l.source = coop_source_warp_collectives;
-  l.source_file = "warp_collectives.cuh";
   l.params = {
       {"src", 5, 0, 31, "shfl: the lane every lane reads"},
       {"delta", 2, 0, 31, "shfl_up / shfl_down: how many lanes values move"},

@@ -11,7 +11,7 @@
 #include "device/trace/time_order.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "tests/kernels/barrier_stress/kernels.hpp"
+#include "tests/kernels/barrier_stress/uneven_block.hpp"
 #include "tests/lessons/lesson_test_support.hpp"
 #include "tests/support.hpp"
 

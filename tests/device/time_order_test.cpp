@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "device/trace/time_order.hpp"
-#include "tests/kernels/barrier_stress/kernels.hpp"
+#include "tests/kernels/barrier_stress/uneven_block.hpp"
 #include "tests/support.hpp"
 
 namespace coop::testing {

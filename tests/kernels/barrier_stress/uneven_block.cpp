@@ -1,22 +1,11 @@
-#include "tests/kernels/barrier_stress/kernels.hpp"
+#include "tests/kernels/barrier_stress/uneven_block.hpp"
 
 #include <numeric>
 #include <vector>
 
-#include "barrier_stress.emu.cuh"
+#include "device/launch/executor.hpp"
 
 namespace coop::lessons::barrier_stress {
-
-const Kernels& kernels() {
-  static const Kernels bound = [] {
-    Kernels k;
-    bind_gpu(k);
-    k.uneven_block.emu = &emulated::barrier_stress::uneven_block;
-    k.uneven_grid.emu = &emulated::barrier_stress::uneven_grid;
-    return k;
-  }();
-  return bound;
-}
 
 Status run_uneven_block(Executor& exec, const LaunchConfig& c, int rounds, int work, Trace& trace) {
   auto src = DeviceArray<int>::create(exec, c.total_threads(), "src");

@@ -1,0 +1,38 @@
+# What makes a folder a lesson, apart from building it (also usable with `cmake -P`, as
+# tests/lessons/lesson_folder_test.sh does).
+
+# coopviz_find_lessons(out dir): the lesson folders in `dir`, sorted: those with a lesson.md and a
+# lesson.cpp. Adding or removing one re-runs CMake.
+function(coopviz_find_lessons out dir)
+  set(rerun CONFIGURE_DEPENDS)
+  if(CMAKE_SCRIPT_MODE_FILE)
+    set(rerun "")  # nothing to re-run in a script
+  endif()
+  file(GLOB texts ${rerun} ${dir}/*/lesson.md)
+  file(GLOB definitions ${rerun} ${dir}/*/lesson.cpp)
+  set(folders "")
+  foreach(text IN LISTS texts)
+    get_filename_component(lesson_dir ${text} DIRECTORY)
+    if(${lesson_dir}/lesson.cpp IN_LIST definitions)
+      get_filename_component(folder ${lesson_dir} NAME)
+      list(APPEND folders ${folder})
+    endif()
+  endforeach()
+  list(SORT folders)
+  set(${out} ${folders} PARENT_SCOPE)
+endfunction()
+
+# The lesson's code must be in its folder's namespace: the registry calls
+# coop::lessons::<folder>::lesson(), and two folders with one namespace would define the same
+# kernels and functions twice.
+function(coopviz_check_lesson_namespace folder file)
+  file(STRINGS ${file} lines REGEX "namespace[ \t]+coop::lessons::[A-Za-z_0-9]+")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "coop::lessons::([A-Za-z_0-9]+)" ns "${line}")
+    if(NOT CMAKE_MATCH_1 STREQUAL folder)
+      message(FATAL_ERROR "${file}: namespace coop::lessons::${CMAKE_MATCH_1} must be "
+                          "coop::lessons::${folder}: a lesson's code lives in the namespace named "
+                          "after its folder")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A copied lesson folder is a lesson of its own: block_reduce copied and renamed as
+# lessons/README.md says is found by the build's lesson discovery, passes its namespace check and
+# gets kernel bindings in its own namespace; a copy left unrenamed is refused with a message that
+# names what to rename. (Building and running a copy takes minutes; the README shows it by hand.)
+#   lesson_folder_test.sh CMAKE SOURCE_DIR COOPVIZ_LOWER WORK_DIR
+set -euo pipefail
+cmake=$1 source=$2 lower=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work/lessons/not_a_lesson"
+trap 'rm -rf "$work"' EXIT
+lessons=$work/lessons
+cp -r "$source/lessons/block_reduce" "$lessons/my_copy"
+cp -r "$source/lessons/block_reduce" "$lessons/stale_copy"
+cp "$source/lessons/block_reduce/lesson.md" "$lessons/not_a_lesson/"  # no lesson.cpp
+sed -i 's/block_reduce/my_copy/g; s/block-reduce/my-copy/g' "$lessons"/my_copy/*
+
+cat > "$work/folders.cmake" <<EOF
+cmake_minimum_required(VERSION 3.20)
+include($source/cmake/CoopvizLessonFolders.cmake)
+if(FOLDER)
+  coopviz_check_lesson_namespace(\${FOLDER} \${FILE})
+else()
+  coopviz_find_lessons(found $lessons)
+  message("lessons: \${found}")
+endif()
+EOF
+fail() { echo "FAIL: $*"; exit 1; }
+
+found=$("$cmake" -P "$work/folders.cmake" 2>&1)
+[ "$found" = "lessons: my_copy;stale_copy" ] || fail "discovery found '$found'"
+
+for file in lesson.cpp block_reduce.cuh; do
+  "$cmake" -DFOLDER=my_copy -DFILE="$lessons/my_copy/$file" -P "$work/folders.cmake" ||
+    fail "the renamed copy's $file was refused"
+done
+if refused=$("$cmake" -DFOLDER=stale_copy -DFILE="$lessons/stale_copy/lesson.cpp" \
+               -P "$work/folders.cmake" 2>&1); then
+  fail "a copy still in namespace block_reduce was accepted"
+fi
+echo "$refused" | tr -s ' \n' ' ' |
+  grep -q "namespace coop::lessons::block_reduce must be coop::lessons::stale_copy" ||
+  fail "the refusal does not name the namespace: $refused"
+
+"$lower" kernels "$lessons/my_copy/block_reduce.cuh" lessons/my_copy "$work/bindings"
+grep -q "^namespace coop::lessons::my_copy {" "$work/bindings/kernels.hpp" ||
+  fail "kernels.hpp is not in the copy's namespace"
+grep -q "k.reduce_block.emu = &::coop::lessons::emulated::my_copy::reduce_block;" \
+  "$work/bindings/kernels_emu.cpp" || fail "kernels_emu.cpp does not bind the copy's kernels"
+grep -q '#include "lessons/my_copy/block_reduce.cuh"' "$work/bindings/kernels.cu" ||
+  fail "kernels.cu does not compile the copy's kernel file"
+grep -q 'l.id = "my-copy";' "$lessons/my_copy/lesson.cpp" || fail "the copy's id was not renamed"
+echo "a copied and renamed lesson folder is found and bound; an unrenamed copy is refused"
