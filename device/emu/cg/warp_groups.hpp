@@ -149,6 +149,9 @@ class thread_block_tile
   // holds the members to it and says so instead of hanging.
   template <class T>
   T shfl(T var, int src_rank, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32 || sizeof(T) <= 8,
+                  "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
+                  "bytes");
     constexpr bool broadcast = Size > 32;
     return detail::collective(
         this->ref_, line, Op::Shfl,
