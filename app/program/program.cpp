@@ -341,8 +341,7 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   const fs::path cpp = dir / ("program." + mine + (gpu ? ".cu" : ".cpp"));
   {
     std::ofstream out(cpp);
-    out << (gpu ? "#include \"device/byo/gpu_runtime.cuh\"\n" : "#include \"device/byo/runtime.hpp\"\n")
-        << *lowered;
+    out << program_prelude(kind) << *lowered;
     if (!out) return Status::error("cannot write " + cpp.string());
   }
   // The original folders after the lowered ones, for their subfolders.

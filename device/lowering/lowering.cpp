@@ -388,4 +388,16 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
   return out.str();
 }
 
+std::string program_prelude(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::Program:
+      return "#include \"device/byo/runtime.hpp\"\n";
+    case SourceKind::GpuProgram:
+      return "#include \"device/byo/gpu_runtime.cuh\"\n";
+    case SourceKind::Lesson:
+      break;
+  }
+  return "";
+}
+
 }  // namespace coop

@@ -32,4 +32,8 @@ enum class SourceKind { Lesson, Program, GpuProgram };
 // The lowered text of `text` (read from `path`), or an error "path:line: error: message".
 Result<std::string> lower_source(const std::string& text, const std::string& path, SourceKind kind);
 
+// What a lowered program is compiled after: the runtime its backend gives it (the emulator's CUDA
+// runtime, or the GPU recorder's launch path). Empty for lessons, which include kernel_api.hpp.
+std::string program_prelude(SourceKind kind);
+
 }  // namespace coop
