@@ -320,8 +320,9 @@ TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
     std::printf("%s launch %zu (%s): %llu events compared, %llu differ\n", c.file, k,
                 (*gpu)[k].header.kernel.c_str(), (unsigned long long)diff.events_compared,
                 (unsigned long long)diff.mismatches);
-    if (c.comparable && k < c.untraced_from)
+    if (c.comparable && k < c.untraced_from) {
       EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
+    }
   }
   std::filesystem::remove(on_gpu);
   std::filesystem::remove(on_emu);
