@@ -160,6 +160,12 @@ __global__ void groups(int* out) {
   row[f++] = slot;
   row[f++] = cg::invoke_one_broadcast(warp, [&] { return v + 100; });
   row[f++] = cg::invoke_one_broadcast(active, [&] { return int(active.thread_rank()) + 7; });
+
+  // [49] The calling thread alone, as a tile of one.
+  const cg::thread_block_tile<1> me = cg::this_thread();
+  row[f++] = int(me.thread_rank() + 10 * me.size() + 100 * me.meta_group_rank() +
+                 100000 * me.meta_group_size()) +
+             me.shfl(v, 0) * 10000000;
   while (f < kFields) row[f++] = 0;
 }
 
@@ -267,6 +273,7 @@ void expect_groups(int g, int* row) {
   row[f++] = 42;
   row[f++] = v(warp0) + 100;
   row[f++] = 7;
+  row[f++] = 10 + 100 * t + 100000 * kBlock + v(g) * 10000000;
   while (f < kFields) row[f++] = 0;
 }
 

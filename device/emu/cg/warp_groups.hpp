@@ -1,5 +1,6 @@
 // Emulated coop::cg, part 3: groups that live inside warps (coalesced_group, thread_block_tile
-// of 1 to 32 threads) and multi-warp tiles (64 to 512 threads), with their collectives.
+// of 1 to 32 threads, this_thread()) and multi-warp tiles (64 to 512 threads), with their
+// collectives.
 // Values move by rank in the group, as cooperative_groups defines them.
 #pragma once
 
@@ -208,5 +209,15 @@ class thread_block_tile
   template <unsigned, class>
   friend class thread_block_tile;
 };
+
+// The calling thread alone, as a tile of one (cooperative_groups::this_thread()): a partition of
+// its block that needs no meeting, ranked in it as tiled_partition<1> would rank it.
+inline thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
+  const emu::ThreadInfo& t = emu::this_thread();
+  auto me = detail::access::make<thread_block_tile<1>>(detail::tile_group(1, 1), t.thread_rank,
+                                                       t.block_threads);
+  detail::record_create(me.trace_ref(), t.thread_rank, t.block_threads, line);
+  return me;
+}
 
 }  // namespace coop::cg

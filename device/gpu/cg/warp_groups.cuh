@@ -1,5 +1,6 @@
 // coop::cg under nvcc, part 3: coalesced_group and thread_block_tile (1..32 threads in a warp,
-// 64..512 across warps) over cooperative_groups, recording every collective's input and output.
+// 64..512 across warps), and this_thread(), over cooperative_groups, recording every collective's
+// input and output.
 #pragma once
 
 #include <cuda/std/type_traits>
@@ -204,5 +205,13 @@ class thread_block_tile
 
   real_tile t_real;
 };
+
+// The calling thread alone, as a tile of one (cooperative_groups::this_thread()).
+__device__ __forceinline__ thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
+  const real::thread_block_tile<1, void> t = real::this_thread();
+  const detail::TraceId id = detail::tile_id(1, 1, t.meta_group_rank(), t.meta_group_size());
+  detail::record_create(id, 0, 1, line);
+  return thread_block_tile<1>(t, id);
+}
 
 }  // namespace coop::cg
