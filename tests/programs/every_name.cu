@@ -71,8 +71,13 @@ __global__ void groups(int* out) {
   row[f++] = int(cluster.thread_rank() + (cluster.num_threads() + cluster.size()) * 1000);
   row[f++] = int(cluster.thread_index().x + cluster.dim_threads().x * 1000);
   row[f++] = int(cg::thread_rank(block) + cg::group_size(grid));
+  // The accessors CUDA declares static, called on the type.
+  row[f++] = int(cg::thread_block::thread_rank() + cg::grid_group::block_rank() * 1000 +
+                 cg::cluster_group::num_blocks() * 10000 +
+                 cg::thread_block_tile<32>::thread_rank() * 100000 +
+                 cg::thread_block_tile<64>::thread_rank() * 10000000);
 
-  // [13] Barriers, whole and split, and the groups as thread_groups.
+  // [14] Barriers, whole and split, and the groups as thread_groups.
   block.sync();
   plain.sync();
   cg::sync(block);
@@ -92,7 +97,7 @@ __global__ void groups(int* out) {
   row[f++] = int(from_block.size() + from_block.num_threads() + from_block.thread_rank());
   row[f++] = int(from_grid.thread_rank() + from_cluster.num_threads() * 1000);
 
-  // [16] Tiles of a compile-time size, of a block and of a tile.
+  // [17] Tiles of a compile-time size, of a block and of a tile.
   const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
   const cg::thread_block_tile<32, cg::thread_block> typed = cg::tiled_partition<32>(block);
   const cg::thread_block_tile<8> eighth = cg::tiled_partition<8>(warp);
@@ -117,7 +122,7 @@ __global__ void groups(int* out) {
              10000000 * int(pair.num_threads() / 64 + pair.meta_group_size());
   row[f++] = pair.any(v == 10) + 2 * pair.all(v < 11);
 
-  // [28] Tiles of a runtime size, and coalesced groups.
+  // [29] Tiles of a runtime size, and coalesced groups.
   const cg::thread_group sixteen = cg::tiled_partition(block, 16);
   const cg::thread_group four = cg::tiled_partition(from_block, 4);
   row[f++] = int(sixteen.thread_rank() + 100 * sixteen.size() + 10000 * four.thread_rank());
@@ -134,7 +139,7 @@ __global__ void groups(int* out) {
   int active_same = 0;
   row[f++] = int(active.match_any(v % 2)) ^ int(active.match_all(7, active_same)) ^ active_same;
 
-  // [34] Partitions by label and by predicate, and coop's own stride partition.
+  // [35] Partitions by label and by predicate, and coop's own stride partition.
   const cg::coalesced_group same = cg::labeled_partition(warp, v % 3);
   const cg::coalesced_group odd = cg::binary_partition(warp, v % 2 == 1);
   const cg::coalesced_group big = cg::labeled_partition(active, v > 5);
@@ -143,7 +148,7 @@ __global__ void groups(int* out) {
   row[f++] = int(odd.thread_rank() + 100 * odd.meta_group_rank() + 1000 * big.num_threads());
   row[f++] = int(strided.thread_rank() + 100 * strided.num_threads());
 
-  // [37] reduce and the scans with every operator, on a tile, a coalesced group and 64 threads.
+  // [38] reduce and the scans with every operator, on a tile, a coalesced group and 64 threads.
   row[f++] = fold(warp, v, cg::plus<int>());
   row[f++] = fold(warp, v, cg::less<int>());
   row[f++] = fold(warp, v, cg::greater<int>());
@@ -154,14 +159,14 @@ __global__ void groups(int* out) {
   row[f++] = cg::reduce(same, v, cg::plus<int>()) + 1000 * cg::inclusive_scan(same, v);
   row[f++] = cg::reduce(pair, v, cg::plus<int>()) + 1000 * cg::exclusive_scan(pair, v);
 
-  // [46] One member runs it; with a broadcast, everyone gets its result.
+  // [47] One member runs it; with a broadcast, everyone gets its result.
   cg::invoke_one(block, [&] { slot = 42; });
   block.sync();
   row[f++] = slot;
   row[f++] = cg::invoke_one_broadcast(warp, [&] { return v + 100; });
   row[f++] = cg::invoke_one_broadcast(active, [&] { return int(active.thread_rank()) + 7; });
 
-  // [49] The calling thread alone, as a tile of one.
+  // [50] The calling thread alone, as a tile of one.
   const cg::thread_block_tile<1> me = cg::this_thread();
   row[f++] = int(me.thread_rank() + 10 * me.size() + 100 * me.meta_group_rank() +
                  100000 * me.meta_group_size()) +
@@ -187,6 +192,7 @@ void expect_groups(int g, int* row) {
   row[f++] = t + 2 * kBlock * 1000;
   row[f++] = t + kBlock * 1000;
   row[f++] = t + kThreads;
+  row[f++] = t + b * 1000 + 10000 + lane * 100000 + (t % 64) * 10000000;
   row[f++] = b + 5;
   row[f++] = 256 + t;
   row[f++] = g + kBlock * 1000;

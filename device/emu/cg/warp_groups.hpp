@@ -135,7 +135,8 @@ class thread_block_tile
  public:
   static constexpr unsigned int num_threads() { return Size; }
   static constexpr unsigned int size() { return Size; }
-  unsigned int thread_rank() const { return this->ref_.rank; }
+  // Static, as in cooperative_groups: a tile's members are ranked by their rank in the block.
+  static unsigned int thread_rank() { return emu::this_thread().thread_rank % Size; }
   unsigned int meta_group_rank() const { return this->meta_rank_; }
   unsigned int meta_group_size() const { return this->meta_size_; }
   void sync(int line = __builtin_LINE()) const { detail::barrier(this->ref_, line, "sync()"); }

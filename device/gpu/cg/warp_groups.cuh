@@ -137,7 +137,7 @@ class thread_block_tile
   using real_tile = real::thread_block_tile<Size, void>;
   __device__ static constexpr unsigned int num_threads() { return Size; }
   __device__ static constexpr unsigned int size() { return Size; }
-  __device__ unsigned int thread_rank() const { return t_real.thread_rank(); }
+  __device__ static unsigned int thread_rank() { return real_tile::thread_rank(); }
   __device__ unsigned int meta_group_rank() const { return t_real.meta_group_rank(); }
   __device__ unsigned int meta_group_size() const { return t_real.meta_group_size(); }
   __device__ void sync(int line = __builtin_LINE()) const {
