@@ -121,6 +121,36 @@ function(coopviz_lesson_tests target)
   endforeach()
 endfunction()
 
+# coopviz_program_check(file): compiles the ordinary CUDA program `file` for both backends as
+#   `coopviz run` would, without linking or running it: lowered for the emulator and built by the
+#   host compiler against the emulator's runtime, and lowered for nvcc and built with coop's traced
+#   Cooperative Groups (for every CMAKE_CUDA_ARCHITECTURES entry). A program that uses every name
+#   of the traced API thus breaks the build when one backend's declaration drifts.
+function(coopviz_program_check file)
+  get_filename_component(name ${file} NAME_WE)
+  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/program_checks)
+  file(MAKE_DIRECTORY ${gen})
+  add_custom_command(
+    OUTPUT ${gen}/${name}.emu.cpp
+    COMMAND coopviz_lower lower-program ${file} ${gen}/${name}.emu.cpp
+    DEPENDS coopviz_lower ${file}
+    COMMENT "Lowering ${name}.cu for the emulator")
+  add_custom_command(
+    OUTPUT ${gen}/${name}.gpu.cu
+    COMMAND coopviz_lower lower-gpu-program ${file} ${gen}/${name}.gpu.cu
+    DEPENDS coopviz_lower ${file}
+    COMMENT "Lowering ${name}.cu for nvcc")
+  # The include folders and flags of app/program/program.cpp's two commands.
+  add_library(coopviz_check_${name}_emu OBJECT ${gen}/${name}.emu.cpp)
+  target_include_directories(coopviz_check_${name}_emu PRIVATE
+    ${PROJECT_SOURCE_DIR}/device/byo/include ${PROJECT_SOURCE_DIR})
+  target_compile_definitions(coopviz_check_${name}_emu PRIVATE __CUDA_ARCH__=900)
+  add_library(coopviz_check_${name}_gpu OBJECT ${gen}/${name}.gpu.cu)
+  target_include_directories(coopviz_check_${name}_gpu PRIVATE
+    ${PROJECT_SOURCE_DIR}/device/byo/gpu_include ${PROJECT_SOURCE_DIR})
+  target_compile_options(coopviz_check_${name}_gpu PRIVATE --fmad=false)
+endfunction()
+
 function(coopviz_lesson folder)
   set(LESSON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
   set(dir ${LESSON_DIR})

@@ -407,8 +407,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   const std::string partial_cubin = build.executable + ".cubin.partial." + mine;
 
   // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
-  auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* prelude,
-                           const char* extension,
+  auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* extension,
                            std::vector<std::string>& into) -> Result<fs::path> {
     Result<std::string> lowered = lower_source(*text, source.string(), kind);
     if (!lowered) return lowered.status();
@@ -418,7 +417,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
     into.insert(into.end(), include_options->begin(), include_options->end());
     const fs::path path = folder / ("program." + mine + extension);
     std::ofstream out(path);
-    out << prelude << *lowered;
+    out << program_prelude(kind) << *lowered;
     if (!out) return Status::error("cannot write " + path.string());
     // The original folders after the lowered ones, for their subfolders.
     for (const std::string& i : o.includes) into.push_back("-I" + fs::absolute(i, ec).string());
@@ -426,10 +425,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   };
   const SourceKind kind = gpu ? SourceKind::GpuProgram : SourceKind::Program;
   const fs::path device_folder = split ? dir / "device" : dir;
-  Result<fs::path> cpp = write_lowered(
-      kind, device_folder,
-      gpu ? "#include \"device/byo/gpu_runtime.cuh\"\n" : "#include \"device/byo/runtime.hpp\"\n",
-      gpu ? ".cu" : ".cpp", cmd);
+  Result<fs::path> cpp = write_lowered(kind, device_folder, gpu ? ".cu" : ".cpp", cmd);
   if (!cpp) return cpp.status();
   if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
   cmd.push_back(cpp->string());
@@ -446,8 +442,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   }
   Result<fs::path> host_cpp = fs::path();
   if (split) {
-    host_cpp = write_lowered(SourceKind::GpuHost, dir / "host",
-                             "#include \"device/byo/gpu_host_runtime.hpp\"\n", ".cpp", host_cmd);
+    host_cpp = write_lowered(SourceKind::GpuHost, dir / "host", ".cpp", host_cmd);
     if (!host_cpp) return host_cpp.status();
     host_cmd.insert(host_cmd.end(), {"-x", "c++", host_cpp->string(), "-x", "none", "-o", partial});
     host_cmd.insert(host_cmd.end(), libraries.begin(), libraries.end());

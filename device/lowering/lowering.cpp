@@ -230,15 +230,16 @@ std::string prefix_coop(const std::string& line, const std::regex& re, int name)
   return out + line.substr(copied);
 }
 
-// Calls of CUDA's atomics, __syncthreads() and warp intrinsics, made calls of coop's traced ones;
-// and cuda::atomic_ref and cuda::std::atomic_ref, made coop's traced ones. nvcc has libcu++'s
-// real namespace cuda, which cannot be made coop's as the emulator's headers do, so only these
-// names move: the scopes, orders and cuda::atomic stay libcu++'s.
+// Calls of CUDA's atomics (and their _block and _system forms), __syncthreads() and warp
+// intrinsics, made calls of coop's traced ones; and cuda::atomic_ref and cuda::std::atomic_ref,
+// made coop's traced ones. nvcc has libcu++'s real namespace cuda, which cannot be made coop's as
+// the emulator's headers do, so only these names move: the scopes, orders and cuda::atomic stay
+// libcu++'s.
 std::string traced_calls(const std::string& line) {
   static const std::regex call_re(
-      R"(\b(atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor)"
-      R"(|atomicInc|atomicDec|atomicCAS|__syncthreads|__syncthreads_count|__syncthreads_and)"
-      R"(|__syncthreads_or)"
+      R"(\b((?:atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor)"
+      R"(|atomicInc|atomicDec|atomicCAS)(?:_block|_system)?)"
+      R"(|__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or)"
       R"(|__shfl_sync|__shfl_up_sync|__shfl_down_sync|__shfl_xor_sync|__ballot_sync|__any_sync)"
       R"(|__all_sync|__syncwarp)\s*\()");
   static const std::regex ref_re(R"(\bcuda::(std::)?atomic_ref\b)");
@@ -386,6 +387,20 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
     out << *shared << "\n";
   }
   return kind == SourceKind::GpuHost ? strip_device_code(out.str()) : out.str();
+}
+
+std::string program_prelude(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::Program:
+      return "#include \"device/byo/runtime.hpp\"\n";
+    case SourceKind::GpuProgram:
+      return "#include \"device/byo/gpu_runtime.cuh\"\n";
+    case SourceKind::GpuHost:
+      return "#include \"device/byo/gpu_host_runtime.hpp\"\n";
+    case SourceKind::Lesson:
+      break;
+  }
+  return "";
 }
 
 }  // namespace coop

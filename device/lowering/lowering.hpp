@@ -44,4 +44,8 @@ std::string host_half_obstacle(const std::string& text);
 // blanked (every line kept), as SourceKind::GpuHost does after its rewrites.
 std::string strip_device_code(std::string text);
 
+// What a lowered program is compiled after: the runtime its backend gives it (the emulator's CUDA
+// runtime, or the GPU recorder's launch path). Empty for lessons, which include kernel_api.hpp.
+std::string program_prelude(SourceKind kind);
+
 }  // namespace coop

@@ -5,6 +5,7 @@
 
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -77,7 +78,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"barrier_double_buffer.cu", {"weighted_sums"}},
         Case{"pipeline_stages.cu", {"staged_block", "staged_threads"}},
         Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}},
-        Case{"block_votes.cu", {"votes"}}, Case{"pitched_rows.cu", {"double_rows"}}),
+        Case{"block_votes.cu", {"votes"}}, Case{"pitched_rows.cu", {"double_rows"}},
+        Case{"every_name.cu", {"groups", "memory"}}, Case{"custom_values.cu", {"summarize"}},
+        Case{"pipeline_roles.cu", {"produce_consume"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -247,17 +250,17 @@ TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   auto build = coop::app::build_program(p);
   ASSERT_TRUE(build.ok()) << build.status().message();
   EXPECT_TRUE(std::filesystem::exists(build->executable));
-  // Device code and host code compiled apart, except where a cluster launch needs nvcc whole.
-  if (std::string(GetParam()) == "cluster_exchange.cu") {
-    EXPECT_FALSE(build->halves);
-    EXPECT_EQ(build->whole_because, "a cluster launch");
-  } else if (std::string(GetParam()) == "pipeline_stages.cu") {
-    EXPECT_FALSE(build->halves);
-    EXPECT_EQ(build->whole_because, "CUDA's pipeline header");
-  } else {
-    EXPECT_TRUE(build->halves) << build->whole_because;
-    EXPECT_TRUE(std::filesystem::exists(build->executable + ".cubin"));
-  }
+  // Device code and host code compiled apart, or whole for a reason found before compiling (a
+  // cluster launch, CUDA's pipeline header), never because the host half failed to compile.
+  const std::string name = GetParam();
+  if (name == "cluster_exchange.cu") EXPECT_EQ(build->whole_because, "a cluster launch");
+  if (name == "pipeline_stages.cu") EXPECT_EQ(build->whole_because, "CUDA's pipeline header");
+  if (name == "tile_ranks.cu" || name == "runtime_calls.cu" || name == "kernel_forms.cu")
+    EXPECT_TRUE(build->halves);
+  EXPECT_EQ(build->whole_because.find("did not compile apart"), std::string::npos)
+      << build->whole_because;
+  EXPECT_EQ(std::filesystem::exists(build->executable + ".cubin"), build->halves);
+}
 }
 
 // Asked to, nvcc builds the program whole, as it does where the halves cannot be apart.
@@ -283,6 +286,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "runtime_calls.cu", "partitions_and_copies.cu", "scale_by_argument.cu",
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
                       "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
+                      "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
                       "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
@@ -314,6 +318,7 @@ TEST(ProgramBuildErrors, ACompileErrorForTheGpuIsSaidOnceAtTheUsersLine) {
 struct GpuCase {
   const char* file;
   bool comparable;
+  size_t untraced_from = SIZE_MAX;  // launches from this one on use libcu++'s barrier or pipeline
 };
 
 class ProgramsGpu : public ::testing::TestWithParam<GpuCase> {};
@@ -342,8 +347,9 @@ TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
     std::printf("%s launch %zu (%s): %llu events compared, %llu differ\n", c.file, k,
                 (*gpu)[k].header.kernel.c_str(), (unsigned long long)diff.events_compared,
                 (unsigned long long)diff.mismatches);
-    if (c.comparable)
+    if (c.comparable && k < c.untraced_from) {
       EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
+    }
   }
   std::filesystem::remove(on_gpu);
   std::filesystem::remove(on_emu);
@@ -413,6 +419,9 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
                       GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
                       GpuCase{"pitched_rows.cu", true},
+                      // The second launch (memory) uses cuda::barrier and cuda::pipeline.
+                      GpuCase{"every_name.cu", true, 1}, GpuCase{"custom_values.cu", true},
+                      GpuCase{"pipeline_roles.cu", false},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

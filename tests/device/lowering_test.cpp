@@ -125,6 +125,11 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
                       "::coop::__all_sync(m, p); w.__syncwarp(); ns::__shfl_sync(m, v, 0); "
                       "p->__syncwarp(m);\n"),
             std::string::npos);
+  // The block- and system-scope atomics too; a longer name that only starts like one stays.
+  EXPECT_NE(gpu("  atomicAdd_block(p, 1); atomicCAS_system(q, 0, 1); atomicOr_blocks(r, 2);\n")
+                .find("  ::coop::atomicAdd_block(p, 1); ::coop::atomicCAS_system(q, 0, 1); "
+                      "atomicOr_blocks(r, 2);\n"),
+            std::string::npos);
   // cuda::atomic_ref is coop's traced one; libcu++'s other names stay.
   EXPECT_NE(gpu("  cuda::atomic_ref<int, cuda::thread_scope_block> a(x); "
                 "::cuda::std::atomic_ref<int> b(y); ns::cuda::atomic_ref<int> c(z); "

@@ -64,13 +64,20 @@ T atomic_rmw(T* address, T operand, Op op, int line, Update update, uint16_t fla
 
 }  // namespace detail
 
-// CUDA's atomic functions, traced. The operand is not deduced, so atomicAdd(unsigned*, 1) works
-// as in CUDA.
-#define COOP_EMU_ATOMIC(NAME, OP, EXPR)                                                        \
-  template <detail::AtomicValue T>                                                             \
-  T NAME(T* address, std::type_identity_t<T> val, int line = __builtin_LINE()) {               \
-    return detail::atomic_rmw(address, val, Op::OP, line, [val](T old) { return T(EXPR); });   \
+// CUDA's atomic functions, traced, with their _block and _system forms (the same update at block
+// or system scope, recorded with that scope's flag; the emulator's memory is coherent at every
+// scope). The operand is not deduced, so atomicAdd(unsigned*, 1) works as in CUDA.
+#define COOP_EMU_ATOMIC_AT(NAME, OP, EXPR, FLAGS)                                      \
+  template <detail::AtomicValue T>                                                     \
+  T NAME(T* address, std::type_identity_t<T> val, int line = __builtin_LINE()) {       \
+    return detail::atomic_rmw(                                                         \
+        address, val, Op::OP, line, [val]([[maybe_unused]] T old) { return T(EXPR); }, \
+        uint16_t(FLAGS));                                                              \
   }
+#define COOP_EMU_ATOMIC(NAME, OP, EXPR)                       \
+  COOP_EMU_ATOMIC_AT(NAME, OP, EXPR, 0)                       \
+  COOP_EMU_ATOMIC_AT(NAME##_block, OP, EXPR, kFlagScopeBlock) \
+  COOP_EMU_ATOMIC_AT(NAME##_system, OP, EXPR, kFlagScopeSystem)
 COOP_EMU_ATOMIC(atomicAdd, AtomicAdd, old + val)
 COOP_EMU_ATOMIC(atomicSub, AtomicSub, old - val)
 COOP_EMU_ATOMIC(atomicMin, AtomicMin, val < old ? val : old)
@@ -83,13 +90,20 @@ COOP_EMU_ATOMIC(atomicXor, AtomicXor, old ^ val)
 COOP_EMU_ATOMIC(atomicInc, AtomicInc, old >= val ? 0 : old + 1)
 COOP_EMU_ATOMIC(atomicDec, AtomicDec, (old == 0 || old > val) ? val : old - 1)
 #undef COOP_EMU_ATOMIC
+#undef COOP_EMU_ATOMIC_AT
 
-template <detail::AtomicValue T>
-T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val,
-            int line = __builtin_LINE()) {
-  return detail::atomic_rmw(address, val, Op::AtomicCas, line,
-                            [compare, val](T old) { return old == compare ? val : old; });
-}
+#define COOP_EMU_ATOMIC_CAS(NAME, FLAGS)                                                \
+  template <detail::AtomicValue T>                                                      \
+  T NAME(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val,      \
+         int line = __builtin_LINE()) {                                                 \
+    return detail::atomic_rmw(                                                          \
+        address, val, Op::AtomicCas, line,                                              \
+        [compare, val](T old) { return old == compare ? val : old; }, uint16_t(FLAGS)); \
+  }
+COOP_EMU_ATOMIC_CAS(atomicCAS, 0)
+COOP_EMU_ATOMIC_CAS(atomicCAS_block, kFlagScopeBlock)
+COOP_EMU_ATOMIC_CAS(atomicCAS_system, kFlagScopeSystem)
+#undef COOP_EMU_ATOMIC_CAS
 
 namespace cuda {
 

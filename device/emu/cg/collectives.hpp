@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <type_traits>
@@ -39,42 +40,39 @@ constexpr Shape shape_of() {
   else return Shape::MultiWarp;
 }
 
-template <class Fn>
-constexpr Op op_code() {
-  if constexpr (requires { Fn::op; }) return Fn::op;
-  else return Op::None;
-}
-
+// Combines the members' values with the user's operator, in the order the GPU code does.
 template <class T, class Fn>
 struct Combine {
+  const Fn& fn;
+
   // Each step every member combines its value with the one `offset` ranks away (xor).
-  static void butterfly(T* v, size_t n) {
+  void butterfly(T* v, size_t n) const {
     std::vector<T> next(n);
     for (size_t offset = n / 2; offset > 0; offset /= 2) {
-      for (size_t i = 0; i < n; ++i) next[i] = Fn{}(v[i], v[i ^ offset]);
+      for (size_t i = 0; i < n; ++i) next[i] = fn(v[i], v[i ^ offset]);
       std::copy(next.begin(), next.end(), v);
     }
   }
   // Inclusive Hillis-Steele scan: step d adds in the value d ranks below, where there is one.
-  static void hillis_steele(T* v, size_t n) {
+  void hillis_steele(T* v, size_t n) const {
     std::vector<T> next(n);
     for (size_t d = 1; d < n; d *= 2) {
-      for (size_t i = 0; i < n; ++i) next[i] = i >= d ? Fn{}(v[i], v[i - d]) : v[i];
+      for (size_t i = 0; i < n; ++i) next[i] = i >= d ? fn(v[i], v[i - d]) : v[i];
       std::copy(next.begin(), next.end(), v);
     }
   }
   // shfl_down tree over the n <= 32 lanes of one warp; lane 0 ends with the whole reduction.
-  static T down_tree(const T* v, size_t n) {
+  T down_tree(const T* v, size_t n) const {
     T w[32], next[32];
     std::copy(v, v + n, w);
     for (size_t offset = 16; offset > 0; offset /= 2) {
-      for (size_t l = 0; l < n; ++l) next[l] = l + offset < n ? Fn{}(w[l], w[l + offset]) : w[l];
+      for (size_t l = 0; l < n; ++l) next[l] = l + offset < n ? fn(w[l], w[l + offset]) : w[l];
       std::copy(next, next + n, w);
     }
     return w[0];
   }
 
-  static void reduce(Shape shape, std::vector<T>& v) {
+  void reduce(Shape shape, std::vector<T>& v) const {
     const size_t n = v.size(), warps = (n + 31) / 32;
     if (shape == Shape::Tile || (shape == Shape::Coalesced && n == 32)) {
       butterfly(v.data(), n);
@@ -97,7 +95,7 @@ struct Combine {
     }
   }
 
-  static void scan(Shape shape, Scan kind, std::vector<T>& v) {
+  void scan(Shape shape, Scan kind, std::vector<T>& v) const {
     const size_t n = v.size();
     if (shape == Shape::Tile || shape == Shape::Coalesced) {
       hillis_steele(v.data(), n);
@@ -120,35 +118,60 @@ struct Combine {
     for (size_t i = 0; i < n; ++i) {
       const size_t w = i / 32, lane = i % 32;
       if (kind == Scan::Inclusive) {
-        v[i] = w == 0 ? inclusive[i] : Fn{}(inclusive[i], totals[w - 1]);
+        v[i] = w == 0 ? inclusive[i] : fn(inclusive[i], totals[w - 1]);
       } else if (lane == 0) {
         v[i] = w == 0 ? T{} : totals[w - 1];
       } else {
-        v[i] = w == 0 ? inclusive[i - 1] : Fn{}(inclusive[i - 1], totals[w - 1]);
+        v[i] = w == 0 ? inclusive[i - 1] : fn(inclusive[i - 1], totals[w - 1]);
       }
     }
   }
 
+  // Each member's `arg` is the address of its operator (they are alike: the first is used). A
+  // value over 8 bytes comes and goes by address (CollectiveCall::wide_bytes); the results it
+  // points members at stay here until the rendezvous has copied them out, right after.
   template <Shape S, Scan K>
   static void resolve(std::span<emu::CollectiveCall* const> by_rank) {
+    constexpr bool wide = sizeof(T) > 8;
     std::vector<T> v(by_rank.size());
-    for (size_t i = 0; i < v.size(); ++i) v[i] = from_bits<T>(input_of(by_rank, i));
-    if constexpr (K == Scan::None) reduce(S, v);
-    else scan(S, K, v);
-    for (size_t i = 0; i < v.size(); ++i) by_rank[i]->out = to_bits(v[i]);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const uint64_t bits = input_of(by_rank, i);
+      if constexpr (wide)
+        std::memcpy(&v[i], reinterpret_cast<const void*>(bits), sizeof(T));
+      else
+        v[i] = from_bits<T>(bits);
+    }
+    const Combine combine{*reinterpret_cast<const Fn*>(by_rank[0]->arg)};
+    if constexpr (K == Scan::None)
+      combine.reduce(S, v);
+    else
+      combine.scan(S, K, v);
+    if constexpr (wide) {
+      thread_local std::vector<T> results;
+      results = std::move(v);
+      for (size_t i = 0; i < results.size(); ++i)
+        by_rank[i]->out = reinterpret_cast<uint64_t>(&results[i]);
+    } else {
+      for (size_t i = 0; i < v.size(); ++i) by_rank[i]->out = to_bits(v[i]);
+    }
   }
 };
 
 template <Scan K, class Group, class T, class Fn>
-T reduce_or_scan(const Group& g, T value, int line) {
-  static_assert(std::is_arithmetic_v<T>, "traced reduce and scans take arithmetic values");
+T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
+  static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
   constexpr Shape S = shape_of<Group>();
+  static_assert(S != Shape::Block || std::is_arithmetic_v<T>,
+                "reduce and scans over a whole thread_block (coop's own) take arithmetic values");
+  static_assert(S != Shape::MultiWarp || sizeof(T) <= 8,
+                "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
+                "bytes");
   constexpr Op op = K == Scan::None ? Op::Reduce
                     : K == Scan::Inclusive ? Op::InclusiveScan : Op::ExclusiveScan;
   const char* what = K == Scan::None ? "reduce()" : K == Scan::Inclusive ? "inclusive_scan()"
                                                                          : "exclusive_scan()";
-  return collective(g.trace_ref(), line, op, what, value,
-                    &Combine<T, Fn>::template resolve<S, K>, 0, uint64_t(op_code<Fn>()),
+  return collective(g.trace_ref(), line, op, what, value, &Combine<T, Fn>::template resolve<S, K>,
+                    reinterpret_cast<uint64_t>(&fn), uint64_t(op_code<Fn>()),
                     uint32_t(op_code<Fn>()));
 }
 
@@ -165,24 +188,24 @@ concept Reducible = std::is_same_v<G, coalesced_group> || std::is_same_v<G, thre
 
 // cooperative_groups::reduce over a tile, a coalesced group or (coop's own) a thread block.
 template <detail::Reducible Group, class T, class Fn>
-T reduce(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::None, Group, T, Fn>(g, value, line);
+T reduce(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::None>(g, value, fn, line);
 }
 template <detail::Reducible Group, class T, class Fn>
-T inclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, Fn>(g, value, line);
+T inclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, fn, line);
 }
 template <detail::Reducible Group, class T>
 T inclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, plus<T>>(g, value, line);
+  return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, plus<T>(), line);
 }
 template <detail::Reducible Group, class T, class Fn>
-T exclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, Fn>(g, value, line);
+T exclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, fn, line);
 }
 template <detail::Reducible Group, class T>
 T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, plus<T>>(g, value, line);
+  return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, plus<T>(), line);
 }
 
 namespace detail {
@@ -240,23 +263,29 @@ void invoke_one_on(invoke_target g, Fn&& fn, Args&&... args) {
   detail::record_invoke(g, chosen, arrive, 0, ValueType::None);
 }
 
-// As invoke_one, and every member receives what the chosen one's call returned.
+// As invoke_one, and every member receives what the chosen one's call returned. Values over 8
+// bytes (up to the 32 cooperative_groups' shuffles carry) travel by address, as a collective's
+// do, and the trace holds their hash.
 template <class Fn, class... Args>
 auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args)
     -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
   using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
   static_assert(!std::is_void_v<R>, "use invoke_one for invocables that return nothing");
-  static_assert(sizeof(R) <= 8 && std::is_trivially_copyable_v<R>,
-                "invoke_one_broadcast carries values of at most 8 bytes");
+  static_assert(sizeof(R) <= 32 && std::is_trivially_copyable_v<R>,
+                "invoke_one_broadcast carries trivially copyable values of at most 32 bytes");
+  constexpr bool wide = sizeof(R) > 8;
   uint64_t arrive = 0;
   const uint32_t chosen = detail::choose_one(g, &arrive);
-  R result{};
+  R result{}, received{};
   if (g.ref.rank == chosen) result = std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
+  const uint64_t in = wide ? reinterpret_cast<uint64_t>(&result) : to_bits(result);
   const emu::CollectiveCall call =
       detail::meet(g.ref, g.line, EventKind::InvokeOne, Op::Shfl, "invoke_one_broadcast()",
-                   detail::resolve_from_chosen, to_bits(result), 0, chosen);
-  detail::record_invoke(g, chosen, arrive, call.out, value_type_of<R>());
-  return from_bits<R>(call.out);
+                   detail::resolve_from_chosen, in, 0, chosen, wide ? &received : nullptr,
+                   wide ? uint32_t(sizeof(R)) : 0);
+  if constexpr (!wide) received = from_bits<R>(call.out);
+  detail::record_invoke(g, chosen, arrive, to_bits(received), value_type_of<R>());
+  return received;
 }
 
 }  // namespace detail
@@ -271,9 +300,17 @@ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
   detail::invoke_one_on(detail::invoke_target(g, line), std::forward<Fn>(fn));
 }
 
-// As invoke_one, and every member receives what the chosen one's fn() returned.
+// As invoke_one, and every member receives what the chosen one's fn() returned. As in
+// cooperative_groups, only the groups that shuffle have it.
 template <class Group, class Fn>
 auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  static_assert(std::is_same_v<Group, coalesced_group> || detail::is_tile<Group>::value,
+                "invoke_one_broadcast needs a thread_block_tile or a coalesced_group (it shuffles "
+                "the result)");
+  if constexpr (detail::is_tile<Group>::value)
+    static_assert(Group::num_threads() <= 32 || sizeof(std::invoke_result_t<Fn>) <= 8,
+                  "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
+                  "bytes");
   return detail::invoke_one_broadcast_on(detail::invoke_target(g, line), std::forward<Fn>(fn));
 }
 

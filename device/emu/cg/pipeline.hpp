@@ -204,6 +204,20 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
                                                  size - uint32_t(producer_count), int(at.line()));
 }
 
+// As above, each member saying its role: the producers are counted (a barrier of the group that
+// also counts, as libcu++ counts them between two syncs), the rest consume.
+template <class Group, thread_scope Scope, uint8_t StageCount>
+pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, StageCount>* state,
+                              pipeline_role role,
+                              ::std::source_location at = ::std::source_location::current()) {
+  const int line = int(at.line());
+  const auto producers =
+      uint32_t(cg::detail::barrier(group.trace_ref(), line, "make_pipeline()",
+                                   cg::detail::count_true, role == pipeline_role::producer));
+  return detail::pipeline_access::group_pipeline(group, state, producers,
+                                                 uint32_t(group.size()) - producers, line);
+}
+
 // cuda::memcpy_async into a pipeline's current stage: this thread alone, or each member of a
 // group its share. The copy belongs to the stage the next producer_commit closes.
 template <class T, class Size, thread_scope Scope>

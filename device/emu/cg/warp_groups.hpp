@@ -1,5 +1,6 @@
 // Emulated coop::cg, part 3: groups that live inside warps (coalesced_group, thread_block_tile
-// of 1 to 32 threads) and multi-warp tiles (64 to 512 threads), with their collectives.
+// of 1 to 32 threads, this_thread()) and multi-warp tiles (64 to 512 threads), with their
+// collectives.
 // Values move by rank in the group, as cooperative_groups defines them.
 #pragma once
 
@@ -134,7 +135,8 @@ class thread_block_tile
  public:
   static constexpr unsigned int num_threads() { return Size; }
   static constexpr unsigned int size() { return Size; }
-  unsigned int thread_rank() const { return this->ref_.rank; }
+  // Static, as in cooperative_groups: a tile's members are ranked by their rank in the block.
+  static unsigned int thread_rank() { return emu::this_thread().thread_rank % Size; }
   unsigned int meta_group_rank() const { return this->meta_rank_; }
   unsigned int meta_group_size() const { return this->meta_size_; }
   void sync(int line = __builtin_LINE()) const { detail::barrier(this->ref_, line, "sync()"); }
@@ -149,6 +151,9 @@ class thread_block_tile
   // holds the members to it and says so instead of hanging.
   template <class T>
   T shfl(T var, int src_rank, int line = __builtin_LINE()) const {
+    static_assert(Size <= 32 || sizeof(T) <= 8,
+                  "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
+                  "bytes");
     constexpr bool broadcast = Size > 32;
     return detail::collective(
         this->ref_, line, Op::Shfl,
@@ -205,5 +210,15 @@ class thread_block_tile
   template <unsigned, class>
   friend class thread_block_tile;
 };
+
+// The calling thread alone, as a tile of one (cooperative_groups::this_thread()): a partition of
+// its block that needs no meeting, ranked in it as tiled_partition<1> would rank it.
+inline thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
+  const emu::ThreadInfo& t = emu::this_thread();
+  auto me = detail::access::make<thread_block_tile<1>>(detail::tile_group(1, 1), t.thread_rank,
+                                                       t.block_threads);
+  detail::record_create(me.trace_ref(), t.thread_rank, t.block_threads, line);
+  return me;
+}
 
 }  // namespace coop::cg

@@ -51,13 +51,19 @@ using same_t = typename ::cuda::std::type_identity<T>::type;
 
 }  // namespace detail
 
-#define COOP_ATOMIC(NAME, OP)                                                         \
+// CUDA's atomic functions with their _block and _system forms, each recorded with its scope's
+// flag (device scope has none), as the emulator records them.
+#define COOP_ATOMIC_AT(NAME, OP, FLAGS)                                               \
   template <class T>                                                                  \
   __device__ T NAME(T* address, detail::same_t<T> val, int line = __builtin_LINE()) { \
     const T old = ::NAME(address, val);                                               \
-    detail::record_atomic(Op::OP, address, val, old, line);                           \
+    detail::record_atomic(Op::OP, address, val, old, line, uint16_t(FLAGS));          \
     return old;                                                                       \
   }
+#define COOP_ATOMIC(NAME, OP)                       \
+  COOP_ATOMIC_AT(NAME, OP, 0)                       \
+  COOP_ATOMIC_AT(NAME##_block, OP, kFlagScopeBlock) \
+  COOP_ATOMIC_AT(NAME##_system, OP, kFlagScopeSystem)
 COOP_ATOMIC(atomicAdd, AtomicAdd)
 COOP_ATOMIC(atomicSub, AtomicSub)
 COOP_ATOMIC(atomicMin, AtomicMin)
@@ -69,14 +75,20 @@ COOP_ATOMIC(atomicXor, AtomicXor)
 COOP_ATOMIC(atomicInc, AtomicInc)
 COOP_ATOMIC(atomicDec, AtomicDec)
 #undef COOP_ATOMIC
+#undef COOP_ATOMIC_AT
 
-template <class T>
-__device__ T atomicCAS(T* address, detail::same_t<T> compare, detail::same_t<T> val,
-                       int line = __builtin_LINE()) {
-  const T old = ::atomicCAS(address, compare, val);
-  detail::record_atomic(Op::AtomicCas, address, val, old, line);
-  return old;
-}
+#define COOP_ATOMIC_CAS(NAME, FLAGS)                                                \
+  template <class T>                                                                \
+  __device__ T NAME(T* address, detail::same_t<T> compare, detail::same_t<T> val,   \
+                    int line = __builtin_LINE()) {                                  \
+    const T old = ::NAME(address, compare, val);                                    \
+    detail::record_atomic(Op::AtomicCas, address, val, old, line, uint16_t(FLAGS)); \
+    return old;                                                                     \
+  }
+COOP_ATOMIC_CAS(atomicCAS, 0)
+COOP_ATOMIC_CAS(atomicCAS_block, kFlagScopeBlock)
+COOP_ATOMIC_CAS(atomicCAS_system, kFlagScopeSystem)
+#undef COOP_ATOMIC_CAS
 
 namespace cuda {
 

@@ -16,72 +16,98 @@
 namespace coop::cg {
 namespace detail {
 
-// coop's operator -> cooperative_groups' functor of the same meaning.
+// coop's operator -> cooperative_groups' functor of the same meaning; the user's own function
+// objects go to cooperative_groups as they are.
 template <class Fn>
-struct real_op;
-template <class T> struct real_op<plus<T>> { using type = real::plus<T>; };
-template <class T> struct real_op<less<T>> { using type = real::less<T>; };
-template <class T> struct real_op<greater<T>> { using type = real::greater<T>; };
-template <class T> struct real_op<bit_and<T>> { using type = real::bit_and<T>; };
-template <class T> struct real_op<bit_or<T>> { using type = real::bit_or<T>; };
-template <class T> struct real_op<bit_xor<T>> { using type = real::bit_xor<T>; };
+__device__ const Fn& real_op(const Fn& fn) {
+  return fn;
+}
+template <class T>
+__device__ real::plus<T> real_op(const plus<T>&) {
+  return {};
+}
+template <class T>
+__device__ real::less<T> real_op(const less<T>&) {
+  return {};
+}
+template <class T>
+__device__ real::greater<T> real_op(const greater<T>&) {
+  return {};
+}
+template <class T>
+__device__ real::bit_and<T> real_op(const bit_and<T>&) {
+  return {};
+}
+template <class T>
+__device__ real::bit_or<T> real_op(const bit_or<T>&) {
+  return {};
+}
+template <class T>
+__device__ real::bit_xor<T> real_op(const bit_xor<T>&) {
+  return {};
+}
 
 enum class Scan { None, Inclusive, Exclusive };
 
 template <Scan K, class Group, class T, class Fn>
-__device__ T reduce_or_scan(const Group& g, T value, int line) {
-  using R = typename real_op<Fn>::type;
+__device__ T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
+  static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
   T out;
   if constexpr (::cuda::std::is_same_v<Group, thread_block>) {
-    if constexpr (K == Scan::None) out = block_reduce<T, Fn>(value);
-    else out = block_scan<T, Fn, K == Scan::Exclusive>(value);
+    static_assert(::cuda::std::is_arithmetic_v<T>,
+                  "reduce and scans over a whole thread_block (coop's own) take arithmetic values");
+    if constexpr (K == Scan::None)
+      out = block_reduce<T>(value, fn);
+    else
+      out = block_scan<T, K == Scan::Exclusive>(value, fn);
   } else if constexpr (K == Scan::None) {
-    out = real::reduce(g.real_group(), value, R());
+    out = real::reduce(g.real_group(), value, real_op(fn));
   } else if constexpr (K == Scan::Inclusive) {
-    out = real::inclusive_scan(g.real_group(), value, R());
+    out = real::inclusive_scan(g.real_group(), value, real_op(fn));
   } else {
-    out = real::exclusive_scan(g.real_group(), value, R());
+    out = real::exclusive_scan(g.real_group(), value, real_op(fn));
   }
   constexpr Op op = K == Scan::None ? Op::Reduce
                     : K == Scan::Inclusive ? Op::InclusiveScan : Op::ExclusiveScan;
   record_collective(g.trace_id(), uint32_t(g.thread_rank()), uint32_t(g.num_threads()), line, op,
-                    value, out, uint32_t(Fn::op));
+                    value, out, uint32_t(op_code<Fn>()));
   return out;
 }
 
 }  // namespace detail
 
 template <class Group, class T, class Fn>
-__device__ T reduce(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::None, Group, T, Fn>(g, value, line);
+__device__ T reduce(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::None>(g, value, fn, line);
 }
 template <class Group, class T, class Fn>
-__device__ T inclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, Fn>(g, value, line);
+__device__ T inclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, fn, line);
 }
 template <class Group, class T>
 __device__ T inclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Inclusive, Group, T, plus<T>>(g, value, line);
+  return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, plus<T>(), line);
 }
 template <class Group, class T, class Fn>
-__device__ T exclusive_scan(const Group& g, T value, Fn, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, Fn>(g, value, line);
+__device__ T exclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
+  return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, fn, line);
 }
 template <class Group, class T>
 __device__ T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
-  return detail::reduce_or_scan<detail::Scan::Exclusive, Group, T, plus<T>>(g, value, line);
+  return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, plus<T>(), line);
 }
 
 namespace detail {
 
-// Broadcast from rank 0 of a group that spans warps (a multi-warp tile's shfl).
+// Broadcast of 32-bit words from rank 0 of a group that spans warps (a multi-warp tile's shfl).
 template <class G>
-__device__ uint64_t broadcast_rank0(const void* group, uint64_t bits) {
-  if constexpr (requires(const G& g) { g.real_group().shfl(bits, 0u); })
-    return static_cast<const G*>(group)->real_group().shfl(bits, 0u);
-  else
-    __trap();  // invoke_one_broadcast exists for tiles and coalesced groups only
-  return bits;
+__device__ void broadcast_rank0(const void* group, uint32_t* words, unsigned count) {
+  if constexpr (requires(const G& g) { g.real_group().shfl(0u, 0u); }) {
+    for (unsigned i = 0; i < count; ++i)
+      words[i] = static_cast<const G*>(group)->real_group().shfl(words[i], 0u);
+  } else {
+    __trap();  // invoke_one_broadcast refuses other groups when it is compiled
+  }
 }
 
 // The group of an invoke_one call plus the caller's line.
@@ -90,7 +116,7 @@ struct invoke_target {
   uint32_t rank, size;
   int line;
   const void* group;
-  uint64_t (*broadcast)(const void*, uint64_t);
+  void (*broadcast)(const void*, uint32_t*, unsigned);
   template <class Group>
   __device__ invoke_target(const Group& g, int line)
       : id(g.trace_id()),
@@ -137,22 +163,31 @@ __device__ void invoke_one_on(invoke_target g, Fn&& fn, Args&&... args) {
   detail::record_invoke(g, chosen, arrive, 0, ValueType::None);
 }
 
-// As invoke_one, and every member receives what the chosen one's call returned.
+// As invoke_one, and every member receives what the chosen one's call returned, moved as 32-bit
+// words (values up to the 32 bytes cooperative_groups' shuffles carry; the trace holds the hash
+// of those over 8, as the emulator's does).
 template <class Fn, class... Args>
 __device__ auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args)
     -> ::cuda::std::remove_cvref_t<decltype(fn(args...))> {
   using R = ::cuda::std::remove_cvref_t<decltype(fn(args...))>;
   static_assert(!::cuda::std::is_void_v<R>, "use invoke_one for invocables that return nothing");
-  static_assert(sizeof(R) <= 8, "invoke_one_broadcast carries values of at most 8 bytes");
+  static_assert(sizeof(R) <= 32 && ::cuda::std::is_trivially_copyable_v<R>,
+                "invoke_one_broadcast carries trivially copyable values of at most 32 bytes");
   const uint64_t arrive = gpu::global_timer();
   uint32_t leader = 0;
   const uint32_t chosen = detail::elect(g, &leader);
   R result{};
   if (g.rank == chosen) result = static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...);
-  uint64_t bits = to_bits(result);
-  bits = g.id.mask ? ::__shfl_sync(g.id.mask, bits, leader) : g.broadcast(g.group, bits);
-  detail::record_invoke(g, chosen, arrive, bits, value_type_of<R>());
-  return from_bits<R>(bits);
+  constexpr unsigned kWords = (sizeof(R) + 3) / 4;
+  uint32_t words[kWords] = {};
+  memcpy(words, &result, sizeof(R));
+  if (g.id.mask)
+    for (unsigned i = 0; i < kWords; ++i) words[i] = ::__shfl_sync(g.id.mask, words[i], leader);
+  else
+    g.broadcast(g.group, words, kWords);
+  memcpy(&result, words, sizeof(R));
+  detail::record_invoke(g, chosen, arrive, to_bits(result), value_type_of<R>());
+  return result;
 }
 
 }  // namespace detail
@@ -167,9 +202,18 @@ __device__ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE())
   detail::invoke_one_on(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
 }
 
-// As invoke_one, and every member receives what the chosen one's fn() returned.
+// As invoke_one, and every member receives what the chosen one's fn() returned. As in
+// cooperative_groups, only the groups that shuffle have it.
 template <class Group, class Fn>
 __device__ auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
+  static_assert(
+      requires { g.real_group().shfl(0u, 0u); },
+      "invoke_one_broadcast needs a thread_block_tile or a coalesced_group (it shuffles "
+      "the result)");
+  static_assert(
+      !::cuda::std::is_base_of_v<detail::multi_warp_base, Group> || sizeof(decltype(fn())) <= 8,
+      "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
+      "bytes");
   return detail::invoke_one_broadcast_on(detail::invoke_target(g, line), static_cast<Fn&&>(fn));
 }
 

@@ -1,6 +1,8 @@
 // coop::cg under nvcc, part 2: thread_group, thread_block, grid_group and cluster_group as thin
 // wrappers over cooperative_groups with the same accessors and return types; barriers and split
-// barriers record arrival and departure.
+// barriers record arrival and departure. As in cooperative_groups (and on the emulator), every
+// group but a tile of more than 32 threads is a thread_group: the base holds the real group as a
+// thread_group and the trace identity, which is what a call through the base uses.
 #pragma once
 
 #include "device/gpu/cg/record.cuh"
@@ -29,7 +31,7 @@ class thread_group {
 };
 
 // All threads of the calling block (cooperative_groups::thread_block).
-class thread_block {
+class thread_block : public thread_group {
  public:
   using arrival_token = real::thread_block::arrival_token;
   __device__ static unsigned int size() { return real::thread_block::size(); }
@@ -51,14 +53,12 @@ class thread_block {
     detail::timed(EventKind::BarrierWait, id(), thread_rank(), size(), line, 0,
                   [&] { b_.barrier_wait(static_cast<arrival_token&&>(token)); });
   }
-  __device__ operator thread_group() const { return thread_group(b_, id()); }  // NOLINT
 
   __device__ const real::thread_block& real_group() const { return b_; }
   __device__ static detail::TraceId id() {
     return detail::TraceId{GroupKind::Block, detail::block_linear(), 0, 1, 0};
   }
-  __device__ detail::TraceId trace_id() const { return id(); }
-  __device__ explicit thread_block(const real::thread_block& b) : b_(b) {}
+  __device__ explicit thread_block(const real::thread_block& b) : thread_group(b, id()), b_(b) {}
 
  private:
   real::thread_block b_;
@@ -84,7 +84,7 @@ __device__ __forceinline__ thread_block this_thread_block(block_tile_memory<MaxB
 }
 
 // All threads of the grid (cooperative_groups::grid_group); sync() needs a cooperative launch.
-class grid_group {
+class grid_group : public thread_group {
  public:
   using arrival_token = unsigned int;
   __device__ static unsigned long long size() { return real::grid_group::size(); }
@@ -113,29 +113,32 @@ class grid_group {
     const dim3 i = cluster_index(), d = dim_clusters();
     return i.x + (unsigned long long)d.x * (i.y + (unsigned long long)d.y * i.z);
   }
-  __device__ bool is_valid() const { return g_.is_valid(); }
+  __device__ bool is_valid() const {
+    return grid_.is_valid();
+  }
   __device__ void sync(int line = __builtin_LINE()) const {
-    if (!g_.is_valid()) __trap();  // the launch path refuses this before it can happen
+    if (!grid_.is_valid()) __trap();  // the launch path refuses this before it can happen
     detail::timed(EventKind::Barrier, id(), uint32_t(thread_rank()), uint32_t(size()), line, 0,
-                  [&] { g_.sync(); });
+                  [&] { grid_.sync(); });
   }
   __device__ arrival_token barrier_arrive(int line = __builtin_LINE()) const {
-    if (!g_.is_valid()) __trap();
+    if (!grid_.is_valid()) __trap();
     detail::record_arrive(id(), uint32_t(thread_rank()), uint32_t(size()), line);
-    return g_.barrier_arrive();
+    return grid_.barrier_arrive();
   }
   __device__ void barrier_wait(arrival_token&& token, int line = __builtin_LINE()) const {
-    detail::timed(EventKind::BarrierWait, id(), uint32_t(thread_rank()), uint32_t(size()), line,
-                  0, [&] { g_.barrier_wait(static_cast<arrival_token&&>(token)); });
+    detail::timed(EventKind::BarrierWait, id(), uint32_t(thread_rank()), uint32_t(size()), line, 0,
+                  [&] { grid_.barrier_wait(static_cast<arrival_token&&>(token)); });
   }
-  __device__ operator thread_group() const { return thread_group(g_, id()); }  // NOLINT
 
+  __device__ const real::grid_group& real_group() const {
+    return grid_;
+  }
   __device__ static detail::TraceId id() { return detail::TraceId{GroupKind::Grid, 0, 0, 1, 0}; }
-  __device__ detail::TraceId trace_id() const { return id(); }
-  __device__ explicit grid_group(const real::grid_group& g) : g_(g) {}
+  __device__ explicit grid_group(const real::grid_group& g) : thread_group(g, id()), grid_(g) {}
 
  private:
-  real::grid_group g_;
+  real::grid_group grid_;
 };
 
 __device__ __forceinline__ grid_group this_grid(int line = __builtin_LINE()) {
@@ -147,10 +150,15 @@ __device__ __forceinline__ grid_group this_grid(int line = __builtin_LINE()) {
 // The blocks of the calling thread's cluster (cooperative_groups::cluster_group). Clusters need
 // sm_90; in the sm_80 build every block acts as a cluster of one (the launch path refuses
 // cluster launches below compute capability 9.0).
-class cluster_group {
+class cluster_group : public thread_group {
  public:
   struct arrival_token {};
+  __device__ cluster_group() : thread_group(real_cluster(), id()) {}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The cluster as cooperative_groups' thread_group, for calls through the base.
+  __device__ static real::thread_group real_cluster() {
+    return real::this_cluster();
+  }
   __device__ static unsigned int block_rank() { return real::cluster_group::block_rank(); }
   __device__ static unsigned int num_blocks() { return real::cluster_group::num_blocks(); }
   __device__ static dim3 block_index() { return real::cluster_group::block_index(); }
@@ -165,6 +173,9 @@ class cluster_group {
     return real::cluster_group::map_shared_rank(addr, rank);
   }
 #else
+  __device__ static real::thread_group real_cluster() {
+    return real::this_thread_block();
+  }
   __device__ static unsigned int block_rank() { return 0; }
   __device__ static unsigned int num_blocks() { return 1; }
   __device__ static dim3 block_index() { return dim3(0, 0, 0); }
@@ -213,7 +224,6 @@ class cluster_group {
   __device__ static detail::TraceId id() {
     return detail::TraceId{GroupKind::Cluster, uint32_t(grid_group::cluster_rank()), 0, 1, 0};
   }
-  __device__ detail::TraceId trace_id() const { return id(); }
 };
 
 __device__ __forceinline__ cluster_group this_cluster(int line = __builtin_LINE()) {

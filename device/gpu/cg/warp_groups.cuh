@@ -1,6 +1,9 @@
 // coop::cg under nvcc, part 3: coalesced_group and thread_block_tile (1..32 threads in a warp,
-// 64..512 across warps) over cooperative_groups, recording every collective's input and output.
+// 64..512 across warps), and this_thread(), over cooperative_groups, recording every collective's
+// input and output.
 #pragma once
+
+#include <cuda/std/type_traits>
 
 #include "device/gpu/cg/groups.cuh"
 
@@ -43,7 +46,7 @@ struct warp_ops {
 }  // namespace detail
 
 // The threads of a warp that run together, or a labeled/binary/stride partition of a warp group.
-class coalesced_group {
+class coalesced_group : public thread_group {
   using ops = detail::warp_ops<real::coalesced_group>;
 
  public:
@@ -87,16 +90,13 @@ class coalesced_group {
   __device__ unsigned int match_all(T value, int& pred, int line = __builtin_LINE()) const {
     return ops::match(c_, t_, line, value, &pred);
   }
-  __device__ operator thread_group() const { return thread_group(c_, t_); }  // NOLINT
 
   __device__ const real::coalesced_group& real_group() const { return c_; }
-  __device__ const detail::TraceId& trace_id() const { return t_; }
   __device__ coalesced_group(const real::coalesced_group& c, const detail::TraceId& t)
-      : c_(c), t_(t) {}
+      : thread_group(c, t), c_(c) {}
 
  private:
   real::coalesced_group c_;
-  detail::TraceId t_;
 };
 
 // The calling thread's warp-mates that execute this call with it (the active mask).
@@ -108,86 +108,110 @@ __device__ __forceinline__ coalesced_group coalesced_threads(int line = __builti
   return g;
 }
 
+namespace detail {
+
+// What a tile of more than 32 threads keeps beside its real tile: its trace identity, and no
+// thread_group, as in cooperative_groups.
+class multi_warp_base {
+ public:
+  __device__ const TraceId& trace_id() const { return t_; }
+
+ protected:
+  template <class Real>
+  __device__ multi_warp_base(const Real&, const TraceId& t) : t_(t) {}
+  TraceId t_;
+};
+
+}  // namespace detail
+
 // A tile of Size threads (cooperative_groups::thread_block_tile): up to 32 threads in one warp
-// with the warp collectives; 64..512 threads across warps with shfl, any, all and sync.
+// with the warp collectives, a thread_group; 64..512 threads across warps with shfl, any, all and
+// sync.
 template <unsigned Size, class ParentT = void>
-class thread_block_tile {
+class thread_block_tile
+    : public ::cuda::std::conditional_t<(Size <= 32), thread_group, detail::multi_warp_base> {
   using ops = detail::warp_ops<real::thread_block_tile<Size, void>>;
+  using base = ::cuda::std::conditional_t<(Size <= 32), thread_group, detail::multi_warp_base>;
 
  public:
   using real_tile = real::thread_block_tile<Size, void>;
   __device__ static constexpr unsigned int num_threads() { return Size; }
   __device__ static constexpr unsigned int size() { return Size; }
-  __device__ unsigned int thread_rank() const { return t_real.thread_rank(); }
+  __device__ static unsigned int thread_rank() { return real_tile::thread_rank(); }
   __device__ unsigned int meta_group_rank() const { return t_real.meta_group_rank(); }
   __device__ unsigned int meta_group_size() const { return t_real.meta_group_size(); }
   __device__ void sync(int line = __builtin_LINE()) const {
-    detail::timed(EventKind::Barrier, t_, thread_rank(), Size, line, 0, [&] { t_real.sync(); });
-  }
-  __device__ operator thread_group() const  // NOLINT
-    requires(Size <= 32)
-  {
-    return thread_group(t_real, t_);
+    detail::timed(EventKind::Barrier, this->t_, thread_rank(), Size, line, 0,
+                  [&] { t_real.sync(); });
   }
 
   template <class OtherParent>
   __device__ thread_block_tile(const thread_block_tile<Size, OtherParent>& o)  // NOLINT
-      : t_real(o.t_real), t_(o.t_) {}
-  __device__ thread_block_tile(const real_tile& t, const detail::TraceId& id) : t_real(t), t_(id) {}
+      : base(o.t_real, o.trace_id()), t_real(o.t_real) {}
+  __device__ thread_block_tile(const real_tile& t, const detail::TraceId& id)
+      : base(t, id), t_real(t) {}
 
   // No trailing requires-clauses on members taking `line`: nvcc then evaluates the
   // __builtin_LINE() default at the declaration instead of at the call.
   template <class T>
   __device__ T shfl(T var, int src_rank, int line = __builtin_LINE()) const {
-    return ops::shuffle(t_real, t_, line, Op::Shfl, var, uint32_t(src_rank), [&] {
-      if constexpr (Size <= 32) return T(t_real.shfl(var, src_rank));
-      else return T(t_real.shfl(var, unsigned(src_rank)));
+    return ops::shuffle(t_real, this->t_, line, Op::Shfl, var, uint32_t(src_rank), [&] {
+      if constexpr (Size <= 32)
+        return T(t_real.shfl(var, src_rank));
+      else
+        return T(t_real.shfl(var, unsigned(src_rank)));
     });
   }
   template <class T>
   __device__ T shfl_down(T var, unsigned int delta, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::shuffle(t_real, t_, line, Op::ShflDown, var, delta,
+    return ops::shuffle(t_real, this->t_, line, Op::ShflDown, var, delta,
                         [&] { return T(t_real.shfl_down(var, delta)); });
   }
   template <class T>
   __device__ T shfl_up(T var, unsigned int delta, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::shuffle(t_real, t_, line, Op::ShflUp, var, delta,
+    return ops::shuffle(t_real, this->t_, line, Op::ShflUp, var, delta,
                         [&] { return T(t_real.shfl_up(var, delta)); });
   }
   template <class T>
   __device__ T shfl_xor(T var, unsigned int lane_mask, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::shuffle(t_real, t_, line, Op::ShflXor, var, lane_mask,
+    return ops::shuffle(t_real, this->t_, line, Op::ShflXor, var, lane_mask,
                         [&] { return T(t_real.shfl_xor(var, lane_mask)); });
   }
   __device__ int any(int pred, int line = __builtin_LINE()) const {
-    return int(ops::vote(t_real, t_, line, Op::Any, pred, uint32_t(t_real.any(pred))));
+    return int(ops::vote(t_real, this->t_, line, Op::Any, pred, uint32_t(t_real.any(pred))));
   }
   __device__ int all(int pred, int line = __builtin_LINE()) const {
-    return int(ops::vote(t_real, t_, line, Op::All, pred, uint32_t(t_real.all(pred))));
+    return int(ops::vote(t_real, this->t_, line, Op::All, pred, uint32_t(t_real.all(pred))));
   }
   __device__ unsigned int ballot(int pred, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::vote(t_real, t_, line, Op::Ballot, pred, t_real.ballot(pred));
+    return ops::vote(t_real, this->t_, line, Op::Ballot, pred, t_real.ballot(pred));
   }
   template <class T>
   __device__ unsigned int match_any(T value, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::match(t_real, t_, line, value, nullptr);
+    return ops::match(t_real, this->t_, line, value, nullptr);
   }
   template <class T>
   __device__ unsigned int match_all(T value, int& pred, int line = __builtin_LINE()) const {
     static_assert(Size <= 32, "this collective needs a tile of at most 32 threads");
-    return ops::match(t_real, t_, line, value, &pred);
+    return ops::match(t_real, this->t_, line, value, &pred);
   }
 
   __device__ const real_tile& real_group() const { return t_real; }
-  __device__ const detail::TraceId& trace_id() const { return t_; }
 
   real_tile t_real;
-  detail::TraceId t_;
 };
+
+// The calling thread alone, as a tile of one (cooperative_groups::this_thread()).
+__device__ __forceinline__ thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
+  const real::thread_block_tile<1, void> t = real::this_thread();
+  const detail::TraceId id = detail::tile_id(1, 1, t.meta_group_rank(), t.meta_group_size());
+  detail::record_create(id, 0, 1, line);
+  return thread_block_tile<1>(t, id);
+}
 
 }  // namespace coop::cg
