@@ -10,8 +10,9 @@
 # tree may be moved. The layout's folders are set in the top-level CMakeLists.txt.
 
 install(TARGETS coopviz RUNTIME DESTINATION ${COOPVIZ_INSTALL_BINDIR})
-install(TARGETS coopviz_device coopviz_byo_runtime coopviz_byo_gpu_runtime
-        ARCHIVE DESTINATION ${COOPVIZ_INSTALL_LIBDIR})
+set(program_libraries ${COOPVIZ_PROGRAM_LIBRARIES} ${COOPVIZ_PROGRAM_GPU_LIBRARIES})
+list(REMOVE_DUPLICATES program_libraries)
+install(TARGETS ${program_libraries} ARCHIVE DESTINATION ${COOPVIZ_INSTALL_LIBDIR})
 
 # The headers a user's program includes: the shim folders (cuda_runtime.h, cooperative_groups.h,
 # ...) and the parts of device/ they include, at the same paths as in the source tree.

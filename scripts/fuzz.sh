@@ -37,7 +37,7 @@ flags=(-std=c++20 -g -O1 -fno-omit-frame-pointer
 
 sources_trace=(tests/fuzz/trace_fuzz.cpp device/trace/trace_file.cpp device/trace/trace_json.cpp
                device/trace/event_codec.cpp device/trace/trace.cpp device/trace/names.cpp
-               device/launch/launch_config.cpp
+               device/launch/launch_config.cpp device/launch/launch_checks.cpp
                device/occupancy/occupancy.cpp device/occupancy/presets.cpp
                device/occupancy/sweep.cpp device/occupancy/block_schedule.cpp
                visual/timeline_model.cpp visual/thread_snapshot.cpp visual/barrier_timeline.cpp
@@ -45,6 +45,7 @@ sources_trace=(tests/fuzz/trace_fuzz.cpp device/trace/trace_file.cpp device/trac
                visual/event_text.cpp visual/playback.cpp visual/value_math.cpp
                visual/occupancy_panel_model.cpp)
 sources_config=(tests/fuzz/config_fuzz.cpp device/launch/launch_config.cpp
+                device/launch/launch_checks.cpp
                 device/occupancy/occupancy.cpp device/occupancy/presets.cpp lessons/lesson.cpp)
 
 ./scripts/install-deps.sh

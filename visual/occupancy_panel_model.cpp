@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "device/launch/launch_checks.hpp"
 #include "device/occupancy/presets.hpp"
 
 namespace coop::visual {

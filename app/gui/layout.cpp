@@ -17,6 +17,7 @@
 
 #include "app/gui/panels.hpp"
 #include "visual/event_text.hpp"
+#include "visual/views/grid_view.hpp"
 #include "visual/views/playback_view.hpp"
 #include "visual/views/style.hpp"
 #include "visual/views/text_field.hpp"

@@ -18,7 +18,7 @@ void draw_app(GuiApp& app, double now);
 // [layout.cpp] A draggable bar between two panels; `a` and `b` are their sizes in pixels.
 bool splitter(const char* id, bool vertical, float length, float& a, float& b, float min_a,
               float min_b);
-// A panel's title line (here, not in layout.cpp: the tabs, in coopviz_gui_core, use it too).
+// A panel's title line (here, not in layout.cpp: the tabs' files use it too).
 inline void panel_title(const char* title) {
   const visual::ViewStyle& st = visual::view_style();
   visual::push_font(st.fonts.bold);

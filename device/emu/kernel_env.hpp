@@ -1,7 +1,7 @@
 // What a CUDA kernel file needs to compile with the host compiler for the emulator: the built-in
 // variables (threadIdx, blockIdx, blockDim, gridDim, warpSize), dim3, and CUDA's function
 // qualifiers as no-ops. __shared__ declarations are rewritten by the lowering tool
-// (device/emu/lower_shared.cpp) before this header ever sees them.
+// (tools/lower/lower_shared.cpp) before this header ever sees them.
 #pragma once
 
 #include <atomic>

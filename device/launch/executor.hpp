@@ -1,5 +1,6 @@
 // A backend that runs kernels: the GPU (CUDA runtime) or the CPU emulator. Lessons are written
-// against this interface only, so the same lesson code drives both.
+// against this interface only, so the same lesson code drives both. Every launch passes the
+// checks of launch_checks.hpp first, on either backend.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 
 #include "device/launch/device_props.hpp"
 #include "device/launch/kernel.hpp"
+#include "device/launch/launch_checks.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/launch/result.hpp"
 #include "device/trace/trace.hpp"

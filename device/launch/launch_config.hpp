@@ -1,4 +1,4 @@
-// What a kernel launch asks for, and the checks that run before any backend sees it.
+// What a kernel launch asks for, as data: a trace records it (its checks: launch_checks.hpp).
 #pragma once
 
 #include <cstdint>
@@ -44,19 +44,5 @@ Result<Dim3> parse_dim3(std::string_view text, std::string_view what);
 
 // Parses a non-negative integer option value below `limit`.
 Result<uint64_t> parse_count(std::string_view text, std::string_view what, uint64_t limit);
-
-// Checks everything that does not depend on residency: block and grid limits, shared memory,
-// cluster shape. Messages name the value and the limit it broke.
-Status validate_shape(const LaunchConfig& config, const DeviceProps& device,
-                      const KernelResources& kernel);
-
-// Largest grid a cooperative launch of this kernel may use (blocks per SM x SMs).
-uint64_t max_cooperative_blocks(const LaunchConfig& config, const DeviceProps& device,
-                                const KernelResources& kernel);
-
-// validate_shape plus residency: a cooperative grid must fit on the device at once, and a block
-// must fit on one SM at all. This is the single check both backends run before launching.
-Status validate_launch(const LaunchConfig& config, const DeviceProps& device,
-                       const KernelResources& kernel);
 
 }  // namespace coop

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "device/launch/launch_checks.hpp"
+
 namespace coop {
 namespace {
 

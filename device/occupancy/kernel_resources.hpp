@@ -2,9 +2,10 @@
 // static shared memory, stack and spills, per architecture and per --maxrregcount cap.
 //
 // The build runs ptxas -v on every lesson kernel file's PTX for each architecture the presets
-// cover (cmake/CoopvizLesson.cmake, tool resource_table_tool.cpp) and compiles the report into a
-// table that registers itself here at start-up. The emulator's Executor::resources() reads it;
-// on a GPU, cudaFuncGetAttributes gives the same numbers for the loaded binary.
+// cover (cmake/CoopvizLesson.cmake, tools/resources/resource_table_tool.cpp) and compiles the
+// report into a table that registers itself here at start-up. The emulator's
+// Executor::resources() reads it; on a GPU, cudaFuncGetAttributes gives the same numbers for the
+// loaded binary.
 #pragma once
 
 #include <cstddef>

@@ -21,7 +21,7 @@ struct DataDirs {
   std::filesystem::path programs;   // example CUDA programs (runtime_calls.cu, ...)
   std::filesystem::path fonts;      // dejavu/ and jetbrains-mono/
   std::filesystem::path headers;    // where "device/byo/runtime.hpp" and the shim folders are
-  std::filesystem::path libraries;  // libcoopviz_device.a and the user-program runtimes
+  std::filesystem::path libraries;  // the static libraries a user's program links
 };
 
 // Looked up on each call, so a changed environment (as in tests) is seen; it costs a readlink.

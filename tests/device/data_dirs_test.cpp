@@ -19,7 +19,11 @@ TEST(DataDirs, ABinaryInTheBuildTreeUsesTheTreesItWasBuiltFrom) {
   EXPECT_TRUE(fs::is_regular_file(d.lessons / "block_reduce/lesson.md"));
   EXPECT_TRUE(fs::is_regular_file(d.programs / "runtime_calls.cu"));
   EXPECT_TRUE(fs::is_regular_file(d.headers / "device/byo/include/cuda_runtime.h"));
-  EXPECT_TRUE(fs::is_regular_file(d.libraries / "libcoopviz_device.a"));
+  // What a user's program links on either backend (COOPVIZ_PROGRAM_LIBRARIES and its GPU list).
+  for (const char* library :
+       {"libcoopviz_byo_runtime.a", "libcoopviz_byo_gpu_runtime.a", "libcoopviz_emu.a",
+        "libcoopviz_gpu.a", "libcoopviz_launch.a", "libcoopviz_occupancy.a", "libcoopviz_trace.a"})
+    EXPECT_TRUE(fs::is_regular_file(d.libraries / library)) << library;
 }
 
 TEST(DataDirs, TheEnvironmentsFoldersComeFirst) {

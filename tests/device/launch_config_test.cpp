@@ -1,6 +1,7 @@
 // Launch configuration parsing and validation: every rejection names the value and the limit.
 #include <gtest/gtest.h>
 
+#include "device/launch/launch_checks.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "device/launch/launch_checks.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/occupancy/presets.hpp"
 #include "tests/kernels/basics/kernels.hpp"

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "device/launch/launch_checks.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"

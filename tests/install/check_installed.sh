@@ -16,8 +16,10 @@ trap 'rm -rf "$work/home"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 share=$prefix/share/coopviz
-for f in bin/coopviz lib/coopviz/libcoopviz_device.a lib/coopviz/libcoopviz_byo_runtime.a \
-         lib/coopviz/libcoopviz_byo_gpu_runtime.a share/coopviz/traces/grid-sync.cvt \
+for f in bin/coopviz lib/coopviz/libcoopviz_byo_runtime.a lib/coopviz/libcoopviz_byo_gpu_runtime.a \
+         lib/coopviz/libcoopviz_emu.a lib/coopviz/libcoopviz_gpu.a lib/coopviz/libcoopviz_launch.a \
+         lib/coopviz/libcoopviz_occupancy.a lib/coopviz/libcoopviz_trace.a \
+         share/coopviz/traces/grid-sync.cvt \
          share/coopviz/include/device/byo/include/cuda_runtime.h \
          share/coopviz/include/device/byo/gpu_include/cooperative_groups.h \
          share/coopviz/lessons/block_reduce/lesson.md share/coopviz/programs/runtime_calls.cu \

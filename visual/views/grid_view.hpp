@@ -9,21 +9,10 @@
 #include <imgui.h>
 
 #include "visual/selection.hpp"
-#include "visual/thread_colors.hpp"
 #include "visual/thread_snapshot.hpp"
+#include "visual/views/grid_view_settings.hpp"
 
 namespace coop::visual {
-
-struct GridViewSettings {
-  ColorBy color_by = ColorBy::Group;
-  GroupKind group = GroupKind::None;  // None: colour by blockIdx (see default_color_group)
-  bool fit = true;                    // choose the cell size that shows the whole grid
-  float cell = 14;                    // pixels per lane when !fit
-  bool show_ranks = true;             // rank numbers in cells of at least ~11 px
-  bool show_values = true;            // and the value each thread holds, from ~34 px
-  bool show_toolbar = true;
-  bool overflowed_last_frame = false;  // fitted, the smallest cells did not fit: it scrolls
-};
 
 struct GridViewResult {
   int64_t clicked_thread = -1;  // a thread clicked this frame

@@ -1,0 +1,20 @@
+// How the thread grid is shown (visual/views/grid_view.hpp draws it): kept apart from the view so
+// that the app's state (app/gui/gui_app.hpp) holds it without including ImGui.
+#pragma once
+
+#include "visual/thread_colors.hpp"
+
+namespace coop::visual {
+
+struct GridViewSettings {
+  ColorBy color_by = ColorBy::Group;
+  GroupKind group = GroupKind::None;  // None: colour by blockIdx (see default_color_group)
+  bool fit = true;                    // choose the cell size that shows the whole grid
+  float cell = 14;                    // pixels per lane when !fit
+  bool show_ranks = true;             // rank numbers in cells of at least ~11 px
+  bool show_values = true;            // and the value each thread holds, from ~34 px
+  bool show_toolbar = true;
+  bool overflowed_last_frame = false;  // fitted, the smallest cells did not fit: it scrolls
+};
+
+}  // namespace coop::visual
