@@ -64,6 +64,25 @@ function(coopviz_kernel_resources folder dir)
   target_sources(coopviz_kernel_resources PRIVATE ${gen}/resources.cpp)
 endfunction()
 
+# coopviz_instrument_memory(source): compiles an emulator kernel file so that every load and
+#   store calls coopviz's memory recorder (device/emu/memory_record.hpp): g++'s ThreadSanitizer
+#   instrumentation without its runtime, and line tables (-g1) to name each access's line. User
+#   programs get the same flags (app/program). A sanitizer build (CMAKE_CXX_FLAGS with
+#   -fsanitize) cannot add a second sanitizer: there kernels stay uninstrumented and
+#   memory_instrumentation_available() says so.
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+  set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS "")
+else()
+  set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -g1)
+endif()
+function(coopviz_instrument_memory source)
+  if(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS)
+    set_property(SOURCE ${source} APPEND PROPERTY COMPILE_OPTIONS
+                 ${COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS})
+  endif()
+endfunction()
+
 function(coopviz_kernels target dir name)
   set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${name})
   file(MAKE_DIRECTORY ${gen})
@@ -77,6 +96,7 @@ function(coopviz_kernels target dir name)
   # two backends must round every operation the same way to agree bit for bit.
   set_property(SOURCE ${dir}/kernels.cu APPEND PROPERTY COMPILE_OPTIONS --fmad=false)
   set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY INCLUDE_DIRECTORIES ${gen})
+  coopviz_instrument_memory(${dir}/kernels_emu.cpp)
   set_property(SOURCE ${dir}/kernels_emu.cpp APPEND PROPERTY OBJECT_DEPENDS ${gen}/${name}.emu.cuh)
 endfunction()
 

@@ -69,6 +69,7 @@ struct GuiApp {
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
+  bool record_memory = false;  // every shared/global load and store (the emulator only)
 
   // [runs]
   LessonRunner runner;

@@ -150,6 +150,10 @@ void draw_launch_config(GuiApp& app, double now) {
             "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
             "not recorded.");
   field(app, "capacity", std::to_string(app.trace_capacity), now);
+  row_label("memory",
+            "Emulator: record every shared and global load and store, not only traced ones "
+            "(more events: slower views)");
+  if (ImGui::Checkbox("every load and store##memory", &app.record_memory)) app.config_edited(now);
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

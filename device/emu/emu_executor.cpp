@@ -7,6 +7,7 @@
 #include <new>
 
 #include "device/emu/emulator.hpp"
+#include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/kernel_resources.hpp"
 
@@ -25,9 +26,13 @@ class EmuExecutor final : public Executor {
     if (p == nullptr)
       return Status::error("out of host memory allocating " + std::to_string(bytes) + " bytes");
     std::memset(p, 0, bytes);
+    emu::register_global_memory(p, bytes);  // kernels' accesses to it are recorded
     return p;
   }
-  void release(void* p) override { std::free(p); }
+  void release(void* p) override {
+    emu::forget_global_memory(p);
+    std::free(p);
+  }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
     return {};
@@ -75,6 +80,7 @@ class EmuExecutor final : public Executor {
     request.body = launch.emu_body;
     request.capacity = options_.trace_capacity;
     request.trace = options_.trace;
+    request.record_memory = options_.record_memory;
     emu::EmuOptions o;
     o.seed = options_.seed;
     o.jobs = options_.jobs;
