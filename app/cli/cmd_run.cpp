@@ -75,8 +75,8 @@ nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::Less
   return out;
 }
 
-void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run, const Executor& exec,
-                 const std::string& banner) {
+void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
+                 const Executor& exec, const std::string& banner, bool record_memory) {
   if (!banner.empty()) std::cerr << banner << "\n";
   std::cout << lesson.id << " on " << to_string(exec.backend()) << " (" << exec.device().name
             << ")\n";
@@ -90,6 +90,8 @@ void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run
     if (t.dropped()) std::cout << " (raise --trace-capacity)";
     std::cout << "\n";
   }
+  // The access analysis when every load and store was recorded (traced ones alone say little).
+  if (!record_memory) return;
   for (const Trace& t : run.launches)
     for (const LineMemoryStats& m : analyze_memory(t)) {
       std::cout << "  memory: " << t.header.kernel << " line " << m.line << ", "
@@ -291,7 +293,7 @@ void register_run(CLI::App& app, CliState& state) {
       if (o->compare) out["comparison"] = comparison;
       std::cout << out.dump(2) << "\n";
     } else {
-      print_human(*lesson, run, exec, backend->banner);
+      print_human(*lesson, run, exec, backend->banner, o->record_memory);
       if (o->compare) print_comparison(comparison);
     }
     if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";

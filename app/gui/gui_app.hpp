@@ -96,6 +96,9 @@ struct GuiApp {
   // [views]
   visual::GridViewSettings grid;
   visual::CodeViewSettings code;
+  // The code view's memory badges and the launch they were computed for (model address, events).
+  std::vector<visual::MemoryBadge> memory_badges;
+  std::pair<const visual::TimelineModel*, uint64_t> memory_badges_of{nullptr, 0};
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;

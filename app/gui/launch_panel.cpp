@@ -151,9 +151,10 @@ void draw_launch_config(GuiApp& app, double now) {
             "not recorded.");
   field(app, "capacity", std::to_string(app.trace_capacity), now);
   row_label("memory",
-            "Emulator: record every shared and global load and store, not only traced ones "
-            "(more events: slower views)");
-  if (ImGui::Checkbox("every load and store##memory", &app.record_memory)) app.config_edited(now);
+            "Emulator: record all shared and global loads and stores, not only traced ones, and "
+            "show their sectors per request and bank conflicts beside the code (more events: "
+            "slower views)");
+  if (ImGui::Checkbox("all##memory", &app.record_memory)) app.config_edited(now);
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();
