@@ -22,16 +22,22 @@ std::vector<MemoryBadge> memory_badges(const std::vector<LineMemoryStats>& stats
     if (s.line >= out.size()) out.resize(size_t(s.line) + 1);
     MemoryBadge& b = out[s.line];
     const bool global = s.space == MemorySpace::Global;
-    const std::string kind = s.store ? "st" : "ld";
     const std::string measure = global ? number(s.sectors_per_request()) + " sect/req"
                                        : std::to_string(s.bank_conflict_ways) + "-way";
-    b.text += (b.text.empty() ? "" : "  ") + kind + " " + measure;
-    b.details += (b.details.empty() ? "" : "\n") + std::string(to_string(s.space)) +
-                 (s.store ? " stores: " : " loads: ") + std::to_string(s.requests) +
-                 " warp requests, " +
-                 (global ? number(s.sectors_per_request()) + " 32-byte sectors per request"
-                         : std::to_string(s.bank_conflict_ways) + "-way bank conflicts at worst, " +
-                               std::to_string(s.wavefronts) + " passes in all");
+    if (!b.text.empty()) b.text.append("  ");
+    b.text.append(s.store ? "st " : "ld ").append(measure);
+    if (!b.details.empty()) b.details.append("\n");
+    b.details.append(to_string(s.space))
+        .append(s.store ? " stores: " : " loads: ")
+        .append(std::to_string(s.requests))
+        .append(" warp requests, ");
+    if (global)
+      b.details.append(number(s.sectors_per_request())).append(" 32-byte sectors per request");
+    else
+      b.details.append(std::to_string(s.bank_conflict_ways))
+          .append("-way bank conflicts at worst, ")
+          .append(std::to_string(s.wavefronts))
+          .append(" passes in all");
     b.poor =
         b.poor || (global ? s.sectors_per_request() > kCoalescedSectors : s.bank_conflict_ways > 1);
   }

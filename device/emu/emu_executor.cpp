@@ -10,6 +10,7 @@
 #include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/kernel_resources.hpp"
+#include "device/trace/memory_access.hpp"
 
 namespace coop {
 namespace {
@@ -87,6 +88,7 @@ class EmuExecutor final : public Executor {
     o.window = options_.window;
     o.watchdog_seconds = options_.timeout_seconds;
     Status status = emu::emulate(request, o, trace);
+    if (request.record_memory) type_recorded_accesses(trace);
     finalize_trace(trace);
     return status;
   }

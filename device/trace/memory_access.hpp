@@ -56,6 +56,11 @@ struct LineMemoryStats {
   double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
 };
 
+// Gives each instrumented access that is one whole element of a named buffer (TraceHeader::buffers)
+// that buffer's value type, so that its value reads as the kernel's float or int: the
+// instrumentation itself knows only sizes.
+void type_recorded_accesses(Trace& trace);
+
 // The analysis of one launch, ordered by line, space and kind.
 std::vector<LineMemoryStats> analyze_memory(const Trace& trace);
 

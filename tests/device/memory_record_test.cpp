@@ -107,6 +107,7 @@ TEST_F(MemoryRecord, ConsecutiveFloatsAreFourSectorsPerRequest) {
     EXPECT_EQ(e->extra, 4u);
     EXPECT_EQ(e->address, reinterpret_cast<uint64_t>(in->get() + e->thread));
     EXPECT_EQ(from_bits<float>(e->b), values[e->thread]);
+    EXPECT_EQ(e->value_type, ValueType::F32) << "the buffer's element type";
   }
   const auto stats = analyze_memory(trace);
   const LineMemoryStats* load = stats_of(stats, line, MemorySpace::Global, false);
