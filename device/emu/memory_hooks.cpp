@@ -143,7 +143,14 @@ ValueType value_type_of_size(uint32_t bytes) {
 
 inline void on_access(const void* p, uint32_t bytes, bool write, const void* return_address) {
   Worker* w = t_recording_worker;
-  if (w == nullptr || w->current == nullptr) [[likely]]
+  if (w == nullptr) [[likely]]
+    return;
+  const Lane* lane = w->current;
+  if (lane == nullptr) return;
+  // Most instrumented accesses are to the thread's own frame (locals whose address escapes, the
+  // events and calls coop's inlined code builds there): rejected before anything else.
+  if (reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(lane->stack_low) <
+      lane->stack_size)
     return;
   record_access(*w, p, bytes, write, return_address);
 }

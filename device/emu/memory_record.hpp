@@ -36,7 +36,10 @@ void register_global_memory(const void* base, size_t bytes);
 void forget_global_memory(const void* base);
 
 // While one exists on a thread, its accesses are not recorded: coop's own implementation of a
-// traced operation (copies, reductions' scratch) records that operation as one event already.
+// traced operation records that operation as one event already. Most of it needs none, being
+// compiled without the instrumentation (memcpy_async's copies land in emu_api.cpp; atomics go
+// through the atomic entry points, which never record); a collective's resolver, which runs
+// inlined kernel-side code in the fiber of the member that arrived last, runs under one.
 class MemoryRecordingPause {
  public:
   MemoryRecordingPause();
