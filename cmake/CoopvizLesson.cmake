@@ -81,6 +81,26 @@ function(coopviz_kernel_resources folder dir)
   target_sources(coopviz_kernel_resources PRIVATE ${gen}/resources.cpp)
 endfunction()
 
+# coopviz_instrument_memory(source): compiles an emulator kernel file so that every load and
+#   store calls coopviz's memory recorder (device/emu/memory_record.hpp): g++'s ThreadSanitizer
+#   instrumentation without its runtime (its warning that fences go unseen does not apply: the
+#   emulator orders nothing through them), and line tables (-g1) to name each access's line. User
+#   programs get the same flags (app/program). A sanitizer build (CMAKE_CXX_FLAGS with
+#   -fsanitize) cannot add a second sanitizer: there kernels stay uninstrumented and
+#   memory_instrumentation_available() says so.
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+  set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS "")
+else()
+  set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g1)
+endif()
+function(coopviz_instrument_memory source)
+  if(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS)
+    set_property(SOURCE ${source} APPEND PROPERTY COMPILE_OPTIONS
+                 ${COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS})
+  endif()
+endfunction()
+
 # coopviz_kernel_bindings(out_dir out_target dir): where the bindings of kernel folder `dir` are
 # generated, and the target that generates them.
 function(coopviz_kernel_bindings out_dir out_target dir)
@@ -108,6 +128,7 @@ function(coopviz_kernels target dir name)
   # No fused multiply-add on the GPU side: the host compiler does not fuse a*b+c either, and the
   # two backends must round every operation the same way to agree bit for bit.
   set_property(SOURCE ${gen}/kernels.cu APPEND PROPERTY COMPILE_OPTIONS --fmad=false)
+  coopviz_instrument_memory(${gen}/kernels_emu.cpp)
 endfunction()
 
 # coopviz_lesson_tests(target): each lesson folder's tests, test.cpp and any *_test.cpp, compiled

@@ -20,8 +20,9 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # a user's program links too). `coopviz run FILE.cu` also needs, at run time, the host C++
 # compiler (with the C++ headers it brings) and zstd's shared library (program_libs in
 # app/CMakeLists.txt; coopviz itself has zstd built in); the fonts come from their packages.
+# binutils' addr2line names the source line of each recorded load and store (--record-memory).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++, libzstd1, fonts-dejavu-core, fonts-jetbrains-mono")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++, binutils, libzstd1, fonts-dejavu-core, fonts-jetbrains-mono")
 # GPU programs need NVIDIA's driver and CUDA toolkit (nvcc, CUDA 12 or newer), which are not in
 # Debian's main archive: suggested, not required.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cuda-toolkit")

@@ -89,6 +89,33 @@ Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, i
   return t;
 }
 
+// The same reduction untraced, and traced with every shared and global load and store recorded
+// as well (device/emu/memory_record.hpp): recording must stay under 3x the untraced time.
+bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
+  const Dim3 grid{1024, 1, 1}, block{1024, 1, 1};
+  const auto& kernel = lessons::bench::kernels().tree_sum_1024;
+  exec.options().trace = false;
+  const Timing untraced = time_sum_kernel(exec, kernel, grid, block, 3);
+  exec.options().trace = true;
+  exec.options().record_memory = true;
+  // About 5 million loads and stores join the 12.6 million events of the traced run.
+  exec.options().trace_capacity = 24u << 20;
+  const Timing recorded = time_sum_kernel(exec, kernel, grid, block, 3);
+  exec.options().record_memory = false;
+  const double ratio = untraced.median_s > 0 ? recorded.median_s / untraced.median_s : 0;
+  out["untraced_seconds"] = untraced.median_s;
+  out["memory_recorded"] = {{"seconds", recorded.median_s}, {"events", recorded.events},
+                            {"dropped", recorded.dropped},  {"correct", recorded.ok},
+                            {"times_untraced", ratio},      {"target_times_untraced", 3.0}};
+  if (!recorded.error.empty()) out["memory_recorded"]["error"] = recorded.error;
+  if (!json)
+    std::printf(
+        "  untraced: %.3f s; recording every load and store too: %.3f s (%.2fx), %llu "
+        "events\n",
+        untraced.median_s, recorded.median_s, ratio, (unsigned long long)recorded.events);
+  return untraced.ok && recorded.ok && recorded.dropped == 0 && ratio < 3.0;
+}
+
 // Runs scripts/numba_sum_reduce.py with Debian's python3; returns seconds or a negative value.
 double numba_seconds(const std::string& script) {
   const std::string cmd = "/usr/bin/python3 " + script + " 2>/dev/null";
@@ -149,6 +176,7 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
         std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu "
                     "dropped, peak %.0f MiB\n", tree.median_s, o->jobs,
                     (unsigned long long)tree.events, (unsigned long long)tree.dropped, rss);
+      pass = time_memory_recording(*exec, out["tree_1m"], o->json) && pass;
     }
 
     // 2. The Numba kernel: 64 blocks x 512 threads, deterministic single-thread schedule, with the

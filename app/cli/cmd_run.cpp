@@ -8,6 +8,7 @@
 #include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
+#include "device/trace/memory_access.hpp"
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
 
@@ -26,6 +27,7 @@ struct RunOptions {
   unsigned jobs = 1;
   bool json = false;
   bool compare = false;
+  bool record_memory = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
 };
@@ -68,12 +70,13 @@ nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::Less
   if (exec.backend() == Backend::Gpu) out["trace"]["kernel_ms"] = kernel_ms;
   if (!run.launches.empty() && !run.launches.front().header.schedule.empty())
     out["trace"]["schedule"] = run.launches.front().header.schedule;
+  out["memory"] = memory_report(run.launches);
   out["passed"] = run.passed();
   return out;
 }
 
-void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run, const Executor& exec,
-                 const std::string& banner) {
+void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
+                 const Executor& exec, const std::string& banner, bool record_memory) {
   if (!banner.empty()) std::cerr << banner << "\n";
   std::cout << lesson.id << " on " << to_string(exec.backend()) << " (" << exec.device().name
             << ")\n";
@@ -87,6 +90,18 @@ void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run
     if (t.dropped()) std::cout << " (raise --trace-capacity)";
     std::cout << "\n";
   }
+  // The access analysis when every load and store was recorded (traced ones alone say little).
+  if (!record_memory) return;
+  for (const Trace& t : run.launches)
+    for (const LineMemoryStats& m : analyze_memory(t)) {
+      std::cout << "  memory: " << t.header.kernel << " line " << m.line << ", "
+                << to_string(m.space) << (m.store ? " store: " : " load: ") << m.requests
+                << " requests, ";
+      if (m.space == MemorySpace::Global)
+        std::cout << m.sectors_per_request() << " sectors per request\n";
+      else
+        std::cout << m.bank_conflict_ways << "-way bank conflicts at worst\n";
+    }
 }
 
 // Runs the same request on an emulator of the GPU and compares each launch's trace with the GPU's
@@ -119,6 +134,8 @@ nlohmann::json compare_backends(const lessons::LessonDef& lesson, const lessons:
       l["events"] = d.events_compared;
       l["differences"] = d.mismatches;
       l["examples"] = d.examples;
+      // The emulator's instrumented loads and stores have no GPU counterpart.
+      l["left_out_one_backend_only"] = d.one_backend_only;
       *agree = *agree && d.equal();
     }
     out["launches"].push_back(l);
@@ -138,7 +155,10 @@ void print_comparison(const nlohmann::json& c) {
       continue;
     }
     std::cout << l["events"].get<uint64_t>() << " events of " << l["threads"].get<uint64_t>()
-              << " threads compared, " << l["differences"].get<uint64_t>() << " differences\n";
+              << " threads compared, " << l["differences"].get<uint64_t>() << " differences";
+    if (const uint64_t n = l.value("left_out_one_backend_only", uint64_t(0)))
+      std::cout << " (" << n << " loads/stores only the emulator records left out)";
+    std::cout << "\n";
     for (const auto& e : l["examples"]) std::cout << "    " << e.get<std::string>() << "\n";
   }
 }
@@ -171,6 +191,9 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--trace-capacity", o->capacity, "Event slots per launch (default 4194304)");
   cmd->add_option("--jobs", o->jobs, "Emulator OS threads for normal launches");
   cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_flag("--record-memory", o->record_memory,
+                "Emulator: record every shared and global load and store, not only traced ones, "
+                "and report their coalescing and bank conflicts per line");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
@@ -186,6 +209,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.trace_path = o->trace_path;
       p.seed = o->seed;
       p.json = o->json;
+      p.record_memory = o->record_memory;
       if (!(o->timeout > 0 && o->timeout <= 86400))
         return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
       p.timeout_seconds = o->timeout;
@@ -248,6 +272,11 @@ void register_run(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error("--jobs " + std::to_string(o->jobs) +
                                                 " must be between 1 and 256"));
     exec.options().jobs = o->jobs;
+    if (o->record_memory && exec.backend() != Backend::Emu)
+      return void(state.exit_code = usage_error(
+                      "--record-memory needs the emulator (--backend emu): a GPU records only "
+                      "traced(...) loads and stores"));
+    exec.options().record_memory = o->record_memory;
     lessons::LessonRun run = lessons::run_lesson(*lesson, exec, req);
     if (!o->trace_path.empty() && !run.launches.empty()) {
       if (Status s = save_traces(o->trace_path, run.launches); !s) {
@@ -264,7 +293,7 @@ void register_run(CLI::App& app, CliState& state) {
       if (o->compare) out["comparison"] = comparison;
       std::cout << out.dump(2) << "\n";
     } else {
-      print_human(*lesson, run, exec, backend->banner);
+      print_human(*lesson, run, exec, backend->banner, o->record_memory);
       if (o->compare) print_comparison(comparison);
     }
     if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";

@@ -15,6 +15,7 @@
 #include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/occupancy/presets.hpp"
+#include "device/trace/memory_access.hpp"
 #include "device/trace/trace_file.hpp"
 
 namespace coop::app {
@@ -27,6 +28,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   const std::string gpu_arch = o.backend == "emu" ? "" : local_gpu_arch();
   if (o.backend == "gpu" && gpu_arch.empty())
     return usage_error("--backend gpu: no CUDA device here (use --backend emu or auto)");
+  if (o.record_memory && !gpu_arch.empty())
+    return usage_error(
+        "--record-memory needs the emulator (--backend emu): a GPU records only "
+        "traced(...) loads and stores");
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
@@ -44,6 +49,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.gpu_arch = gpu_arch;
   p.seed = o.seed;
   p.trace_capacity = o.trace_capacity;
+  p.record_memory = o.record_memory;
   p.timeout_seconds = o.timeout_seconds;
   for (const std::string& text : o.launches) {
     Result<LaunchOverride> l = parse_launch_override(text);
@@ -150,6 +156,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
         }
         out["launches"].push_back(std::move(l));
       }
+    out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
     if (!unused.empty()) out["unused_launch_overrides"] = unused;
     if (!o.trace_path.empty()) out["trace"] = o.trace_path;
     std::ifstream printed(p.stdout_path, std::ios::binary);

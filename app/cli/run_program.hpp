@@ -17,6 +17,7 @@ struct RunProgramOptions {
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   bool json = false;
+  bool record_memory = false;  // every shared/global load and store, with the access analysis
   double timeout_seconds = 120;
 };
 

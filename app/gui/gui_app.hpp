@@ -69,6 +69,7 @@ struct GuiApp {
   int backend = 0;  // index in kBackendChoices
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
+  bool record_memory = false;  // every shared/global load and store (the emulator only)
 
   // [runs]
   LessonRunner runner;
@@ -95,6 +96,9 @@ struct GuiApp {
   // [views]
   visual::GridViewSettings grid;
   visual::CodeViewSettings code;
+  // The code view's memory badges and the launch they were computed for (model address, events).
+  std::vector<visual::MemoryBadge> memory_badges;
+  std::pair<const visual::TimelineModel*, uint64_t> memory_badges_of{nullptr, 0};
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;

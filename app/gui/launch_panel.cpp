@@ -150,6 +150,11 @@ void draw_launch_config(GuiApp& app, double now) {
             "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
             "not recorded.");
   field(app, "capacity", std::to_string(app.trace_capacity), now);
+  row_label("memory",
+            "Emulator: record all shared and global loads and stores, not only traced ones, and "
+            "show their sectors per request and bank conflicts beside the code (more events: "
+            "slower views)");
+  if (ImGui::Checkbox("all##memory", &app.record_memory)) app.config_edited(now);
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

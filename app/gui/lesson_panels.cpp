@@ -6,7 +6,9 @@
 #include <imgui.h>
 
 #include "app/gui/panels.hpp"
+#include "device/trace/memory_access.hpp"
 #include "visual/event_text.hpp"
+#include "visual/memory_badges.hpp"
 #include "visual/views/code_view.hpp"
 #include "visual/views/markdown_view.hpp"
 #include "visual/views/style.hpp"
@@ -196,6 +198,15 @@ void draw_code_panel(GuiApp& app) {
     if (app.playback.cursor > 0) in.last_event_line = m->at(app.playback.cursor - 1).line;
   }
   in.step_lines = app.step_lines();
+  if (m) {
+    // The analysis walks every event: once per launch shown, not per frame.
+    const std::pair<const visual::TimelineModel*, uint64_t> key{m, m->trace().events.size()};
+    if (app.memory_badges_of != key) {
+      app.memory_badges = visual::memory_badges(analyze_memory(m->trace()));
+      app.memory_badges_of = key;
+    }
+    in.memory = &app.memory_badges;
+  }
   const int clicked = visual::draw_code_view("code", in, app.code, 0);
   if (clicked > 0) app.jump_to_line(clicked);
 }

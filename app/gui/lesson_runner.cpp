@@ -19,6 +19,7 @@ RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice
     out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
     out.banner = choice.banner;
     choice.exec->options().trace_capacity = job.trace_capacity;
+    choice.exec->options().record_memory = job.record_memory;
     out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
     // The timeline models sort a million events; build them here, not on the UI thread.
     for (Trace& t : out.run.launches)

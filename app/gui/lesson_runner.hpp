@@ -27,6 +27,7 @@ struct RunJob {
   uint64_t generation = 0;       // the UI's counter; outcomes carry it back
   // Event slots per launch (ExecOptions::trace_capacity).
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;
+  bool record_memory = false;  // ExecOptions::record_memory (the emulator only)
 };
 
 struct RunOutcome {

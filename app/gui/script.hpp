@@ -13,6 +13,7 @@
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
 //   popout TAB           show the tab in a window of its own
 //   capacity N           the trace capacity, as typed in the Launch panel
+//   memory on|off        record every load and store (the Launch panel's memory switch)
 //   recover emulator     the buttons shown when the GPU could not run the lesson
 //   recover trace [FILE]
 //   export DIR           Export PNG into DIR

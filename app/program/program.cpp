@@ -187,11 +187,19 @@ int emulated_arch_number(const std::string& arch) {
 
 // What the program links, in order: coopviz's own libraries (bare names in the list) from where
 // this coopviz keeps them, then the system's.
+// The words of a CMake list ("a;b;c").
+std::vector<std::string> cmake_list(const char* list) {
+  std::vector<std::string> out;
+  std::istringstream in(list);
+  for (std::string word; std::getline(in, word, ';');)
+    if (!word.empty()) out.push_back(word);
+  return out;
+}
+
 std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs) {
   std::vector<std::string> out;
-  std::istringstream list(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries);
-  for (std::string lib; std::getline(list, lib, ';');) {
-    if (lib.empty()) continue;
+  for (const std::string& lib :
+       cmake_list(gpu ? kProgramGpuLinkLibraries : kProgramLinkLibraries)) {
     const bool own = lib.front() != '/' && lib.front() != '-';
     out.push_back(own ? (dirs.libraries / lib).string() : lib);
   }
@@ -351,6 +359,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
            "-I" + headers + "/device/byo/include",
            "-I" + headers,
            "-I" + source.parent_path().string()};
+    // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
+    for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
   }
   // The host half: the host compiler alone, with CUDA's runtime headers and library.
   std::vector<std::string> host_cmd;
@@ -427,12 +437,15 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   const fs::path device_folder = split ? dir / "device" : dir;
   Result<fs::path> cpp = write_lowered(kind, device_folder, gpu ? ".cu" : ".cpp", cmd);
   if (!cpp) return cpp.status();
-  if (!gpu) cmd.insert(cmd.end(), {"-x", "c++"});
+  // The emulator's build is compiled, then linked in a second command: a link that sees the
+  // memory instrumentation's -fsanitize=thread adds ThreadSanitizer's runtime, whose entry points
+  // coopviz defines itself.
+  const std::string object = partial + ".o";
+  if (!gpu) cmd.insert(cmd.end(), {"-c", "-x", "c++"});
   cmd.push_back(cpp->string());
-  if (!gpu) cmd.insert(cmd.end(), {"-x", "none"});
   cmd.push_back("-o");
-  cmd.push_back(split ? partial_cubin : partial);
-  if (!split) {
+  cmd.push_back(split ? partial_cubin : gpu ? partial : object);
+  if (gpu && !split) {
     for (const std::string& lib : libraries) {
       // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
       const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
@@ -471,8 +484,16 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
       }
       return again;
     }
+  } else if (gpu) {
+    rc = run_nvcc(cmd, dir, build.compiler_output);
   } else {
-    rc = gpu ? run_nvcc(cmd, dir, build.compiler_output) : capture(cmd, build.compiler_output);
+    rc = capture(cmd, build.compiler_output);
+    if (rc && *rc == 0) {
+      std::vector<std::string> link = {kProgramCompiler, "-pthread", object, "-o", partial};
+      link.insert(link.end(), libraries.begin(), libraries.end());
+      rc = capture(link, build.compiler_output);
+    }
+    fs::remove(object, ec);
   }
   fs::remove(*cpp, ec);
   if (split) fs::remove(*host_cpp, ec);
@@ -509,6 +530,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
     if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
     setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
     setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
+    setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
     if (!o.launch_overrides.empty())
       setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
     else

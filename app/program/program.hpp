@@ -24,6 +24,7 @@ struct ProgramOptions {
   std::string gpu_arch;               // non-empty: build for this GPU with nvcc ("sm_90")
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
+  bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
   double timeout_seconds = 120;
   // Grids and blocks that replace the program's own for some kernels (both backends apply them
   // at launch; the build is the same with or without them).

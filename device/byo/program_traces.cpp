@@ -18,6 +18,8 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* seed = std::getenv("COOPVIZ_SEED"))
     exec_->options().seed = std::strtoull(seed, nullptr, 10);
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
+  if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
+    exec_->options().record_memory = std::string(memory) == "1";
   if (const char* list = std::getenv("COOPVIZ_LAUNCH_OVERRIDES")) {
     // coopviz checked them before it started the program: a bad one here is not the user's.
     Result<std::vector<LaunchOverride>> o = parse_launch_overrides(list);

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu {
@@ -154,7 +155,11 @@ void rendezvous(CollectiveCall& call) {
       if (rank >= by_rank.size() || by_rank[rank] != nullptr) fault_duplicate_rank(call, rank);
       by_rank[rank] = l->call;
     }
-    call.resolve(by_rank);
+    {
+      // The resolver reads every member's input in this lane's fiber: not this lane's accesses.
+      const MemoryRecordingPause pause;
+      call.resolve(by_rank);
+    }
     if (call.wide_bytes)
       for (Lane* l : arrived)
         std::memcpy(l->call->wide_out, reinterpret_cast<const void*>(l->call->out),
@@ -219,7 +224,11 @@ void split_wait(const GroupRef& group, uint64_t token, uint16_t line, uint64_t* 
   *depart_time = lane.released.time;
 }
 
-void record(Event& e) { record_as(t_thread->global_id, e); }
+void record(Event& e) {
+  // An earlier store of this thread (memory_record.hpp) comes first in its program order.
+  flush_pending_store(*t_worker);
+  record_as(t_thread->global_id, e);
+}
 
 void record_as(uint32_t thread, Event& e) {
   Worker& w = *t_worker;

@@ -17,6 +17,12 @@
 #include "device/launch/dims.hpp"
 #include "device/trace/event.hpp"
 
+// coop's own kernel-side code that builds events and calls the emulator (device/emu/cg): kept
+// out of the memory instrumentation (memory_record.hpp), whose hooks would otherwise be called
+// for every field it writes in the thread's frame, recording or not. GCC calls such a function
+// from an instrumented kernel instead of inlining it, which costs far less.
+#define COOP_EMU_UNRECORDED __attribute__((no_sanitize("thread")))
+
 namespace coop::emu {
 
 // Identity of the running thread, readable without a scheduler round trip.

@@ -7,8 +7,10 @@
 #include <new>
 
 #include "device/emu/emulator.hpp"
+#include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/kernel_resources.hpp"
+#include "device/trace/memory_access.hpp"
 
 namespace coop {
 namespace {
@@ -25,9 +27,13 @@ class EmuExecutor final : public Executor {
     if (p == nullptr)
       return Status::error("out of host memory allocating " + std::to_string(bytes) + " bytes");
     std::memset(p, 0, bytes);
+    emu::register_global_memory(p, bytes);  // kernels' accesses to it are recorded
     return p;
   }
-  void release(void* p) override { std::free(p); }
+  void release(void* p) override {
+    emu::forget_global_memory(p);
+    std::free(p);
+  }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
     return {};
@@ -75,12 +81,14 @@ class EmuExecutor final : public Executor {
     request.body = launch.emu_body;
     request.capacity = options_.trace_capacity;
     request.trace = options_.trace;
+    request.record_memory = options_.record_memory;
     emu::EmuOptions o;
     o.seed = options_.seed;
     o.jobs = options_.jobs;
     o.window = options_.window;
     o.watchdog_seconds = options_.timeout_seconds;
     Status status = emu::emulate(request, o, trace);
+    if (request.record_memory) type_recorded_accesses(trace);
     finalize_trace(trace);
     return status;
   }

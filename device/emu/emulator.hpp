@@ -30,6 +30,7 @@ struct EmuLaunch {
   std::function<void()> body;     // one CUDA thread of the kernel, arguments bound
   uint64_t capacity = 1u << 22;   // trace event slots
   bool trace = true;              // false: record nothing (for timing)
+  bool record_memory = false;     // also every shared/global load and store (memory_record.hpp)
 };
 
 // Runs the launch; fills trace.events and trace.header.{capacity, attempts, schedule}.

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "device/emu/asan_fibers.hpp"
+#include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu::detail {
@@ -59,6 +60,7 @@ void set_state(Lane& lane, LaneState state) {
 
 void yield_to_scheduler(Lane& lane) {
   Worker& worker = *t_worker;
+  flush_pending_store(worker);
   switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
   lane.back = std::move(lane.back).resume();
   switched(lane.asan_fake_stack, nullptr, nullptr);
@@ -141,6 +143,7 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
             } catch (const LaneUnwind&) {
             }
           }
+          flush_pending_store(w);
           set_state(lane, LaneState::Done);
           switching_to(nullptr, w.stack_low, w.stack_size);
           return std::move(lane.back);
@@ -407,6 +410,7 @@ void watchdog(Worker& worker) {
 void run_worker(Worker& worker, unsigned window_units) {
   t_worker = &worker;
   LaunchState& L = *worker.launch;
+  if (L.record_memory) t_recording_worker = &worker;
   uint64_t next_check = 1u << 14;
   while (!L.failed.load(std::memory_order_relaxed)) {
     fill_window(worker, window_units);
@@ -434,6 +438,7 @@ void run_worker(Worker& worker, unsigned window_units) {
   unwind_suspended(worker);
   worker.resident.clear();
   t_worker = nullptr;
+  t_recording_worker = nullptr;
 }
 
 }  // namespace
@@ -489,6 +494,8 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   const size_t limit = std::max(req.device.smem_per_block_optin, req.device.smem_per_block);
   L.smem_bytes = std::max(limit, L.dynamic_bytes) + 16;
   L.start = std::chrono::steady_clock::now();
+  L.record_memory = req.trace && req.record_memory;
+  if (L.record_memory) L.globals = global_memory_snapshot();
 
   const bool co_resident = req.config.mode != LaunchMode::Normal;
   unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
@@ -533,6 +540,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   const uint64_t kept = std::min<uint64_t>(out, req.trace ? req.capacity : 0);
   trace.events.resize(kept);
   for (uint64_t i = 0; i < kept; ++i) trace.events[i].sequence = uint32_t(i);
+  if (L.record_memory) fill_access_lines(trace.events.data(), kept);
   if (!req.trace) attempts = 0;
   trace.header.capacity = req.capacity;
   trace.header.attempts = attempts;

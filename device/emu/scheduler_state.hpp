@@ -15,6 +15,7 @@
 
 #include "device/emu/emu_api.hpp"
 #include "device/emu/emulator.hpp"
+#include "device/emu/memory_record.hpp"
 #include "device/emu/stack_pool.hpp"
 
 namespace coop::emu::detail {
@@ -140,6 +141,10 @@ struct LaunchState {
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
   std::chrono::steady_clock::time_point start;
+  // Memory recording (memory_record.hpp): on for this launch, and the global allocations known
+  // at its start as sorted [begin, end) ranges.
+  bool record_memory = false;
+  std::vector<std::pair<uintptr_t, uintptr_t>> globals;
 
   void fail(const std::string& message);
 };
@@ -161,6 +166,9 @@ struct Worker {
   // Set while the launch is torn down: a lane resumed then unwinds its stack instead of running.
   bool unwinding = false;
   Lane* current = nullptr;
+  // The running lane's last store, recorded once its value is in memory (flush_pending_store).
+  Event pending_store{};
+  const void* pending_address = nullptr;
   // The scheduler's own stack, as AddressSanitizer reported it when a fiber first started.
   const void* stack_low = nullptr;
   size_t stack_size = 0;
@@ -172,6 +180,12 @@ struct Worker {
 };
 
 inline thread_local Worker* t_worker = nullptr;
+
+// A recorded store's value is read once it is in memory: at the lane's next access, before its
+// next event, and whenever it leaves the processor (memory_record.hpp).
+inline void flush_pending_store(Worker& worker) {
+  if (worker.pending_address != nullptr) record_pending_store(worker);
+}
 
 // Suspends the running lane and returns to the scheduler; returns when the lane runs again. When
 // the launch is being torn down it throws LaneUnwind instead, unwinding the lane's stack.

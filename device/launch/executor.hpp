@@ -25,6 +25,9 @@ namespace coop {
 struct ExecOptions {
   uint64_t trace_capacity = 1u << 22;  // event slots per launch
   bool trace = true;                   // false: untraced (timing runs)
+  // Emulator: also record every shared/global load and store, not only traced(...) ones. Off by
+  // default: it multiplies a trace's events, which every view then walks.
+  bool record_memory = false;
   uint64_t seed = 0;                   // emulator schedule; 0 is the default order
   unsigned jobs = 1;                   // emulator OS threads for normal launches
   unsigned window = 0;                 // emulator blocks interleaved per OS thread (0: automatic)

@@ -2,16 +2,23 @@
 
 #include <sstream>
 
+#include "device/trace/instrumented_flag.hpp"
 #include "device/trace/names.hpp"
 
 namespace coop {
 namespace {
 
-// Each thread's events in the order that thread recorded them (sequence order per thread).
-std::vector<std::vector<const Event*>> by_thread(const Trace& t) {
+// Each thread's events in the order that thread recorded them (sequence order per thread),
+// without the ones only one backend records (counted in `left_out`).
+std::vector<std::vector<const Event*>> by_thread(const Trace& t, uint64_t& left_out) {
   std::vector<std::vector<const Event*>> out(t.header.launch.total_threads());
-  for (const Event& e : t.events)
+  for (const Event& e : t.events) {
+    if (e.flags & kFlagInstrumented) {
+      ++left_out;
+      continue;
+    }
     if (e.thread < out.size()) out[e.thread].push_back(&e);
+  }
   return out;
 }
 
@@ -59,7 +66,7 @@ TraceDiff compare_deterministic(const Trace& a, const Trace& b, size_t max_examp
     return diff;
   }
   if (a.dropped() || b.dropped()) note("a trace dropped events; raise the capacity to compare");
-  const auto ta = by_thread(a), tb = by_thread(b);
+  const auto ta = by_thread(a, diff.one_backend_only), tb = by_thread(b, diff.one_backend_only);
   for (size_t t = 0; t < ta.size(); ++t) {
     ++diff.threads_compared;
     if (ta[t].size() != tb[t].size()) {

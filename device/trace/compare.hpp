@@ -2,7 +2,8 @@
 // for every thread, the sequence of events it recorded, with kinds, lines, group membership,
 // ranks, sizes, meta ranks, barrier phases and collective inputs and outputs. Fields the hardware
 // may legally choose (timestamps, sequence numbers, addresses, atomics' old values, the thread
-// invoke_one picked, the SM a block ran on) are left out.
+// invoke_one picked, the SM a block ran on) are left out, and so are events only one backend can
+// record: the loads and stores the emulator sees without traced(...) (kFlagInstrumented).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@ struct TraceDiff {
   uint64_t threads_compared = 0;
   uint64_t events_compared = 0;
   uint64_t mismatches = 0;
+  uint64_t one_backend_only = 0;  // events left out: only one of the backends records their kind
   std::vector<std::string> examples;  // the first few differences, in words
   bool equal() const { return mismatches == 0; }
 };

@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "device/trace/instrumented_flag.hpp"
 #include "device/trace/value.hpp"
 
 namespace coop::lessons::atomics_and_races {
@@ -27,6 +28,9 @@ RaceReport analyse_race(const Trace& trace, int final_value) {
   std::map<uint32_t, ThreadAccesses> threads;
   for (const Event& e : trace.events) {
     if (e.kind != EventKind::Load && e.kind != EventKind::Store) continue;
+    // The chain is made of the counter's traced reads and writes; a run that records every load
+    // and store also holds the reads of each thread's input, which are not part of it.
+    if (e.flags & kFlagInstrumented) continue;
     Access& a = e.kind == EventKind::Load ? threads[e.thread].load : threads[e.thread].store;
     a.value = from_bits<int>(e.kind == EventKind::Load ? e.b : e.a);
     a.sequence = e.sequence;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -92,6 +93,69 @@ TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
   EXPECT_EQ(j["launches"].size(), 1u);
   EXPECT_EQ(j["launches"][0]["kernel"], "tile_ranks");
   EXPECT_EQ(j["exit_code"], 0);
+}
+
+// The line of `file` (under tests/programs) that holds `text`.
+int line_holding(const std::string& file, const std::string& text) {
+  std::ifstream in(program(file));
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  ADD_FAILURE() << file << " has no line with " << text;
+  return 0;
+}
+
+// The row of a `memory` report for one line, space and kind, or null.
+const nlohmann::json* memory_row(const nlohmann::json& report, int line, const char* space,
+                                 const char* kind) {
+  for (const auto& row : report["memory"])
+    if (row["line"] == line && row["space"] == space && row["kind"] == kind) return &row;
+  return nullptr;
+}
+
+TEST(ProgramCli, RecordMemoryReportsEachLinesAccesses) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("shared_histogram.cu") + " --record-memory --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  // A warp reads 32 consecutive bytes: one sector per request.
+  const nlohmann::json* input = memory_row(
+      j, line_holding("shared_histogram.cu", "atomicAdd(&local[in[i]"), "global", "load");
+  ASSERT_NE(input, nullptr) << j["memory"].dump();
+  EXPECT_EQ((*input)["kernel"], "histogram");
+  EXPECT_EQ((*input)["sectors_per_request"], 1.0);
+  EXPECT_GT((*input)["requests"].get<int>(), 0);
+  // Clearing the bins: consecutive words of shared memory, no conflict.
+  const nlohmann::json* clear =
+      memory_row(j, line_holding("shared_histogram.cu", "local[b] = 0"), "shared", "store");
+  ASSERT_NE(clear, nullptr) << j["memory"].dump();
+  EXPECT_EQ((*clear)["bank_conflict_ways"], 1);
+}
+
+TEST(ProgramCli, WithoutRecordMemoryOnlyTracedAccessesAreReported) {
+  const coop::testing::Ran plain =
+      coopviz("run --backend emu " + program("shared_histogram.cu") + " --json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto j = nlohmann::json::parse(plain.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << plain.out;
+  EXPECT_TRUE(j["memory"].empty()) << "nothing traced(...) in the program, nothing recorded";
+}
+
+TEST(LessonCli, RecordMemoryReportsTheLessonsLines) {
+  const coop::testing::Ran r = coopviz("run block-reduce --backend emu --record-memory --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  ASSERT_FALSE(j["memory"].empty());
+  bool shared = false, global = false;
+  for (const auto& row : j["memory"]) {
+    EXPECT_GT(row["line"].get<int>(), 0) << row.dump();
+    EXPECT_GT(row["requests"].get<int>(), 0) << row.dump();
+    shared = shared || row["space"] == "shared";
+    global = global || row["space"] == "global";
+  }
+  EXPECT_TRUE(shared && global) << j["memory"].dump();
 }
 
 TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {

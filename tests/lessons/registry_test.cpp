@@ -3,9 +3,11 @@
 // emulator; on a GPU, checks pass there too and both backends' traces agree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "device/trace/compare.hpp"
+#include "device/trace/instrumented_flag.hpp"
 #include "device/trace/names.hpp"
 #include "lessons/lesson.hpp"
 #include "tests/support.hpp"
@@ -95,6 +97,36 @@ TEST_P(Lesson, ChecksPassOnTheEmulator) {
     EXPECT_EQ(t.dropped(), 0u) << t.header.kernel;
     EXPECT_EQ(t.header.lesson, l.id);
   }
+}
+
+// Recording every load and store (ExecOptions::record_memory) adds events and changes nothing
+// else: the checks still pass, and a comparison with a plain run, which leaves the recorded
+// accesses out as a comparison with a GPU's trace does, finds no difference.
+TEST_P(Lesson, RecordingEveryLoadAndStoreChangesNothingElse) {
+  const LessonDef& l = lesson();
+  auto plain = testing::emulator();
+  auto recording = testing::emulator();
+  recording->options().record_memory = true;
+  const RunRequest r = default_request(l);
+  const LessonRun without = run_lesson(l, *plain, r);
+  const LessonRun with = run_lesson(l, *recording, r);
+  ASSERT_TRUE(with.status.ok()) << with.status.message();
+  for (const Check& c : with.checks)
+    EXPECT_TRUE(c.pass || c.skipped) << c.name << ": expected " << c.expected << ", got " << c.got;
+  ASSERT_EQ(without.launches.size(), with.launches.size());
+  uint64_t recorded = 0;
+  for (size_t i = 0; i < with.launches.size(); ++i) {
+    const Trace& t = with.launches[i];
+    EXPECT_EQ(t.dropped(), 0u) << t.header.kernel;
+    for (const Event& e : t.events) recorded += (e.flags & kFlagInstrumented) != 0;
+    const bool comparable = l.traces_comparable &&
+                            std::find(l.incomparable_kernels.begin(), l.incomparable_kernels.end(),
+                                      t.header.kernel) == l.incomparable_kernels.end();
+    if (!comparable) continue;
+    const TraceDiff d = compare_deterministic(without.launches[i], t);
+    EXPECT_TRUE(d.equal()) << t.header.kernel << ": " << d.examples.front();
+  }
+  EXPECT_GT(recorded, 0u) << "every lesson's kernels read or write memory";
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Lesson, ::testing::ValuesIn(lesson_ids_for_tests()), test_name);

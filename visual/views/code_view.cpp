@@ -143,13 +143,29 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
         dl->AddText(ImVec2(x, y + 1 * st.scale), st.colors.syntax[int(t.kind)], b, e);
         x += mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, b, e).x;
       }
+      const MemoryBadge* badge =
+          in.memory && size_t(line) < in.memory->size() && !(*in.memory)[line].text.empty()
+              ? &(*in.memory)[line]
+              : nullptr;
+      if (badge) {
+        // After the code, so it never hides any: red when the line wastes sectors or conflicts.
+        const float w =
+            mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, badge->text.c_str()).x + char_w;
+        const ImVec2 a(x + char_w * 2, y + 1);
+        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1),
+                          badge->poor ? st.colors.error : IM_COL32(70, 150, 90, 255),
+                          line_h * 0.5f);
+        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
+                    badge->text.c_str());
+      }
       if (row_hovered) {
         if (ImGui::IsMouseClicked(0)) clicked = line;
-        if (count > 0 || step) {
+        if (count > 0 || step || badge) {
           ImGui::BeginTooltip();
           if (count > 0)
             ImGui::Text("%u of %u threads are at line %d", count, in.thread_count, line);
           if (step) ImGui::TextUnformatted("This line is part of the current step.");
+          if (badge) ImGui::TextUnformatted(badge->details.c_str());
           ImGui::TextUnformatted("Click: jump to the next event on this line.");
           ImGui::EndTooltip();
         }

@@ -1,11 +1,14 @@
 // The lesson kernel with syntax colours. Lines where threads are at the playback cursor are
-// highlighted with a count of threads; the current step's lines are marked; clicking a line
+// highlighted with a count of threads; the current step's lines are marked; lines whose memory
+// accesses were recorded carry a badge (sectors per request, bank-conflict ways); clicking a line
 // reports it (the app jumps playback to that line's next event).
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
+
+#include "visual/memory_badges.hpp"
 
 namespace coop::visual {
 
@@ -15,6 +18,7 @@ struct CodeViewInput {
   uint32_t thread_count = 0;                           // for "all N threads" in tooltips
   std::vector<int> step_lines;                         // the current step's lines
   int last_event_line = 0;                             // line of the event just played
+  const std::vector<MemoryBadge>* memory = nullptr;    // access analysis per line (index = line)
 };
 
 struct CodeViewSettings {

@@ -35,8 +35,9 @@ inline std::vector<emu::AsyncCopy> share_of(const emu::GroupRef& g, void* dst, c
 }
 
 // One member's CopyIssue event; `bytes` is what the whole group copies.
-inline void record_copy_issue(const emu::GroupRef& g, const void* dst, const void* src,
-                              size_t bytes, int line, uint64_t time) {
+COOP_EMU_UNRECORDED inline void record_copy_issue(const emu::GroupRef& g, const void* dst,
+                                                  const void* src, size_t bytes, int line,
+                                                  uint64_t time) {
   Event e = ::coop::detail::memory_event(EventKind::CopyIssue, Op::None, dst, line, time);
   e.group_kind = g.kind;
   e.group_id = g.id;
@@ -50,8 +51,8 @@ inline void record_copy_issue(const emu::GroupRef& g, const void* dst, const voi
 // Issues this member's share of a copy and hands it to `keep`, which decides when it lands: its
 // own batch (cg::memcpy_async), a pipeline's stage, or a cuda::barrier's phase.
 template <class Keep>
-void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_t bytes, size_t element,
-                int line, Keep keep) {
+COOP_EMU_UNRECORDED void issue_copy(const emu::GroupRef& g, void* dst, const void* src,
+                                    size_t bytes, size_t element, int line, Keep keep) {
   const emu::PlainStep step = emu::step_plain(uint16_t(line), Op::None);
   const std::vector<emu::AsyncCopy> mine = share_of(g, dst, src, bytes, element);
   keep(mine.data(), mine.size());
@@ -62,7 +63,7 @@ inline void issue_copy(const emu::GroupRef& g, void* dst, const void* src, size_
   issue_copy(g, dst, src, bytes, element, line, emu::async_copy_commit);
 }
 
-inline void wait_copies(const emu::GroupRef& g, uint32_t keep, int line) {
+COOP_EMU_UNRECORDED inline void wait_copies(const emu::GroupRef& g, uint32_t keep, int line) {
   emu::async_copy_wait(keep);
   const emu::CollectiveCall call = meet(g, line, EventKind::CopyWait, Op::None, "wait()");
   Event e = group_event(EventKind::CopyWait, g, line);

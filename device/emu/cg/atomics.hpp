@@ -16,7 +16,7 @@ namespace coop {
 namespace detail {
 
 // Fills the address fields of a memory event: shared memory as a block offset, global as is.
-inline void set_address(Event& e, const void* p) {
+COOP_EMU_UNRECORDED inline void set_address(Event& e, const void* p) {
   const int64_t off = emu::shared_offset(p);
   if (off >= 0) {
     e.address = uint64_t(off);
@@ -26,7 +26,8 @@ inline void set_address(Event& e, const void* p) {
   }
 }
 
-inline Event memory_event(EventKind kind, Op op, const void* p, int line, uint64_t time) {
+COOP_EMU_UNRECORDED inline Event memory_event(EventKind kind, Op op, const void* p, int line,
+                                              uint64_t time) {
   Event e{};
   e.kind = kind;
   e.op = op;
@@ -47,7 +48,8 @@ concept AtomicValue = std::is_same_v<T, int> || std::is_same_v<T, unsigned int> 
 // Records the operand and the old value (the order atomics landed in); the order among lanes
 // and blocks is the hardware's to choose, so the event is marked nondeterministic.
 template <class T, class Update>
-T atomic_rmw(T* address, T operand, Op op, int line, Update update, uint16_t flags = 0) {
+COOP_EMU_UNRECORDED T atomic_rmw(T* address, T operand, Op op, int line, Update update,
+                                 uint16_t flags = 0) {
   const emu::PlainStep step = emu::step_plain(uint16_t(line), op);
   std::atomic_ref<T> ref(*address);
   T old = ref.load(std::memory_order_relaxed);
@@ -248,7 +250,7 @@ template <class T>
 class traced_ref {
  public:
   traced_ref(T& ref, int line) : p_(&ref), line_(line) {}
-  operator T() const {  // NOLINT: reads like the plain variable it stands for
+  COOP_EMU_UNRECORDED operator T() const {  // NOLINT: reads like the plain variable it stands for
     const emu::PlainStep step = emu::step_plain(uint16_t(line_), Op::None);
     std::remove_cv_t<T> value;
     __atomic_load(p_, &value, __ATOMIC_RELAXED);  // atomic on the host: racing blocks are not UB
@@ -258,7 +260,7 @@ class traced_ref {
     emu::record(e);
     return value;
   }
-  const traced_ref& operator=(T value) const {
+  COOP_EMU_UNRECORDED const traced_ref& operator=(T value) const {
     const emu::PlainStep step = emu::step_plain(uint16_t(line_), Op::AtomicStore);
     __atomic_store(p_, &value, __ATOMIC_RELAXED);
     Event e = detail::memory_event(EventKind::Store, Op::None, p_, line_, step.time);

@@ -29,7 +29,7 @@ inline uint32_t rank_in_mask(uint32_t mask, uint32_t lane) {
 
 // A group of lanes of the caller's warp given by their lane mask: coalesced groups and the
 // results of labeled, binary and stride partitions.
-inline emu::GroupRef warp_group(GroupKind kind, uint32_t id, uint32_t mask) {
+COOP_EMU_UNRECORDED inline emu::GroupRef warp_group(GroupKind kind, uint32_t id, uint32_t mask) {
   const emu::ThreadInfo& t = emu::this_thread();
   emu::GroupRef g;
   g.kind = kind;
@@ -42,7 +42,7 @@ inline emu::GroupRef warp_group(GroupKind kind, uint32_t id, uint32_t mask) {
 }
 
 // The calling thread's block as a group (this_thread_block(), __syncthreads()).
-inline emu::GroupRef block_group() {
+COOP_EMU_UNRECORDED inline emu::GroupRef block_group() {
   const emu::ThreadInfo& t = emu::this_thread();
   emu::GroupRef g;
   g.kind = GroupKind::Block;
@@ -55,7 +55,7 @@ inline emu::GroupRef block_group() {
 
 // A tile of `size` threads (a power of two) holding the caller, counted from the block's start.
 // Tiles of at most 32 threads live in one warp; `present` is how many of its threads exist.
-inline emu::GroupRef tile_group(uint32_t size, uint32_t present) {
+COOP_EMU_UNRECORDED inline emu::GroupRef tile_group(uint32_t size, uint32_t present) {
   const emu::ThreadInfo& t = emu::this_thread();
   emu::GroupRef g;
   g.kind = GroupKind::Tile;
@@ -67,7 +67,7 @@ inline emu::GroupRef tile_group(uint32_t size, uint32_t present) {
   return g;
 }
 
-inline Event group_event(EventKind kind, const emu::GroupRef& g, int line) {
+COOP_EMU_UNRECORDED inline Event group_event(EventKind kind, const emu::GroupRef& g, int line) {
   Event e{};
   e.kind = kind;
   e.group_kind = g.kind;
@@ -79,18 +79,18 @@ inline Event group_event(EventKind kind, const emu::GroupRef& g, int line) {
   return e;
 }
 
-inline void record_create(const emu::GroupRef& g, uint32_t meta_rank, uint32_t meta_size,
-                          int line) {
+COOP_EMU_UNRECORDED inline void record_create(const emu::GroupRef& g, uint32_t meta_rank,
+                                              uint32_t meta_size, int line) {
   Event e = group_event(EventKind::GroupCreate, g, line);
   e.extra = pack_meta(meta_rank, meta_size);
   emu::record(e);
 }
 
 // Meets the other members of `g` at one call and returns this member's part once all arrived.
-inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind, Op op,
-                                const char* what, emu::Resolver resolve = nullptr, uint64_t in = 0,
-                                uint64_t arg = 0, uint64_t shared_arg = 0, void* wide_out = nullptr,
-                                uint32_t wide_bytes = 0) {
+COOP_EMU_UNRECORDED inline emu::CollectiveCall meet(
+    const emu::GroupRef& g, int line, EventKind kind, Op op, const char* what,
+    emu::Resolver resolve = nullptr, uint64_t in = 0, uint64_t arg = 0, uint64_t shared_arg = 0,
+    void* wide_out = nullptr, uint32_t wide_bytes = 0) {
   emu::CollectiveCall call;
   call.group = g;
   call.line = uint16_t(line);
@@ -110,8 +110,8 @@ inline emu::CollectiveCall meet(const emu::GroupRef& g, int line, EventKind kind
 // A barrier of the whole group (sync(), __syncthreads(), grid.sync(), cluster.sync()).
 // With a resolver, the barrier also combines what each member passes as `in` (the block votes
 // of __syncthreads_count/_and/_or); it is recorded as the plain barrier it is.
-inline uint64_t barrier(const emu::GroupRef& g, int line, const char* what,
-                        emu::Resolver resolve = nullptr, uint64_t in = 0) {
+COOP_EMU_UNRECORDED inline uint64_t barrier(const emu::GroupRef& g, int line, const char* what,
+                                            emu::Resolver resolve = nullptr, uint64_t in = 0) {
   const emu::CollectiveCall call = meet(g, line, EventKind::Barrier, Op::None, what, resolve, in);
   Event e = group_event(EventKind::Barrier, g, line);
   e.time = call.arrive_time;
@@ -122,9 +122,9 @@ inline uint64_t barrier(const emu::GroupRef& g, int line, const char* what,
 
 // Runs a collective on `g`: every member passes `in`; the resolver computes each member's result.
 template <class T>
-T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
-             emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
-             uint32_t extra = 0, uint64_t* out2 = nullptr) {
+COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
+                                 emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
+                                 uint32_t extra = 0, uint64_t* out2 = nullptr) {
   static_assert(
       sizeof(T) <= 32 && std::is_trivially_copyable_v<T>,
       "cooperative_groups collectives take trivially copyable values of at most 32 bytes");

@@ -1,0 +1,112 @@
+// Source lines of recorded memory accesses (memory_record.hpp): each access event holds its
+// instruction's address; binutils' addr2line reads the executable's line tables for all the
+// addresses of a launch in one call (kernel translation units are compiled with -g1 for this),
+// and the answers are kept for the process's later launches.
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device/emu/memory_record.hpp"
+
+namespace coop::emu::detail {
+namespace {
+
+struct LineCache {
+  std::mutex mutex;
+  std::unordered_map<uint32_t, uint16_t> lines;  // code offset -> kernel source line (0: unknown)
+};
+
+LineCache& line_cache() {
+  static LineCache cache;
+  return cache;
+}
+
+// The executable's first loaded address as its line tables count (0 for a position-independent
+// executable), to turn an offset from __executable_start into what addr2line expects.
+uintptr_t executable_link_start() {
+  uintptr_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the executable itself
+      },
+      &bias);
+  return reinterpret_cast<uintptr_t>(&__executable_start) - bias;
+}
+
+// A frame of an inline chain in coop's own headers or the system's is not the kernel's line: the
+// access belongs to the innermost frame of the user's code (a lesson's or program's file).
+bool is_library_file(const std::string& file) {
+  for (const char* part : {"/device/emu/", "/device/coop/", "/device/byo/", "/device/trace/"})
+    if (file.find(part) != std::string::npos) return true;
+  return file.rfind("/usr/", 0) == 0 || file.rfind("??", 0) == 0;
+}
+
+// "file:line" or "file:line (discriminator 3)" -> line, or 0.
+uint16_t line_of_frame(const std::string& frame) {
+  const size_t colon = frame.rfind(':', frame.find(" ("));
+  if (colon == std::string::npos) return 0;
+  const unsigned long line = std::strtoul(frame.c_str() + colon + 1, nullptr, 10);
+  return line <= 0xffff ? uint16_t(line) : 0;
+}
+
+// Runs addr2line once for `offsets`; unresolved ones map to line 0.
+std::unordered_map<uint32_t, uint16_t> lines_from_addr2line(const std::vector<uint32_t>& offsets) {
+  std::unordered_map<uint32_t, uint16_t> found;
+  for (uint32_t o : offsets) found[o] = 0;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return found;
+  exe[n] = '\0';
+  const uintptr_t start = executable_link_start();
+  std::ostringstream cmd;
+  cmd << "addr2line -i -a -e '" << exe << "'" << std::hex;
+  for (uint32_t o : offsets) cmd << " 0x" << (start + o);
+  cmd << " 2>/dev/null";
+  FILE* pipe = popen(cmd.str().c_str(), "r");
+  if (pipe == nullptr) return found;
+  char buf[8192];
+  bool have_address = false, resolved = false;
+  uint32_t current = 0;
+  while (std::fgets(buf, sizeof buf, pipe)) {
+    std::string text(buf);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (text.rfind("0x", 0) == 0) {
+      current = uint32_t(std::stoull(text, nullptr, 16) - start);
+      have_address = true;
+      resolved = false;
+    } else if (have_address && !resolved && !is_library_file(text)) {
+      found[current] = line_of_frame(text);
+      resolved = true;
+    }
+  }
+  pclose(pipe);
+  return found;
+}
+
+}  // namespace
+
+void fill_access_lines(Event* events, uint64_t count) {
+  LineCache& cache = line_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  std::vector<uint32_t> missing;
+  for (uint64_t i = 0; i < count; ++i) {
+    const Event& e = events[i];
+    if ((e.flags & kFlagInstrumented) && !cache.lines.contains(e.group_id)) {
+      cache.lines.emplace(e.group_id, 0);
+      missing.push_back(e.group_id);
+    }
+  }
+  if (!missing.empty())
+    for (const auto& [offset, line] : lines_from_addr2line(missing)) cache.lines[offset] = line;
+  for (uint64_t i = 0; i < count; ++i)
+    if (events[i].flags & kFlagInstrumented) events[i].line = cache.lines[events[i].group_id];
+}
+
+}  // namespace coop::emu::detail

@@ -1,0 +1,259 @@
+// [SECTION] The entry points g++'s ThreadSanitizer instrumentation calls in kernel translation
+// units (memory_record.hpp), and the recording behind them. This file itself is compiled without
+// the instrumentation, as is the rest of the emulator.
+//
+// [SECTION] Global allocations
+// [SECTION] Recording one access
+// [SECTION] Entry points: plain, unaligned and volatile accesses, ranges, atomics, no-ops
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "device/emu/memory_record.hpp"
+#include "device/emu/scheduler_state.hpp"
+#include "device/trace/value.hpp"
+
+namespace coop::emu {
+namespace {
+
+// [SECTION] Global allocations
+
+struct GlobalRegistry {
+  std::mutex mutex;
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;  // sorted [begin, end)
+};
+
+GlobalRegistry& registry() {
+  static GlobalRegistry r;
+  return r;
+}
+
+thread_local int t_paused = 0;
+
+}  // namespace
+
+void register_global_memory(const void* base, size_t bytes) {
+  if (base == nullptr || bytes == 0) return;
+  GlobalRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto b = reinterpret_cast<uintptr_t>(base);
+  auto it = std::lower_bound(r.ranges.begin(), r.ranges.end(), std::make_pair(b, uintptr_t(0)));
+  r.ranges.insert(it, {b, b + bytes});
+}
+
+void forget_global_memory(const void* base) {
+  GlobalRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto b = reinterpret_cast<uintptr_t>(base);
+  std::erase_if(r.ranges, [b](const auto& range) { return range.first == b; });
+}
+
+MemoryRecordingPause::MemoryRecordingPause() {
+  ++t_paused;
+}
+MemoryRecordingPause::~MemoryRecordingPause() {
+  --t_paused;
+}
+
+bool memory_instrumentation_available() {
+#ifdef COOPVIZ_NO_MEMORY_INSTRUMENTATION
+  return false;
+#else
+  return true;
+#endif
+}
+
+namespace detail {
+
+std::vector<std::pair<uintptr_t, uintptr_t>> global_memory_snapshot() {
+  GlobalRegistry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.ranges;
+}
+
+void record_pending_store(Worker& w) {
+  Event& e = w.pending_store;
+  uint64_t bits = 0;
+  std::memcpy(&bits, w.pending_address, std::min<uint32_t>(e.extra, 8));
+  e.a = bits;
+  w.pending_address = nullptr;
+  record(e);
+}
+
+}  // namespace detail
+
+namespace {
+using namespace detail;
+
+// [SECTION] Recording one access
+
+// Where `p` lies, if a kernel may share it: the running block's shared memory (as an offset) or a
+// registered global allocation. Anything else (a fiber's stack, host data) is not recorded.
+bool shared_or_global(const Worker& w, const Lane& lane, uintptr_t p, uint32_t bytes, Event& e) {
+  const auto smem = reinterpret_cast<uintptr_t>(lane.block->smem.get());
+  if (p >= smem && p + bytes <= smem + w.launch->smem_bytes) {
+    e.address = p - smem;
+    e.flags |= kFlagShared;
+    return true;
+  }
+  const auto& globals = w.launch->globals;
+  auto it = std::upper_bound(globals.begin(), globals.end(), std::make_pair(p, UINTPTR_MAX));
+  if (it == globals.begin()) return false;
+  --it;
+  if (p + bytes > it->second) return false;
+  e.address = p;
+  return true;
+}
+
+// The value bits of a 1- to 16-byte access (the first 8 bytes of a 16-byte one), and how to read
+// them: the instrumentation knows sizes, not types.
+ValueType value_type_of_size(uint32_t bytes) {
+  return bytes <= 4 ? ValueType::U32 : ValueType::U64;
+}
+
+[[gnu::noinline]] void record_access(Worker& w, const void* p, uint32_t bytes, bool write,
+                                     const void* return_address) {
+  flush_pending_store(w);
+  const Lane* lane = w.current;
+  if (lane == nullptr || t_paused != 0) return;
+  Event e{};
+  if (!shared_or_global(w, *lane, reinterpret_cast<uintptr_t>(p), bytes, e)) return;
+  // The call's return address minus one lies inside the access's call instruction, whose line
+  // the line tables give.
+  e.group_id = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  e.kind = write ? EventKind::Store : EventKind::Load;
+  e.group_kind = GroupKind::Thread;
+  e.group_size = 1;
+  e.extra = bytes;
+  e.flags |= kFlagInstrumented;
+  e.value_type = value_type_of_size(bytes);
+  e.time = w.clock;
+  if (write) {
+    // The value is not in memory yet: recorded at this lane's next access or event.
+    w.pending_store = e;
+    w.pending_address = p;
+    return;
+  }
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, std::min<uint32_t>(bytes, 8));
+  e.b = bits;
+  record(e);
+}
+
+inline void on_access(const void* p, uint32_t bytes, bool write, const void* return_address) {
+  Worker* w = t_recording_worker;
+  if (w == nullptr) [[likely]]
+    return;
+  const Lane* lane = w->current;
+  if (lane == nullptr) return;
+  // Most instrumented accesses are to the thread's own frame (locals whose address escapes, the
+  // events and calls coop's inlined code builds there): rejected before anything else.
+  if (reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(lane->stack_low) <
+      lane->stack_size)
+    return;
+  record_access(*w, p, bytes, write, return_address);
+}
+
+}  // namespace
+}  // namespace coop::emu
+
+// [SECTION] Entry points: plain, unaligned and volatile accesses, ranges, atomics, no-ops
+//
+// Names and signatures are ThreadSanitizer's compiler interface (what g++ emits calls to).
+// NOLINTBEGIN(readability-identifier-naming)
+extern "C" {
+
+#define COOP_ACCESS_HOOK(NAME, BYTES, WRITE)                              \
+  [[gnu::used]] void NAME(void* p) {                                      \
+    ::coop::emu::on_access(p, BYTES, WRITE, __builtin_return_address(0)); \
+  }
+#define COOP_ACCESS_HOOKS(BYTES)                               \
+  COOP_ACCESS_HOOK(__tsan_read##BYTES, BYTES, false)           \
+  COOP_ACCESS_HOOK(__tsan_write##BYTES, BYTES, true)           \
+  COOP_ACCESS_HOOK(__tsan_unaligned_read##BYTES, BYTES, false) \
+  COOP_ACCESS_HOOK(__tsan_unaligned_write##BYTES, BYTES, true) \
+  COOP_ACCESS_HOOK(__tsan_volatile_read##BYTES, BYTES, false)  \
+  COOP_ACCESS_HOOK(__tsan_volatile_write##BYTES, BYTES, true)
+COOP_ACCESS_HOOKS(1)
+COOP_ACCESS_HOOKS(2)
+COOP_ACCESS_HOOKS(4)
+COOP_ACCESS_HOOKS(8)
+COOP_ACCESS_HOOKS(16)
+#undef COOP_ACCESS_HOOKS
+#undef COOP_ACCESS_HOOK
+
+// Whole-object copies (a struct assigned): recorded as one access of their size when that fits
+// an event's size field; larger ones are the compiler's block copies, not one GPU instruction.
+[[gnu::used]] void __tsan_read_range(void* p, unsigned long bytes) {
+  if (bytes <= 16) ::coop::emu::on_access(p, uint32_t(bytes), false, __builtin_return_address(0));
+}
+[[gnu::used]] void __tsan_write_range(void* p, unsigned long bytes) {
+  if (bytes <= 16) ::coop::emu::on_access(p, uint32_t(bytes), true, __builtin_return_address(0));
+}
+
+[[gnu::used]] void __tsan_init() {}
+[[gnu::used]] void __tsan_func_entry(void*) {}
+[[gnu::used]] void __tsan_func_exit() {}
+[[gnu::used]] void __tsan_vptr_update(void**, void*) {}
+[[gnu::used]] void __tsan_vptr_read(void**) {}
+
+// Atomics: done, not recorded. Kernel atomics are coop's traced operations, which record
+// themselves; the emulator runs every atomic sequentially consistent, one legal outcome of any
+// order asked for.
+#define COOP_ATOMIC_HOOKS(BITS, T)                                                                 \
+  [[gnu::used]] T __tsan_atomic##BITS##_load(const volatile T* a, int) {                           \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                   \
+  }                                                                                                \
+  [[gnu::used]] void __tsan_atomic##BITS##_store(volatile T* a, T v, int) {                        \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_exchange(volatile T* a, T v, int) {                        \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_add(volatile T* a, T v, int) {                       \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_sub(volatile T* a, T v, int) {                       \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_and(volatile T* a, T v, int) {                       \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_or(volatile T* a, T v, int) {                        \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_xor(volatile T* a, T v, int) {                       \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_fetch_nand(volatile T* a, T v, int) {                      \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                                \
+  [[gnu::used]] int __tsan_atomic##BITS##_compare_exchange_strong(volatile T* a, T* expected, T v, \
+                                                                  int, int) {                      \
+    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+  }                                                                                                \
+  [[gnu::used]] int __tsan_atomic##BITS##_compare_exchange_weak(volatile T* a, T* expected, T v,   \
+                                                                int, int) {                        \
+    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+  }                                                                                                \
+  [[gnu::used]] T __tsan_atomic##BITS##_compare_exchange_val(volatile T* a, T expected, T v, int,  \
+                                                             int) {                                \
+    __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+    return expected;                                                                               \
+  }
+COOP_ATOMIC_HOOKS(8, unsigned char)
+COOP_ATOMIC_HOOKS(16, unsigned short)
+COOP_ATOMIC_HOOKS(32, unsigned int)
+COOP_ATOMIC_HOOKS(64, unsigned long long)
+#undef COOP_ATOMIC_HOOKS
+
+[[gnu::used]] void __tsan_atomic_thread_fence(int) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+[[gnu::used]] void __tsan_atomic_signal_fence(int) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+}  // extern "C"
+// NOLINTEND(readability-identifier-naming)

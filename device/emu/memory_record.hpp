@@ -1,0 +1,76 @@
+// Every load and store an emulated kernel makes to shared or global memory, seen without
+// traced(...). Kernel translation units are compiled with g++'s ThreadSanitizer instrumentation
+// (cmake: coopviz_instrument_memory) but never linked with its runtime: memory_hooks.cpp defines
+// the __tsan_* entry points the compiler calls before each access, and records the ones an
+// emulated thread makes to memory a kernel may share (its block's __shared__ arena, or a global
+// allocation registered here). Stack, host data and the emulator's own structures are skipped.
+//
+// Recorded events (EventKind::Load / Store with kFlagInstrumented):
+//   address  global address, or the offset in the block's shared memory with kFlagShared
+//   extra    bytes accessed (1, 2, 4, 8 or 16)
+//   group_id the access instruction's code address, relative to the executable's start: the
+//            same instruction gives the same value, so analysis can group a warp's lanes into one
+//            request; group_kind stays Thread
+//   b / a    load: the value read; store: the value written (the first 8 bytes of wider ones)
+//   line     the kernel source line of the instruction (filled after the launch from the
+//            executable's line tables)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "device/trace/event.hpp"
+#include "device/trace/instrumented_flag.hpp"
+
+// The first byte of the executable's image, defined by the linker: recorded accesses keep their
+// code addresses as offsets from it (group_id), which stay the same from run to run.
+extern "C" const char __executable_start;  // NOLINT(bugprone-reserved-identifier)
+
+namespace coop::emu {
+
+// Memory kernels may reach as global memory (cudaMalloc, cudaMallocManaged, lesson buffers):
+// registered by whoever allocates it, forgotten on release. A launch takes a snapshot at start.
+void register_global_memory(const void* base, size_t bytes);
+void forget_global_memory(const void* base);
+
+// While one exists on a thread, its accesses are not recorded: coop's own implementation of a
+// traced operation records that operation as one event already. Most of it needs none, being
+// compiled without the instrumentation (memcpy_async's copies land in emu_api.cpp; atomics go
+// through the atomic entry points, which never record); a collective's resolver, which runs
+// inlined kernel-side code in the fiber of the member that arrived last, runs under one.
+class MemoryRecordingPause {
+ public:
+  MemoryRecordingPause();
+  ~MemoryRecordingPause();
+  MemoryRecordingPause(const MemoryRecordingPause&) = delete;
+  MemoryRecordingPause& operator=(const MemoryRecordingPause&) = delete;
+};
+
+// Whether this build's kernels carry the instrumentation (false in sanitizer builds, where
+// ThreadSanitizer's compile flags cannot be combined with the others).
+bool memory_instrumentation_available();
+
+}  // namespace coop::emu
+
+namespace coop::emu::detail {
+
+struct Worker;
+
+// Records the store the running lane made last, now that its value is in memory
+// (flush_pending_store in scheduler_state.hpp says when).
+void record_pending_store(Worker& worker);
+
+// The worker whose lanes' accesses are recorded, set while a recording launch runs on this OS
+// thread: the hooks' one test when recording is off.
+inline thread_local Worker* t_recording_worker = nullptr;
+
+// The registered global allocations as sorted [begin, end) ranges, for a launch's snapshot.
+std::vector<std::pair<uintptr_t, uintptr_t>> global_memory_snapshot();
+
+// Fills Event::line of a finished launch's instrumented accesses from the executable's line
+// tables (their group_id holds the code address).
+void fill_access_lines(Event* events, uint64_t count);
+
+}  // namespace coop::emu::detail

@@ -1,0 +1,158 @@
+#include "device/trace/memory_access.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace coop {
+namespace {
+
+constexpr uint32_t kWarpSize = 32;
+constexpr uint32_t kBanks = 32;
+constexpr uint32_t kBankBytes = 4;
+constexpr uint32_t kSectorBytes = 32;
+constexpr uint32_t kPhaseBytes = 128;  // what the banks deliver in one pass
+
+// Lanes per phase for a request whose widest lane access is `bytes`.
+uint32_t lanes_per_phase(uint32_t bytes) {
+  return std::clamp<uint32_t>(kPhaseBytes / std::max<uint32_t>(bytes, kBankBytes), 1, kWarpSize);
+}
+
+// Passes the banks need for the lanes of one phase: the most distinct words any one bank serves.
+uint32_t phase_ways(std::span<const LaneAccess> lanes, uint32_t first_lane, uint32_t last_lane) {
+  std::array<std::set<uint64_t>, kBanks> words;
+  for (const LaneAccess& a : lanes) {
+    if (a.lane < first_lane || a.lane > last_lane || a.bytes == 0) continue;
+    for (uint64_t w = a.address / kBankBytes; w <= (a.address + a.bytes - 1) / kBankBytes; ++w)
+      words[w % kBanks].insert(w);
+  }
+  size_t ways = 0;
+  for (const auto& bank : words) ways = std::max(ways, bank.size());
+  return uint32_t(ways);
+}
+
+template <class Combine>
+uint32_t over_phases(std::span<const LaneAccess> lanes, Combine combine) {
+  uint32_t widest = 0;
+  for (const LaneAccess& a : lanes) widest = std::max(widest, a.bytes);
+  const uint32_t per_phase = lanes_per_phase(widest);
+  uint32_t result = 0;
+  for (uint32_t first = 0; first < kWarpSize; first += per_phase)
+    result = combine(result, phase_ways(lanes, first, first + per_phase - 1));
+  return result;
+}
+
+// A traced(...) access records its value's type, not its size.
+uint32_t traced_bytes(ValueType type) {
+  const bool wide = type == ValueType::I64 || type == ValueType::U64 || type == ValueType::F64;
+  return wide ? 8 : 4;
+}
+
+}  // namespace
+
+const char* to_string(MemorySpace space) {
+  return space == MemorySpace::Shared ? "shared" : "global";
+}
+
+uint32_t sectors_touched(std::span<const LaneAccess> lanes) {
+  std::set<uint64_t> sectors;
+  for (const LaneAccess& a : lanes)
+    if (a.bytes)
+      for (uint64_t s = a.address / kSectorBytes; s <= (a.address + a.bytes - 1) / kSectorBytes;
+           ++s)
+        sectors.insert(s);
+  return uint32_t(sectors.size());
+}
+
+uint32_t bank_conflict_ways(std::span<const LaneAccess> lanes) {
+  return over_phases(lanes, [](uint32_t a, uint32_t b) { return std::max(a, b); });
+}
+
+uint32_t shared_wavefronts(std::span<const LaneAccess> lanes) {
+  return over_phases(lanes, [](uint32_t a, uint32_t b) { return a + b; });
+}
+
+void type_recorded_accesses(Trace& trace) {
+  const std::vector<BufferInfo>& buffers = trace.header.buffers;
+  if (buffers.empty()) return;
+  for (Event& e : trace.events) {
+    if (!(e.flags & kFlagInstrumented)) continue;
+    const bool shared = e.flags & kFlagShared;
+    for (const BufferInfo& b : buffers) {
+      if (b.shared != shared || e.address < b.base || e.address + e.extra > b.base + b.bytes)
+        continue;
+      // Narrower integers keep their unsigned reading: the bits recorded are not sign-extended.
+      const bool whole_element =
+          b.element_size == e.extra && e.extra >= 4 && (e.address - b.base) % b.element_size == 0;
+      if (whole_element && b.type != ValueType::None) e.value_type = b.type;
+      break;
+    }
+  }
+}
+
+std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
+  const uint64_t block_threads = std::max<uint64_t>(trace.header.launch.block.count(), 1);
+  // A request: (block, warp, instruction, kind, execution count). An instruction is its code
+  // address for instrumented accesses, its line for traced ones (which have no address).
+  using Site = std::tuple<uint64_t, uint16_t, bool>;  // (instruction, line, store)
+  using RequestKey = std::tuple<uint64_t, uint32_t, Site, bool, uint64_t>;
+  std::map<std::pair<uint32_t, Site>, uint64_t> executions;  // per thread and site
+  std::map<RequestKey, std::vector<LaneAccess>> requests;
+  for (const Event& e : trace.events) {
+    if (e.kind != EventKind::Load && e.kind != EventKind::Store) continue;
+    const bool store = e.kind == EventKind::Store;
+    const bool instrumented = e.flags & kFlagInstrumented;
+    const Site site{instrumented ? e.group_id : 0, e.line, store};
+    const uint64_t k = executions[{e.thread, site}]++;
+    const uint64_t block = e.thread / block_threads;
+    const uint32_t in_block = uint32_t(e.thread % block_threads);
+    const bool shared = e.flags & kFlagShared;
+    // Traced accesses record no size: their value type says it.
+    const uint32_t bytes = instrumented ? e.extra : traced_bytes(e.value_type);
+    requests[{block, in_block / kWarpSize, site, shared, k}].push_back(
+        LaneAccess{in_block % kWarpSize, e.address, bytes});
+  }
+  std::map<std::tuple<uint16_t, bool, bool>, LineMemoryStats> lines;  // (line, shared, store)
+  for (const auto& [key, lanes] : requests) {
+    const auto& [block, warp, site, shared, k] = key;
+    const auto& [instruction, line, store] = site;
+    LineMemoryStats& s = lines[{line, shared, store}];
+    s.kernel = trace.header.kernel;
+    s.line = line;
+    s.space = shared ? MemorySpace::Shared : MemorySpace::Global;
+    s.store = store;
+    ++s.requests;
+    s.accesses += lanes.size();
+    if (shared) {
+      s.bank_conflict_ways = std::max(s.bank_conflict_ways, bank_conflict_ways(lanes));
+      s.wavefronts += shared_wavefronts(lanes);
+    } else {
+      s.sectors += sectors_touched(lanes);
+    }
+  }
+  std::vector<LineMemoryStats> out;
+  for (auto& [key, s] : lines) out.push_back(std::move(s));
+  return out;
+}
+
+nlohmann::json memory_report(std::span<const Trace> launches) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Trace& trace : launches)
+    for (const LineMemoryStats& s : analyze_memory(trace))
+      out.push_back({{"kernel", s.kernel},
+                     {"line", s.line},
+                     {"space", to_string(s.space)},
+                     {"kind", s.store ? "store" : "load"},
+                     {"requests", s.requests},
+                     {"accesses", s.accesses},
+                     {"sectors", s.sectors},
+                     {"sectors_per_request", s.sectors_per_request()},
+                     {"bank_conflict_ways", s.bank_conflict_ways},
+                     {"wavefronts", s.wavefronts}});
+  return out;
+}
+
+}  // namespace coop
