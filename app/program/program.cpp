@@ -371,11 +371,12 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
                 "-pthread",
                 "-fdiagnostics-color=never",
                 "-fno-diagnostics-show-caret",
-                "-I" + headers + "/device/byo/host_include",
-                "-I" + std::string(kProgramCudaInclude),
-                "-I" + std::string(kProgramCudaInclude) + "/cccl",
-                "-I" + headers,
-                "-I" + source.parent_path().string()};
+                "-I" + headers + "/device/byo/host_include"};
+  // CUDA's headers, and libcu++'s (in cccl/ since CUDA 13) where the toolkit lists them apart.
+  for (const std::string& dir : cmake_list(kProgramCudaIncludes))
+    if (split) host_cmd.insert(host_cmd.end(), {"-I" + dir, "-I" + dir + "/cccl"});
+  if (split)
+    host_cmd.insert(host_cmd.end(), {"-I" + headers, "-I" + source.parent_path().string()});
   const std::vector<std::string> libraries = link_libraries(gpu, dirs);
   for (const std::string& d : o.defines) {
     cmd.push_back("-D" + d);
@@ -402,6 +403,16 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   build.executable = (dir / "program").string();
   build.halves = split;
   if (!split) build.whole_because = obstacle;
+  // Halves tried before, whose host half did not compile apart: nvcc's whole build of it.
+  if (std::string why; split && fs::exists(dir / "whole_because", ec) &&
+                       std::getline(std::ifstream(dir / "whole_because"), why)) {
+    Result<ProgramBuild> whole = compile_program(o, false);
+    if (whole) {
+      whole->whole_because = why;
+      whole->seconds = seconds_since(start);
+    }
+    return whole;
+  }
   if (fs::exists(build.executable, ec)) {
     build.cached = true;
     build.seconds = seconds_since(start);
@@ -477,10 +488,13 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
       for (std::string l; first_line.empty() && std::getline(said, l);)
         if (l.find("error") != std::string::npos) first_line = l;
       fs::remove_all(dir, ec);
+      fs::create_directories(dir, ec);
+      const std::string why = "the host half did not compile apart: " + first_line;
       Result<ProgramBuild> again = compile_program(o, false);
       if (again) {
-        again->whole_because = "the host half did not compile apart: " + first_line;
+        again->whole_because = why;
         again->seconds = seconds_since(start);
+        std::ofstream(dir / "whole_because") << why << "\n";  // so the next build goes there first
       }
       return again;
     }

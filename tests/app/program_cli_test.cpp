@@ -317,14 +317,18 @@ TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   // Device code and host code compiled apart, or whole for a reason found before compiling (a
   // cluster launch, CUDA's pipeline header), never because the host half failed to compile.
   const std::string name = GetParam();
-  if (name == "cluster_exchange.cu") EXPECT_EQ(build->whole_because, "a cluster launch");
-  if (name == "pipeline_stages.cu") EXPECT_EQ(build->whole_because, "CUDA's pipeline header");
-  if (name == "tile_ranks.cu" || name == "runtime_calls.cu" || name == "kernel_forms.cu")
+  if (name == "cluster_exchange.cu") {
+    EXPECT_EQ(build->whole_because, "a cluster launch");
+  }
+  if (name == "pipeline_stages.cu") {
+    EXPECT_EQ(build->whole_because, "CUDA's pipeline header");
+  }
+  if (name == "tile_ranks.cu" || name == "runtime_calls.cu" || name == "kernel_forms.cu") {
     EXPECT_TRUE(build->halves);
+  }
   EXPECT_EQ(build->whole_because.find("did not compile apart"), std::string::npos)
       << build->whole_because;
   EXPECT_EQ(std::filesystem::exists(build->executable + ".cubin"), build->halves);
-}
 }
 
 // Asked to, nvcc builds the program whole, as it does where the halves cannot be apart.
@@ -434,13 +438,13 @@ TEST_P(GpuBuildWays, HalvesAndWholeAgree) {
   const coop::testing::Ran h =
       coopviz("run --json --backend gpu " + program(GetParam()) + " --trace " + halves);
   ASSERT_EQ(h.exit_code, 0) << h.out << h.err;
-  EXPECT_NE(h.out.find("\"gpu_build\":\"halves\""), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("\"gpu_build\": \"halves\""), std::string::npos) << h.out;
   setenv("COOPVIZ_GPU_BUILD", "whole", 1);
   const coop::testing::Ran w =
       coopviz("run --json --backend gpu " + program(GetParam()) + " --trace " + whole);
   unsetenv("COOPVIZ_GPU_BUILD");
   ASSERT_EQ(w.exit_code, 0) << w.out << w.err;
-  EXPECT_NE(w.out.find("\"gpu_build\":\"whole\""), std::string::npos) << w.out;
+  EXPECT_NE(w.out.find("\"gpu_build\": \"whole\""), std::string::npos) << w.out;
   auto a = coop::load_traces(halves);
   auto b = coop::load_traces(whole);
   ASSERT_TRUE(a.ok() && b.ok());

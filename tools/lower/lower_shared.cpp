@@ -60,7 +60,8 @@ int kernels(const std::string& in_path, const std::string& folder, const std::st
   if (!in) return fail(in_path, 0, "cannot read");
   std::ostringstream text;
   text << in.rdbuf();
-  coop::Result<std::string> lowered = coop::lower_source(text.str(), in_path, kind);
+  coop::Result<std::string> lowered =
+      coop::lower_source(text.str(), in_path, coop::SourceKind::Lesson);
   if (!lowered) {
     std::cerr << lowered.status().message() << "\n";
     return 1;
@@ -119,7 +120,6 @@ int main(int argc, char** argv) {
     return lower(argv[2], argv[3], coop::SourceKind::GpuProgram);
   if (mode == "embed" && argc == 5) return embed(argv[2], argv[3], argv[4]);
   std::cerr << "usage: coopviz-lower kernels IN.cuh FOLDER OUT_DIR | lower-program IN OUT | "
-               "lower-gpu-program IN OUT | embed IN OUT SYMBOL
-";
+               "lower-gpu-program IN OUT | embed IN OUT SYMBOL\n";
   return 2;
 }

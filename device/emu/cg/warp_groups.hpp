@@ -211,13 +211,11 @@ class thread_block_tile
   friend class thread_block_tile;
 };
 
-// The calling thread alone, as a tile of one (cooperative_groups::this_thread()): a partition of
-// its block that needs no meeting, ranked in it as tiled_partition<1> would rank it.
+// The calling thread alone, as a tile of one (cooperative_groups::this_thread()): CUDA makes it
+// the only tile of a one-thread parent, so its meta group rank and size are 0 and 1.
 inline thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
-  const emu::ThreadInfo& t = emu::this_thread();
-  auto me = detail::access::make<thread_block_tile<1>>(detail::tile_group(1, 1), t.thread_rank,
-                                                       t.block_threads);
-  detail::record_create(me.trace_ref(), t.thread_rank, t.block_threads, line);
+  auto me = detail::access::make<thread_block_tile<1>>(detail::tile_group(1, 1), 0u, 1u);
+  detail::record_create(me.trace_ref(), 0, 1, line);
   return me;
 }
 
