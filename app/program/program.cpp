@@ -364,19 +364,14 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   }
   // The host half: the host compiler alone, with CUDA's runtime headers and library.
   std::vector<std::string> host_cmd;
-  if (split)
-    host_cmd = {kProgramCompiler,
-                "-std=c++20",
-                "-O1",
-                "-pthread",
-                "-fdiagnostics-color=never",
-                "-fno-diagnostics-show-caret",
-                "-I" + headers + "/device/byo/host_include"};
-  // CUDA's headers, and libcu++'s (in cccl/ since CUDA 13) where the toolkit lists them apart.
-  for (const std::string& dir : cmake_list(kProgramCudaIncludes))
-    if (split) host_cmd.insert(host_cmd.end(), {"-I" + dir, "-I" + dir + "/cccl"});
-  if (split)
+  if (split) {
+    host_cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread", "-fdiagnostics-color=never",
+                "-fno-diagnostics-show-caret", "-I" + headers + "/device/byo/host_include"};
+    // CUDA's headers, and libcu++'s (in cccl/ since CUDA 13) where the toolkit lists them apart.
+    for (const std::string& dir : cmake_list(kProgramCudaIncludes))
+      host_cmd.insert(host_cmd.end(), {"-I" + dir, "-I" + dir + "/cccl"});
     host_cmd.insert(host_cmd.end(), {"-I" + headers, "-I" + source.parent_path().string()});
+  }
   const std::vector<std::string> libraries = link_libraries(gpu, dirs);
   for (const std::string& d : o.defines) {
     cmd.push_back("-D" + d);

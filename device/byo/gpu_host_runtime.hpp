@@ -54,38 +54,25 @@ cudaError_t func_set_cache_config(F f, cudaFuncCache config) {
 
 template <class T>
 cudaError_t memcpy_to_symbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
-                             cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                             cudaStream_t stream = nullptr, bool async = false) {
-  void* device = nullptr;
-  size_t bytes = 0;
-  if (cudaError_t e = library_global(&symbol, &device, &bytes); e != cudaSuccess) return e;
-  if (offset + count > bytes) return cudaErrorInvalidValue;
-  char* to = static_cast<char*>(device) + offset;
-  return async ? cudaMemcpyAsync(to, src, count, kind, stream) : cudaMemcpy(to, src, count, kind);
+                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return copy_symbol(&symbol, true, const_cast<void*>(src), count, offset, kind, nullptr, false);
 }
 template <class T>
 cudaError_t memcpy_to_symbol_async(const T& symbol, const void* src, size_t count,
                                    size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice,
                                    cudaStream_t stream = nullptr) {
-  return memcpy_to_symbol(symbol, src, count, offset, kind, stream, true);
+  return copy_symbol(&symbol, true, const_cast<void*>(src), count, offset, kind, stream, true);
 }
 template <class T>
 cudaError_t memcpy_from_symbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
-                               cudaStream_t stream = nullptr, bool async = false) {
-  void* device = nullptr;
-  size_t bytes = 0;
-  if (cudaError_t e = library_global(&symbol, &device, &bytes); e != cudaSuccess) return e;
-  if (offset + count > bytes) return cudaErrorInvalidValue;
-  const char* from = static_cast<const char*>(device) + offset;
-  return async ? cudaMemcpyAsync(dst, from, count, kind, stream)
-               : cudaMemcpy(dst, from, count, kind);
+                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return copy_symbol(&symbol, false, dst, count, offset, kind, nullptr, false);
 }
 template <class T>
 cudaError_t memcpy_from_symbol_async(void* dst, const T& symbol, size_t count, size_t offset = 0,
                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
                                      cudaStream_t stream = nullptr) {
-  return memcpy_from_symbol(dst, symbol, count, offset, kind, stream, true);
+  return copy_symbol(&symbol, false, dst, count, offset, kind, stream, true);
 }
 template <class T>
 cudaError_t get_symbol_address(void** device, const T& symbol) {

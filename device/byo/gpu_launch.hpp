@@ -34,5 +34,9 @@ void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
 const void* library_kernel(const void* stub);
 GpuKernelEntry library_entry(const void* stub);
 cudaError_t library_global(const void* host, void** device, size_t* bytes);
+// A copy to (to_device) or from bytes [offset, offset + count) of that device variable, with
+// cudaMemcpyAsync on `stream` if `async`, else cudaMemcpy.
+cudaError_t copy_symbol(const void* host, bool to_device, void* other, size_t count,
+                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream, bool async);
 
 }  // namespace coop::byo

@@ -177,4 +177,16 @@ cudaError_t library_global(const void* host, void** device, size_t* bytes) {
   return Library::get().global(host, device, bytes);
 }
 
+cudaError_t copy_symbol(const void* host, bool to_device, void* other, size_t count,
+                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream, bool async) {
+  void* device = nullptr;
+  size_t bytes = 0;
+  if (cudaError_t e = library_global(host, &device, &bytes); e != cudaSuccess) return e;
+  if (offset + count > bytes) return cudaErrorInvalidValue;
+  char* at = static_cast<char*>(device) + offset;
+  void* dst = to_device ? at : other;
+  const void* src = to_device ? static_cast<const void*>(other) : at;
+  return async ? cudaMemcpyAsync(dst, src, count, kind, stream) : cudaMemcpy(dst, src, count, kind);
+}
+
 }  // namespace coop::byo
