@@ -6,7 +6,6 @@
 //   cg/groups.cuh             thread_group, thread_block, grid_group, cluster_group
 //   cg/warp_groups.cuh        coalesced_group, thread_block_tile (1..32 and 64..512)
 //   cg/partitions.cuh         tiled_partition, labeled/binary/stride_partition
-//   cg/block_collectives.cuh  coop's block-wide reduce and scans
 //   cg/collectives.cuh        reduce, inclusive_scan, exclusive_scan, invoke_one(_broadcast)
 //   cg/atomics.cuh            atomicAdd family, cuda::atomic_ref, traced(), __syncthreads()
 //   cg/async.cuh              memcpy_async, wait, wait_prior

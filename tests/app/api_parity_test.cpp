@@ -61,7 +61,12 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"broadcast_from_block.cu", 9,
                 "invoke_one_broadcast needs a thread_block_tile or a coalesced_group"},
         Refusal{"wide_value_across_warps.cu", 10,
-                "Collectives with tiles larger than 32 threads are limited to types"}),
+                "Collectives with tiles larger than 32 threads are limited to types"},
+        Refusal{"reduce_over_block.cu", 10, "This group does not exclusively represent a tile"},
+        Refusal{"scan_over_runtime_tile.cu", 11,
+                "This group does not exclusively represent a tile"},
+        Refusal{"copy_with_runtime_tile.cu", 12,
+                "Async copy is only supported for groups that represent private shared memory"}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 // CUDA's atomic functions at block and system scope are traced as the device-scope ones are, and

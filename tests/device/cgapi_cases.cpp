@@ -341,19 +341,6 @@ const std::vector<FeatureCase>& feature_cases() {
               .slot(o.fout, 3, at(ref::multiwarp_scan(fv, 128, true, plus_f)), "float tile<128> exclusive_scan")
               .result();
         }));
-    v.push_back(collective_case(
-        "BlockCollectives", &Kernels::block_collectives, config({3, 1, 1}, {200, 1, 1}),
-        [](const Outcome& o, const std::vector<int>& iv, const std::vector<float>& fv) {
-          return Checker(o)
-              .slot(o.out, 0, at(ref::block_reduce(iv, 200, plus_i)), "block reduce")
-              .slot(o.out, 1, at(ref::block_reduce(iv, 200, less_i)), "block reduce less")
-              .slot(o.out, 2, at(ref::multiwarp_scan(iv, 200, false, plus_i)), "block inclusive_scan")
-              .slot(o.out, 3, at(ref::multiwarp_scan(iv, 200, true, greater_i)), "block exclusive_scan greater")
-              .slot(o.fout, 0, at(ref::block_reduce(fv, 200, plus_f)), "float block reduce")
-              .slot(o.fout, 1, at(ref::multiwarp_scan(fv, 200, false, plus_f)), "float block inclusive_scan")
-              .slot(o.fout, 2, at(ref::multiwarp_scan(fv, 200, true, plus_f)), "float block exclusive_scan")
-              .result();
-        }));
     add_sync_cases(v);
     return v;
   }();

@@ -53,8 +53,8 @@ std::vector<T> multiwarp_reduce(const std::vector<T>& v, size_t size, F op) {
   return out;
 }
 
-// Multi-warp tiles and blocks: warp scans, scan of the warp totals, op(own, prefix of earlier
-// warps). `size` is the tile (or block) size; its last warp may be partial for blocks.
+// Multi-warp tiles: warp scans, scan of the warp totals, op(own, prefix of earlier warps).
+// `size` is the tile size.
 template <class T, class F>
 std::vector<T> multiwarp_scan(const std::vector<T>& v, size_t size, bool exclusive, F op) {
   std::vector<T> out(v.size());
@@ -71,27 +71,6 @@ std::vector<T> multiwarp_scan(const std::vector<T>& v, size_t size, bool exclusi
       else if (lane == 0) out[base + i] = w == 0 ? T{} : totals[w - 1];
       else out[base + i] = w == 0 ? warp[i - 1] : op(warp[i - 1], totals[w - 1]);
     }
-  }
-  return out;
-}
-
-// coop's block reduce: per warp a shfl_down tree, then the warp results the same way.
-template <class T, class F>
-T fold_down(std::vector<T> w, F op) {
-  for (size_t offset = 16; offset >= 1; offset /= 2) {
-    const std::vector<T> before = w;
-    for (size_t l = 0; l + offset < w.size(); ++l) w[l] = op(before[l], before[l + offset]);
-  }
-  return w[0];
-}
-template <class T, class F>
-std::vector<T> block_reduce(const std::vector<T>& v, size_t block, F op) {
-  std::vector<T> out(v.size());
-  for (size_t base = 0; base < v.size(); base += block) {
-    std::vector<T> parts;
-    for (size_t w = base; w < base + block; w += 32)
-      parts.push_back(fold_down(std::vector<T>(v.begin() + w, v.begin() + std::min(w + 32, base + block)), op));
-    std::fill(out.begin() + base, out.begin() + base + block, fold_down(parts, op));
   }
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "device/emu/cg/atomics.hpp"
 #include "device/emu/cg/record.hpp"
+#include "device/emu/cg/warp_groups.hpp"
 
 namespace coop::cg {
 namespace detail {
@@ -73,6 +74,18 @@ COOP_EMU_UNRECORDED inline void wait_copies(const emu::GroupRef& g, uint32_t kee
   emu::record(e);
 }
 
+// Groups a memcpy_async may be shared among, as CUDA allows: a block, a tile or a coalesced group
+// (whose members share one block's shared memory); a grid, a cluster or a runtime-sized tile is
+// refused at compile time.
+template <class G>
+inline constexpr bool copy_group = std::is_same_v<G, thread_block> || tile_collective_group<G>;
+template <class G>
+constexpr void check_copy_group() {
+  static_assert(copy_group<G>,
+                "Async copy is only supported for groups that represent private shared memory: a "
+                "thread_block, a thread_block_tile<N> or a coalesced_group");
+}
+
 template <class T>
 constexpr size_t element_size() {
   if constexpr (std::is_void_v<T>) return 1;
@@ -84,12 +97,14 @@ constexpr size_t element_size() {
 // Copies `bytes` bytes from src to dst asynchronously, shared among the group's members.
 template <class Group, class T>
 void memcpy_async(const Group& g, T* dst, const T* src, size_t bytes, int line = __builtin_LINE()) {
+  detail::check_copy_group<Group>();
   detail::issue_copy(g.trace_ref(), dst, src, bytes, detail::element_size<T>(), line);
 }
 // The element-count form: min(dst_count, src_count) elements.
 template <class Group, class T>
 void memcpy_async(const Group& g, T* dst, size_t dst_count, const T* src, size_t src_count,
                   int line = __builtin_LINE()) {
+  detail::check_copy_group<Group>();
   const size_t n = dst_count < src_count ? dst_count : src_count;
   detail::issue_copy(g.trace_ref(), dst, src, n * sizeof(T), sizeof(T), line);
 }

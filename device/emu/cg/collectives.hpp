@@ -1,8 +1,7 @@
 // Emulated coop::cg, part 5: reduce, inclusive_scan, exclusive_scan and invoke_one.
 //
 // Floating-point results depend on the order values are combined in, so each group shape
-// combines exactly as the GPU code does (CUDA 13 cooperative_groups/details/*.h, and coop's own
-// thread_block versions in device/gpu/cg/block_collectives.cuh):
+// combines exactly as the GPU code does (CUDA 13 cooperative_groups/details/*.h):
 //   tile <= 32 threads  reduce: xor butterfly over the tile (coalesced_reduce); integer operators
 //                       on 16/32-thread tiles use redux.sync on sm_80+, which is exact anyway.
 //                       scans: Hillis-Steele over shfl_up (inclusive_scan_contiguous).
@@ -10,8 +9,7 @@
 //                       (inclusive_scan_non_contiguous); reduce returns the last rank's value.
 //   tile of 64..512     per warp as above, then one warp combines the warp results (butterfly
 //                       for reduce, Hillis-Steele of warp totals for scans).
-//   thread_block        coop's own: per warp a shfl_down tree (reduce) or Hillis-Steele (scan),
-//                       then warp 0 combines the warp results the same way.
+// A thread_block or a runtime-sized thread_group is refused at compile time, as CUDA refuses it.
 // Exclusive scans give rank 0 a value-initialized T (0), as cooperative_groups does.
 #pragma once
 
@@ -29,13 +27,14 @@
 namespace coop::cg {
 namespace detail {
 
-enum class Shape : uint8_t { Tile, Coalesced, MultiWarp, Block };
+enum class Shape : uint8_t { Tile, Coalesced, MultiWarp };
+
 enum class Scan : uint8_t { None, Inclusive, Exclusive };
 
 template <class G>
 constexpr Shape shape_of() {
-  if constexpr (std::is_same_v<G, coalesced_group>) return Shape::Coalesced;
-  else if constexpr (std::is_same_v<G, thread_block>) return Shape::Block;
+  if constexpr (std::is_same_v<G, coalesced_group>)
+    return Shape::Coalesced;
   else if constexpr (G::num_threads() <= 32) return Shape::Tile;
   else return Shape::MultiWarp;
 }
@@ -61,16 +60,6 @@ struct Combine {
       std::copy(next.begin(), next.end(), v);
     }
   }
-  // shfl_down tree over the n <= 32 lanes of one warp; lane 0 ends with the whole reduction.
-  T down_tree(const T* v, size_t n) const {
-    T w[32], next[32];
-    std::copy(v, v + n, w);
-    for (size_t offset = 16; offset > 0; offset /= 2) {
-      for (size_t l = 0; l < n; ++l) next[l] = l + offset < n ? fn(w[l], w[l + offset]) : w[l];
-      std::copy(next, next + n, w);
-    }
-    return w[0];
-  }
 
   void reduce(Shape shape, std::vector<T>& v) const {
     const size_t n = v.size(), warps = (n + 31) / 32;
@@ -79,7 +68,7 @@ struct Combine {
     } else if (shape == Shape::Coalesced) {
       hillis_steele(v.data(), n);
       std::fill(v.begin(), v.end(), v[n - 1]);
-    } else if (shape == Shape::MultiWarp) {
+    } else {
       std::vector<T> part(warps);
       for (size_t w = 0; w < warps; ++w) {
         butterfly(v.data() + w * 32, 32);
@@ -87,11 +76,6 @@ struct Combine {
       }
       butterfly(part.data(), warps);
       for (size_t i = 0; i < n; ++i) v[i] = part[i / 32];
-    } else {
-      std::vector<T> part(warps);
-      for (size_t w = 0; w < warps; ++w)
-        part[w] = down_tree(v.data() + w * 32, std::min<size_t>(32, n - w * 32));
-      std::fill(v.begin(), v.end(), down_tree(part.data(), warps));
     }
   }
 
@@ -105,14 +89,13 @@ struct Combine {
       }
       return;
     }
-    // Multi-warp tiles and blocks: scan each warp, scan the warp totals, add the prefix of the
+    // Multi-warp tiles: scan each warp, scan the warp totals, add the prefix of the
     // warps before (op(own, prefix), in that order).
-    const size_t warps = (n + 31) / 32;
+    const size_t warps = n / 32;
     std::vector<T> inclusive(v), totals(warps);
     for (size_t w = 0; w < warps; ++w) {
-      const size_t count = std::min<size_t>(32, n - w * 32);
-      hillis_steele(inclusive.data() + w * 32, count);
-      totals[w] = inclusive[w * 32 + count - 1];
+      hillis_steele(inclusive.data() + w * 32, 32);
+      totals[w] = inclusive[w * 32 + 31];
     }
     hillis_steele(totals.data(), warps);
     for (size_t i = 0; i < n; ++i) {
@@ -160,9 +143,10 @@ struct Combine {
 template <Scan K, class Group, class T, class Fn>
 T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
   static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
+  static_assert(tile_collective_group<Group>,
+                "This group does not exclusively represent a tile: reduce and the scans take a "
+                "thread_block_tile<N> or a coalesced_group");
   constexpr Shape S = shape_of<Group>();
-  static_assert(S != Shape::Block || std::is_arithmetic_v<T>,
-                "reduce and scans over a whole thread_block (coop's own) take arithmetic values");
   static_assert(S != Shape::MultiWarp || sizeof(T) <= 8,
                 "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
                 "bytes");
@@ -175,35 +159,26 @@ T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
                     uint32_t(op_code<Fn>()));
 }
 
-template <class G>
-struct is_tile : std::false_type {};
-template <unsigned N, class P>
-struct is_tile<thread_block_tile<N, P>> : std::true_type {};
-
-template <class G>
-concept Reducible = std::is_same_v<G, coalesced_group> || std::is_same_v<G, thread_block> ||
-                    is_tile<G>::value;
-
 }  // namespace detail
 
-// cooperative_groups::reduce over a tile, a coalesced group or (coop's own) a thread block.
-template <detail::Reducible Group, class T, class Fn>
+// cooperative_groups::reduce over a tile or a coalesced group.
+template <class Group, class T, class Fn>
 T reduce(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
   return detail::reduce_or_scan<detail::Scan::None>(g, value, fn, line);
 }
-template <detail::Reducible Group, class T, class Fn>
+template <class Group, class T, class Fn>
 T inclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
   return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, fn, line);
 }
-template <detail::Reducible Group, class T>
+template <class Group, class T>
 T inclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
   return detail::reduce_or_scan<detail::Scan::Inclusive>(g, value, plus<T>(), line);
 }
-template <detail::Reducible Group, class T, class Fn>
+template <class Group, class T, class Fn>
 T exclusive_scan(const Group& g, T value, Fn fn, int line = __builtin_LINE()) {
   return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, fn, line);
 }
-template <detail::Reducible Group, class T>
+template <class Group, class T>
 T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()) {
   return detail::reduce_or_scan<detail::Scan::Exclusive>(g, value, plus<T>(), line);
 }
@@ -304,7 +279,7 @@ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
 // cooperative_groups, only the groups that shuffle have it.
 template <class Group, class Fn>
 auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  static_assert(std::is_same_v<Group, coalesced_group> || detail::is_tile<Group>::value,
+  static_assert(detail::tile_collective_group<Group>,
                 "invoke_one_broadcast needs a thread_block_tile or a coalesced_group (it shuffles "
                 "the result)");
   if constexpr (detail::is_tile<Group>::value)

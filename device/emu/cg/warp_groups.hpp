@@ -219,4 +219,20 @@ inline thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
   return me;
 }
 
+namespace detail {
+
+template <class G>
+struct is_tile : std::false_type {};
+template <unsigned N, class P>
+struct is_tile<thread_block_tile<N, P>> : std::true_type {};
+
+// CUDA's reduce and scans take only groups that are one tile: a thread_block_tile<N> or a
+// coalesced_group. A thread_block, a grid or a runtime-sized tile (thread_group) is refused at
+// compile time, with CUDA's words.
+template <class G>
+inline constexpr bool tile_collective_group =
+    std::is_same_v<G, coalesced_group> || is_tile<G>::value;
+
+}  // namespace detail
+
 }  // namespace coop::cg

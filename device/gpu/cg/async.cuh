@@ -5,6 +5,7 @@
 #include <cooperative_groups/memcpy_async.h>
 
 #include "device/gpu/cg/atomics.cuh"
+#include "device/gpu/cg/warp_groups.cuh"
 
 namespace coop::cg {
 namespace detail {
@@ -24,12 +25,26 @@ __device__ void record_copy_issue(const Group& g, const void* dst, const void* s
   gpu::record(e);
 }
 
+// Groups a memcpy_async may be shared among, as CUDA allows: a block, a tile or a coalesced group
+// (whose members share one block's shared memory); a grid, a cluster or a runtime-sized tile is
+// refused at compile time.
+template <class G>
+inline constexpr bool copy_group =
+    ::cuda::std::is_same_v<G, thread_block> || tile_collective_group<G>;
+template <class G>
+__device__ constexpr void check_copy_group() {
+  static_assert(copy_group<G>,
+                "Async copy is only supported for groups that represent private shared memory: a "
+                "thread_block, a thread_block_tile<N> or a coalesced_group");
+}
+
 }  // namespace detail
 
 // Copies `bytes` bytes from src to dst asynchronously, shared among the group's members.
 template <class Group, class T>
 __device__ void memcpy_async(const Group& g, T* dst, const T* src, size_t bytes,
                              int line = __builtin_LINE()) {
+  detail::check_copy_group<Group>();
   detail::record_copy_issue(g, dst, src, bytes, line);
   real::memcpy_async(g.real_group(), dst, src, bytes);
 }
@@ -37,6 +52,7 @@ __device__ void memcpy_async(const Group& g, T* dst, const T* src, size_t bytes,
 template <class Group, class T>
 __device__ void memcpy_async(const Group& g, T* dst, size_t dst_count, const T* src,
                              size_t src_count, int line = __builtin_LINE()) {
+  detail::check_copy_group<Group>();
   detail::record_copy_issue(g, dst, src, min(dst_count, src_count) * sizeof(T), line);
   real::memcpy_async(g.real_group(), dst, dst_count, src, src_count);
 }

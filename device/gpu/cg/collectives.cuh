@@ -1,7 +1,7 @@
 // coop::cg under nvcc, part 5: reduce, inclusive_scan, exclusive_scan over tiles and coalesced
-// groups (cooperative_groups' own, which uses redux.sync for 4-byte integers on sm_80+) and over
-// thread blocks (coop's own, block_collectives.cuh); invoke_one and invoke_one_broadcast with the
-// chosen thread recorded.
+// groups (cooperative_groups' own, which uses redux.sync for 4-byte integers on sm_80+; other
+// groups are refused with CUDA's words); invoke_one and invoke_one_broadcast with the chosen
+// thread recorded.
 #pragma once
 
 #include <cooperative_groups/reduce.h>
@@ -10,7 +10,6 @@
 #include <cuda/std/type_traits>
 
 #include "device/coop/operators.hpp"
-#include "device/gpu/cg/block_collectives.cuh"
 #include "device/gpu/cg/partitions.cuh"
 
 namespace coop::cg {
@@ -52,15 +51,11 @@ enum class Scan { None, Inclusive, Exclusive };
 template <Scan K, class Group, class T, class Fn>
 __device__ T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
   static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
+  static_assert(tile_collective_group<Group>,
+                "This group does not exclusively represent a tile: reduce and the scans take a "
+                "thread_block_tile<N> or a coalesced_group");
   T out;
-  if constexpr (::cuda::std::is_same_v<Group, thread_block>) {
-    static_assert(::cuda::std::is_arithmetic_v<T>,
-                  "reduce and scans over a whole thread_block (coop's own) take arithmetic values");
-    if constexpr (K == Scan::None)
-      out = block_reduce<T>(value, fn);
-    else
-      out = block_scan<T, K == Scan::Exclusive>(value, fn);
-  } else if constexpr (K == Scan::None) {
+  if constexpr (K == Scan::None) {
     out = real::reduce(g.real_group(), value, real_op(fn));
   } else if constexpr (K == Scan::Inclusive) {
     out = real::inclusive_scan(g.real_group(), value, real_op(fn));
@@ -206,10 +201,9 @@ __device__ void invoke_one(const Group& g, Fn&& fn, int line = __builtin_LINE())
 // cooperative_groups, only the groups that shuffle have it.
 template <class Group, class Fn>
 __device__ auto invoke_one_broadcast(const Group& g, Fn&& fn, int line = __builtin_LINE()) {
-  static_assert(
-      requires { g.real_group().shfl(0u, 0u); },
-      "invoke_one_broadcast needs a thread_block_tile or a coalesced_group (it shuffles "
-      "the result)");
+  static_assert(detail::tile_collective_group<Group>,
+                "invoke_one_broadcast needs a thread_block_tile or a coalesced_group (it shuffles "
+                "the result)");
   static_assert(
       !::cuda::std::is_base_of_v<detail::multi_warp_base, Group> || sizeof(decltype(fn())) <= 8,
       "Collectives with tiles larger than 32 threads are limited to types of at most 8 "

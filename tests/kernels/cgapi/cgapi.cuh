@@ -187,23 +187,6 @@ __global__ void tile_scans(const int* iin, const float* fin, int* out, float* fo
   fo[3] = cg::exclusive_scan(t128, f, cg::plus<float>());
 }
 
-// coop's thread_block reduce and scans (run with a block that ends in a partial warp).
-__global__ void block_collectives(const int* iin, const float* fin, int* out, float* fout) {
-  cg::thread_block block = cg::this_thread_block();
-  const int id = global_id();
-  const int v = iin[id];
-  const float f = fin[id];
-  int* o = out + id * kSlots;
-  float* fo = fout + id * kSlots;
-  o[0] = cg::reduce(block, v, cg::plus<int>());
-  o[1] = cg::reduce(block, v, cg::less<int>());
-  o[2] = cg::inclusive_scan(block, v);
-  o[3] = cg::exclusive_scan(block, v, cg::greater<int>());
-  fo[0] = cg::reduce(block, f, cg::plus<float>());
-  fo[1] = cg::inclusive_scan(block, f, cg::plus<float>());
-  fo[2] = cg::exclusive_scan(block, f, cg::plus<float>());
-}
-
 // invoke_one and invoke_one_broadcast over a block, a tile and a coalesced group.
 __global__ void invoke(int* out, int* ran) {
   cg::thread_block block = cg::this_thread_block();
