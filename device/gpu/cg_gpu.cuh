@@ -10,13 +10,15 @@
 //   cg/atomics.cuh            atomicAdd family, cuda::atomic_ref, traced(), __syncthreads()
 //   cg/async.cuh              memcpy_async, wait, wait_prior
 //   cg/warp_intrinsics.cuh    __shfl*_sync, __ballot/__any/__all_sync, __syncwarp
+//   cg/barriers.cuh           cuda::barrier, cuda::pipeline, cuda::memcpy_async, __pipeline_*
 #pragma once
 
-#include "device/gpu/cg/record.cuh"
-#include "device/gpu/cg/groups.cuh"
-#include "device/gpu/cg/warp_groups.cuh"
-#include "device/gpu/cg/partitions.cuh"
-#include "device/gpu/cg/collectives.cuh"
-#include "device/gpu/cg/atomics.cuh"
 #include "device/gpu/cg/async.cuh"
+#include "device/gpu/cg/atomics.cuh"
+#include "device/gpu/cg/barriers.cuh"
+#include "device/gpu/cg/collectives.cuh"
+#include "device/gpu/cg/groups.cuh"
+#include "device/gpu/cg/partitions.cuh"
+#include "device/gpu/cg/record.cuh"
+#include "device/gpu/cg/warp_groups.cuh"
 #include "device/gpu/cg/warp_intrinsics.cuh"

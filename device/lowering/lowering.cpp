@@ -230,21 +230,25 @@ std::string prefix_coop(const std::string& line, const std::regex& re, int name)
   return out + line.substr(copied);
 }
 
-// Calls of CUDA's atomics (and their _block and _system forms), __syncthreads() and warp
-// intrinsics, made calls of coop's traced ones; and cuda::atomic_ref and cuda::std::atomic_ref,
-// made coop's traced ones. nvcc has libcu++'s real namespace cuda, which cannot be made coop's as
-// the emulator's headers do, so only these names move: the scopes, orders and cuda::atomic stay
-// libcu++'s.
+// Calls of CUDA's atomics (and their _block and _system forms), __syncthreads(), warp intrinsics
+// and the <cuda_pipeline.h> primitives, made calls of coop's traced ones; and libcu++'s
+// atomic_ref, barrier, pipeline and memcpy_async, made coop's traced ones. nvcc has libcu++'s real
+// namespace cuda, which cannot be made coop's as the emulator's headers do, so only these names
+// move: the scopes, orders, aligned_size_t, pipeline_role and cuda::atomic stay libcu++'s.
 std::string traced_calls(const std::string& line) {
   static const std::regex call_re(
       R"(\b((?:atomicAdd|atomicSub|atomicMin|atomicMax|atomicExch|atomicAnd|atomicOr|atomicXor)"
       R"(|atomicInc|atomicDec|atomicCAS)(?:_block|_system)?)"
       R"(|__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or)"
       R"(|__shfl_sync|__shfl_up_sync|__shfl_down_sync|__shfl_xor_sync|__ballot_sync|__any_sync)"
-      R"(|__all_sync|__syncwarp)\s*\()");
-  static const std::regex ref_re(R"(\bcuda::(std::)?atomic_ref\b)");
+      R"(|__all_sync|__syncwarp|__pipeline_memcpy_async|__pipeline_commit|__pipeline_wait_prior)"
+      R"()\s*\()");
+  static const std::regex name_re(
+      R"(\bcuda::(?:std::)?(?:atomic_ref|barrier)\b)"
+      R"(|\bcuda::(?:memcpy_async|pipeline_shared_state|pipeline|make_pipeline)\b)"
+      R"(|\bcuda::pipeline_consumer_wait_prior\b)");
   const std::string out = prefix_coop(line, call_re, 1);
-  return out.find("atomic_ref") == std::string::npos ? out : prefix_coop(out, ref_re, 0);
+  return out.find("cuda::") == std::string::npos ? out : prefix_coop(out, name_re, 0);
 }
 
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).

@@ -381,12 +381,10 @@ TEST(ProgramBuildErrors, ACompileErrorForTheGpuIsSaidOnceAtTheUsersLine) {
 }
 
 // The same programs built with nvcc and run on a GPU: they pass there too, and where both backends
-// record the same calls their traces agree field for field. (On the GPU, cuda::barrier and
-// cuda::pipeline are libcu++'s own, not traced.)
+// record the same calls their traces agree field for field.
 struct GpuCase {
   const char* file;
   bool comparable;
-  size_t untraced_from = SIZE_MAX;  // launches from this one on use libcu++'s barrier or pipeline
 };
 
 class ProgramsGpu : public ::testing::TestWithParam<GpuCase> {};
@@ -415,7 +413,7 @@ TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
     std::printf("%s launch %zu (%s): %llu events compared, %llu differ\n", c.file, k,
                 (*gpu)[k].header.kernel.c_str(), (unsigned long long)diff.events_compared,
                 (unsigned long long)diff.mismatches);
-    if (c.comparable && k < c.untraced_from) {
+    if (c.comparable) {
       EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
     }
   }
@@ -482,14 +480,11 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"warp_intrinsics.cu", true}, GpuCase{"kernel_forms.cu", true},
                       GpuCase{"runtime_calls.cu", true}, GpuCase{"partitions_and_copies.cu", true},
                       GpuCase{"scale_by_argument.cu", true}, GpuCase{"shared_histogram.cu", true},
-                      // cuda::barrier and cuda::pipeline are libcu++'s own on the GPU, untraced.
-                      GpuCase{"barrier_double_buffer.cu", false},
-                      GpuCase{"pipeline_stages.cu", false}, GpuCase{"partial_tiles.cu", true},
+                      GpuCase{"barrier_double_buffer.cu", true},
+                      GpuCase{"pipeline_stages.cu", true}, GpuCase{"partial_tiles.cu", true},
                       GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
-                      GpuCase{"pitched_rows.cu", true},
-                      // The second launch (memory) uses cuda::barrier and cuda::pipeline.
-                      GpuCase{"every_name.cu", true, 1}, GpuCase{"custom_values.cu", true},
-                      GpuCase{"pipeline_roles.cu", false},
+                      GpuCase{"pitched_rows.cu", true}, GpuCase{"every_name.cu", true},
+                      GpuCase{"custom_values.cu", true}, GpuCase{"pipeline_roles.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });

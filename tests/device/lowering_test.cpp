@@ -138,6 +138,24 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
                       "::coop::cuda::std::atomic_ref<int> b(y); ns::cuda::atomic_ref<int> c(z); "
                       "cuda::atomic<int> d;\n"),
             std::string::npos);
+  // So are libcu++'s barrier, pipeline and memcpy_async, and the <cuda_pipeline.h> primitives;
+  // scopes, aligned_size_t and pipeline_role stay libcu++'s.
+  EXPECT_NE(
+      gpu("  __shared__ cuda::barrier<cuda::thread_scope_block> bar; "
+          "cuda::memcpy_async(g, d, s, cuda::aligned_size_t<16>(n), bar);\n"
+          "  cuda::pipeline<cuda::thread_scope_block> p = cuda::make_pipeline(g, &st, "
+          "cuda::pipeline_role::producer); cuda::pipeline_consumer_wait_prior<0>(q);\n"
+          "  __pipeline_memcpy_async(d, s, 4); __pipeline_commit(); __pipeline_wait_prior(0); "
+          "cuda::std::barrier<> sb; x.cuda::pipeline_shared_state;\n")
+          .find("  __shared__ ::coop::cuda::barrier<cuda::thread_scope_block> bar; "
+                "::coop::cuda::memcpy_async(g, d, s, cuda::aligned_size_t<16>(n), bar);\n"
+                "  ::coop::cuda::pipeline<cuda::thread_scope_block> p = "
+                "::coop::cuda::make_pipeline(g, &st, cuda::pipeline_role::producer); "
+                "::coop::cuda::pipeline_consumer_wait_prior<0>(q);\n"
+                "  ::coop::__pipeline_memcpy_async(d, s, 4); ::coop::__pipeline_commit(); "
+                "::coop::__pipeline_wait_prior(0); ::coop::cuda::std::barrier<> sb; "
+                "x.cuda::pipeline_shared_state;\n"),
+      std::string::npos);
 }
 
 TEST(Lowering, HostHalfKeepsKernelStubsAndDropsDeviceCode) {
