@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -381,11 +382,19 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   key.insert(key.end(), host_cmd.begin(), host_cmd.end());
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
-  // This coopviz's runtime: a rebuilt one makes earlier builds stale.
-  for (const std::string& lib : libraries)
-    if (struct stat st{}; stat(lib.c_str(), &st) == 0)
-      key.push_back(lib + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
+  // This coopviz's runtime and the headers a program is compiled with (the traced Cooperative
+  // Groups, the runtime shims): a changed one makes earlier builds stale.
+  auto stamp = [&](const std::string& file) {
+    if (struct stat st{}; stat(file.c_str(), &st) == 0)
+      key.push_back(file + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
                     std::to_string(st.st_mtim.tv_nsec));
+  };
+  for (const std::string& lib : libraries) stamp(lib);
+  std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
+  for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
+    if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
+  std::sort(header_files.begin(), header_files.end());
+  for (const std::string& file : header_files) stamp(file);
   // Headers next to the program (its own helpers) are part of what it is.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
     if (entry.path() != source && is_header_path(entry.path().string()))

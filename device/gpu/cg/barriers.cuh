@@ -155,9 +155,12 @@ class pipeline_shared_state {
   pipeline_shared_state& operator=(const pipeline_shared_state&) = delete;
 
   __device__ ::cuda::pipeline_shared_state<Scope, StageCount>* real() { return &real_; }
+  // Where make_pipeline counts the members that said they produce.
+  __device__ unsigned int* producer_count() { return &producers_; }
 
  private:
   ::cuda::pipeline_shared_state<Scope, StageCount> real_;
+  unsigned int producers_;
 };
 
 // A pipeline of stages shared by a group (block scope and wider). The stages' barriers are
@@ -301,20 +304,21 @@ __device__ pipeline<Scope> make_pipeline(
     detail::call_line at = detail::call_line(__builtin_LINE())) {
   const auto size = uint32_t(group.size());
   const auto rank = uint32_t(group.thread_rank());
-  // The producers are counted as the emulator counts them, in one barrier of the group that
-  // also counts (libcu++ counts them again between its own syncs).
-  const int producer = role == pipeline_role::producer;
+  // The producers are counted in the state (libcu++ counts them too, but keeps the count), in
+  // what the trace shows as one barrier of the group that counts, as the emulator's. The count is
+  // cleared before libcu++'s first sync and read after a sync of its own.
+  unsigned int* count = state->producer_count();
+  if (rank == 0) *count = 0;
+  ::cuda::pipeline<Scope> real = ::cuda::make_pipeline(group.real_group(), state->real(), role);
   uint32_t producers = 0;
   cg::detail::timed(EventKind::Barrier, group.trace_id(), rank, size, at.value, 0, [&] {
-    if constexpr (::cuda::std::is_same_v<Group, cg::thread_block>)
-      producers = uint32_t(::__syncthreads_count(producer));
-    else
-      producers = uint32_t(cg::real::reduce(group.real_group(), producer, cg::real::plus<int>()));
+    if (role == pipeline_role::producer) ::atomicAdd(count, 1u);
+    group.real_group().sync();
+    producers = *count;
   });
-  pipeline<Scope> p(::cuda::make_pipeline(group.real_group(), state->real(), role), state,
-                    StageCount, producers, size - producers);
   cg::detail::timed(EventKind::Barrier, group.trace_id(), rank, size, at.value, 0, [] {});
-  return p;
+  return pipeline<Scope>(static_cast<::cuda::pipeline<Scope>&&>(real), state, StageCount, producers,
+                         size - producers);
 }
 
 // cuda::memcpy_async into a pipeline's current stage: this thread alone, or each member of a
