@@ -154,7 +154,7 @@ void draw_lane_strip(const TimelineModel& m, const MemoryRequest& r, const Reque
   const ViewStyle& st = view_style();
   const float fh = ImGui::GetTextLineHeight();
   const CellRows grid =
-      cell_rows(ImVec2(std::max(fh * 2.2f, ImGui::CalcTextSize("b31 B").x + 6), fh * 2.2f), kLanes);
+      cell_rows(ImVec2(std::max(fh * 1.9f, ImGui::CalcTextSize("b31").x + 6), fh * 2.2f), kLanes);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int lane = 0; lane < kLanes; ++lane) {
     const ImVec2 at = grid.at(lane);
@@ -170,9 +170,8 @@ void draw_lane_strip(const TimelineModel& m, const MemoryRequest& r, const Reque
     dl->AddRectFilled(at, end, fill, 3);
     if (it->broadcast) dl->AddRect(at, end, st.colors.warning, 3, 0, 2.0f * st.scale);
     dl->AddText(ImVec2(at.x + 3, at.y + 1), text_on(fill), std::to_string(lane).c_str());
-    const std::string where = r.space == MemorySpace::Global
-                                  ? "s" + std::to_string(it->sector)
-                                  : "b" + std::to_string(it->bank) + (it->broadcast ? " B" : "");
+    const std::string where = r.space == MemorySpace::Global ? "s" + std::to_string(it->sector)
+                                                             : "b" + std::to_string(it->bank);
     dl->AddText(ImVec2(at.x + 3, at.y + fh + 1),
                 (text_on(fill) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 200), where.c_str());
     if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, end)) {
@@ -199,8 +198,8 @@ void draw_targets(const MemoryRequest& r, const RequestLayout& l) {
                          ImGui::ColorConvertU32ToFloat4(group_color(s)),
                          ImGuiColorEditFlags_NoTooltip);
       ImGui::SameLine();
-      ImGui::Text("s%u: bytes 0x%" PRIx64 "-0x%" PRIx64 ", %s", s, l.sectors[s] * 32,
-                  l.sectors[s] * 32 + 31, lane_list(lanes).c_str());
+      text_wrappedf("s%u: bytes 0x%" PRIx64 "-0x%" PRIx64 ", %s", s, l.sectors[s] * 32,
+                    l.sectors[s] * 32 + 31, lane_list(lanes).c_str());
     }
     return;
   }
@@ -272,6 +271,10 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
   text_wrapped(request_summary(r, l));
   ImGui::PopStyleColor();
   draw_lane_strip(model, r, l);
+  text_dim_wrapped(r.space == MemorySpace::Global
+                       ? "Each lane coloured by the sector (s) its bytes fall in."
+                       : "Each lane with its bank (b); lanes of a conflicting bank share its "
+                         "colour, lanes outlined read a word another lane reads too (broadcast).");
   draw_targets(r, l);
   draw_lane_table(model, r, l);
   ImGui::PopID();
