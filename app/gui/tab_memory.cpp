@@ -44,31 +44,10 @@ void draw_gpu_counters(GuiApp& app) {
   if (!l || !l->records_memory) return;
   ImGui::Spacing();
   panel_title("On a GPU (Nsight Compute)");
-  if (l->gpu_counters.empty()) {
-    visual::text_dim_wrapped(
-        "Not measured on a GPU yet: scripts/gpu-check.sh ncu, run on a machine "
-        "with a GPU, measures this lesson's kernels and writes the counters "
-        "into the lesson folder (ncu.json).");
-    return;
-  }
-  std::string device;
-  Result<std::vector<LaunchComparison>> all = read_comparison(l->gpu_counters, &device);
-  if (!all) {
-    visual::text_dim_wrapped("The lesson's GPU counters cannot be read: " + all.message());
-    return;
-  }
-  const std::string& kernel = app.model()->trace().header.kernel;
-  const int launch = launch_of_kernel(app);
-  const LaunchComparison* shown = nullptr;
-  for (const LaunchComparison& c : *all)
-    if (c.kernel == kernel && c.launch == launch) shown = &c;
-  if (!shown || !shown->profiled) {
-    visual::text_dim_wrapped(kernel + " (launch " + std::to_string(launch) +
-                             ") was not profiled on the GPU.");
-    return;
-  }
-  visual::text_dim_wrapped("Measured on " + (device.empty() ? std::string("a GPU") : device) +
-                           ", the whole launch:");
+  const GpuCountersShown shown =
+      gpu_counters_for(*l, app.model()->trace().header.kernel, launch_of_kernel(app));
+  if (shown.rows.empty()) return visual::text_dim_wrapped(shown.message);
+  visual::text_dim_wrapped("Measured on " + shown.device + ", the whole launch:");
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
   if (!ImGui::BeginTable("ncu", 4, flags)) return;
   ImGui::TableSetupColumn("counter");
@@ -77,7 +56,7 @@ void draw_gpu_counters(GuiApp& app) {
   ImGui::TableSetupColumn("");
   ImGui::TableHeadersRow();
   const visual::ViewStyle& st = visual::view_style();
-  for (const CounterRow& r : shown->rows) {
+  for (const CounterRow& r : shown.rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.counter.c_str());
@@ -134,6 +113,29 @@ visual::RequestBrowser* request_browser(GuiApp& app) {
   if (!d.requests) d.requests = visual::RequestBrowser::build(*m);
   d.requests->follow(*m, app.playback.cursor);
   return &*d.requests;
+}
+
+GpuCountersShown gpu_counters_for(const lessons::LessonDef& l, const std::string& kernel,
+                                  int launch) {
+  GpuCountersShown out;
+  if (l.gpu_counters.empty()) {
+    out.message =
+        "Not measured on a GPU yet: scripts/gpu-check.sh ncu, run on a machine with a "
+        "GPU, measures this lesson's kernels and writes the counters into the lesson "
+        "folder (ncu.json).";
+    return out;
+  }
+  Result<std::vector<LaunchComparison>> all = read_comparison(l.gpu_counters, &out.device);
+  if (!all) {
+    out.message = "The lesson's GPU counters cannot be read: " + all.message();
+    return out;
+  }
+  if (out.device.empty()) out.device = "a GPU";
+  for (const LaunchComparison& c : *all)
+    if (c.kernel == kernel && c.launch == launch && c.profiled) out.rows = c.rows;
+  if (out.rows.empty())
+    out.message = kernel + " (launch " + std::to_string(launch) + ") was not profiled on the GPU.";
+  return out;
 }
 
 extern const TabView kMemoryTab = {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "device/trace/memory_access.hpp"
 #include "lessons/lesson.hpp"
@@ -168,6 +169,21 @@ TEST(MemoryAccessLesson, RefusesLaunchesThatBreakWholeWarpsOrTheBlockLimit) {
   EXPECT_NE(run.status.message().find("48"), std::string::npos);
   run = run_lesson(memory_access(), *exec, testing::lesson_request(memory_access(), {}, 65, 32));
   EXPECT_NE(run.status.message().find("at most 64"), std::string::npos) << run.status.message();
+}
+
+// The ncu.json a GPU run leaves in the lesson folder (embedded as gpu_counters) names this
+// lesson's launches, each profiled; until one was measured there is nothing to check.
+TEST(MemoryAccessLesson, ShippedGpuCountersNameEveryLaunch) {
+  if (memory_access().gpu_counters.empty())
+    GTEST_SKIP() << "lessons/memory_access/ncu.json not measured yet (scripts/gpu-check.sh ncu)";
+  const nlohmann::json j = nlohmann::json::parse(memory_access().gpu_counters);
+  EXPECT_EQ(j.at("lesson"), "memory-access");
+  const LessonRun run = default_run();
+  ASSERT_EQ(j.at("launches").size(), run.launches.size());
+  for (size_t i = 0; i < run.launches.size(); ++i) {
+    EXPECT_EQ(j["launches"][i].at("kernel"), run.launches[i].header.kernel);
+    EXPECT_TRUE(j["launches"][i].at("profiled").get<bool>()) << i;
+  }
 }
 
 // gpu: the same launches on a GPU pass the same checks.

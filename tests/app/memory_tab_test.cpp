@@ -81,5 +81,30 @@ TEST(MemoryTab, ArrowsAndThePickerMoveThroughTheRequests) {
   EXPECT_EQ(b->site, global_row);
 }
 
+// Without the lesson's ncu.json the tab says that nothing was measured; with one, it shows the
+// shown launch's rows and the GPU they came from.
+TEST(MemoryTab, GpuCountersAreShownOrSaidToBeMissing) {
+  lessons::LessonDef l = memory_access();
+  l.gpu_counters = "";
+  GpuCountersShown shown = gpu_counters_for(l, "strided_read", 2);
+  EXPECT_TRUE(shown.rows.empty());
+  EXPECT_NE(shown.message.find("Not measured on a GPU yet"), std::string::npos) << shown.message;
+
+  LaunchComparison c{"strided_read", 2, true, {}};
+  c.rows.push_back(CounterRow{"global load sectors per request", 8, 8.0, true, ""});
+  const std::string json = comparison_json({c}, "memory-access", "NVIDIA H100", "now").dump();
+  l.gpu_counters = json;
+  shown = gpu_counters_for(l, "strided_read", 2);
+  ASSERT_EQ(shown.rows.size(), 1u);
+  EXPECT_EQ(shown.device, "NVIDIA H100");
+  EXPECT_EQ(shown.rows[0].ncu, 8.0);
+  shown = gpu_counters_for(l, "strided_read", 3);
+  EXPECT_NE(shown.message.find("strided_read (launch 3) was not profiled"), std::string::npos)
+      << shown.message;
+  l.gpu_counters = "{}";
+  EXPECT_NE(gpu_counters_for(l, "strided_read", 2).message.find("cannot be read"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace coop::app
