@@ -195,5 +195,19 @@ TEST(NcuCompare, CommandWritesTheLessonsComparison) {
   EXPECT_NE(r.err.find("is not a `coopviz run --json` report"), std::string::npos) << r.err;
 }
 
+// What the GPU script runs under ncu: the lesson untraced, so that the recorder's own stores do
+// not count as the kernels'. It still checks its results; it cannot also record or compare.
+TEST(NcuCompare, AnUntracedRunRecordsNothingAndStillChecks) {
+  testing::Ran r = testing::run_coopviz("run memory-access --backend emu --untraced --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["trace"]["events"], 0);
+  EXPECT_TRUE(j["memory"].empty());
+  EXPECT_TRUE(j["passed"].get<bool>());
+  r = testing::run_coopviz("run memory-access --backend emu --untraced --record-memory");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--untraced records no events"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace coop::app
