@@ -139,15 +139,17 @@ void add_shared(LaunchComparison& c, const char* kind, double emu_wf, double emu
 
 }  // namespace
 
-const char* const kNcuMemoryMetrics =
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
-    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+const std::string& ncu_memory_metrics() {
+  static const std::string list = [] {
+    std::string out;
+    for (const char* m : {kGlobalLoadSectors, kGlobalLoadRequests, kGlobalStoreSectors,
+                          kGlobalStoreRequests, kSharedLoadConflicts, kSharedStoreConflicts,
+                          kSharedLoadWavefronts, kSharedStoreWavefronts})
+      out += (out.empty() ? "" : ",") + std::string(m);
+    return out;
+  }();
+  return list;
+}
 
 std::string kernel_base_name(std::string_view name) {
   // Parameters and template arguments go first (they may hold "::" themselves), then the

@@ -20,9 +20,8 @@
 
 namespace coop::app {
 
-// The metrics the comparison asks Nsight Compute for, comma-separated as `ncu --metrics` takes
-// them.
-extern const char* const kNcuMemoryMetrics;
+// The metrics the comparison reads, comma-separated as `ncu --metrics` takes them.
+const std::string& ncu_memory_metrics();
 
 // One profiled launch: its kernel's name (the function's own, without namespace, template
 // arguments or parameters), which launch of that kernel it was (from 1), and its metrics.

@@ -190,10 +190,9 @@ if want ncu; then
   lesson_dir=${COOPVIZ_NCU_LESSON_DIR:-lessons}
   mkdir -p "$OUT/ncu"
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-  metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
-  metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
-  metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  # Global sectors and requests, shared bank conflicts and wavefronts, loads and stores: the
+  # l1tex__... metrics the comparison reads, as the comparison itself lists them.
+  metrics=$($C ncu-compare --metrics)
   # `coopviz list --json` writes each lesson's keys in order: "id" before "records_memory".
   ncu_lessons="$($C list --json | awk -F'"' '/"id":/ {id=$4} /"records_memory": true/ {print id}') ${COOPVIZ_NCU_LESSONS:-}"
   if [ ! -x "$NCU" ]; then

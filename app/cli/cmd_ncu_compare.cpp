@@ -1,4 +1,5 @@
-// coopviz ncu-compare --ncu FILE.csv --emulator FILE.json [--out ncu.json] [--json]: Nsight
+// coopviz ncu-compare --ncu FILE.csv --emulator FILE.json [--out ncu.json] [--json], or
+// --metrics for the metrics to profile: Nsight
 // Compute's memory counters of a lesson's launches beside the emulator's analysis of the same
 // launches (app/ncu_compare.hpp), with the reason wherever they differ. scripts/gpu-check.sh ncu
 // runs it on the GPU machine; the file written with --out is the lesson folder's ncu.json.
@@ -54,15 +55,23 @@ void register_ncu_compare(CLI::App& app, CliState& state) {
       "ncu-compare",
       "Compare Nsight Compute's memory counters with the emulator's analysis of the same launches");
   auto o = std::make_shared<NcuCompareOptions>();
-  cmd->add_option("--ncu", o->ncu_csv, "Output of `ncu --csv --metrics ...` for the lesson's run")
-      ->required();
+  cmd->add_option("--ncu", o->ncu_csv, "Output of `ncu --csv --metrics ...` for the lesson's run");
   cmd->add_option("--emulator", o->emulator_json,
-                  "Output of `coopviz run LESSON --backend emu --record-memory --json`")
-      ->required();
+                  "Output of `coopviz run LESSON --backend emu --record-memory --json`");
+  auto metrics = std::make_shared<bool>(false);
+  cmd->add_flag("--metrics", *metrics,
+                "Print the metrics to profile (what `ncu --metrics` takes) and nothing else");
   cmd->add_option("--out", o->out, "Write the comparison as JSON (the lesson folder's ncu.json)");
   cmd->add_option("--device", o->device, "The GPU that was profiled, as its name reads");
   cmd->add_flag("--json", o->json, "Print the comparison as JSON");
-  cmd->callback([o, &state] {
+  cmd->callback([o, metrics, &state] {
+    if (*metrics) {
+      std::cout << ncu_memory_metrics() << "\n";
+      return void(state.exit_code = 0);
+    }
+    if (o->ncu_csv.empty() || o->emulator_json.empty())
+      return void(state.exit_code = usage_error(
+                      "ncu-compare needs --ncu FILE.csv and --emulator FILE.json (or --metrics)"));
     Result<std::string> csv = read_file(o->ncu_csv, "the ncu CSV");
     if (!csv) return void(state.exit_code = usage_error(csv.message()));
     Result<std::string> emu_text = read_file(o->emulator_json, "the emulator's report");

@@ -21,7 +21,12 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
-case $metrics in *l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum*) ;; *) echo "bad metrics: $metrics" > "$log"; exit 1 ;; esac
+for m in l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+         l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
+         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+         l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum; do
+  case ",$metrics," in *",$m,"*) ;; *) echo "metric $m not asked for: $metrics" > "$log"; exit 1 ;; esac
+done
 if [ -n "${FAKE_NCU_DENIED:-}" ]; then
   echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters" > "$log"
   exit 1
