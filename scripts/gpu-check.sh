@@ -5,7 +5,7 @@
 # libmd4c-dev and libmd4c0.
 #
 #   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize|ncu]...
-#   (default: build test traces bench sass)
+#   (default: build test traces bench sass ncu)
 #
 # build     cmake with the GUI off, for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90)
 # test      every test, including the `gpu`-labelled ones, for real (gui-labelled ones: see gui)
@@ -37,7 +37,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT/logs"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass)
+[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass ncu)
 want() { for s in "${steps[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
