@@ -40,6 +40,7 @@ int run_cli(int argc, char** argv) {
 #if COOPVIZ_WITH_GUI
   register_steps(app, state);
 #endif
+  register_ncu_compare(app, state);
   register_bench(app, state);
   register_export(app, state);
   app.footer(kExitCodes);

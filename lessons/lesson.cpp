@@ -164,9 +164,13 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
     return out;
   }
   const uint64_t saved_seed = exec.options().seed;
+  const bool saved_memory = exec.options().record_memory;
   exec.options().seed = request.seed;
+  // Only the emulator sees untraced loads and stores; a GPU records the traced ones alone.
+  if (lesson.records_memory && exec.backend() == Backend::Emu) exec.options().record_memory = true;
   out.status = lesson.run(exec, request, out);
   exec.options().seed = saved_seed;
+  exec.options().record_memory = saved_memory;
   // Timestamps the views draw must keep the hardware's order: checked on every run that
   // recorded something (a launch that failed before recording leaves nothing to check).
   const bool recorded = std::any_of(out.launches.begin(), out.launches.end(),

@@ -73,6 +73,14 @@ struct LessonDef {
   std::vector<Step> steps;     // from lesson.md's "## Steps"
   std::string steps_error;     // why lesson.md's steps could not be read ("" when they could)
   bool benchmark_tab = false;  // the app offers the reduction benchmark's tab with this lesson
+  // The lesson is about memory access: the emulator records every shared and global load and
+  // store of its runs (ExecOptions::record_memory), whatever the run asked for, so the Memory
+  // tab and the code view's badges always have the accesses to analyse.
+  bool records_memory = false;
+  // Nsight Compute's memory counters of the lesson's kernels measured on a GPU (the ncu.json that
+  // `scripts/gpu-check.sh ncu` writes into the lesson folder, app/ncu_compare.hpp reads it); ""
+  // until it was measured.
+  std::string_view gpu_counters;
   std::vector<ParamDef> params;
   LaunchConfig default_config;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).

@@ -4,8 +4,8 @@
 # include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev,
 # libmd4c-dev and libmd4c0.
 #
-#   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize]...
-#   (default: build test traces bench sass)
+#   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize|ncu]...
+#   (default: build test traces bench sass ncu)
 #
 # build     cmake with the GUI off, for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90)
 # test      every test, including the `gpu`-labelled ones, for real (gui-labelled ones: see gui)
@@ -21,16 +21,23 @@
 #           lesson's first and last step, the gui-labelled tests, and a walkthrough in which a
 #           kernel faults and one runs past the time limit
 # sanitize  compute-sanitizer memcheck, racecheck and synccheck over every lesson
+# ncu       Nsight Compute's memory counters (global sectors and requests, shared-memory bank
+#           conflicts and wavefronts) of every lesson that records memory (`coopviz list --json`:
+#           records_memory; COOPVIZ_NCU_LESSONS="id ..." adds others), beside the emulator's
+#           analysis of the same launches (`coopviz ncu-compare`): ncu.tar.gz, and each lesson's
+#           lessons/<folder>/ncu.json to commit (COOPVIZ_NCU_LESSON_DIR writes them elsewhere).
+#           NCU names the profiler (default: ncu on PATH, else /usr/local/cuda/bin/ncu). Without
+#           ncu, or without permission to read the GPU's counters, it says so and goes on.
 #
 # COOPVIZ_BUILD_DIR uses a build made elsewhere (default build-gpu, made by `build`).
 # Results go to $OUT (or ./gpu-out): summary.txt, logs.tar.gz, traces.tar.gz, reduce-last.json,
-# sass.tar.gz, screenshots.tar.gz.
+# sass.tar.gz, screenshots.tar.gz, ncu.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT/logs"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass)
+[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass ncu)
 want() { for s in "${steps[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
@@ -172,6 +179,52 @@ if want sanitize; then
   for tool in memcheck racecheck synccheck; do
     for lesson in $lessons; do echo "$tool $lesson"; done
   done | xargs -P 4 -L 1 bash -c 'sanitize_one "$0" "$1"' | tee -a "$summary"
+fi
+
+if want ncu; then
+  # Each lesson runs twice with its default launch (no --grid, --block or --param), so both runs
+  # launch the same kernels with the same grid, block and sizes: on the GPU under ncu, untraced
+  # (the recorder's own stores would count as the kernels'), and on the emulator with every
+  # access recorded.
+  NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  lesson_dir=${COOPVIZ_NCU_LESSON_DIR:-lessons}
+  mkdir -p "$OUT/ncu"
+  gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  # Global sectors and requests, shared bank conflicts and wavefronts, loads and stores: the
+  # l1tex__... metrics the comparison reads, as the comparison itself lists them.
+  metrics=$($C ncu-compare --metrics)
+  # `coopviz list --json` writes each lesson's keys in order: "id" before "records_memory".
+  ncu_lessons="$($C list --json | awk -F'"' '/"id":/ {id=$4} /"records_memory": true/ {print id}') ${COOPVIZ_NCU_LESSONS:-}"
+  if [ ! -x "$NCU" ]; then
+    say "ncu: skipped: Nsight Compute not found (looked for ncu on PATH and $NCU; set NCU=/path/to/ncu)"
+  else
+    say "ncu: $("$NCU" --version 2>&1 | tail -1), lessons:$(printf ' %s' $ncu_lessons)"
+    for lesson in $ncu_lessons; do
+      csv="$OUT/ncu/$lesson.csv" emu="$OUT/ncu/$lesson-emu.json"
+      "$NCU" --csv --metrics "$metrics" --log-file "$csv" \
+        $C run "$lesson" --backend gpu --untraced > "$OUT/ncu/$lesson-gpu.log" 2>&1
+      rc=$?
+      if grep -q "ERR_NVGPUCTRPERM" "$csv" "$OUT/ncu/$lesson-gpu.log" 2>/dev/null; then
+        say "ncu $lesson: skipped: no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM); run as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0"
+        break
+      fi
+      if ! grep -q '"Metric Name"' "$csv" 2>/dev/null; then
+        say "ncu $lesson: rc=$rc, no counters: $(grep -h -m1 'ERROR' "$csv" "$OUT/ncu/$lesson-gpu.log" 2>/dev/null | head -1)"
+        continue
+      fi
+      $C run "$lesson" --backend emu --record-memory --json > "$emu" 2> "$OUT/ncu/$lesson-emu.err"
+      folder=$(dirname "$(grep -l "l.id = \"$lesson\";" lessons/*/lesson.cpp | head -1)")
+      out_json="$lesson_dir/$(basename "$folder")/ncu.json"
+      mkdir -p "$(dirname "$out_json")"
+      $C ncu-compare --ncu "$csv" --emulator "$emu" --device "${gpu_name:-a GPU}" \
+        --out "$out_json" > "$OUT/ncu/$lesson.txt" 2>&1
+      rc=$?
+      [ -f "$out_json" ] && cp "$out_json" "$OUT/ncu/$lesson-ncu.json"
+      say "ncu $lesson: rc=$rc ($([ $rc -eq 0 ] && echo 'every counter agrees' || echo 'see the differences and their reasons below')), wrote $out_json"
+      grep -E "DIFFER|not profiled|error" "$OUT/ncu/$lesson.txt" | head -20 | sed 's/^/  /' | tee -a "$summary"
+    done
+  fi
+  tar -C "$OUT" -czf "$OUT/ncu.tar.gz" ncu && rm -rf "$OUT/ncu"
 fi
 
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"

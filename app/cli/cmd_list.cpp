@@ -16,10 +16,16 @@ void register_list(CLI::App& app, CliState& state) {
     if (*json_out) {
       nlohmann::json list = nlohmann::json::array();
       for (const auto& l : registry())
-        list.push_back({{"id", l.id}, {"order", l.order}, {"title", l.title},
-                        {"level", lessons::to_string(l.level)}, {"concepts", l.concepts},
-                        {"min_cc", l.min_cc}, {"gpu", l.runs_on_gpu}, {"emulator", true},
-                        {"steps", l.steps.size()}});
+        list.push_back({{"id", l.id},
+                        {"order", l.order},
+                        {"title", l.title},
+                        {"level", lessons::to_string(l.level)},
+                        {"concepts", l.concepts},
+                        {"min_cc", l.min_cc},
+                        {"gpu", l.runs_on_gpu},
+                        {"emulator", true},
+                        {"steps", l.steps.size()},
+                        {"records_memory", l.records_memory}});
       std::cout << list.dump(2) << "\n";
     } else {
       for (const auto& l : registry()) {

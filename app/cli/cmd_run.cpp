@@ -28,6 +28,7 @@ struct RunOptions {
   bool json = false;
   bool compare = false;
   bool record_memory = false;
+  bool untraced = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
 };
@@ -194,6 +195,9 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_flag("--record-memory", o->record_memory,
                 "Emulator: record every shared and global load and store, not only traced ones, "
                 "and report their coalescing and bank conflicts per line");
+  cmd->add_flag("--untraced", o->untraced,
+                "Record no events (a GPU run for a profiler, whose counters would otherwise count "
+                "the recorder's own stores)");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
@@ -277,6 +281,11 @@ void register_run(CLI::App& app, CliState& state) {
                       "--record-memory needs the emulator (--backend emu): a GPU records only "
                       "traced(...) loads and stores"));
     exec.options().record_memory = o->record_memory;
+    if (o->untraced && (o->compare || o->record_memory || !o->trace_path.empty()))
+      return void(state.exit_code =
+                      usage_error("--untraced records no events: it cannot go with --compare, "
+                                  "--record-memory or --trace"));
+    exec.options().trace = !o->untraced;
     lessons::LessonRun run = lessons::run_lesson(*lesson, exec, req);
     if (!o->trace_path.empty() && !run.launches.empty()) {
       if (Status s = save_traces(o->trace_path, run.launches); !s) {
@@ -293,7 +302,8 @@ void register_run(CLI::App& app, CliState& state) {
       if (o->compare) out["comparison"] = comparison;
       std::cout << out.dump(2) << "\n";
     } else {
-      print_human(*lesson, run, exec, backend->banner, o->record_memory);
+      print_human(*lesson, run, exec, backend->banner,
+                  o->record_memory || (lesson->records_memory && exec.backend() == Backend::Emu));
       if (o->compare) print_comparison(comparison);
     }
     if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";

@@ -23,7 +23,9 @@ void print_text(const StepReport& r) {
             << "\n    launch panel grid " << r.panel_launch.grid.str() << " block "
             << r.panel_launch.block.str() << ", ran grid " << r.ran_launch.grid.str() << " block "
             << r.ran_launch.block.str() << (r.run_status == "ok" ? "" : ", run: " + r.run_status)
-            << (r.notice.empty() ? "" : "\n    app says: " + r.notice) << "\n";
+            << (r.notice.empty() ? "" : "\n    app says: " + r.notice)
+            << (r.memory_request.empty() ? "" : "\n    memory request: " + r.memory_request)
+            << "\n";
 }
 
 }  // namespace

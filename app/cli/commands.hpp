@@ -15,6 +15,7 @@ void register_devices(CLI::App& app, CliState& state);
 void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
 void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
 void register_steps(CLI::App& app, CliState& state);       // what every lesson step shows
+void register_ncu_compare(CLI::App& app, CliState& state);  // Nsight Compute vs the emulator
 void register_bench(CLI::App& app, CliState& state);       // bench and every benchmark under it
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).

@@ -154,7 +154,17 @@ void draw_launch_config(GuiApp& app, double now) {
             "Emulator: record all shared and global loads and stores, not only traced ones, and "
             "show their sectors per request and bank conflicts beside the code (more events: "
             "slower views)");
-  if (ImGui::Checkbox("all##memory", &app.record_memory)) app.config_edited(now);
+  if (const lessons::LessonDef* l = app.lesson_def(); l && l->records_memory && !app.replay) {
+    // The lesson is about its accesses: they are recorded whatever the switch says.
+    bool on = true;
+    ImGui::BeginDisabled();
+    ImGui::Checkbox("all##memory", &on);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("This lesson always records every load and store on the emulator");
+  } else if (ImGui::Checkbox("all##memory", &app.record_memory)) {
+    app.config_edited(now);
+  }
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

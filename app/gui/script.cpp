@@ -5,8 +5,9 @@
 #include <sstream>
 
 #include "app/gui/benchmark_tab.hpp"
-#include "app/gui/step_report.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/step_report.hpp"
+#include "app/gui/tab_memory.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
 
@@ -28,7 +29,7 @@ const std::map<std::string, Arity>& verbs() {
       {"memory", {1, 1}},     {"screenshot", {1, 2}},   {"expect", {2, 2}},
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
-      {"bench", {1, 2}}};
+      {"bench", {1, 2}},      {"request", {1, 1}}};
   return v;
 }
 
@@ -207,6 +208,22 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else {
       return Status::error("bench takes open FILE or reveal");
     }
+  } else if (c.verb == "request") {
+    // The Memory tab's one-request view: its arrows (next, prev) or request N of the access.
+    if (Status s = need_model(); !s) return s;
+    visual::RequestBrowser& b = *request_browser(app);
+    if (b.site < 0) return Status::error("this launch recorded no loads or stores");
+    if (a0 == "next" || a0 == "prev") {
+      b.step(a0 == "next" ? 1 : -1);
+    } else {
+      Result<int64_t> n = count_arg(c, 0, 1);
+      if (!n) return n.status();
+      const size_t count = b.sites[size_t(b.site)].requests.size();
+      if (*n < 1 || size_t(*n) > count)
+        return Status::error("request " + a0 + ": this access has requests 1 to " +
+                             std::to_string(count));
+      b.index = size_t(*n - 1);
+    }
   } else if (c.verb == "export") {
     app.export_dir = a0;  // the window writes the PNG after the next frame
     app.export_requested = 1;
@@ -272,7 +289,20 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.bench && app.bench->report ? "yes" : "no";
     else if (a0 == "notice-error")
       got = app.notice_is_error ? "yes" : "no";
-    else if (a0 == "tab") {
+    else if (a0 == "request-ways" || a0 == "request-sectors" || a0 == "request-site") {
+      // The request the Memory tab's one-request view shows.
+      const visual::RequestBrowser* b = m ? request_browser(app) : nullptr;
+      const MemoryRequest* r = b ? b->picked() : nullptr;
+      if (!r)
+        got = "none";
+      else if (a0 == "request-site")  // line-17-shared-load
+        got = "line-" + std::to_string(r->line) + "-" + to_string(r->space) +
+              (r->store ? "-store" : "-load");
+      else if (a0 == "request-ways")
+        got = std::to_string(layout_request(*r).ways);
+      else
+        got = std::to_string(layout_request(*r).sectors.size());
+    } else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
       got = shown == ResultTab::None ? "none" : tab_row(shown).name;
@@ -281,8 +311,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           "expect " + a0 +
           ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
           "step, status, "
-          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
-          "or tab");
+          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report, "
+          "request-site, request-ways, request-sectors or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

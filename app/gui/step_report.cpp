@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/gui/tab_memory.hpp"
 #include "device/trace/names.hpp"
 #include "visual/thread_colors.hpp"
 
@@ -19,6 +20,21 @@ std::string colour_name(visual::ColorBy by, GroupKind kind) {
 
 nlohmann::json dims(const LaunchConfig& c) {
   return {{c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z}};
+}
+
+// What the Memory tab's one-request view shows, where the step opens that tab.
+void describe_memory_request(GuiApp& app, StepReport& r) {
+  if (r.tab != tab_row(ResultTab::Memory).name) return;
+  const visual::RequestBrowser* b = request_browser(app);
+  const MemoryRequest* req = b && b->recorded ? b->picked() : nullptr;
+  if (!req) return;
+  const RequestLayout layout = layout_request(*req);
+  r.memory_request =
+      visual::site_label(b->sites[size_t(b->site)]) + ": " +
+      (req->space == MemorySpace::Global ? std::to_string(layout.sectors.size()) + " sectors"
+                                         : std::to_string(layout.ways) + "-way");
+  r.memory_request_on_step_lines =
+      std::find(r.step_lines.begin(), r.step_lines.end(), int(req->line)) != r.step_lines.end();
 }
 
 }  // namespace
@@ -55,6 +71,7 @@ StepReport report_step(GuiApp& app) {
     r.moment_on_step_lines = std::find(r.step_lines.begin(), r.step_lines.end(), r.moment_line) !=
                              r.step_lines.end();
   }
+  describe_memory_request(app, r);
   return r;
 }
 
@@ -77,7 +94,8 @@ nlohmann::json to_json(const StepReport& r) {
           {"panel_launch", dims(r.panel_launch)},
           {"ran_launch", dims(r.ran_launch)},
           {"run", r.run_status},
-          {"notice", r.notice}};
+          {"notice", r.notice},
+          {"memory_request", r.memory_request}};
 }
 
 std::string step_view_problems(const StepReport& r) {
@@ -91,6 +109,9 @@ std::string step_view_problems(const StepReport& r) {
   if (r.grey_fraction > 0.5)
     add(std::to_string(int(r.grey_fraction * 100)) + " % of the started threads are grey");
   if (!r.tab_has_content) add("tab " + r.tab + " has nothing to show");
+  if (!r.memory_request.empty() && !r.memory_request_on_step_lines)
+    add("the Memory tab shows a request of " + r.memory_request +
+        ", a line the step does not highlight");
   if (!(r.panel_launch.grid == r.ran_launch.grid) || !(r.panel_launch.block == r.ran_launch.block))
     add("the Launch panel shows grid " + r.panel_launch.grid.str() + " block " +
         r.panel_launch.block.str() + ", grid " + r.ran_launch.grid.str() + " block " +

@@ -32,6 +32,11 @@ struct StepReport {
   LaunchConfig panel_launch, ran_launch;
   std::string run_status;  // "ok", or the failure the window shows
   std::string notice;      // what the app said in its notice line (a step it could not apply)
+  // The Memory tab's one-request view, when the step opens that tab on a launch whose accesses
+  // were recorded: "line 30, shared load: 32-way" ("" otherwise), and whether its line is one the
+  // step highlights.
+  std::string memory_request;
+  bool memory_request_on_step_lines = false;
 };
 
 // The report for the app as it stands (call after select_step and wait_for_runs).

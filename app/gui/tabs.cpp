@@ -14,7 +14,7 @@ constexpr TabRow kRows[] = {
     {ResultTab::Barriers, "barriers", "Barriers", "###barriers", &kBarriersTab},
     {ResultTab::Atomics, "atomics", "Atomics", "###atomics", &kAtomicsTab, 0.6f, 0.45f},
     {ResultTab::DataFlow, "flow", "Data flow", "###flow", &kFlowTab, 0.6f, 0.45f},
-    {ResultTab::Memory, "memory", "Memory", "###memory", &kMemoryTab},
+    {ResultTab::Memory, "memory", "Memory", "###memory", &kMemoryTab, 0.45f, 0.34f},
     {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy", &kOccupancyTab, 0.34f, 0.26f},
     {ResultTab::Schedule, "schedule", "SM schedule", "###schedule", &kScheduleTab, 0.34f, 0.26f},
     {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark", &kBenchmarkTab, 0.34f, 0.26f},

@@ -45,6 +45,11 @@ uint32_t over_phases(std::span<const LaneAccess> lanes, Combine combine) {
   return result;
 }
 
+// Phases a request is served in: one pass each when nothing conflicts.
+uint32_t phases_of(std::span<const LaneAccess> lanes) {
+  return over_phases(lanes, [](uint32_t a, uint32_t ways) { return a + (ways > 0 ? 1 : 0); });
+}
+
 // A traced(...) access records its value's type, not its size.
 uint32_t traced_bytes(ValueType type) {
   const bool wide = type == ValueType::I64 || type == ValueType::U64 || type == ValueType::F64;
@@ -93,15 +98,16 @@ void type_recorded_accesses(Trace& trace) {
   }
 }
 
-std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
+std::vector<MemoryRequest> memory_requests(const Trace& trace) {
   const uint64_t block_threads = std::max<uint64_t>(trace.header.launch.block.count(), 1);
   // A request: (block, warp, instruction, kind, execution count). An instruction is its code
   // address for instrumented accesses, its line for traced ones (which have no address).
   using Site = std::tuple<uint64_t, uint16_t, bool>;  // (instruction, line, store)
   using RequestKey = std::tuple<uint64_t, uint32_t, Site, bool, uint64_t>;
   std::map<std::pair<uint32_t, Site>, uint64_t> executions;  // per thread and site
-  std::map<RequestKey, std::vector<LaneAccess>> requests;
-  for (const Event& e : trace.events) {
+  std::map<RequestKey, MemoryRequest> requests;
+  for (size_t i = 0; i < trace.events.size(); ++i) {
+    const Event& e = trace.events[i];
     if (e.kind != EventKind::Load && e.kind != EventKind::Store) continue;
     const bool store = e.kind == EventKind::Store;
     const bool instrumented = e.flags & kFlagInstrumented;
@@ -110,27 +116,96 @@ std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
     const uint64_t block = e.thread / block_threads;
     const uint32_t in_block = uint32_t(e.thread % block_threads);
     const bool shared = e.flags & kFlagShared;
+    MemoryRequest& r = requests[{block, in_block / kWarpSize, site, shared, k}];
+    if (r.lanes.empty()) {
+      r.block = uint32_t(block);
+      r.warp = in_block / kWarpSize;
+      r.line = e.line;
+      r.space = shared ? MemorySpace::Shared : MemorySpace::Global;
+      r.store = store;
+      r.execution = k;
+    }
     // Traced accesses record no size: their value type says it.
     const uint32_t bytes = instrumented ? e.extra : traced_bytes(e.value_type);
-    requests[{block, in_block / kWarpSize, site, shared, k}].push_back(
-        LaneAccess{in_block % kWarpSize, e.address, bytes});
+    r.lanes.push_back(LaneAccess{in_block % kWarpSize, e.address, bytes});
+    r.events.push_back(i);
   }
+  std::vector<MemoryRequest> out;
+  out.reserve(requests.size());
+  for (auto& [key, r] : requests) out.push_back(std::move(r));
+  return out;
+}
+
+RequestLayout layout_request(const MemoryRequest& request) {
+  RequestLayout out;
+  for (const LaneAccess& a : request.lanes) {
+    RequestLayout::Lane l;
+    l.lane = a.lane;
+    l.address = a.address;
+    l.bytes = a.bytes;
+    l.word = a.address / kBankBytes;
+    l.bank = uint32_t(l.word % kBanks);
+    out.lanes.push_back(l);
+  }
+  std::sort(out.lanes.begin(), out.lanes.end(),
+            [](const auto& a, const auto& b) { return a.lane < b.lane; });
+  if (request.space == MemorySpace::Global) {
+    for (const LaneAccess& a : request.lanes) out.sectors.push_back(a.address / kSectorBytes);
+    std::sort(out.sectors.begin(), out.sectors.end());
+    out.sectors.erase(std::unique(out.sectors.begin(), out.sectors.end()), out.sectors.end());
+    for (RequestLayout::Lane& l : out.lanes)
+      l.sector = uint32_t(
+          std::lower_bound(out.sectors.begin(), out.sectors.end(), l.address / kSectorBytes) -
+          out.sectors.begin());
+    return out;
+  }
+  uint32_t widest = 0;
+  for (const LaneAccess& a : request.lanes) widest = std::max(widest, a.bytes);
+  const uint32_t per_phase = lanes_per_phase(widest);
+  out.phases = kWarpSize / per_phase;
+  out.ways = bank_conflict_ways(request.lanes);
+  out.wavefronts = shared_wavefronts(request.lanes);
+  out.bank_words.assign(kBanks, 0);
+  for (uint32_t first = 0; first < kWarpSize; first += per_phase) {
+    std::array<std::set<uint64_t>, kBanks> words;
+    for (const RequestLayout::Lane& l : out.lanes)
+      if (l.lane / per_phase == first / per_phase) words[l.bank].insert(l.word);
+    // The banks of the phase with the most passes are the ones worth showing.
+    size_t worst = 0, shown = 0;
+    for (const auto& bank : words) worst = std::max(worst, bank.size());
+    for (uint32_t b = 0; b < kBanks; ++b) shown = std::max<size_t>(shown, out.bank_words[b]);
+    if (worst > shown)
+      for (uint32_t b = 0; b < kBanks; ++b) out.bank_words[b] = uint32_t(words[b].size());
+    for (RequestLayout::Lane& l : out.lanes) {
+      if (l.lane / per_phase != first / per_phase) continue;
+      l.conflicting = words[l.bank].size() > 1;
+      for (const RequestLayout::Lane& other : out.lanes)
+        if (other.lane != l.lane && other.lane / per_phase == l.lane / per_phase &&
+            other.word == l.word)
+          l.broadcast = true;
+    }
+  }
+  return out;
+}
+
+std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
   std::map<std::tuple<uint16_t, bool, bool>, LineMemoryStats> lines;  // (line, shared, store)
-  for (const auto& [key, lanes] : requests) {
-    const auto& [block, warp, site, shared, k] = key;
-    const auto& [instruction, line, store] = site;
-    LineMemoryStats& s = lines[{line, shared, store}];
+  for (const MemoryRequest& r : memory_requests(trace)) {
+    const bool shared = r.space == MemorySpace::Shared;
+    LineMemoryStats& s = lines[{r.line, shared, r.store}];
     s.kernel = trace.header.kernel;
-    s.line = line;
-    s.space = shared ? MemorySpace::Shared : MemorySpace::Global;
-    s.store = store;
+    s.line = r.line;
+    s.space = r.space;
+    s.store = r.store;
     ++s.requests;
-    s.accesses += lanes.size();
+    s.accesses += r.lanes.size();
     if (shared) {
-      s.bank_conflict_ways = std::max(s.bank_conflict_ways, bank_conflict_ways(lanes));
-      s.wavefronts += shared_wavefronts(lanes);
+      s.bank_conflict_ways = std::max(s.bank_conflict_ways, bank_conflict_ways(r.lanes));
+      const uint32_t passes = shared_wavefronts(r.lanes);
+      s.wavefronts += passes;
+      s.bank_conflicts += passes - phases_of(r.lanes);
     } else {
-      s.sectors += sectors_touched(lanes);
+      s.sectors += sectors_touched(r.lanes);
     }
   }
   std::vector<LineMemoryStats> out;
@@ -140,9 +215,10 @@ std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
 
 nlohmann::json memory_report(std::span<const Trace> launches) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Trace& trace : launches)
-    for (const LineMemoryStats& s : analyze_memory(trace))
+  for (size_t launch = 0; launch < launches.size(); ++launch)
+    for (const LineMemoryStats& s : analyze_memory(launches[launch]))
       out.push_back({{"kernel", s.kernel},
+                     {"launch", launch},
                      {"line", s.line},
                      {"space", to_string(s.space)},
                      {"kind", s.store ? "store" : "load"},
@@ -151,7 +227,8 @@ nlohmann::json memory_report(std::span<const Trace> launches) {
                      {"sectors", s.sectors},
                      {"sectors_per_request", s.sectors_per_request()},
                      {"bank_conflict_ways", s.bank_conflict_ways},
-                     {"wavefronts", s.wavefronts}});
+                     {"wavefronts", s.wavefronts},
+                     {"bank_conflicts", s.bank_conflicts}});
   return out;
 }
 

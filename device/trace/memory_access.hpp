@@ -42,6 +42,45 @@ uint32_t bank_conflict_ways(std::span<const LaneAccess> lanes);
 // All passes of the request over its phases (Nsight Compute's shared-memory wavefronts).
 uint32_t shared_wavefronts(std::span<const LaneAccess> lanes);
 
+// One warp-wide request: the lanes of one warp that executed one access instruction for the
+// k-th time, together.
+struct MemoryRequest {
+  uint32_t block = 0;  // linear block index
+  uint32_t warp = 0;   // warp within the block
+  uint16_t line = 0;
+  MemorySpace space = MemorySpace::Global;
+  bool store = false;
+  uint64_t execution = 0;         // k: the warp's k-th execution of the instruction, from 0
+  std::vector<LaneAccess> lanes;  // in the order the lanes made them
+  std::vector<size_t> events;     // each lane access's index in Trace::events
+};
+
+// Every request of a launch, ordered by block, warp, instruction, space and execution.
+std::vector<MemoryRequest> memory_requests(const Trace& trace);
+
+// How the lanes of one request meet the memory system, lane by lane: the sectors of global
+// memory they touch, or the banks of shared memory they hit.
+struct RequestLayout {
+  struct Lane {
+    uint32_t lane = 0;
+    uint64_t address = 0;
+    uint32_t bytes = 0;
+    uint32_t sector = 0;       // global: which of `sectors` holds its first byte
+    uint32_t bank = 0;         // shared: bank of its first word
+    uint64_t word = 0;         // shared: its first 4-byte word
+    bool conflicting = false;  // shared: its bank serves other words in its phase too
+    bool broadcast = false;    // shared: another lane of its phase reads the same word
+  };
+  std::vector<Lane> lanes;        // by lane
+  std::vector<uint64_t> sectors;  // global: the sectors touched (address / 32), ascending
+  uint32_t phases = 1;            // shared: 1, or 2 and 4 for 8- and 16-byte accesses
+  // Shared: per bank, the distinct words the request asks of it in its worst phase.
+  std::vector<uint32_t> bank_words;
+  uint32_t ways = 0;        // shared: bank_conflict_ways()
+  uint32_t wavefronts = 0;  // shared: shared_wavefronts()
+};
+RequestLayout layout_request(const MemoryRequest& request);
+
 // What one kernel line did to one memory space with one kind of access.
 struct LineMemoryStats {
   std::string kernel;
@@ -53,6 +92,9 @@ struct LineMemoryStats {
   uint64_t sectors = 0;             // global: 32-byte sectors, summed over requests
   uint32_t bank_conflict_ways = 0;  // shared: the worst request's ways
   uint64_t wavefronts = 0;          // shared: passes, summed over requests
+  // Shared: passes beyond one per phase, summed over requests (what Nsight Compute counts as
+  // bank conflicts).
+  uint64_t bank_conflicts = 0;
   double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
 };
 
@@ -69,7 +111,8 @@ const char* to_string(MemorySpace space);
 // The analysis of every launch as `coopviz run --json` reports it under "memory": one object per
 // kernel line, space and kind, with kernel, line, space ("global"/"shared"), kind
 // ("load"/"store"), requests, accesses, sectors and sectors_per_request (global; 0 for shared),
-// bank_conflict_ways and wavefronts (shared; 0 for global).
+// bank_conflict_ways, wavefronts and bank_conflicts (shared; 0 for global), and launch (the
+// launch's index in `launches`, from 0).
 nlohmann::json memory_report(std::span<const Trace> launches);
 
 }  // namespace coop

@@ -145,6 +145,8 @@ TEST(GpuProblem, EveryLessonsShippedTraceIsFound) {
   for (const lessons::LessonDef& l : lessons::registry()) {
     const std::filesystem::path want =
         std::filesystem::path(COOPVIZ_SOURCE_DIR) / "assets/traces" / (l.id + ".cvt");
+    // A new lesson ships no trace until one is recorded on a GPU (ShippedTraces names it).
+    if (!std::filesystem::exists(want)) continue;
     EXPECT_EQ(std::filesystem::path(recorded_trace_path(l.id)), want.lexically_normal()) << l.id;
   }
 }

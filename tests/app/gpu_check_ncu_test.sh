@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `scripts/gpu-check.sh ncu` without a GPU: a stand-in for ncu writes the hand-made CSV of
+# fixtures/ncu-memory-access.csv where ncu would (--log-file), so the stage's own work runs for
+# real: finding the lessons that record memory, the emulator's run, `coopviz ncu-compare` and the
+# lesson's ncu.json. Then the two ways the stage fails soft: no ncu, and ncu without permission.
+#   gpu_check_ncu_test.sh SOURCE_DIR BUILD_DIR OUT_DIR
+set -uo pipefail
+src=$1 build=$2 out=$3
+rm -rf "$out" && mkdir -p "$out/bin"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The stand-in: what ncu prints with --csv --log-file FILE, for the memory-access lesson.
+cat > "$out/bin/ncu" <<'NCU'
+#!/usr/bin/env bash
+[ "${1:-}" = --version ] && { echo "NVIDIA (R) Nsight Compute Command Line Profiler (stand-in)"; exit 0; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --log-file) log=$2; shift 2 ;;
+    --metrics) metrics=$2; shift 2 ;;
+    --csv) shift ;;
+    *) break ;;
+  esac
+done
+for m in l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+         l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
+         l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+         l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum; do
+  case ",$metrics," in *",$m,"*) ;; *) echo "metric $m not asked for: $metrics" > "$log"; exit 1 ;; esac
+done
+if [ -n "${FAKE_NCU_DENIED:-}" ]; then
+  echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters" > "$log"
+  exit 1
+fi
+cp "$FAKE_NCU_CSV" "$log"
+echo "the profiled command: $*"
+NCU
+chmod +x "$out/bin/ncu"
+
+run_stage() {  # name, then environment assignments
+  local name=$1; shift
+  env "$@" OUT="$out/$name" COOPVIZ_BUILD_DIR="$build" COOPVIZ_NCU_LESSON_DIR="$out/$name/lessons" \
+    FAKE_NCU_CSV="$src/tests/app/fixtures/ncu-memory-access.csv" \
+    "$src/scripts/gpu-check.sh" ncu > "$out/$name.log" 2>&1
+}
+
+run_stage measured NCU="$out/bin/ncu"
+grep -q "ncu memory-access: rc=0 (every counter agrees)" "$out/measured.log" ||
+  { cat "$out/measured.log"; fail "the stage did not report agreement"; }
+json="$out/measured/lessons/memory_access/ncu.json"
+[ -f "$json" ] || fail "no $json"
+grep -q '"agree": true' "$json" || fail "$json does not agree"
+grep -q '"device"' "$json" || fail "$json names no device"
+tar -tzf "$out/measured/ncu.tar.gz" | grep -q "ncu/memory-access.txt" || fail "ncu.tar.gz lacks the comparison"
+
+run_stage missing NCU="$out/bin/no-such-ncu"
+grep -q "ncu: skipped: Nsight Compute not found" "$out/missing.log" ||
+  { cat "$out/missing.log"; fail "a missing ncu was not said"; }
+
+run_stage denied NCU="$out/bin/ncu" FAKE_NCU_DENIED=1
+grep -q "no permission to read the GPU's performance counters" "$out/denied.log" ||
+  { cat "$out/denied.log"; fail "missing permission was not said"; }
+[ ! -e "$out/denied/lessons/memory_access/ncu.json" ] || fail "ncu.json written without counters"
+echo "gpu-check ncu stage ok"
