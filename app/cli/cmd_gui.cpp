@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
-#include "app/program/program.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
+#include "app/program/program.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/backend.hpp"
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/memory_access.hpp"

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/memory_access.hpp"
