@@ -1,7 +1,7 @@
 // When a run on the GPU cannot happen or fails part way (no GPU, no or an old driver, a device
 // without cooperative launch, an error or a timeout on the GPU), the app says what happened in
 // plain words and offers the way on: the emulator, or a trace recorded on a real GPU. Pure
-// logic: the window draws it (problem_panel.cpp), tests check it without a display.
+// logic: the window draws it (panel_gpu_problem.cpp), tests check it without a display.
 #pragma once
 
 #include <string>

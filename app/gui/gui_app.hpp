@@ -1,7 +1,7 @@
 // The desktop app's state and what changes it: the lesson and step shown, the launch
 // configuration being edited, the runs it triggers, the timeline being played and the view
-// settings. Drawing lives in panels*.cpp; GLFW and OpenGL in window.cpp. Nothing here needs GL,
-// so scripts and screenshots drive the same object the window does.
+// settings. Drawing lives in panel_<name>.cpp and tab_<name>.cpp; GLFW and OpenGL in window.cpp.
+// Nothing here needs GL, so scripts and screenshots drive the same object the window does.
 #pragma once
 
 #include <map>
@@ -32,7 +32,7 @@
 
 namespace coop::app {
 
-struct BenchPanel;  // app/gui/benchmark_tab.hpp
+struct BenchmarkTabState;  // app/gui/tab_benchmark.hpp
 
 inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
 inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
@@ -102,7 +102,7 @@ struct GuiApp {
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
-  std::shared_ptr<BenchPanel> bench;        // the Benchmark tab's state, made when first shown
+  std::shared_ptr<BenchmarkTabState> bench;  // the Benchmark tab's state, made when first shown
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
   ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own

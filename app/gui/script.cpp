@@ -4,9 +4,9 @@
 #include <map>
 #include <sstream>
 
-#include "app/gui/benchmark_tab.hpp"
-#include "app/gui/step_report.hpp"
 #include "app/gui/panels.hpp"
+#include "app/gui/step_report.hpp"
+#include "app/gui/tab_benchmark.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
 
@@ -197,7 +197,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     }
   } else if (c.verb == "bench") {
     // The Benchmark tab's "Open" field and its "Show the measurement" button.
-    if (!app.bench) app.bench = std::make_shared<BenchPanel>();
+    if (!app.bench) app.bench = std::make_shared<BenchmarkTabState>();
     if (a0 == "open" && c.args.size() == 2) {
       if (Status s = app.bench->open(c.args[1]); !s) return s;
     } else if (a0 == "reveal") {

@@ -101,7 +101,7 @@ void draw_program_launch(GuiApp& app, double now) {
 
 }  // namespace
 
-void draw_launch_config(GuiApp& app, double now) {
+void draw_launch(GuiApp& app, double now) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Launch");
   const lessons::LessonDef* l = app.lesson_def();
