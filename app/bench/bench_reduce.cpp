@@ -1,5 +1,6 @@
 // coopviz bench reduce [--n N] [--block B] [--json] ...: every reduction variant checked, then
-// timed against the measured copy bandwidth and cub::DeviceReduce::Sum (lessons/reduction_perf).
+// timed against the measured copy bandwidth and cub::DeviceReduce::Sum
+// (lessons/reduction_performance).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,12 +9,12 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 
 namespace coop::app {
 namespace {
 
-namespace rp = lessons::reduction_perf;
+namespace rp = lessons::reduction_performance;
 using lessons::format_float;
 
 struct ReduceCliOptions {
