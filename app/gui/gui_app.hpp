@@ -34,9 +34,6 @@ namespace coop::app {
 
 struct BenchmarkTabState;  // app/gui/tab_benchmark.hpp
 
-inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
-inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
-
 // Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
 inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
 
@@ -66,7 +63,7 @@ struct GuiApp {
   // The Launch panel's fields as typed (grid, block, seed, capacity, param:NAME): a refused
   // value stays in its field with the reason, and nothing runs on it.
   std::map<std::string, visual::FieldText> fields;
-  int backend = 0;  // index in kBackendChoices
+  BackendRequest backend = BackendRequest::Auto;
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
   bool record_memory = false;  // every shared/global load and store (the emulator only)

@@ -152,11 +152,9 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     if (Status s = app.type_into(field, text, now); !s)
       std::cout << "script: launch panel refuses " << field << ": " << s.message() << "\n";
   } else if (c.verb == "backend") {
-    int index = -1;
-    for (int i = 0; i < 3; ++i)
-      if (a0 == kBackendChoices[i]) index = i;
-    if (index < 0) return Status::error("backend '" + a0 + "': choose auto, gpu or emu");
-    app.backend = index;
+    Result<BackendRequest> request = parse_backend_request(a0, "backend");
+    if (!request) return request.status();
+    app.backend = *request;
     app.config_edited(now);
   } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
              c.verb == "prev-phase") {

@@ -30,7 +30,8 @@ std::string sweep_variant() {
 // block size, on this machine's GPU or, without one, the device the emulator imitates.
 void predict(BenchmarkTabState& p) {
   const rp::VariantInfo* v = rp::find_variant(sweep_variant());
-  Result<BackendChoice> emu = choose_backend("emu");  // no launch: only its device and resources
+  // No launch: only the emulator's device and the kernel's resources are asked for.
+  Result<BackendChoice> emu = choose_backend(BackendRequest::Emu);
   if (!v || !emu) {
     p.prediction_error = v ? emu.message() : "no variant '" + sweep_variant() + "'";
     return;
