@@ -18,8 +18,9 @@
 #   are embedded as coop_source_<folder> and coop_text_<folder>. The kernels' compiler resource
 #   report goes into coopviz_kernel_resources (below). The text, the kernel file and <name>.cu
 #   (the lesson as a plain CUDA program, where there is one) are installed in
-#   share/coopviz/lessons/<folder>/. Code of the folder lives in namespace coop::lessons::<folder>,
-#   which is checked here, so that a copied folder says what to rename.
+#   share/coopviz/lessons/<folder>/. Code of the folder lives in namespace coop::lessons::<folder>
+#   and the lesson's id is <folder> with - for _, which are checked here, so that a copied folder
+#   says what to rename.
 #
 # coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
 #   static shared memory, stack and spills of every kernel in the folder's generated kernels.cu,
@@ -194,6 +195,7 @@ function(coopviz_lesson folder)
   foreach(file ${kernel_files} ${dir}/lesson.cpp)
     coopviz_check_lesson_namespace(${folder} ${file})
   endforeach()
+  coopviz_check_lesson_id(${folder} ${dir}/lesson.cpp)
   coopviz_kernels(coopviz_lessons ${dir} ${name})
   coopviz_kernel_resources(${folder} ${dir} PTX_ARCH ${LESSON_PTX_ARCH}
                            REGISTER_CAPS ${LESSON_REGISTER_CAPS})

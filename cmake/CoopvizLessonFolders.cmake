@@ -36,3 +36,20 @@ function(coopviz_check_lesson_namespace folder file)
     endif()
   endforeach()
 endfunction()
+
+# A lesson's id is its folder's name with `-` for `_` (folder block_reduce, id block-reduce): the
+# app finds a lesson's files, its kernels (`coopviz occupancy --kernel ID/KERNEL`) and its
+# recorded trace through one or the other. Checked here where lesson.cpp sets it as the
+# template does (`l.id = "..."`), so that a copied folder says what to rename;
+# tests/lessons/registry_test.cpp checks every lesson the registry holds, however it sets its id.
+function(coopviz_check_lesson_id folder file)
+  string(REPLACE "_" "-" id ${folder})
+  file(STRINGS ${file} lines REGEX "(^|[ \t])l\\.id[ \t]*=[ \t]*\"[^\"]*\"")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "l\\.id[ \t]*=[ \t]*\"([^\"]*)\"" assignment "${line}")
+    if(NOT CMAKE_MATCH_1 STREQUAL id)
+      message(FATAL_ERROR "${file}: id \"${CMAKE_MATCH_1}\" must be \"${id}\": a lesson's id is "
+                          "its folder's name with - for _ (rename the folder or the id)")
+    endif()
+  endforeach()
+endfunction()

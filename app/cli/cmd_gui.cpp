@@ -6,18 +6,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
-#include "app/program/program.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
+#include "app/program/program.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
@@ -56,11 +55,9 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
   if (!o.lesson.empty() && !o.trace.empty())
     return Status::error("give --lesson or --trace, not both (a trace names its lesson)");
   app.presentation = o.presentation;
-  const auto choice = std::find_if(std::begin(kBackendChoices), std::end(kBackendChoices),
-                                   [&](const char* name) { return o.backend == name; });
-  if (choice == std::end(kBackendChoices))
-    return Status::error("--backend '" + o.backend + "': choose auto, gpu or emu");
-  app.backend = int(choice - std::begin(kBackendChoices));
+  Result<BackendRequest> backend = parse_backend_request(o.backend);
+  if (!backend) return backend.status();
+  app.backend = *backend;
   if (!o.trace.empty()) {
     if (Status s = app.open_trace(o.trace); !s) return s;
   } else {
@@ -90,7 +87,8 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
   cmd->add_option("--lesson", o.lesson, "Lesson id (see `coopviz list`)");
   cmd->add_option("--step", o.step, "Step of the lesson to show, from 1");
   cmd->add_option("--trace", o.trace, "Replay a saved trace instead of running (.cvt or .json)");
-  cmd->add_option("--backend", o.backend, "Run lessons (or the program) on: auto, gpu or emu")
+  cmd->add_option("--backend", o.backend,
+                  "Run lessons (or the program) on: " + backend_request_words())
       ->capture_default_str();
   cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
 }
@@ -132,7 +130,7 @@ void register_layout_check(CLI::App& app, CliState& state) {
     size_t cut = 0;
     for (const lessons::LessonDef* l : chosen) {
       GuiApp app;
-      app.backend = kEmulatorBackend;
+      app.backend = BackendRequest::Emu;
       app.select_lesson(int(l - lessons::registry().data()), 0);
       if (!app.wait_for_runs(kRunTimeout))
         return void(state.exit_code = usage_error(l->id + ": the run took too long"));
@@ -202,7 +200,9 @@ void register_gui(CLI::App& app, CliState& state) {
       p.includes = gui->includes;
       p.defines = gui->defines;
       p.launches = gui->launches;
-      p.backend = gui->backend;
+      Result<BackendRequest> backend = parse_backend_request(gui->backend);
+      if (!backend) return void(state.exit_code = usage_error(backend.message()));
+      p.backend = *backend;
       p.trace_path = (std::filesystem::temp_directory_path() /
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
@@ -257,7 +257,7 @@ void register_gui(CLI::App& app, CliState& state) {
           watched.launch_overrides.push_back(*l);
       watched.trace_out = gui->trace;
       // As the first run: the GPU if there is one and the emulator was not asked for.
-      if (gui->backend != "emu") watched.gpu_arch = local_gpu_arch();
+      if (app.backend != BackendRequest::Emu) watched.gpu_arch = local_gpu_arch();
       app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
     }
     if (gui->presentation) app.presentation = true;

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/backend.hpp"
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/memory_access.hpp"
@@ -182,7 +182,7 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--timeout", o->timeout,
                   "A program file's time limit in seconds; past it the program is stopped")
       ->capture_default_str();
-  cmd->add_option("--backend", o->backend, "auto, gpu or emu")->capture_default_str();
+  cmd->add_option("--backend", o->backend, backend_request_words())->capture_default_str();
   cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
   cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] in threads");
@@ -201,6 +201,7 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
+    const Result<BackendRequest> request = parse_backend_request(o->backend);
     if (is_program_path(o->lesson)) {
       RunProgramOptions p;
       p.file = o->lesson;
@@ -208,7 +209,8 @@ void register_run(CLI::App& app, CliState& state) {
       p.defines = o->defines;
       p.args = o->program_args;
       p.launches = o->launches;
-      p.backend = o->backend;
+      if (!request) return void(state.exit_code = usage_error(request.message()));
+      p.backend = *request;
       p.emulate = o->emulate;
       p.trace_path = o->trace_path;
       p.seed = o->seed;
@@ -259,14 +261,16 @@ void register_run(CLI::App& app, CliState& state) {
     auto params = lessons::parse_params(*lesson, o->params);
     if (!params) return void(state.exit_code = usage_error(params.message()));
     req.params = *params;
-    auto backend = choose_backend(o->backend, o->emulate);
+    if (!request) return void(state.exit_code = usage_error(request.message()));
+    auto backend = choose_backend(*request, o->emulate);
     if (!backend) return void(state.exit_code = usage_error(backend.message()));
     Executor& exec = *backend->exec;
     if (o->compare && exec.backend() != Backend::Gpu)
-      return void(state.exit_code = usage_error(
-                      "--compare runs the lesson on a GPU and on the emulator; " +
-                      (o->backend == "emu" ? std::string("drop --backend emu")
-                                           : "there is no GPU here (" + backend->banner + ")")));
+      return void(state.exit_code =
+                      usage_error("--compare runs the lesson on a GPU and on the emulator; " +
+                                  (*request == BackendRequest::Emu
+                                       ? std::string("drop --backend emu")
+                                       : "there is no GPU here (" + backend->banner + ")")));
     if (!o->capacity.empty()) {
       auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
       if (!cap) return void(state.exit_code = usage_error(cap.message()));
@@ -306,7 +310,8 @@ void register_run(CLI::App& app, CliState& state) {
                   o->record_memory || (lesson->records_memory && exec.backend() == Backend::Emu));
       if (o->compare) print_comparison(comparison);
     }
-    if (!run.status.ok() && !o->json) std::cerr << "coopviz: error: " << run.status.message() << "\n";
+    if (!run.status.ok() && !o->json)
+      std::cerr << "coopviz: error: " << run.status.message() << "\n";
     // Exit status: 0 all checks passed (and, with --compare, the backends agreed), 1 otherwise.
     state.exit_code = run.passed() && agree ? 0 : 1;
   });

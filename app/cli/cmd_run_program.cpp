@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
-#include "app/cli/run_program.hpp"
 #include "app/program/program.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/memory_access.hpp"
@@ -22,11 +22,9 @@ namespace coop::app {
 
 int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (ran) *ran = false;
-  if (o.backend != "auto" && o.backend != "emu" && o.backend != "gpu")
-    return usage_error("--backend must be auto, gpu or emu, got '" + o.backend + "'");
   // auto: the GPU when there is one, built for its architecture.
-  const std::string gpu_arch = o.backend == "emu" ? "" : local_gpu_arch();
-  if (o.backend == "gpu" && gpu_arch.empty())
+  const std::string gpu_arch = o.backend == BackendRequest::Emu ? "" : local_gpu_arch();
+  if (o.backend == BackendRequest::Gpu && gpu_arch.empty())
     return usage_error("--backend gpu: no CUDA device here (use --backend emu or auto)");
   if (o.record_memory && !gpu_arch.empty())
     return usage_error(
@@ -75,7 +73,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
               << (gpu_arch.empty() ? "the emulator" : "the GPU (" + gpu_arch + ")") << "\n";
     if (o.json)
       std::cout << nlohmann::json{{"program", o.file},
-                                  {"backend", gpu_arch.empty() ? "emu" : "gpu"},
+                                  {"backend",
+                                   to_string(gpu_arch.empty() ? Backend::Emu : Backend::Gpu)},
                                   {"status", "compile_error"},
                                   {"compiler_output", build.status().message()}}
                        .dump(2)
@@ -125,7 +124,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.json) {
     nlohmann::json out;
     out["program"] = o.file;
-    out["backend"] = gpu_arch.empty() ? "emu" : "gpu";
+    out["backend"] = to_string(gpu_arch.empty() ? Backend::Emu : Backend::Gpu);
     out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;

@@ -1,4 +1,9 @@
 // The coopviz command line: one register_* per subcommand. Each sets `exit_code` when it runs.
+// Files are named after what they register: app/cli/cmd_<command>[_<mode>].cpp holds the options
+// and output of `coopviz <command> [<mode>]` (the window's commands, which share their options,
+// are all in cmd_gui.cpp), app/bench/bench_<name>.cpp the benchmark `coopviz bench <name>` (its
+// options and measurement; `-` in a name is `_` in its file), and the other files of app/cli/
+// are helpers the commands share.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,10 +18,11 @@ void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);
 void register_occupancy(CLI::App& app, CliState& state);  // the occupancy calculator
-void register_gui(CLI::App& app, CliState& state);         // gui and screenshot
+void register_gui(CLI::App& app, CliState& state);         // gui, screenshot, layout-check
 void register_steps(CLI::App& app, CliState& state);       // what every lesson step shows
 void register_ncu_compare(CLI::App& app, CliState& state);  // Nsight Compute vs the emulator
 void register_bench(CLI::App& app, CliState& state);       // bench and every benchmark under it
+void register_export(CLI::App& app, CliState& state);      // a saved trace in other formats
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).
 void register_bench_reduce(CLI::App& bench, CliState& state);      // reduction kernels vs CUB
@@ -25,8 +31,7 @@ void register_bench_trace_file(CLI::App& bench, CliState& state);  // large trac
 void register_bench_emu(CLI::App& bench, CliState& state);         // emulator speed
 void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy sweep speed
 void register_bench_byo(CLI::App& bench, CliState& state);         // your own program's latency
-void register_export(CLI::App& app, CliState& state);
-void register_bench_frame(CLI::App& bench, CliState& state);  // GUI builds only
+void register_bench_frame(CLI::App& bench, CliState& state);       // the window's frame time
 
 // Prints "coopviz: error: <message>" to stderr, on one line, and returns 2, the exit code for
 // usage errors (usage.cpp).

@@ -22,7 +22,7 @@ bool BenchRunner::start(const rp::ReduceBenchOptions& options) {
   worker_ = std::thread([this, options] {
     Result<rp::ReduceBenchReport> report = Status::error("not run");
     // Timings only mean something on a GPU: never fall back to the emulator here.
-    if (Result<BackendChoice> gpu = choose_backend("gpu"); !gpu) {
+    if (Result<BackendChoice> gpu = choose_backend(BackendRequest::Gpu); !gpu) {
       report = gpu.status();
     } else {
       report = rp::run_reduce_bench(*gpu->exec, options, [this](const rp::BenchProgress& p) {

@@ -8,11 +8,11 @@
 #include <string>
 #include <thread>
 
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 
 namespace coop::app {
 
-namespace rp = lessons::reduction_perf;
+namespace rp = lessons::reduction_performance;
 
 class BenchRunner {
  public:

@@ -87,12 +87,12 @@ constexpr Rule kRules[] = {
 
 }  // namespace
 
-GpuProblemText explain_gpu_problem(std::string_view requested, std::string_view used,
+GpuProblemText explain_gpu_problem(BackendRequest requested, std::optional<Backend> used,
                                    const Status& status) {
-  if (status.ok() || requested == "emu" || used == "emu") return {};
+  if (status.ok() || requested == BackendRequest::Emu || used == Backend::Emu) return {};
   const std::string& m = status.message();
   for (const Rule& r : kRules) {
-    if (r.gpu_made == used.empty() || m.find(r.phrase) == std::string::npos) continue;
+    if (r.gpu_made != used.has_value() || m.find(r.phrase) == std::string::npos) continue;
     const KindText& t = text_of(r.kind);
     return {r.kind, t.title, std::string(t.explanation) + kEmulatorHelps};
   }

@@ -1,12 +1,14 @@
 // When a run on the GPU cannot happen or fails part way (no GPU, no or an old driver, a device
 // without cooperative launch, an error or a timeout on the GPU), the app says what happened in
 // plain words and offers the way on: the emulator, or a trace recorded on a real GPU. Pure
-// logic: the window draws it (problem_panel.cpp), tests check it without a display.
+// logic: the window draws it (panel_gpu_problem.cpp), tests check it without a display.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "app/backend.hpp"
 #include "device/launch/status.hpp"
 
 namespace coop::app {
@@ -29,9 +31,9 @@ struct GpuProblemText {
   std::string explanation;  // what happened and what it means, for a student
 };
 
-// Classifies a run's outcome: `requested` is the backend asked for (auto, gpu, emu), `used` the
-// one that ran ("gpu", "emu", or empty when none could be made).
-GpuProblemText explain_gpu_problem(std::string_view requested, std::string_view used,
+// Classifies a run's outcome: `requested` is the backend asked for, `used` the one that ran (none
+// when none could be made).
+GpuProblemText explain_gpu_problem(BackendRequest requested, std::optional<Backend> used,
                                    const Status& status);
 
 // A short name for scripts and tests: "none", "no-gpu", "old-driver", "fault", ...

@@ -142,7 +142,7 @@ void GuiApp::run_now() {
   job.request.seed = seed;
   job.request.grid_given = grid_typed;
   job.request.block_given = block_typed;
-  job.backend = kBackendChoices[std::clamp(backend, 0, 2)];
+  job.backend = backend;
   job.trace_capacity = trace_capacity;
   job.record_memory = record_memory;
   job.generation = ++generation;
@@ -153,7 +153,7 @@ void GuiApp::run_now() {
 }
 
 void GuiApp::run_on_emulator() {
-  backend = kEmulatorBackend;
+  backend = BackendRequest::Emu;
   run_now();
 }
 

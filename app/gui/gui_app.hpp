@@ -1,7 +1,7 @@
 // The desktop app's state and what changes it: the lesson and step shown, the launch
 // configuration being edited, the runs it triggers, the timeline being played and the view
-// settings. Drawing lives in panels*.cpp; GLFW and OpenGL in window.cpp. Nothing here needs GL,
-// so scripts and screenshots drive the same object the window does.
+// settings. Drawing lives in panel_<name>.cpp and tab_<name>.cpp; GLFW and OpenGL in window.cpp.
+// Nothing here needs GL, so scripts and screenshots drive the same object the window does.
 #pragma once
 
 #include <map>
@@ -32,10 +32,7 @@
 
 namespace coop::app {
 
-struct BenchPanel;  // app/gui/benchmark_tab.hpp
-
-inline constexpr const char* kBackendChoices[] = {"auto", "gpu", "emu"};
-inline constexpr int kEmulatorBackend = 2;  // "emu" in kBackendChoices
+struct BenchmarkTabState;  // app/gui/tab_benchmark.hpp
 
 // Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
 inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
@@ -66,7 +63,7 @@ struct GuiApp {
   // The Launch panel's fields as typed (grid, block, seed, capacity, param:NAME): a refused
   // value stays in its field with the reason, and nothing runs on it.
   std::map<std::string, visual::FieldText> fields;
-  int backend = 0;  // index in kBackendChoices
+  BackendRequest backend = BackendRequest::Auto;
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
   bool record_memory = false;  // every shared/global load and store (the emulator only)
@@ -102,7 +99,7 @@ struct GuiApp {
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
-  std::shared_ptr<BenchPanel> bench;        // the Benchmark tab's state, made when first shown
+  std::shared_ptr<BenchmarkTabState> bench;  // the Benchmark tab's state, made when first shown
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
   ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own

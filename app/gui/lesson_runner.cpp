@@ -4,7 +4,7 @@
 
 namespace coop::app {
 
-RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice>>& executors) {
+RunOutcome run_job(const RunJob& job, std::map<BackendRequest, Result<BackendChoice>>& executors) {
   const auto start = std::chrono::steady_clock::now();
   RunOutcome out;
   out.generation = job.generation;
@@ -15,7 +15,7 @@ RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice
     out.run.status = it->second.status();
   } else if (job.lesson) {
     BackendChoice& choice = *it->second;
-    out.backend = to_string(choice.exec->backend());
+    out.backend = choice.exec->backend();
     out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
     out.banner = choice.banner;
     choice.exec->options().trace_capacity = job.trace_capacity;

@@ -23,8 +23,8 @@ namespace coop::app {
 struct RunJob {
   const lessons::LessonDef* lesson = nullptr;
   lessons::RunRequest request;
-  std::string backend = "auto";  // auto, gpu or emu
-  uint64_t generation = 0;       // the UI's counter; outcomes carry it back
+  BackendRequest backend = BackendRequest::Auto;
+  uint64_t generation = 0;  // the UI's counter; outcomes carry it back
   // Event slots per launch (ExecOptions::trace_capacity).
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;
   bool record_memory = false;  // ExecOptions::record_memory (the emulator only)
@@ -35,7 +35,7 @@ struct RunOutcome {
   std::string lesson_id;
   lessons::LessonRun run;  // status, checks, results (launch traces moved into models)
   std::vector<std::shared_ptr<const visual::TimelineModel>> models;  // one per launch
-  std::string backend;     // "gpu" or "emu", empty if none could be made
+  std::optional<Backend> backend;  // the one it ran on; none if none could be made
   std::string device;      // the device it ran on or imitated
   std::string banner;      // e.g. "No CUDA device: running on the CPU emulator, ..."
   GpuProblemText problem;  // why the GPU could not run it, in plain words (kind None: no such)
@@ -43,8 +43,8 @@ struct RunOutcome {
 };
 
 // Runs one job to completion on the calling thread (the worker, screenshots and tests).
-// `executors` caches one backend per choice between calls.
-RunOutcome run_job(const RunJob& job, std::map<std::string, Result<BackendChoice>>& executors);
+// `executors` caches one backend per request between calls.
+RunOutcome run_job(const RunJob& job, std::map<BackendRequest, Result<BackendChoice>>& executors);
 
 class LessonRunner {
  public:
@@ -69,7 +69,7 @@ class LessonRunner {
   std::optional<RunOutcome> done_;
   bool running_ = false;
   bool stop_ = false;
-  std::map<std::string, Result<BackendChoice>> executors_;  // worker thread only
+  std::map<BackendRequest, Result<BackendChoice>> executors_;  // worker thread only
   std::thread worker_;
 };
 

@@ -1,5 +1,6 @@
 // The window's panels, drawn with ImGui from the GuiApp state. layout.cpp arranges them with
-// splitters (ImGui 1.86 has no docking); each panel lives in the file named after it.
+// splitters (ImGui 1.86 has no docking); each panel lives in app/gui/panel_<name>.cpp, as each
+// result tab lives in app/gui/tab_<name>.cpp (tabs.hpp).
 #pragma once
 
 #include <string>
@@ -32,21 +33,24 @@ void same_line_if_fits(const char* label);
 // own. Long labels (bins_per_block, a result's name) never run under what follows them.
 void continue_after_label(float column, float min_width);
 
-// [lesson_panels.cpp]
-// The lesson picker of the top bar, `width` pixels wide.
-void draw_lesson_picker(GuiApp& app, double now, float width);
+// Each panel is drawn by draw_<name>, in app/gui/panel_<name>.cpp.
+// [panel_top_bar.cpp] The lesson picker, the window-wide switches and the window's notices.
+void draw_top_bar(GuiApp& app, double now);
+// [panel_steps.cpp] The lesson's steps.
 void draw_steps(GuiApp& app, double now);
+// [panel_launch.cpp] The launch configuration editor: grid, block, the lesson's parameters,
+// backend, seed, trace capacity and memory recording; every edit re-runs the lesson.
+void draw_launch(GuiApp& app, double now);
+// [panel_lesson_text.cpp] The current step's text, or the whole lesson's.
 void draw_lesson_text(GuiApp& app, double now);
-void draw_code_panel(GuiApp& app);
-
-// [problem_panel.cpp] Why the GPU could not run the lesson, with the emulator and a recorded
-// trace offered instead.
+// [panel_kernel_code.cpp] The kernel source, with the threads at each line.
+void draw_kernel_code(GuiApp& app);
+// [panel_thread_grid.cpp] The launch shown and its threads, after why a run stopped, if it did.
+void draw_thread_grid(GuiApp& app);
+// [panel_gpu_problem.cpp] Inside the thread grid panel: why the GPU could not run the lesson,
+// with the emulator and a recorded trace offered instead.
 void draw_gpu_problem(GuiApp& app);
-
-// [launch_panel.cpp]
-void draw_launch_config(GuiApp& app, double now);
-
-// [results_panel.cpp] The tabs under the thread grid, and those popped out into windows.
+// [panel_result_tabs.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
 void draw_popped_out_tabs(GuiApp& app);
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <sstream>
 
-#include "app/gui/benchmark_tab.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/step_report.hpp"
+#include "app/gui/tab_benchmark.hpp"
 #include "app/gui/tab_memory.hpp"
 #include "app/gui/window.hpp"
 #include "visual/playback.hpp"
@@ -153,11 +153,9 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     if (Status s = app.type_into(field, text, now); !s)
       std::cout << "script: launch panel refuses " << field << ": " << s.message() << "\n";
   } else if (c.verb == "backend") {
-    int index = -1;
-    for (int i = 0; i < 3; ++i)
-      if (a0 == kBackendChoices[i]) index = i;
-    if (index < 0) return Status::error("backend '" + a0 + "': choose auto, gpu or emu");
-    app.backend = index;
+    Result<BackendRequest> request = parse_backend_request(a0, "backend");
+    if (!request) return request.status();
+    app.backend = *request;
     app.config_edited(now);
   } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
              c.verb == "prev-phase") {
@@ -198,7 +196,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     }
   } else if (c.verb == "bench") {
     // The Benchmark tab's "Open" field and its "Show the measurement" button.
-    if (!app.bench) app.bench = std::make_shared<BenchPanel>();
+    if (!app.bench) app.bench = std::make_shared<BenchmarkTabState>();
     if (a0 == "open" && c.args.size() == 2) {
       if (Status s = app.bench->open(c.args[1]); !s) return s;
     } else if (a0 == "reveal") {

@@ -126,7 +126,7 @@ Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
                                lessons::lesson_ids());
   if (!l->steps_error.empty()) return Status::error(l->steps_error);
   GuiApp app;
-  app.backend = kEmulatorBackend;
+  app.backend = BackendRequest::Emu;
   std::vector<StepReport> out;
   app.select_lesson(int(l - lessons::registry().data()), 0);
   for (size_t i = 0; i < l->steps.size(); ++i) {

@@ -3,7 +3,7 @@
 // block size. With a GPU the benchmark runs here in the background; without one the tab shows the
 // last GPU results shipped with coopviz (or a report file), labelled with the device and date they
 // came from.
-#include "app/gui/benchmark_tab.hpp"
+#include "app/gui/tab_benchmark.hpp"
 
 #include <imgui.h>
 
@@ -28,9 +28,10 @@ std::string sweep_variant() {
 
 // The prediction the sweep starts from: theoretical occupancy of the sweep's kernel for each
 // block size, on this machine's GPU or, without one, the device the emulator imitates.
-void predict(BenchPanel& p) {
+void predict(BenchmarkTabState& p) {
   const rp::VariantInfo* v = rp::find_variant(sweep_variant());
-  Result<BackendChoice> emu = choose_backend("emu");  // no launch: only its device and resources
+  // No launch: only the emulator's device and the kernel's resources are asked for.
+  Result<BackendChoice> emu = choose_backend(BackendRequest::Emu);
   if (!v || !emu) {
     p.prediction_error = v ? emu.message() : "no variant '" + sweep_variant() + "'";
     return;
@@ -47,7 +48,7 @@ void predict(BenchPanel& p) {
   p.prediction_device = emu->exec->device().name + " (" + emu->exec->device().arch_string() + ")";
 }
 
-void initialise(BenchPanel& p) {
+void initialise(BenchmarkTabState& p) {
   p.initialised = true;
   if (!p.report) {
     if (Result<rp::ReduceBenchReport> shipped = rp::shipped_report(); shipped)
@@ -104,7 +105,7 @@ std::vector<visual::SweepSample> samples_of(const rp::BlockSweep& prediction,
 
 // The run controls: Run, or a progress bar and Cancel while it runs (nothing without a GPU).
 // `same_line`: continue the current line if there is anything to draw.
-void run_controls(BenchPanel& p, bool sweep_only, const char* label, bool same_line) {
+void run_controls(BenchmarkTabState& p, bool sweep_only, const char* label, bool same_line) {
   if (p.runner.running()) {
     if (p.sweep_only != sweep_only) return;  // the other button's run shows its own bar
     if (same_line) ImGui::SameLine();
@@ -134,7 +135,7 @@ void run_controls(BenchPanel& p, bool sweep_only, const char* label, bool same_l
 }
 
 // Picks up a finished run.
-void collect(BenchPanel& p) {
+void collect(BenchmarkTabState& p) {
   std::optional<Result<rp::ReduceBenchReport>> done = p.runner.take();
   if (!done) return;
   if (!*done) {
@@ -156,7 +157,7 @@ void collect(BenchPanel& p) {
   p.revealed = true;
 }
 
-void draw_bars(BenchPanel& p) {
+void draw_bars(BenchmarkTabState& p) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Bandwidth of every variant");
   if (!p.report) {
@@ -189,7 +190,7 @@ void draw_bars(BenchPanel& p) {
     ImGui::TextColored(ImColor(st.colors.error), "%s", p.run_error.c_str());
 }
 
-void draw_sweep(BenchPanel& p) {
+void draw_sweep(BenchmarkTabState& p) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Predict, then run: the block size");
   if (!p.prediction) {
@@ -246,7 +247,7 @@ void draw_sweep(BenchPanel& p) {
     ImGui::TextColored(ImColor(st.colors.error), "%s", p.run_error.c_str());
 }
 
-void draw_open_report(BenchPanel& p, GuiApp& app) {
+void draw_open_report(BenchmarkTabState& p, GuiApp& app) {
   ImGui::TextUnformatted("Report file:");
   ImGui::SameLine();
   char buf[512];
@@ -269,7 +270,7 @@ bool gpu_present() {
   return present;
 }
 
-void BenchPanel::show(rp::ReduceBenchReport r, std::string from) {
+void BenchmarkTabState::show(rp::ReduceBenchReport r, std::string from) {
   source = std::move(from);
   missing.clear();
   if (r.sweep) {
@@ -283,7 +284,7 @@ void BenchPanel::show(rp::ReduceBenchReport r, std::string from) {
   report = std::move(r);
 }
 
-Status BenchPanel::open(const std::string& file) {
+Status BenchmarkTabState::open(const std::string& file) {
   if (file.empty())
     return Status::error("give the path of a report from coopviz bench reduce --json");
   Result<rp::ReduceBenchReport> r = rp::load_report(file);
@@ -295,8 +296,8 @@ Status BenchPanel::open(const std::string& file) {
 namespace {
 
 void draw(GuiApp& app) {
-  if (!app.bench) app.bench = std::make_shared<BenchPanel>();
-  BenchPanel& p = *app.bench;
+  if (!app.bench) app.bench = std::make_shared<BenchmarkTabState>();
+  BenchmarkTabState& p = *app.bench;
   if (!p.initialised) initialise(p);
   collect(p);
   ImGui::BeginChild("benchmark", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);

@@ -16,72 +16,77 @@
 namespace coop::app {
 namespace {
 
+constexpr BackendRequest kAuto = BackendRequest::Auto, kAskGpu = BackendRequest::Gpu,
+                         kAskEmu = BackendRequest::Emu;
+constexpr std::optional<Backend> kNone, kRanGpu = Backend::Gpu, kRanEmu = Backend::Emu;
+
 struct Case {
-  const char* requested;  // backend asked for
-  const char* used;       // backend that ran ("" when none could be made)
+  BackendRequest requested;
+  std::optional<Backend> used;  // the backend that ran (none when none could be made)
   const char* message;
   GpuProblem kind;
 };
 
 // The messages as device/gpu, device/launch and the lessons word them.
 const Case kCases[] = {
-    {"gpu", "", "No CUDA device: none was found", GpuProblem::NoGpu},
-    {"gpu", "", "No CUDA device: no CUDA-capable device is detected", GpuProblem::NoGpu},
-    {"gpu", "", "GPU 0 does not exist: 0 CUDA device(s) found", GpuProblem::NoGpu},
-    {"gpu", "",
+    {kAskGpu, kNone, "No CUDA device: none was found", GpuProblem::NoGpu},
+    {kAskGpu, kNone, "No CUDA device: no CUDA-capable device is detected", GpuProblem::NoGpu},
+    {kAskGpu, kNone, "GPU 0 does not exist: 0 CUDA device(s) found", GpuProblem::NoGpu},
+    {kAskGpu, kNone,
      "cudaSetDevice(index_) failed: all CUDA-capable devices are busy or unavailable "
      "(device/gpu/gpu_executor.cpp:31)",
      GpuProblem::NoGpu},
-    {"gpu", "", "No CUDA device: no NVIDIA driver is installed (libcuda.so.1 not found)",
+    {kAskGpu, kNone, "No CUDA device: no NVIDIA driver is installed (libcuda.so.1 not found)",
      GpuProblem::NoDriver},
-    {"gpu", "", "No CUDA device: the NVIDIA driver is older than this CUDA 13 runtime needs",
+    {kAskGpu, kNone, "No CUDA device: the NVIDIA driver is older than this CUDA 13 runtime needs",
      GpuProblem::OldDriver},
-    {"gpu", "gpu",
+    {kAskGpu, kRanGpu,
      "NVIDIA Tesla T4 does not support cooperative launch (cudaDevAttrCooperativeLaunch is 0)",
      GpuProblem::NoCooperative},
-    {"auto", "gpu",
+    {kAuto, kRanGpu,
      "lesson clusters needs compute capability 9.0; Tesla V100-SXM2-16GB is 7.0 (run it on the "
      "emulator)",
      GpuProblem::TooOld},
-    {"gpu", "gpu",
+    {kAskGpu, kRanGpu,
      "thread block clusters need compute capability 9.0 or newer; NVIDIA A100-SXM4-40GB is 8.0",
      GpuProblem::TooOld},
-    {"gpu", "gpu",
+    {kAskGpu, kRanGpu,
      "lesson synchronization-hazards demonstrates a hazard (a deadlock or undefined behaviour) "
      "and runs only on the emulator, which reports it instead of hanging",
      GpuProblem::EmulatorOnly},
-    {"gpu", "gpu",
+    {kAskGpu, kRanGpu,
      "variant 2 (a sync() between arrive and wait) deadlocks on purpose; it runs only on the "
      "emulator, which reports the hazard instead of hanging or corrupting data (use --backend "
      "emu)",
      GpuProblem::EmulatorOnly},
-    {"gpu", "gpu", "grid_sum did not finish within 10 s on the GPU; it may be spinning forever",
+    {kAskGpu, kRanGpu, "grid_sum did not finish within 10 s on the GPU; it may be spinning forever",
      GpuProblem::Timeout},
-    {"auto", "gpu",
+    {kAuto, kRanGpu,
      "block_sum failed on the GPU: an illegal memory access was encountered (the CUDA context "
      "is now unusable; restart coopviz or use the emulator)",
      GpuProblem::Fault},
-    {"gpu", "gpu", "launching block_sum failed: unspecified launch failure", GpuProblem::Fault},
-    {"gpu", "gpu", "cudaMalloc(1073741824 bytes) failed: out of memory", GpuProblem::Fault},
-    {"gpu", "gpu", "setting the trace sink failed: an illegal memory access was encountered",
+    {kAskGpu, kRanGpu, "launching block_sum failed: unspecified launch failure", GpuProblem::Fault},
+    {kAskGpu, kRanGpu, "cudaMalloc(1073741824 bytes) failed: out of memory", GpuProblem::Fault},
+    {kAskGpu, kRanGpu, "setting the trace sink failed: an illegal memory access was encountered",
      GpuProblem::Fault},
     // Not the GPU's doing: the message already says what to change.
-    {"gpu", "gpu", "block of 2048 threads (2048x1x1) exceeds the limit of 1024 threads per block",
+    {kAskGpu, kRanGpu,
+     "block of 2048 threads (2048x1x1) exceeds the limit of 1024 threads per block",
      GpuProblem::None},
-    {"gpu", "gpu",
+    {kAskGpu, kRanGpu,
      "grid of 600 blocks exceeds the 264 that can be co-resident on NVIDIA H100 80GB HBM3 with "
      "1024 threads per block: cooperative launch refused",
      GpuProblem::None},
     // The emulator was chosen or stood in: there is no GPU to explain.
-    {"emu", "emu", "deadlock: thread 3 waits at line 12", GpuProblem::None},
-    {"auto", "emu", "deadlock: thread 3 waits at line 12", GpuProblem::None},
-    {"emu", "", "--emulate 'sm_99': no such preset", GpuProblem::None},
+    {kAskEmu, kRanEmu, "deadlock: thread 3 waits at line 12", GpuProblem::None},
+    {kAuto, kRanEmu, "deadlock: thread 3 waits at line 12", GpuProblem::None},
+    {kAskEmu, kNone, "--emulate 'sm_99': no such preset", GpuProblem::None},
 };
 
 TEST(GpuProblem, ThisMachinesMissingGpuIsExplained) {
   Result<std::vector<DeviceProps>> gpus = query_gpus();
   if (gpus) GTEST_SKIP() << "this machine has a GPU";
-  const GpuProblemText p = explain_gpu_problem("gpu", "", gpus.status());
+  const GpuProblemText p = explain_gpu_problem(kAskGpu, kNone, gpus.status());
   EXPECT_TRUE(p.kind == GpuProblem::NoGpu || p.kind == GpuProblem::NoDriver ||
               p.kind == GpuProblem::OldDriver)
       << to_string(p.kind) << " for: " << gpus.message();
@@ -102,7 +107,7 @@ TEST(GpuProblem, EachKindFromTheMessagesTheBackendsGive) {
           << c.message << ": the way on is named: " << p.explanation;
     }
   }
-  EXPECT_EQ(explain_gpu_problem("gpu", "gpu", Status()).kind, GpuProblem::None)
+  EXPECT_EQ(explain_gpu_problem(kAskGpu, kRanGpu, Status()).kind, GpuProblem::None)
       << "a run that worked";
 }
 

@@ -58,5 +58,35 @@ TEST(Settings, DamagedFilesAreErrorsAndWildValuesAreClamped) {
   std::filesystem::remove(path);
 }
 
+// A file as earlier builds wrote it loads with every value it holds; keys this build does not
+// know (a later build's, or one it no longer writes) are passed over, not refused.
+TEST(Settings, AFileFromAnEarlierBuildStillLoads) {
+  const std::string path = temp_path("-earlier.json");
+  std::ofstream(path) << R"({
+  "export_folder": "/home/student/Pictures/coopviz",
+  "layout": {"grid": 0.55, "left": 0.2, "middle": 0.3, "steps": 0.4, "text": 0.5},
+  "lesson": "grid-sync",
+  "presentation": false,
+  "step": 2,
+  "version": 1,
+  "window": [1600, 1000],
+  "backend": "emu"
+})";
+  Result<GuiSettings> s = load_settings(path);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(s->export_folder, "/home/student/Pictures/coopviz");
+  EXPECT_FLOAT_EQ(s->layout.grid, 0.55f);
+  EXPECT_FLOAT_EQ(s->layout.left, 0.2f);
+  EXPECT_FLOAT_EQ(s->layout.middle, 0.3f);
+  EXPECT_FLOAT_EQ(s->layout.steps, 0.4f);
+  EXPECT_FLOAT_EQ(s->layout.text, 0.5f);
+  EXPECT_EQ(s->lesson, "grid-sync");
+  EXPECT_FALSE(s->presentation);
+  EXPECT_EQ(s->step, 2);
+  EXPECT_EQ(s->window_width, 1600);
+  EXPECT_EQ(s->window_height, 1000);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace coop::app

@@ -58,7 +58,7 @@ const BadUsage kBadUsages[] = {
      "unexpected argument 'extra': `coopviz run` takes only LESSON"},
     {"RunProgramMissing", "run nowhere.cu", "no program file 'nowhere.cu'"},
     {"RunProgramBackend", "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --backend cpu",
-     "--backend"},
+     "--backend 'cpu': choose auto, gpu or emu"},
     {"RunIncludeForALesson", "run block-reduce -I /tmp", "-I and -D are for a program file"},
     {"RunProgramLaunchMalformed",
      "run " COOPVIZ_SOURCE_DIR "/tests/programs/tile_ranks.cu --launch tile_ranks=64",
@@ -88,6 +88,9 @@ const BadUsage kBadUsages[] = {
      "unknown command 'bogus' for `coopviz bench` (commands: reduce"},
     {"BenchReduceRuns", "bench reduce --runs many", "--runs expects a whole number"},
     {"BenchReduceBackend", "bench reduce --backend tpu", "choose gpu or emu"},
+    {"BenchReduceBackendAuto", "bench reduce --backend auto",
+     "--backend 'auto': choose gpu or emu"},
+    {"BenchByoBackend", "bench byo --backend tpu", "--backend 'tpu': choose gpu or emu"},
     {"BenchReduceExtra", "bench reduce 5",
      "unexpected argument '5': `coopviz bench reduce` takes no"},
     {"BenchTraceReps", "bench trace --reps x", "--reps expects a whole number, got 'x'"},
@@ -98,6 +101,7 @@ const BadUsage kBadUsages[] = {
 #if COOPVIZ_WITH_GUI
     // The window's commands: each fails before it opens one.
     {"GuiUnknownOption", "gui --fullscreen", "unknown option '--fullscreen' for `coopviz gui`"},
+    {"GuiBackendUnknown", "gui --backend tpu", "--backend 'tpu': choose auto, gpu or emu"},
     {"GuiStepMissing", "gui --step", "--step needs a value: step of the lesson"},
     {"GuiExtraArgument", "gui block-reduce", "unexpected argument 'block-reduce'"},
     {"ScreenshotNoOut", "screenshot --lesson block-reduce", "`coopviz screenshot` needs --out"},

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A copied lesson folder is a lesson of its own: block_reduce copied and renamed as
 # lessons/README.md says is found by the build's lesson discovery, passes its namespace check and
-# gets kernel bindings in its own namespace; a copy left unrenamed is refused with a message that
-# names what to rename. (Building and running a copy takes minutes; the README shows it by hand.)
+# gets kernel bindings in its own namespace; a copy left unrenamed, or whose id was not renamed with
+# its folder, is refused with a message that names what to rename. (Building and running a copy
+# takes minutes; the README shows it by hand.)
 #   lesson_folder_test.sh CMAKE SOURCE_DIR COOPVIZ_LOWER WORK_DIR
 set -euo pipefail
 cmake=$1 source=$2 lower=$3 work=$4
@@ -12,14 +13,17 @@ trap 'rm -rf "$work"' EXIT
 lessons=$work/lessons
 cp -r "$source/lessons/block_reduce" "$lessons/my_copy"
 cp -r "$source/lessons/block_reduce" "$lessons/stale_copy"
+cp -r "$source/lessons/block_reduce" "$lessons/half_copy"
 cp "$source/lessons/block_reduce/lesson.md" "$lessons/not_a_lesson/"  # no lesson.cpp
 sed -i 's/block_reduce/my_copy/g; s/block-reduce/my-copy/g' "$lessons"/my_copy/*
+sed -i 's/block_reduce/half_copy/g' "$lessons"/half_copy/*  # its id is still block-reduce
 
 cat > "$work/folders.cmake" <<EOF
 cmake_minimum_required(VERSION 3.20)
 include($source/cmake/CoopvizLessonFolders.cmake)
 if(FOLDER)
   coopviz_check_lesson_namespace(\${FOLDER} \${FILE})
+  coopviz_check_lesson_id(\${FOLDER} \${FILE})
 else()
   coopviz_find_lessons(found $lessons)
   message("lessons: \${found}")
@@ -28,7 +32,7 @@ EOF
 fail() { echo "FAIL: $*"; exit 1; }
 
 found=$("$cmake" -P "$work/folders.cmake" 2>&1)
-[ "$found" = "lessons: my_copy;stale_copy" ] || fail "discovery found '$found'"
+[ "$found" = "lessons: half_copy;my_copy;stale_copy" ] || fail "discovery found '$found'"
 
 for file in lesson.cpp block_reduce.cuh; do
   "$cmake" -DFOLDER=my_copy -DFILE="$lessons/my_copy/$file" -P "$work/folders.cmake" ||
@@ -41,6 +45,13 @@ fi
 echo "$refused" | tr -s ' \n' ' ' |
   grep -q "namespace coop::lessons::block_reduce must be coop::lessons::stale_copy" ||
   fail "the refusal does not name the namespace: $refused"
+
+if refused=$("$cmake" -DFOLDER=half_copy -DFILE="$lessons/half_copy/lesson.cpp" \
+               -P "$work/folders.cmake" 2>&1); then
+  fail "a copy whose id is still block-reduce was accepted"
+fi
+echo "$refused" | tr -s ' \n' ' ' | grep -q 'id "block-reduce" must be "half-copy"' ||
+  fail "the refusal does not name the id: $refused"
 
 "$lower" kernels "$lessons/my_copy/block_reduce.cuh" lessons/my_copy "$work/bindings"
 grep -q "^namespace coop::lessons::my_copy {" "$work/bindings/kernels.hpp" ||

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <set>
 
+#include "device/occupancy/kernel_resources.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/instrumented_flag.hpp"
 #include "device/trace/names.hpp"
 #include "lessons/lesson.hpp"
+#include "lessons/registry_entries.hpp"
 #include "tests/support.hpp"
 
 namespace coop::lessons {
@@ -45,6 +47,44 @@ TEST(Registry, IdsAreUniqueAndOrdered) {
     EXPECT_EQ(find_lesson(l.id), &l);
   }
   EXPECT_GE(registry().size(), 1u);
+}
+
+// lessons/<folder>/ of the lesson `id`: the id with - written _.
+std::string folder_of(std::string id) {
+  std::replace(id.begin(), id.end(), '-', '_');
+  return id;
+}
+
+// The folder's name is the id with - written _ (the build checks lesson.cpp's `l.id = "..."`; this
+// holds it for every lesson, however the id is set), so a lesson is found by either name.
+TEST(Registry, EveryFolderIsItsLessonsIdWithUnderscores) {
+  ASSERT_EQ(lesson_entries().size(), registry().size());
+  for (const LessonEntry& entry : lesson_entries()) {
+    const std::string id = entry.define().id;
+    EXPECT_EQ(entry.folder, folder_of(id))
+        << "lessons/" << entry.folder << "/ defines lesson '" << id << "'";
+  }
+}
+
+// `coopviz occupancy --kernel ID/KERNEL` names a lesson kernel by the lesson's id: every lesson's
+// kernels are in its folder's namespace, so each is found that way.
+TEST(Registry, EveryLessonsKernelsAreFoundByItsId) {
+  const std::vector<const CompiledKernelResources*> rows = compiled_resources();
+  for (const LessonDef& l : registry()) {
+    const std::string prefix = "coop::lessons::" + folder_of(l.id) + "::";
+    int found = 0;
+    for (const CompiledKernelResources* row : rows) {
+      const std::string qualified = row->qualified_name;
+      if (!qualified.starts_with(prefix)) continue;
+      ++found;
+      const std::string name = l.id + "/" + qualified.substr(prefix.size());
+      Result<const CompiledKernelResources*> by_id =
+          find_compiled_resources_by_name(name, row->arch, row->maxrregcount);
+      ASSERT_TRUE(by_id) << name << ": " << by_id.message();
+      EXPECT_EQ((*by_id)->qualified_name, qualified) << name;
+    }
+    EXPECT_GT(found, 0) << l.id << ": no compiled kernel in namespace " << prefix;
+  }
 }
 
 class Lesson : public ::testing::TestWithParam<std::string> {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "device/launch/executor.hpp"
-#include "lessons/reduction_perf/variants.hpp"
+#include "lessons/reduction_performance/variants.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 struct ReduceBenchOptions {
   uint64_t n = uint64_t(1) << 28;  // floats to sum (2^28 = 1 GiB)
@@ -134,4 +134,4 @@ Result<ReduceBenchReport> load_report(const std::string& path);
 // there are none.
 Result<ReduceBenchReport> shipped_report();
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

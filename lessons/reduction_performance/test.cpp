@@ -6,11 +6,11 @@
 #include <cmath>
 
 #include "lessons/lesson.hpp"
-#include "lessons/reduction_perf/gpu_reference.hpp"
-#include "lessons/reduction_perf/variants.hpp"
+#include "lessons/reduction_performance/gpu_reference.hpp"
+#include "lessons/reduction_performance/variants.hpp"
 #include "tests/support.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 // Sum of `values` by variant v with `block` threads (and `grid` blocks for grid-stride kernels).
@@ -29,7 +29,7 @@ Result<float> sum_on(Executor& exec, const VariantInfo& v, const std::vector<flo
 
 // Whole numbers 0..15 make every addition exact, so any lost, doubled or stray element shows:
 // n values chosen to leave tails (not multiples of 4, of a block or of the grid's threads).
-TEST(ReductionPerf, EveryVariantIsExactOnIntegerInputs) {
+TEST(ReductionPerformance, EveryVariantIsExactOnIntegerInputs) {
   auto exec = testing::emulator();
   for (const VariantInfo& v : variants())
     for (size_t n : {size_t(1), size_t(3), size_t(127), size_t(4099), size_t(20011)})
@@ -44,7 +44,7 @@ TEST(ReductionPerf, EveryVariantIsExactOnIntegerInputs) {
 
 // Grid-stride kernels with a small grid: every thread loops many times (the tuned kernel's
 // unrolled body and its remainder loop both run).
-TEST(ReductionPerf, GridStrideKernelsAreExactWithFewBlocks) {
+TEST(ReductionPerformance, GridStrideKernelsAreExactWithFewBlocks) {
   auto exec = testing::emulator();
   const std::vector<float> values = integer_input(70001, 5);
   const double exact = host_sum(values).sum;
@@ -58,7 +58,7 @@ TEST(ReductionPerf, GridStrideKernelsAreExactWithFewBlocks) {
   }
 }
 
-TEST(ReductionPerf, RandomSumsStayWithinTheStatedBound) {
+TEST(ReductionPerformance, RandomSumsStayWithinTheStatedBound) {
   auto exec = testing::emulator();
   const std::vector<float> values = random_input(30011, 9);
   const HostSum reference = host_sum(values);
@@ -73,7 +73,7 @@ TEST(ReductionPerf, RandomSumsStayWithinTheStatedBound) {
   }
 }
 
-TEST(ReductionPerf, TunedKernelIsDeterministicAndResetsItsCounter) {
+TEST(ReductionPerformance, TunedKernelIsDeterministicAndResetsItsCounter) {
   auto exec = testing::emulator();
   const VariantInfo& tuned = *find_variant("tuned");
   const std::vector<float> values = random_input(50000, 3);
@@ -91,7 +91,7 @@ TEST(ReductionPerf, TunedKernelIsDeterministicAndResetsItsCounter) {
   EXPECT_EQ(b->blocks_done.download()->at(0), 0u) << "the ticket counter must be left at 0";
 }
 
-TEST(ReductionPerf, GridFollowsTheVariantsRule) {
+TEST(ReductionPerformance, GridFollowsTheVariantsRule) {
   auto exec = testing::emulator();
   const uint64_t n = uint64_t(1) << 28;
   Result<LaunchConfig> seed = variant_config(*find_variant("seed-atomic"), *exec, n, 256);
@@ -105,7 +105,7 @@ TEST(ReductionPerf, GridFollowsTheVariantsRule) {
       << "one full wave of resident blocks";
 }
 
-TEST(ReductionPerf, BlockRulesAreExplained) {
+TEST(ReductionPerformance, BlockRulesAreExplained) {
   Status s = check_block(*find_variant("sequential"), 96);
   EXPECT_NE(s.message().find("power-of-two"), std::string::npos) << s.message();
   s = check_block(*find_variant("last-warp"), 32);
@@ -115,7 +115,7 @@ TEST(ReductionPerf, BlockRulesAreExplained) {
   EXPECT_NE(s.message().find("multiple of 32"), std::string::npos) << s.message();
 }
 
-TEST(ReductionPerf, CooperativeGridBeyondResidencyIsRefused) {
+TEST(ReductionPerformance, CooperativeGridBeyondResidencyIsRefused) {
   auto exec = testing::emulator();
   const std::vector<float> values = integer_input(1000, 1);
   Result<float> sum = sum_on(*exec, *find_variant("seed-grid-sync"), values, 1024, 100000);
@@ -123,14 +123,14 @@ TEST(ReductionPerf, CooperativeGridBeyondResidencyIsRefused) {
   EXPECT_NE(sum.message().find("co-resident"), std::string::npos) << sum.message();
 }
 
-TEST(ReductionPerf, ErrorBoundGrowsWithDepthAndGivesUp) {
+TEST(ReductionPerformance, ErrorBoundGrowsWithDepthAndGivesUp) {
   EXPECT_DOUBLE_EQ(error_bound(0, 100), 0);
   EXPECT_LT(error_bound(10, 100), error_bound(20, 100));
   EXPECT_TRUE(std::isinf(error_bound(uint64_t(1) << 24, 1)));
   EXPECT_FALSE(check_sum(NAN, {1, 1}, 10).pass);
 }
 
-TEST(ReductionPerf, LessonChecksPassOnTheEmulator) {
+TEST(ReductionPerformance, LessonChecksPassOnTheEmulator) {
   const LessonDef* l = find_lesson("reduction-performance");
   ASSERT_NE(l, nullptr);
   auto exec = testing::emulator();
@@ -151,7 +151,7 @@ TEST(ReductionPerf, LessonChecksPassOnTheEmulator) {
   EXPECT_GT(run.launches[0].events.size(), 0u);
 }
 
-TEST(ReductionPerf, LessonStepsPointAtRealCode) {
+TEST(ReductionPerformance, LessonStepsPointAtRealCode) {
   const LessonDef* l = find_lesson("reduction-performance");
   ASSERT_NE(l, nullptr);
   for (const Step& s : l->steps) {
@@ -163,7 +163,7 @@ TEST(ReductionPerf, LessonStepsPointAtRealCode) {
 }
 
 // gpu: every variant and CUB at a size that spans many waves, checked exactly and within bound.
-TEST(ReductionPerfGpu, EveryVariantAndCubMatchTheReference) {
+TEST(ReductionPerformanceGpu, EveryVariantAndCubMatchTheReference) {
   COOP_GPU_OR_SKIP(gpu);
   const std::vector<float> random = random_input((size_t(1) << 22) + 3, 11);
   const std::vector<float> integers = integer_input(1000003, 11);
@@ -194,7 +194,7 @@ TEST(ReductionPerfGpu, EveryVariantAndCubMatchTheReference) {
 }
 
 // gpu: the lesson's traced small-n run, with CUB's check, on the real device.
-TEST(ReductionPerfGpu, LessonChecksPassOnTheGpu) {
+TEST(ReductionPerformanceGpu, LessonChecksPassOnTheGpu) {
   COOP_GPU_OR_SKIP(gpu);
   const LessonDef* l = find_lesson("reduction-performance");
   RunRequest r;
@@ -207,4 +207,4 @@ TEST(ReductionPerfGpu, LessonChecksPassOnTheGpu) {
 }
 
 }  // namespace
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/backend.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
 #include "device/paths/data_dirs.hpp"
@@ -79,11 +80,13 @@ int bench_byo(const BenchOptions& o) {
   const fs::path scratch = fs::temp_directory_path() / ("coopviz-bench-byo-" + std::to_string(getpid()));
   ProgramOptions p;
   p.file = o.file;
-  if (o.backend == "gpu") {
+  const Result<BackendRequest> backend =
+      parse_backend_request(o.backend, "--backend", kNamedBackends);
+  if (!backend) return usage_error(backend.message());
+  const bool gpu = *backend == BackendRequest::Gpu;
+  if (gpu) {
     p.gpu_arch = local_gpu_arch();
     if (p.gpu_arch.empty()) return usage_error("--backend gpu: no CUDA device here");
-  } else if (o.backend != "emu") {
-    return usage_error("--backend must be emu or gpu, got '" + o.backend + "'");
   }
   p.stdout_path = "/dev/null";
   p.trace_out = (scratch / "trace.cvt").string();
@@ -121,7 +124,7 @@ int bench_byo(const BenchOptions& o) {
   };
   const double cold_total = totals(cold), warm_total = totals(warm);
   // The targets: 3 s with the emulator on a 2-core machine, 5 s with nvcc on a GPU machine.
-  const double target_cold = o.backend == "gpu" ? 5.0 : 3.0;
+  const double target_cold = gpu ? 5.0 : 3.0;
   size_t lines = 0;
   {
     std::ifstream in(o.file);
@@ -129,7 +132,7 @@ int bench_byo(const BenchOptions& o) {
   }
   if (o.json) {
     std::cout << nlohmann::json{{"bench", "byo"},
-                                {"backend", o.backend},
+                                {"backend", to_string(*backend)},
                                 {"file", o.file},
                                 {"lines", lines},
                                 {"runs", o.runs},
@@ -152,7 +155,7 @@ int bench_byo(const BenchOptions& o) {
               << "\n";
   } else {
     std::cout << o.file << " (" << lines << " lines), median of " << o.runs << ":\n"
-              << (o.backend == "gpu" ? "  GPU build: " + cold.front().gpu_build + "\n" : "")
+              << (gpu ? "  GPU build: " + cold.front().gpu_build + "\n" : "")
               << "  cold (compile): " << cold_total << " s (build " << part(cold, &Timing::build)
               << ", run " << part(cold, &Timing::run) << ", trace " << part(cold, &Timing::load)
               << "; target " << target_cold << " s)\n"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 // Exact enough reference: the double-precision sum and the sum of magnitudes.
 struct HostSum {
@@ -40,4 +40,4 @@ std::vector<float> random_input(size_t n, uint64_t seed);
 std::vector<float> integer_input(size_t n, uint64_t seed);
 constexpr uint64_t kExactMaxN = (uint64_t(1) << 24) / 15;
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -1,9 +1,9 @@
-#include "lessons/reduction_perf/accuracy.hpp"
+#include "lessons/reduction_performance/accuracy.hpp"
 
 #include <cmath>
 #include <limits>
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 HostSum host_sum(const std::vector<float>& values) {
   HostSum h;
@@ -71,4 +71,4 @@ std::vector<float> integer_input(size_t n, uint64_t seed) {
   return v;
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

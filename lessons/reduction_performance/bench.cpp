@@ -5,16 +5,16 @@
 //   [SECTION] One variant
 //   [SECTION] run_reduce_bench
 //   [SECTION] Block-size sweep
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/reduction_perf/gpu_reference.hpp"
+#include "lessons/reduction_performance/gpu_reference.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 // [SECTION] Helpers: progress, options guard, timing
@@ -391,4 +391,4 @@ Result<BlockSweep> run_block_sweep(Executor& exec, const ReduceBenchOptions& o,
   return sweep;
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

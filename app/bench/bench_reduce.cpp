@@ -1,5 +1,6 @@
 // coopviz bench reduce [--n N] [--block B] [--json] ...: every reduction variant checked, then
-// timed against the measured copy bandwidth and cub::DeviceReduce::Sum (lessons/reduction_perf).
+// timed against the measured copy bandwidth and cub::DeviceReduce::Sum
+// (lessons/reduction_performance).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,12 +9,12 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 
 namespace coop::app {
 namespace {
 
-namespace rp = lessons::reduction_perf;
+namespace rp = lessons::reduction_performance;
 using lessons::format_float;
 
 struct ReduceCliOptions {
@@ -67,7 +68,7 @@ void print_human(const rp::ReduceBenchReport& r) {
             << "), measured " << r.measured_at << "\n"
             << "timing: median of " << r.runs << " runs of " << r.repeat
             << " back-to-back launches after " << r.warmup << " warm-up launches ("
-            << (r.backend == "gpu" ? "cudaEvents" : "host clock") << ")\n";
+            << (r.backend == to_string(Backend::Gpu) ? "cudaEvents" : "host clock") << ")\n";
   for (const std::string& note : r.notes) std::cout << "note: " << note << "\n";
   if (r.copy_gbs > 0)
     std::cout << "copy bandwidth (cudaMemcpy device to device, read + write): "
@@ -106,7 +107,7 @@ void print_human(const rp::ReduceBenchReport& r) {
 bool all_passed(const rp::ReduceBenchReport& r) {
   for (const rp::VariantResult& v : r.variants)
     if (!v.ok()) return false;
-  return r.backend != "gpu" || r.cub.ok();
+  return r.backend != to_string(Backend::Gpu) || r.cub.ok();
 }
 
 int show(const rp::ReduceBenchReport& r, bool json) {
@@ -117,7 +118,7 @@ int show(const rp::ReduceBenchReport& r, bool json) {
   return all_passed(r) ? 0 : 1;
 }
 
-int run(const ReduceCliOptions& o) {
+int run(const ReduceCliOptions& o, BackendRequest request) {
   if (o.shipped) {
     Result<rp::ReduceBenchReport> r = rp::shipped_report();
     if (!r) {
@@ -128,7 +129,7 @@ int run(const ReduceCliOptions& o) {
   }
   Result<uint64_t> n = parse_count(o.n, "--n", uint64_t(1) << 34);
   if (!n) return usage_error(n.message());
-  Result<BackendChoice> backend = choose_backend(o.backend);
+  Result<BackendChoice> backend = choose_backend(request);
   if (!backend) {
     std::cerr << "coopviz: error: bench reduce times kernels on a GPU, and there is none here: "
               << backend.message() << "\n(`coopviz bench reduce --shipped` or the "
@@ -180,11 +181,9 @@ void register_bench_reduce(CLI::App& bench, CliState& state) {
                   "gpu, or emu to run the checks on the emulator (times are then meaningless)")
       ->capture_default_str();
   cmd->callback([o, &state] {
-    if (o->backend != "gpu" && o->backend != "emu") {
-      state.exit_code = usage_error("--backend '" + o->backend + "': choose gpu or emu");
-      return;
-    }
-    state.exit_code = run(*o);
+    Result<BackendRequest> request = parse_backend_request(o->backend, "--backend", kNamedBackends);
+    if (!request) return void(state.exit_code = usage_error(request.message()));
+    state.exit_code = run(*o, *request);
   });
 }
 

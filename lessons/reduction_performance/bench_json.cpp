@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 
 extern const char coop_shipped_reduce_bench[];
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 using nlohmann::json;
@@ -246,4 +246,4 @@ Result<ReduceBenchReport> shipped_report() {
   return r;
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -5,13 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "app/backend.hpp"
+
 namespace coop::app {
 
 struct RunProgramOptions {
   std::string file;
   std::vector<std::string> includes, defines, args;
   std::vector<std::string> launches;  // --launch KERNEL=GRID/BLOCK
-  std::string backend = "auto";
+  BackendRequest backend = BackendRequest::Auto;
   std::string emulate;
   std::string trace_path;
   uint64_t seed = 0;

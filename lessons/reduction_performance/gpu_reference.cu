@@ -1,5 +1,5 @@
 // cub::DeviceReduce::Sum and the device-to-device copy, timed with cudaEvents.
-#include "lessons/reduction_perf/gpu_reference.hpp"
+#include "lessons/reduction_performance/gpu_reference.hpp"
 
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 Status cuda_status(cudaError_t e, const char* what) {
@@ -125,4 +125,4 @@ Result<std::vector<double>> time_device_copy(void* d_dst, const void* d_src, siz
   });
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -10,7 +10,7 @@
 #pragma once
 #include "device/coop/kernel_api.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 constexpr int kMaxBlock = 1024;
 constexpr int kMaxWarps = kMaxBlock / 32;
@@ -309,4 +309,4 @@ __global__ void tuned(const float* __restrict__ input, size_t n, float* partials
   }
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -5,11 +5,11 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
-#include "lessons/reduction_perf/bench.hpp"
-#include "lessons/reduction_perf/gpu_reference.hpp"
-#include "lessons/reduction_perf/variants.hpp"
+#include "lessons/reduction_performance/bench.hpp"
+#include "lessons/reduction_performance/gpu_reference.hpp"
+#include "lessons/reduction_performance/variants.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 // Variant parameter: 0 runs them all, k runs the k-th of variants().
@@ -149,4 +149,4 @@ LessonDef lesson() {
   return l;
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

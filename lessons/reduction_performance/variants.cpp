@@ -1,11 +1,11 @@
-#include "lessons/reduction_perf/variants.hpp"
+#include "lessons/reduction_performance/variants.hpp"
 
 #include <algorithm>
 #include <bit>
 
-#include "lessons/reduction_perf/kernels.hpp"
+#include "lessons/reduction_performance/kernels.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 // input, n, total: one atomicAdd per block into *total (zero it first).
@@ -152,7 +152,7 @@ const AtomicKernel* atomic_kernel(Kind kind) {
   }
 }
 
-// kUnroll of reduction_perf.cuh; only the error bound uses it here.
+// kUnroll of reduction_performance.cuh; only the error bound uses it here.
 constexpr uint64_t kTunedAccumulators = 4;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) {
@@ -342,4 +342,4 @@ uint64_t cub_addition_depth(uint64_t n, int sm_count) {
   return ceil_div(n, uint64_t(std::max(sm_count, 1)) * 128) + 256;
 }
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

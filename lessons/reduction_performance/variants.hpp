@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "device/launch/executor.hpp"
-#include "lessons/reduction_perf/accuracy.hpp"
+#include "lessons/reduction_performance/accuracy.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 enum class Family { Seed, Progression, Tuned, Library };
 const char* to_string(Family family);
@@ -83,4 +83,4 @@ uint64_t addition_depth(const VariantInfo& v, uint64_t n, const LaunchConfig& co
 // SM (it runs several), each thread adding its items in sequence, then trees.
 uint64_t cub_addition_depth(uint64_t n, int sm_count);
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -9,7 +9,7 @@
 
 #include "device/launch/result.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 
 // How to time: `warmup` untimed calls, then `runs` timed batches of `repeat` calls each, between
 // two cudaEvents on one stream. Each entry of the result is the time of one call in milliseconds.
@@ -29,4 +29,4 @@ Result<std::vector<double>> time_cub_sum(const float* d_input, size_t n, const G
 Result<std::vector<double>> time_device_copy(void* d_dst, const void* d_src, size_t bytes,
                                              const GpuTimingPlan& plan);
 
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

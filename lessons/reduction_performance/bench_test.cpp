@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "lessons/reduction_perf/bench.hpp"
+#include "lessons/reduction_performance/bench.hpp"
 #include "tests/support.hpp"
 
-namespace coop::lessons::reduction_perf {
+namespace coop::lessons::reduction_performance {
 namespace {
 
 ReduceBenchOptions small_options() {
@@ -226,4 +226,4 @@ TEST(ReductionBenchGpu, RunsEveryVariantAndCub) {
 }
 
 }  // namespace
-}  // namespace coop::lessons::reduction_perf
+}  // namespace coop::lessons::reduction_performance

@@ -2,6 +2,7 @@
 // backend, seed and trace capacity. Every edit re-runs the lesson in the background.
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include <imgui.h>
@@ -57,6 +58,20 @@ void edit_param(GuiApp& app, const lessons::ParamDef& p, double now) {
   field(app, "param:" + p.name, std::to_string(value), now);
 }
 
+// The backends a run can ask for, listed as the command line names them.
+void backend_list(GuiApp& app, double now) {
+  const char* words[std::size(kBackendRequests)];
+  int shown = 0;
+  for (size_t i = 0; i < std::size(kBackendRequests); ++i) {
+    words[i] = to_string(kBackendRequests[i]);
+    if (kBackendRequests[i] == app.backend) shown = int(i);
+  }
+  if (ImGui::Combo("##backend", &shown, words, int(std::size(words)))) {
+    app.backend = kBackendRequests[shown];
+    app.config_edited(now);
+  }
+}
+
 // A program's launches: the shown one as it ran, and its kernel's grid and block to try others
 // with (a launch override: every launch of that kernel, on either backend, until cleared).
 void draw_program_launch(GuiApp& app, double now) {
@@ -101,7 +116,7 @@ void draw_program_launch(GuiApp& app, double now) {
 
 }  // namespace
 
-void draw_launch_config(GuiApp& app, double now) {
+void draw_launch(GuiApp& app, double now) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Launch");
   const lessons::LessonDef* l = app.lesson_def();
@@ -143,7 +158,7 @@ void draw_launch_config(GuiApp& app, double now) {
   }
   for (const lessons::ParamDef& p : l->params) edit_param(app, p, now);
   row_label("backend", "auto: the GPU if there is one, else the CPU emulator");
-  if (ImGui::Combo("##backend", &app.backend, kBackendChoices, 3)) app.config_edited(now);
+  backend_list(app, now);
   row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
   field(app, "seed", std::to_string(app.seed), now);
   row_label("trace capacity",
@@ -177,8 +192,8 @@ void draw_launch_config(GuiApp& app, double now) {
     if (o.run.status.ok())
     {
       char ran[96];
-      std::snprintf(ran, sizeof ran, "ran on %s in %.2f s",
-                    o.backend.empty() ? "?" : o.backend.c_str(), o.seconds);
+      std::snprintf(ran, sizeof ran, "ran on %s in %.2f s", o.backend ? to_string(*o.backend) : "?",
+                    o.seconds);
       visual::text_dim_wrapped(ran);
     }
   }

@@ -12,7 +12,7 @@
 
 namespace coop::app {
 
-struct BenchPanel {
+struct BenchmarkTabState {
   BenchRunner runner;
   bool sweep_only = false;  // the run in progress measures only the block sweep
 

@@ -1,0 +1,69 @@
+// The kernel code panel: the kernel's source, each line marked with how many threads are at it
+// (the selected ones', if any) and, with memory recorded, its memory badges.
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/gui/panels.hpp"
+#include "device/trace/memory_access.hpp"
+#include "visual/event_text.hpp"
+#include "visual/memory_badges.hpp"
+#include "visual/views/code_view.hpp"
+#include "visual/views/style.hpp"
+
+namespace coop::app {
+
+void draw_kernel_code(GuiApp& app) {
+  const visual::TimelineModel* m = app.model();
+  std::string title = "Kernel";
+  if (m && !m->trace().header.source_file.empty())
+    title = m->trace().header.source_file;
+  else if (const lessons::LessonDef* l = app.lesson_def())
+    title = l->source_file;
+  panel_title(title.c_str());
+  // With a selection, the counts are the selected threads'; otherwise every thread's.
+  std::vector<uint32_t> selected_counts;
+  const std::vector<uint32_t>* counts = m ? &app.snapshot.line_counts() : nullptr;
+  if (m && !app.selection.empty()) {
+    selected_counts = visual::selection_line_counts(app.snapshot, *m, app.selection);
+    counts = &selected_counts;
+  }
+  if (counts) {
+    uint32_t at_lines = 0, lines = 0;
+    for (uint32_t c : *counts)
+      if (c) at_lines += c, ++lines;
+    const std::string whose =
+        app.selection.empty() ? std::string() : visual::selection_label(*m, app.selection) + ": ";
+    const std::string where = whose + visual::count_of(at_lines, "thread") + " on " +
+                              visual::count_of(lines, "highlighted line");
+    // Beside the file name when it fits, else wrapped below it.
+    visual::same_line_if_room(
+        std::min(ImGui::CalcTextSize(where.c_str()).x, ImGui::GetContentRegionAvail().x * 0.6f));
+    visual::text_dim_wrapped(where);
+  }
+  visual::CodeViewInput in;
+  in.source = app.source();
+  if (m) {
+    in.line_counts = counts;
+    const auto [first, last] = visual::selected_threads(*m, app.selection);
+    in.thread_count = first < last ? last - first : m->thread_count();
+    if (app.playback.cursor > 0) in.last_event_line = m->at(app.playback.cursor - 1).line;
+  }
+  in.step_lines = app.step_lines();
+  if (m) {
+    // The analysis walks every event: once per launch shown, not per frame.
+    const std::pair<const visual::TimelineModel*, uint64_t> key{m, m->trace().events.size()};
+    if (app.memory_badges_of != key) {
+      app.memory_badges = visual::memory_badges(analyze_memory(m->trace()));
+      app.memory_badges_of = key;
+    }
+    in.memory = &app.memory_badges;
+  }
+  const int clicked = visual::draw_code_view("code", in, app.code, 0);
+  if (clicked > 0) app.jump_to_line(clicked);
+}
+
+}  // namespace coop::app

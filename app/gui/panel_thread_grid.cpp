@@ -1,0 +1,108 @@
+// The thread grid panel: why the run stopped, when it did, then the launch shown (a picker when
+// the run made several) and its threads, coloured by what they are doing at the playback cursor.
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/gui/panels.hpp"
+#include "visual/event_text.hpp"
+#include "visual/field_text.hpp"
+#include "visual/views/grid_view.hpp"
+#include "visual/views/style.hpp"
+
+namespace coop::app {
+namespace {
+
+// Events the trace had no room for: the views then miss part of the story, so this is said
+// where the eye is, above the grid.
+void dropped_warning(const GuiApp& app) {
+  const std::string text = app.dropped_warning();
+  if (text.empty()) return;
+  const visual::ViewStyle& st = visual::view_style();
+  visual::push_font(st.fonts.bold);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));
+  visual::text_wrapped(text);
+  ImGui::PopStyleColor();
+  visual::pop_font(st.fonts.bold);
+}
+
+}  // namespace
+
+void draw_thread_grid(GuiApp& app) {
+  const visual::ViewStyle& st = visual::view_style();
+  // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
+  // finished before it.
+  const bool problem =
+      !app.running() && app.outcome && app.outcome->problem.kind != GpuProblem::None;
+  if (problem) draw_gpu_problem(app);
+  // Any other failure is said first, in full, above the launches that ran before it (a deadlock
+  // leaves the trace of who got where).
+  const bool failed = !problem && !app.running() && app.outcome && !app.outcome->run.status.ok();
+  if (failed) {
+    visual::push_font(st.fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
+    visual::text_wrappedf("The run stopped: %s", app.outcome->run.status.message().c_str());
+    ImGui::PopStyleColor();
+    visual::pop_font(st.fonts.bold);
+  }
+  const visual::TimelineModel* m = app.model();
+  if (m) {
+    if (problem || failed) ImGui::Separator();
+    const LaunchConfig& l = m->launch();
+    const std::string title = "Threads: " + visual::count_of(l.grid.count(), "block") + " of " +
+                              std::to_string(l.block.count()) + " (" +
+                              visual::count_of(m->warps_per_block(), "warp") +
+                              (l.grid.count() == 1 ? ")" : " each)");
+    panel_title(title.c_str());
+    // The kernel this launch ran: a picker when the run made several launches.
+    const std::string current = m->trace().header.kernel;
+    if (app.models.size() > 1) {
+      float widest = 0;
+      for (const auto& other : app.models)
+        widest = std::max(widest,
+                          ImGui::CalcTextSize(("00: " + other->trace().header.kernel).c_str()).x);
+      const float combo_w = widest + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2;
+      visual::same_line_if_room(combo_w);
+      const float shown_w = std::min(combo_w, ImGui::GetContentRegionAvail().x);
+      ImGui::SetNextItemWidth(shown_w);
+      const std::string preview = visual::fit_words(
+          std::to_string(app.launch + 1) + ": " + current,
+          shown_w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2, false);
+      if (ImGui::BeginCombo("##launch", preview.c_str())) {
+        for (size_t i = 0; i < app.models.size(); ++i)
+          if (ImGui::Selectable(
+                  (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
+                  int(i) == app.launch))
+            app.show_launch(int(i));
+        ImGui::EndCombo();
+      }
+    } else if (!current.empty()) {
+      visual::same_line_if_room(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFontSize() * 4);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextDisabled("kernel %s", current.c_str());
+    }
+    if (app.presentation) {
+      // The Launch panel is hidden in presentation mode: what ran is said here.
+      std::string ran =
+          "grid " + visual::dims_text(l.grid) + ", block " + visual::dims_text(l.block);
+      if (l.dynamic_smem > 0) ran += ", " + std::to_string(l.dynamic_smem) + " B dynamic shared";
+      for (const auto& [name, value] : m->trace().header.params) ran += ", " + name + " " + value;
+      visual::text_dim_wrapped(ran);
+    }
+    dropped_warning(app);
+    m = app.model();
+    const visual::GridViewResult r =
+        visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
+    app.grid_wanted_height = app.grid.fit ? r.wanted_height : 0;
+    if (r.clicked_thread >= 0) {
+      app.selection.thread = r.clicked_thread;
+      app.tab_request = ResultTab::ThreadEvents;
+    }
+  } else if (!problem && !failed) {
+    panel_title("Threads");
+    ImGui::TextDisabled(app.running() ? "running..." : "Pick a lesson to run it.");
+  }
+}
+
+}  // namespace coop::app
