@@ -45,13 +45,14 @@ uint32_t over_phases(std::span<const LaneAccess> lanes, Combine combine) {
   return result;
 }
 
-// A traced(...) access records its value's type, not its size.
-uint32_t traced_bytes(ValueType type) {
+}  // namespace
+
+uint32_t access_bytes(const Event& e) {
+  if (e.flags & kFlagInstrumented) return e.extra;
+  const ValueType type = e.value_type;
   const bool wide = type == ValueType::I64 || type == ValueType::U64 || type == ValueType::F64;
   return wide ? 8 : 4;
 }
-
-}  // namespace
 
 const char* to_string(MemorySpace space) {
   return space == MemorySpace::Shared ? "shared" : "global";
@@ -79,7 +80,8 @@ void type_recorded_accesses(Trace& trace) {
   const std::vector<BufferInfo>& buffers = trace.header.buffers;
   if (buffers.empty()) return;
   for (Event& e : trace.events) {
-    if (!(e.flags & kFlagInstrumented)) continue;
+    const bool access = e.kind == EventKind::Load || e.kind == EventKind::Store;
+    if (!access || !(e.flags & kFlagInstrumented)) continue;
     const bool shared = e.flags & kFlagShared;
     for (const BufferInfo& b : buffers) {
       if (b.shared != shared || e.address < b.base || e.address + e.extra > b.base + b.bytes)
@@ -110,10 +112,8 @@ std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
     const uint64_t block = e.thread / block_threads;
     const uint32_t in_block = uint32_t(e.thread % block_threads);
     const bool shared = e.flags & kFlagShared;
-    // Traced accesses record no size: their value type says it.
-    const uint32_t bytes = instrumented ? e.extra : traced_bytes(e.value_type);
     requests[{block, in_block / kWarpSize, site, shared, k}].push_back(
-        LaneAccess{in_block % kWarpSize, e.address, bytes});
+        LaneAccess{in_block % kWarpSize, e.address, access_bytes(e)});
   }
   std::map<std::tuple<uint16_t, bool, bool>, LineMemoryStats> lines;  // (line, shared, store)
   for (const auto& [key, lanes] : requests) {
