@@ -155,6 +155,13 @@ void draw_launch_config(GuiApp& app, double now) {
             "show their sectors per request and bank conflicts beside the code (more events: "
             "slower views)");
   if (ImGui::Checkbox("all##memory", &app.record_memory)) app.config_edited(now);
+  ImGui::SameLine();
+  // Races need every access recorded: switching them on records memory for the run.
+  if (ImGui::Checkbox("races##races", &app.find_races)) app.config_edited(now);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Emulator: record every access and find data races (two accesses to one byte, one a "
+        "write, not both atomic, that nothing orders); marked in the code, listed in Checks");
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

@@ -43,6 +43,13 @@ void draw_code_panel(GuiApp& app);
 // trace offered instead.
 void draw_gpu_problem(GuiApp& app);
 
+// [race_list.cpp] The races of the launch shown (found once per launch, when find_races is on),
+// their marks for the code view (index = line), and their list with buttons that move playback
+// to either access.
+const std::vector<Race>& shown_races(GuiApp& app);
+std::vector<std::string> race_marks(GuiApp& app);
+void draw_race_list(GuiApp& app);
+
 // [launch_panel.cpp]
 void draw_launch_config(GuiApp& app, double now);
 
