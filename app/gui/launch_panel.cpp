@@ -155,7 +155,9 @@ void draw_launch_config(GuiApp& app, double now) {
             "show their sectors per request and bank conflicts beside the code (more events: "
             "slower views)");
   if (ImGui::Checkbox("all##memory", &app.record_memory)) app.config_edited(now);
-  ImGui::SameLine();
+  // Beside it where the panel has room (a checkbox: its box, a gap, its label).
+  visual::same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                            ImGui::CalcTextSize("races").x);
   // Races need every access recorded: switching them on records memory for the run.
   if (ImGui::Checkbox("races##races", &app.find_races)) app.config_edited(now);
   if (ImGui::IsItemHovered())

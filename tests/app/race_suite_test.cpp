@@ -98,7 +98,9 @@ TEST(RaceSuite, ReportsNameSpaceAddressAndBothAccesses) {
     const std::string space = r["space"];
     shared = shared || space == "shared";
     global = global || space == "global";
-    if (space == "shared") EXPECT_TRUE(r.contains("block")) << r.dump();
+    if (space == "shared") {
+      EXPECT_TRUE(r.contains("block")) << r.dump();
+    }
     copy = copy || r["first"].value("memcpy_async", false);
     atomic = atomic || r["first"]["kind"] == "atomic" || r["second"]["kind"] == "atomic";
   }
