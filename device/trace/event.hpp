@@ -17,28 +17,27 @@ namespace coop {
 // What happened. Each kind documents which Event fields it uses; unused fields are zero.
 enum class EventKind : uint8_t {
   None = 0,
-  GroupCreate =
-      1,        // rank/group_size/group_id of the new group; extra = meta rank | meta size << 16
-  Barrier = 2,  // sync(): time = arrival, b = departure time, extra = phase (1-based)
+  GroupCreate = 1,    // rank/group_size/group_id of the new group; extra = meta rank | meta size << 16
+  Barrier = 2,        // sync(): time = arrival, b = departure time, extra = phase (1-based)
   BarrierArrive = 3,  // barrier_arrive(): extra = phase
   BarrierWait = 4,    // barrier_wait(): time = wait start, b = departure time, extra = phase
   Collective = 5,     // reduce/scan/shfl/vote/match: op says which; a = input, b = output
-  InvokeOne = 6,   // invoke_one(_broadcast): extra = rank of the chosen thread, b = broadcast value
-                   // (0 for invoke_one); a = 1 on the chosen thread
-  Atomic = 7,      // op says which; address; a = operand, b = old value (gives landing order)
-  Load = 8,        // traced load: address; b = value read
-  Store = 9,       // traced store: address; a = value written
-  CopyIssue = 10,  // memcpy_async issued: address = destination, a = source address,
-                   // extra = bytes the whole group copies
-  CopyWait = 11,   // wait/wait_prior<N>: time = wait start, b = departure time, extra = N (the
-                   // batches allowed to stay in flight; 0 for wait)
-  ThreadBegin = 12,  // first event of a thread in a launch: extra = SM id (GPU) or emulated SM
-  ThreadEnd = 13,    // last event of a thread
-  Note = 14,         // free-form value a lesson records for the view: a = value, op = lesson tag
-  Fault = 15,        // the thread stopped here on an error that ended the launch (the run's
-                     // report says which); recorded with kFlagStuck by the emulator only
-  Fence = 16,        // __threadfence(): recorded by the emulator only, with its memory recording
-                     // (kFlagInstrumented; group_id = code address, as its loads and stores)
+  InvokeOne = 6,      // invoke_one(_broadcast): extra = rank of the chosen thread, b = broadcast value
+                      // (0 for invoke_one); a = 1 on the chosen thread
+  Atomic = 7,         // op says which; address; a = operand, b = old value (gives landing order)
+  Load = 8,           // traced load: address; b = value read
+  Store = 9,          // traced store: address; a = value written
+  CopyIssue = 10,     // memcpy_async issued: address = destination, a = source address,
+                      // extra = bytes the whole group copies
+  CopyWait = 11,      // wait/wait_prior<N>: time = wait start, b = departure time, extra = N (the
+                      // batches allowed to stay in flight; 0 for wait)
+  ThreadBegin = 12,   // first event of a thread in a launch: extra = SM id (GPU) or emulated SM
+  ThreadEnd = 13,     // last event of a thread
+  Note = 14,          // free-form value a lesson records for the view: a = value, op = lesson tag
+  Fault = 15,         // the thread stopped here on an error that ended the launch (the run's
+                      // report says which); recorded with kFlagStuck by the emulator only
+  Fence = 16,         // __threadfence(): recorded by the emulator only, with its memory recording
+                      // (kFlagInstrumented; group_id = code address, as its loads and stores)
   Count
 };
 
