@@ -205,6 +205,8 @@ std::string describe_event(const Event& e, const TraceHeader& h, uint64_t origin
       return "ends";
     case EventKind::Note:
       return "note " + a;
+    case EventKind::Fence:
+      return "__threadfence(): its writes before are seen before its writes after, device-wide";
     default:
       break;
   }

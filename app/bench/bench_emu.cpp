@@ -3,16 +3,18 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <thread>
 
-#include "app/cli/commands.hpp"
 #include "app/bench/kernels/kernels.hpp"
+#include "app/cli/commands.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/presets.hpp"
+#include "device/trace/race_detector.hpp"
 
 namespace coop::app {
 namespace {
@@ -47,8 +49,10 @@ struct Timing {
 };
 
 // Launches `kernel` `reps` times on a fresh input and returns the median wall time.
+// `inspect` (if given) sees the last launch's trace.
 template <class K>
-Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, int reps) {
+Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, int reps,
+                       const std::function<void(const Trace&)>& inspect = {}) {
   Timing t;
   const size_t n = grid.count() * block.count();
   std::vector<float> input(n);
@@ -81,6 +85,7 @@ Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, i
     }
     t.events = trace.events.size();
     t.dropped = trace.dropped();
+    if (inspect && r == reps - 1) inspect(trace);
   }
   std::sort(times.begin(), times.end());
   t.median_s = times[times.size() / 2];
@@ -100,7 +105,14 @@ bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
   exec.options().record_memory = true;
   // About 5 million loads and stores join the 12.6 million events of the traced run.
   exec.options().trace_capacity = 24u << 20;
-  const Timing recorded = time_sum_kernel(exec, kernel, grid, block, 3);
+  // The race detector (coopviz run --races) walks the recorded trace afterwards.
+  double race_seconds = 0;
+  size_t races = 0;
+  const Timing recorded = time_sum_kernel(exec, kernel, grid, block, 3, [&](const Trace& trace) {
+    const auto t0 = Clock::now();
+    races = find_races(trace).size();
+    race_seconds = seconds_since(t0);
+  });
   exec.options().record_memory = false;
   const double ratio = untraced.median_s > 0 ? recorded.median_s / untraced.median_s : 0;
   out["untraced_seconds"] = untraced.median_s;
@@ -108,11 +120,16 @@ bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
                             {"dropped", recorded.dropped},  {"correct", recorded.ok},
                             {"times_untraced", ratio},      {"target_times_untraced", 3.0}};
   if (!recorded.error.empty()) out["memory_recorded"]["error"] = recorded.error;
+  out["races_found"] = {
+      {"seconds", race_seconds},
+      {"times_recorded_run", recorded.median_s > 0 ? race_seconds / recorded.median_s : 0},
+      {"races", races}};
   if (!json)
     std::printf(
         "  untraced: %.3f s; recording every load and store too: %.3f s (%.2fx), %llu "
         "events\n",
         untraced.median_s, recorded.median_s, ratio, (unsigned long long)recorded.events);
+  if (!json) std::printf("  finding races in that trace: %.3f s, %zu found\n", race_seconds, races);
   return untraced.ok && recorded.ok && recorded.dropped == 0 && ratio < 3.0;
 }
 

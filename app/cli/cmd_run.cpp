@@ -9,6 +9,7 @@
 #include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/memory_access.hpp"
+#include "device/trace/race_detector.hpp"
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
 
@@ -29,6 +30,7 @@ struct RunOptions {
   bool compare = false;
   bool record_memory = false;
   bool untraced = false;
+  bool races = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
 };
@@ -77,7 +79,7 @@ nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::Less
 }
 
 void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
-                 const Executor& exec, const std::string& banner, bool record_memory) {
+                 const Executor& exec, const std::string& banner, bool record_memory, bool races) {
   if (!banner.empty()) std::cerr << banner << "\n";
   std::cout << lesson.id << " on " << to_string(exec.backend()) << " (" << exec.device().name
             << ")\n";
@@ -91,6 +93,7 @@ void print_human(const lessons::LessonDef& lesson, const lessons::LessonRun& run
     if (t.dropped()) std::cout << " (raise --trace-capacity)";
     std::cout << "\n";
   }
+  if (races) print_races(run.launches, std::cout);
   // The access analysis when every load and store was recorded (traced ones alone say little).
   if (!record_memory) return;
   for (const Trace& t : run.launches)
@@ -198,6 +201,10 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_flag("--untraced", o->untraced,
                 "Record no events (a GPU run for a profiler, whose counters would otherwise count "
                 "the recorder's own stores)");
+  cmd->add_flag("--races", o->races,
+                "Emulator: record every shared and global access and report data races (two "
+                "accesses to one byte, one a write, not both atomic, that no barrier, atomic, "
+                "fence or copy wait orders); runs with one emulator OS thread");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
@@ -216,6 +223,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.seed = o->seed;
       p.json = o->json;
       p.record_memory = o->record_memory;
+      p.races = o->races;
       if (!(o->timeout > 0 && o->timeout <= 86400))
         return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
       p.timeout_seconds = o->timeout;
@@ -284,12 +292,18 @@ void register_run(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error(
                       "--record-memory needs the emulator (--backend emu): a GPU records only "
                       "traced(...) loads and stores"));
-    exec.options().record_memory = o->record_memory;
-    if (o->untraced && (o->compare || o->record_memory || !o->trace_path.empty()))
+    if (o->races && exec.backend() != Backend::Emu)
+      return void(state.exit_code = usage_error(
+                      "--races needs the emulator (--backend emu): race detection works on every "
+                      "recorded load and store, which only the emulator sees"));
+    if (o->untraced && (o->compare || o->record_memory || o->races || !o->trace_path.empty()))
       return void(state.exit_code =
                       usage_error("--untraced records no events: it cannot go with --compare, "
-                                  "--record-memory or --trace"));
+                                  "--record-memory, --races or --trace"));
+    exec.options().record_memory = o->record_memory || o->races;
     exec.options().trace = !o->untraced;
+    // Races are found in the order things happened, which one emulator thread keeps.
+    if (o->races) exec.options().jobs = 1;
     lessons::LessonRun run = lessons::run_lesson(*lesson, exec, req);
     if (!o->trace_path.empty() && !run.launches.empty()) {
       if (Status s = save_traces(o->trace_path, run.launches); !s) {
@@ -304,10 +318,13 @@ void register_run(CLI::App& app, CliState& state) {
     if (o->json) {
       nlohmann::json out = report_json(*lesson, run, exec, req, backend->banner);
       if (o->compare) out["comparison"] = comparison;
+      if (o->races) out["races"] = races_report(run.launches);
       std::cout << out.dump(2) << "\n";
     } else {
       print_human(*lesson, run, exec, backend->banner,
-                  o->record_memory || (lesson->records_memory && exec.backend() == Backend::Emu));
+                  o->record_memory || o->races ||
+                      (lesson->records_memory && exec.backend() == Backend::Emu),
+                  o->races);
       if (o->compare) print_comparison(comparison);
     }
     if (!run.status.ok() && !o->json)

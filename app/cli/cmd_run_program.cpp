@@ -16,9 +16,22 @@
 #include "app/program/program.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/memory_access.hpp"
+#include "device/trace/race_detector.hpp"
 #include "device/trace/trace_file.hpp"
 
 namespace coop::app {
+
+void print_races(std::span<const Trace> launches, std::ostream& out) {
+  size_t found = 0;
+  for (const Trace& t : launches)
+    for (const Race& r : find_races(t)) {
+      out << "  " << describe_race(r, t.header) << "\n";
+      ++found;
+    }
+  if (found == 0)
+    out << "  races: none found in " << launches.size()
+        << (launches.size() == 1 ? " launch" : " launches") << "\n";
+}
 
 int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (ran) *ran = false;
@@ -30,6 +43,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     return usage_error(
         "--record-memory needs the emulator (--backend emu): a GPU records only "
         "traced(...) loads and stores");
+  if (o.races && !gpu_arch.empty())
+    return usage_error(
+        "--races needs the emulator (--backend emu): race detection works on every recorded "
+        "load and store, which only the emulator sees");
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
@@ -47,7 +64,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.gpu_arch = gpu_arch;
   p.seed = o.seed;
   p.trace_capacity = o.trace_capacity;
-  p.record_memory = o.record_memory;
+  p.record_memory = o.record_memory || o.races;
   p.timeout_seconds = o.timeout_seconds;
   for (const std::string& text : o.launches) {
     Result<LaunchOverride> l = parse_launch_override(text);
@@ -156,6 +173,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
         out["launches"].push_back(std::move(l));
       }
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
+    if (o.races) out["races"] = races_report(launches ? *launches : std::vector<Trace>{});
     if (!unused.empty()) out["unused_launch_overrides"] = unused;
     if (!o.trace_path.empty()) out["trace"] = o.trace_path;
     std::ifstream printed(p.stdout_path, std::ios::binary);
@@ -164,6 +182,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["stdout"] = text.str();
     std::remove(p.stdout_path.c_str());
     std::cout << out.dump(2) << "\n";
+  }
+  if (o.races && !o.json && launches) {
+    std::cout << "races in " << o.file << ":\n";
+    print_races(*launches, std::cout);
   }
   if (o.trace_path.empty()) std::remove(trace.c_str());
   return run->exit_code;

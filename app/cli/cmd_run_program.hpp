@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "app/backend.hpp"
+BOTH
 
 namespace coop::app {
 
@@ -20,8 +22,12 @@ struct RunProgramOptions {
   uint64_t trace_capacity = 1u << 22;
   bool json = false;
   bool record_memory = false;  // every shared/global load and store, with the access analysis
+  bool races = false;          // record them all and report data races (race_detector.hpp)
   double timeout_seconds = 120;
 };
+
+// `--races` without --json: one line per race of each launch, or that none was found.
+void print_races(std::span<const Trace> launches, std::ostream& out);
 
 // Builds and runs the program; returns the exit status coopviz should exit with (the program's
 // own, or coopviz's codes when it could not be built or run). `ran` (if given) says whether the

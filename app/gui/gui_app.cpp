@@ -144,7 +144,7 @@ void GuiApp::run_now() {
   job.request.block_given = block_typed;
   job.backend = backend;
   job.trace_capacity = trace_capacity;
-  job.record_memory = record_memory;
+  job.record_memory = record_memory || find_races;
   job.generation = ++generation;
   run_due = -1;
   trace_error.clear();

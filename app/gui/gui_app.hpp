@@ -15,6 +15,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/program/watcher.hpp"
+#include "device/trace/race_detector.hpp"
 #include "visual/barrier_timeline.hpp"
 #include "visual/collective_flow.hpp"
 #include "visual/field_text.hpp"
@@ -67,6 +68,7 @@ struct GuiApp {
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
   bool record_memory = false;  // every shared/global load and store (the emulator only)
+  bool find_races = false;     // record them all and find data races (the emulator only)
 
   // [runs]
   LessonRunner runner;
@@ -96,6 +98,9 @@ struct GuiApp {
   // The code view's memory badges and the launch they were computed for (model address, events).
   std::vector<visual::MemoryBadge> memory_badges;
   std::pair<const visual::TimelineModel*, uint64_t> memory_badges_of{nullptr, 0};
+  // The races found in the launch shown (with find_races), and the launch they are of.
+  std::vector<Race> races;
+  std::pair<const visual::TimelineModel*, uint64_t> races_of{nullptr, 0};
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;

@@ -62,6 +62,8 @@ void draw_kernel_code(GuiApp& app) {
     }
     in.memory = &app.memory_badges;
   }
+  const std::vector<std::string> races = race_marks(app);
+  if (!races.empty()) in.races = &races;
   const int clicked = visual::draw_code_view("code", in, app.code, 0);
   if (clicked > 0) app.jump_to_line(clicked);
 }

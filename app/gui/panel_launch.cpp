@@ -180,6 +180,15 @@ void draw_launch(GuiApp& app, double now) {
   } else if (ImGui::Checkbox("all##memory", &app.record_memory)) {
     app.config_edited(now);
   }
+  // Beside it where the panel has room (a checkbox: its box, a gap, its label).
+  visual::same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                            ImGui::CalcTextSize("races").x);
+  // Races need every access recorded: switching them on records memory for the run.
+  if (ImGui::Checkbox("races##races", &app.find_races)) app.config_edited(now);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Emulator: record every access and find data races (two accesses to one byte, one a "
+        "write, not both atomic, that nothing orders); marked in the code, listed in Checks");
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

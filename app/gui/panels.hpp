@@ -50,6 +50,12 @@ void draw_thread_grid(GuiApp& app);
 // [panel_gpu_problem.cpp] Inside the thread grid panel: why the GPU could not run the lesson,
 // with the emulator and a recorded trace offered instead.
 void draw_gpu_problem(GuiApp& app);
+// [panel_race_list.cpp] The races of the launch shown (found once per launch, when find_races is
+// on), their marks for the code view (index = line), and their list with buttons that move
+// playback to either access.
+const std::vector<Race>& shown_races(GuiApp& app);
+std::vector<std::string> race_marks(GuiApp& app);
+void draw_race_list(GuiApp& app);
 // [panel_result_tabs.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);
 void draw_popped_out_tabs(GuiApp& app);

@@ -29,7 +29,7 @@ const std::map<std::string, Arity>& verbs() {
       {"memory", {1, 1}},     {"screenshot", {1, 2}},   {"expect", {2, 2}},
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
-      {"bench", {1, 2}},      {"request", {1, 1}}};
+      {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}}};
   return v;
 }
 
@@ -98,7 +98,8 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     const ScriptCommand& c = commands_[next_];
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
-                      c.verb == "backend" || c.verb == "seed" || c.verb == "memory";
+                      c.verb == "backend" || c.verb == "seed" || c.verb == "memory" ||
+                      c.verb == "races";
     if (!edit) {
       if (app.run_due >= 0) app.run_now();
       if (app.runner.busy() || app.program_running()) return true;  // next frame
@@ -232,6 +233,10 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
   } else if (c.verb == "memory") {
     if (a0 != "on" && a0 != "off") return Status::error("memory takes on or off");
     app.record_memory = a0 == "on";
+    app.config_edited(now);
+  } else if (c.verb == "races") {
+    if (a0 != "on" && a0 != "off") return Status::error("races takes on or off");
+    app.find_races = a0 == "on";
     app.config_edited(now);
   } else if (c.verb == "demo") {
     if (a0 != "on" && a0 != "off") return Status::error("demo takes on or off");

@@ -14,6 +14,7 @@
 //   popout TAB           show the tab in a window of its own
 //   capacity N           the trace capacity, as typed in the Launch panel
 //   memory on|off        record every load and store (the Launch panel's memory switch)
+//   races on|off         find data races (the Launch panel's races switch; records memory)
 //   recover emulator     the buttons shown when the GPU could not run the lesson
 //   recover trace [FILE]
 //   export DIR           Export PNG into DIR

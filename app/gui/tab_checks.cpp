@@ -13,6 +13,7 @@ namespace {
 
 void draw(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
+  draw_race_list(app);
   if (app.replay) {
     visual::text_dim_wrapped(app.program.empty()
                                  ? "A saved trace: nothing was run, so there is nothing to check."

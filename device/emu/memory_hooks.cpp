@@ -155,6 +155,22 @@ inline void on_access(const void* p, uint32_t bytes, bool write, const void* ret
   record_access(*w, p, bytes, write, return_address);
 }
 
+// A kernel's __threadfence(), recorded with its loads and stores: with relaxed atomics, fences
+// are how a kernel orders its memory for other blocks (the race detector needs them).
+void on_fence(const void* return_address) {
+  Worker* w = t_recording_worker;
+  if (w == nullptr || w->current == nullptr || t_paused != 0) return;
+  flush_pending_store(*w);
+  Event e{};
+  e.kind = EventKind::Fence;
+  e.group_kind = GroupKind::Thread;
+  e.group_size = 1;
+  e.group_id = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  e.flags = kFlagInstrumented;
+  e.time = w->clock;
+  record(e);
+}
+
 }  // namespace
 }  // namespace coop::emu
 
@@ -250,6 +266,7 @@ COOP_ATOMIC_HOOKS(64, unsigned long long)
 
 [[gnu::used]] void __tsan_atomic_thread_fence(int) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  ::coop::emu::on_fence(__builtin_return_address(0));
 }
 [[gnu::used]] void __tsan_atomic_signal_fence(int) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);

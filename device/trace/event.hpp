@@ -36,6 +36,8 @@ enum class EventKind : uint8_t {
   Note = 14,          // free-form value a lesson records for the view: a = value, op = lesson tag
   Fault = 15,         // the thread stopped here on an error that ended the launch (the run's
                       // report says which); recorded with kFlagStuck by the emulator only
+  Fence = 16,         // __threadfence(): recorded by the emulator only, with its memory recording
+                      // (kFlagInstrumented; group_id = code address, as its loads and stores)
   Count
 };
 
@@ -54,7 +56,9 @@ enum class GroupKind : uint8_t {
   Warp = 10,      // raw warp intrinsics (__shfl_sync and friends)
   Barrier = 11,   // a cuda::barrier object, or a cuda::pipeline stage's; group_id = its offset in
                   // the block's shared memory (laid out freely by each backend, so traces compare
-                  // it as free), group_size = the count given at init, rank = thread rank in block
+                  // it as free), group_size = the count given at init, rank = thread rank in block;
+                  // the emulator puts the barrier's own phase + 1 in `a` of its arrive, wait and
+                  // arrive_and_wait events (one thread may wait on a phase it never arrived in)
   Count
 };
 

@@ -50,13 +50,15 @@ uint32_t phases_of(std::span<const LaneAccess> lanes) {
   return over_phases(lanes, [](uint32_t a, uint32_t ways) { return a + (ways > 0 ? 1 : 0); });
 }
 
-// A traced(...) access records its value's type, not its size.
-uint32_t traced_bytes(ValueType type) {
+}  // namespace
+
+uint32_t access_bytes(const Event& e) {
+  if (e.flags & kFlagInstrumented) return e.extra;
+  // A traced(...) access records its value's type, not its size.
+  const ValueType type = e.value_type;
   const bool wide = type == ValueType::I64 || type == ValueType::U64 || type == ValueType::F64;
   return wide ? 8 : 4;
 }
-
-}  // namespace
 
 const char* to_string(MemorySpace space) {
   return space == MemorySpace::Shared ? "shared" : "global";
@@ -84,7 +86,8 @@ void type_recorded_accesses(Trace& trace) {
   const std::vector<BufferInfo>& buffers = trace.header.buffers;
   if (buffers.empty()) return;
   for (Event& e : trace.events) {
-    if (!(e.flags & kFlagInstrumented)) continue;
+    const bool access = e.kind == EventKind::Load || e.kind == EventKind::Store;
+    if (!access || !(e.flags & kFlagInstrumented)) continue;
     const bool shared = e.flags & kFlagShared;
     for (const BufferInfo& b : buffers) {
       if (b.shared != shared || e.address < b.base || e.address + e.extra > b.base + b.bytes)
@@ -125,9 +128,7 @@ std::vector<MemoryRequest> memory_requests(const Trace& trace) {
       r.store = store;
       r.execution = k;
     }
-    // Traced accesses record no size: their value type says it.
-    const uint32_t bytes = instrumented ? e.extra : traced_bytes(e.value_type);
-    r.lanes.push_back(LaneAccess{in_block % kWarpSize, e.address, bytes});
+    r.lanes.push_back(LaneAccess{in_block % kWarpSize, e.address, access_bytes(e)});
     r.events.push_back(i);
   }
   std::vector<MemoryRequest> out;

@@ -98,6 +98,10 @@ struct LineMemoryStats {
   double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
 };
 
+// Bytes a recorded load or store touches: its recorded size, or for a traced(...) access (which
+// records its value, not its size) the size of its value type.
+uint32_t access_bytes(const Event& e);
+
 // Gives each instrumented access that is one whole element of a named buffer (TraceHeader::buffers)
 // that buffer's value type, so that its value reads as the kernel's float or int: the
 // instrumentation itself knows only sizes.

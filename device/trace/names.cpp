@@ -7,9 +7,9 @@ namespace coop {
 namespace {
 
 constexpr std::array<std::string_view, size_t(EventKind::Count)> kEventKinds = {
-    "none", "group_create", "barrier", "barrier_arrive", "barrier_wait", "collective",
-    "invoke_one", "atomic", "load", "store", "copy_issue", "copy_wait", "thread_begin",
-    "thread_end", "note", "fault"};
+    "none",         "group_create", "barrier", "barrier_arrive", "barrier_wait", "collective",
+    "invoke_one",   "atomic",       "load",    "store",          "copy_issue",   "copy_wait",
+    "thread_begin", "thread_end",   "note",    "fault",          "fence"};
 
 constexpr std::array<std::string_view, size_t(GroupKind::Count)> kGroupKinds = {
     "none",      "thread",  "block",  "grid",   "cluster", "tile",

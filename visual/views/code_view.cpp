@@ -157,15 +157,30 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
                           line_h * 0.5f);
         dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
                     badge->text.c_str());
+        x = a.x + w;  // a race badge goes after it
+      }
+      const std::string* race =
+          in.races && size_t(line) < in.races->size() && !(*in.races)[line].empty()
+              ? &(*in.races)[line]
+              : nullptr;
+      if (race) {
+        // After the code and any memory badge: a line in a data race (race_detector.hpp).
+        const char* text = "race";
+        const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, text).x + char_w;
+        const ImVec2 a(x + char_w * 2, y + 1);
+        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), st.colors.error, line_h * 0.5f);
+        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
+                    text);
       }
       if (row_hovered) {
         if (ImGui::IsMouseClicked(0)) clicked = line;
-        if (count > 0 || step || badge) {
+        if (count > 0 || step || badge || race) {
           ImGui::BeginTooltip();
           if (count > 0)
             ImGui::Text("%u of %u threads are at line %d", count, in.thread_count, line);
           if (step) ImGui::TextUnformatted("This line is part of the current step.");
           if (badge) ImGui::TextUnformatted(badge->details.c_str());
+          if (race) ImGui::TextUnformatted(race->c_str());
           ImGui::TextUnformatted("Click: jump to the next event on this line.");
           ImGui::EndTooltip();
         }

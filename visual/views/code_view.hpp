@@ -1,10 +1,12 @@
 // The lesson kernel with syntax colours. Lines where threads are at the playback cursor are
 // highlighted with a count of threads; the current step's lines are marked; lines whose memory
-// accesses were recorded carry a badge (sectors per request, bank-conflict ways); clicking a line
+// accesses were recorded carry a badge (sectors per request, bank-conflict ways), lines in a data
+// race a red "race" badge; clicking a line
 // reports it (the app jumps playback to that line's next event).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +21,7 @@ struct CodeViewInput {
   std::vector<int> step_lines;                         // the current step's lines
   int last_event_line = 0;                             // line of the event just played
   const std::vector<MemoryBadge>* memory = nullptr;    // access analysis per line (index = line)
+  const std::vector<std::string>* races = nullptr;     // per line: "" or what it races with
 };
 
 struct CodeViewSettings {

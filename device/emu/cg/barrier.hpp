@@ -54,9 +54,11 @@ inline emu::GroupRef barrier_group(const void* bar, int line) {
   return g;
 }
 
-inline void record_barrier_event(EventKind kind, const void* bar, int line, uint64_t arrive,
-                                 uint64_t depart) {
+// `phase` is the barrier's own (0-based): a = phase + 1 (event.hpp, GroupKind::Barrier).
+inline void record_barrier_event(EventKind kind, const void* bar, int line, uint64_t phase,
+                                 uint64_t arrive, uint64_t depart) {
   Event e = cg::detail::group_event(kind, barrier_group(bar, line), line);
+  e.a = phase + 1;
   if (kind != EventKind::BarrierArrive) {
     e.time = arrive;
     e.b = depart;
@@ -110,13 +112,13 @@ class barrier {
   [[nodiscard]] arrival_token arrive(::std::ptrdiff_t update = 1, int line = __builtin_LINE()) {
     const uint64_t phase = emu::barrier_arrive(this, uint32_t(update), false, uint16_t(line),
                                                &barrier::run_completion, this);
-    detail::record_barrier_event(EventKind::BarrierArrive, this, line, 0, 0);
+    detail::record_barrier_event(EventKind::BarrierArrive, this, line, phase, 0, 0);
     return {phase};
   }
   void wait(arrival_token&& token, int line = __builtin_LINE()) const {
     uint64_t arrive = 0, depart = 0;
     emu::barrier_wait(this, token.phase, uint16_t(line), "cuda::barrier::wait()", &arrive, &depart);
-    detail::record_barrier_event(EventKind::BarrierWait, this, line, arrive, depart);
+    detail::record_barrier_event(EventKind::BarrierWait, this, line, token.phase, arrive, depart);
   }
   void arrive_and_wait(int line = __builtin_LINE()) {
     const uint64_t arrive_time = emu::now();
@@ -125,12 +127,13 @@ class barrier {
     uint64_t arrive = 0, depart = 0;
     emu::barrier_wait(this, phase, uint16_t(line), "cuda::barrier::arrive_and_wait()", &arrive,
                       &depart);
-    detail::record_barrier_event(EventKind::Barrier, this, line, arrive_time, depart);
+    detail::record_barrier_event(EventKind::Barrier, this, line, phase, arrive_time, depart);
   }
   // Arrives, and leaves: later phases expect one arrival fewer.
   void arrive_and_drop(int line = __builtin_LINE()) {
-    emu::barrier_arrive(this, 1, true, uint16_t(line), &barrier::run_completion, this);
-    detail::record_barrier_event(EventKind::BarrierArrive, this, line, 0, 0);
+    const uint64_t phase =
+        emu::barrier_arrive(this, 1, true, uint16_t(line), &barrier::run_completion, this);
+    detail::record_barrier_event(EventKind::BarrierArrive, this, line, phase, 0, 0);
   }
   static constexpr ::std::ptrdiff_t max() noexcept { return (::std::ptrdiff_t(1) << 20) - 1; }
 

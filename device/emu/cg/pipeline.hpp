@@ -106,14 +106,14 @@ class pipeline {
   friend struct detail::pipeline_access;
 
   static void arrive_on(barrier<Scope>& bar, int line) {
-    emu::barrier_arrive(&bar, 1, false, uint16_t(line));
-    detail::record_barrier_event(EventKind::BarrierArrive, &bar, line, 0, 0);
+    const uint64_t phase = emu::barrier_arrive(&bar, 1, false, uint16_t(line));
+    detail::record_barrier_event(EventKind::BarrierArrive, &bar, line, phase, 0, 0);
   }
   static void wait_on(barrier<Scope>& bar, uint64_t phase, EventKind kind, int line,
                       const char* what) {
     uint64_t arrive = 0, depart = 0;
     emu::barrier_wait(&bar, phase, uint16_t(line), what, &arrive, &depart);
-    detail::record_barrier_event(kind, &bar, line, arrive, depart);
+    detail::record_barrier_event(kind, &bar, line, phase, arrive, depart);
   }
 
   detail::pipeline_stage<Scope>* stages_;
