@@ -163,10 +163,12 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
                                d.cc_string() + " (run it on the emulator)");
     return out;
   }
-  const uint64_t saved_seed = exec.options().seed;
+  const ExecOptions saved = exec.options();
+  exec.options().schedule = request.schedule;
   exec.options().seed = request.seed;
   out.status = lesson.run(exec, request, out);
-  exec.options().seed = saved_seed;
+  exec.options().schedule = saved.schedule;
+  exec.options().seed = saved.seed;
   // Timestamps the views draw must keep the hardware's order: checked on every run that
   // recorded something (a launch that failed before recording leaves nothing to check).
   const bool recorded = std::any_of(out.launches.begin(), out.launches.end(),

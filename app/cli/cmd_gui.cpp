@@ -13,11 +13,12 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/run_program.hpp"
-#include "app/program/program.hpp"
+#include "app/cli/schedule_options.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
+#include "app/program/program.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
@@ -29,6 +30,7 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   bool presentation = false;
+  ScheduleOptions emu;                          // --schedule, --seed
   std::string program;                          // a user's own FILE.cu, run first
   std::vector<std::string> includes, defines, launches;  // its -I, -D and --launch
   int frames = 4;
@@ -61,6 +63,10 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
   if (choice == std::end(kBackendChoices))
     return Status::error("--backend '" + o.backend + "': choose auto, gpu or emu");
   app.backend = int(choice - std::begin(kBackendChoices));
+  Result<Schedule> schedule = check_schedule(o.emu, 1, o.backend == "gpu");
+  if (!schedule) return schedule.status();
+  app.schedule = *schedule;
+  app.seed = o.emu.seed;
   if (!o.trace.empty()) {
     if (Status s = app.open_trace(o.trace); !s) return s;
   } else {
@@ -93,6 +99,7 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
   cmd->add_option("--backend", o.backend, "Run lessons (or the program) on: auto, gpu or emu")
       ->capture_default_str();
   cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
+  add_schedule_options(cmd, o.emu);
 }
 
 }  // namespace
@@ -203,6 +210,7 @@ void register_gui(CLI::App& app, CliState& state) {
       p.defines = gui->defines;
       p.launches = gui->launches;
       p.backend = gui->backend;
+      p.emu = gui->emu;
       p.trace_path = (std::filesystem::temp_directory_path() /
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
@@ -256,6 +264,9 @@ void register_gui(CLI::App& app, CliState& state) {
         if (Result<LaunchOverride> l = parse_launch_override(text))
           watched.launch_overrides.push_back(*l);
       watched.trace_out = gui->trace;
+      if (Result<Schedule> schedule = parse_schedule(gui->emu.schedule, "--schedule"))
+        watched.schedule = *schedule;  // checked by the first run
+      watched.seed = gui->emu.seed;
       // As the first run: the GPU if there is one and the emulator was not asked for.
       if (gui->backend != "emu") watched.gpu_arch = local_gpu_arch();
       app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));

@@ -32,6 +32,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     return usage_error(
         "--record-memory needs the emulator (--backend emu): a GPU records only "
         "traced(...) loads and stores");
+  Result<Schedule> schedule = check_schedule(o.emu, 1, !gpu_arch.empty());
+  if (!schedule) return usage_error(schedule.message());
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
@@ -47,7 +49,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.args = o.args;
   p.arch = o.emulate;
   p.gpu_arch = gpu_arch;
-  p.seed = o.seed;
+  p.schedule = *schedule;
+  p.seed = o.emu.seed;
   p.trace_capacity = o.trace_capacity;
   p.record_memory = o.record_memory;
   p.timeout_seconds = o.timeout_seconds;
@@ -134,6 +137,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;
     }
     out["run_seconds"] = run->seconds;
+    out["schedule"] = to_string(p.schedule);
+    out["seed"] = p.seed;
     out["exit_code"] = run->exit_code;
     if (!run->what.empty()) out["problem"] = run->what;
     out["launches"] = nlohmann::json::array();
@@ -145,6 +150,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                             {"block", dims(t.header.launch.block)},
                             {"events", t.events.size()},
                             {"dropped", t.dropped()}};
+        if (!t.header.schedule.empty()) l["schedule"] = t.header.schedule;
         // An overridden launch also says what the program itself asked for.
         const auto& params = t.header.params;
         if (auto it = params.find("launch override"); it != params.end()) {

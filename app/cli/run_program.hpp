@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/schedule_options.hpp"
+
 namespace coop::app {
 
 struct RunProgramOptions {
@@ -14,7 +16,7 @@ struct RunProgramOptions {
   std::string backend = "auto";
   std::string emulate;
   std::string trace_path;
-  uint64_t seed = 0;
+  ScheduleOptions emu;  // --schedule and --seed (the emulator's)
   uint64_t trace_capacity = 1u << 22;
   bool json = false;
   bool record_memory = false;  // every shared/global load and store, with the access analysis

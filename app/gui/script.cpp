@@ -28,7 +28,7 @@ const std::map<std::string, Arity>& verbs() {
       {"memory", {1, 1}},     {"screenshot", {1, 2}},   {"expect", {2, 2}},
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
-      {"bench", {1, 2}}};
+      {"bench", {1, 2}},      {"schedule", {1, 1}}};
   return v;
 }
 
@@ -97,7 +97,8 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     const ScriptCommand& c = commands_[next_];
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
-                      c.verb == "backend" || c.verb == "seed" || c.verb == "memory";
+                      c.verb == "backend" || c.verb == "seed" || c.verb == "memory" ||
+                      c.verb == "schedule";
     if (!edit) {
       if (app.run_due >= 0) app.run_now();
       if (app.runner.busy() || app.program_running()) return true;  // next frame
@@ -157,6 +158,11 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       if (a0 == kBackendChoices[i]) index = i;
     if (index < 0) return Status::error("backend '" + a0 + "': choose auto, gpu or emu");
     app.backend = index;
+    app.config_edited(now);
+  } else if (c.verb == "schedule") {
+    Result<Schedule> schedule = parse_schedule(a0, "schedule");
+    if (!schedule) return schedule.status();
+    app.schedule = *schedule;
     app.config_edited(now);
   } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
              c.verb == "prev-phase") {

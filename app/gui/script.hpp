@@ -8,6 +8,7 @@
 //   param NAME=VALUE
 //   backend auto|gpu|emu
 //   seed N
+//   schedule lockstep|random|its   the emulator's schedule (the Launch panel's combo)
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
