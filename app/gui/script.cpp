@@ -270,6 +270,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                                                        : std::to_string(app.dropped_events());
     else if (a0 == "trace-backend")
       got = m ? to_string(m->trace().header.backend) : "none";
+    else if (a0 == "schedule")  // the emulator's schedule the shown trace ran under
+      got = m ? m->trace().header.schedule.substr(0, m->trace().header.schedule.find(' ')) : "none";
     else if (a0 == "capacity")
       got = std::to_string(app.trace_capacity);
     else if (a0 == "replay")
@@ -287,7 +289,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           "expect " + a0 +
           ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
           "step, status, "
-          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report "
+          "problem, dropped, capacity, replay, trace-backend, schedule, notice-error, "
+          "bench-report "
           "or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +

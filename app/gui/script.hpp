@@ -27,6 +27,7 @@
 //   expect problem none|no-gpu|old-driver|fault|...   (why the GPU could not run the lesson)
 //   expect dropped N|some   expect capacity N   expect replay yes|no
 //   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
+//   expect schedule lockstep|random|its|none   (the emulator schedule the shown trace ran under)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
