@@ -210,10 +210,10 @@ void release(Worker& worker, Block& block, Warp& warp, uint32_t batch) {
   }
 }
 
-// The batch: every lane waiting at the same site as a chosen lane, like one instruction issued
-// for the lanes that are converged there.
-void release_batch(Worker& worker, Block& block, Warp& warp) {
-  const int chosen = next_lane(worker, warp.pending);
+// The batch: every lane waiting at the same site as a lane chosen among `among`, like one
+// instruction issued for the lanes that are converged there.
+void release_batch(Worker& worker, Block& block, Warp& warp, uint32_t among) {
+  const int chosen = next_lane(worker, among);
   const uint32_t site = block.lanes[warp.first + chosen].site;
   uint32_t batch = 0;
   for (uint32_t m = warp.pending; m; m &= m - 1) {
@@ -223,9 +223,8 @@ void release_batch(Worker& worker, Block& block, Warp& warp) {
   release(worker, block, warp, batch);
 }
 
-// Runs the warp's runnable lanes to their next step points, then releases one batch of lanes
-// that wait at the same plain step. Returns whether anything happened.
-bool step_warp(Worker& worker, Block& block, Warp& warp) {
+// Runs the warp's runnable lanes to their next step points. Returns whether any ran.
+bool run_lanes(Worker& worker, Block& block, Warp& warp) {
   bool progress = false;
   while (warp.runnable && !worker.launch->failed.load(std::memory_order_relaxed)) {
     const int lane = next_lane(worker, warp.runnable);
@@ -236,30 +235,52 @@ bool step_warp(Worker& worker, Block& block, Warp& warp) {
     resume(worker, l);
     progress = true;
   }
+  return progress;
+}
+
+// Lockstep: runs the warp's runnable lanes to their next step points, then releases one batch of
+// lanes that wait at the same plain step. Returns whether anything happened.
+bool step_warp(Worker& worker, Block& block, Warp& warp) {
+  bool progress = run_lanes(worker, block, warp);
   if (warp.pending) {
-    release_batch(worker, block, warp);
+    release_batch(worker, block, warp, warp.pending);
     progress = true;
   }
   return progress;
 }
 
-// Under the its schedule a warp's lanes advance one at a time: a step runs one runnable lane to
-// its next step point, or else lets one waiting lane through alone. Only where code asks which
-// lanes are converged (coalesced_threads, __activemask: Op::Ballot sites) are the lanes there
-// released together, and only once no other lane of the warp waits to step, so that lanes merely
-// behind on the same path catch up first, as a warp reconverges before such a call.
+// The warp's lanes waiting at step points other than those where code asks which lanes are
+// converged (coalesced_threads, __activemask: Op::Ballot sites). Under random and its these go
+// first, so that lanes merely behind on the same path catch up before such a call, as a warp
+// reconverges before it; those asking go on together once no other lane waits to step.
+uint32_t pending_elsewhere_than_ballot(const Block& block, const Warp& warp) {
+  uint32_t elsewhere = 0;
+  for (uint32_t m = warp.pending; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    if (block.lanes[warp.first + i].op != Op::Ballot) elsewhere |= 1u << i;
+  }
+  return elsewhere;
+}
+
+// Random: as lockstep, with the lanes that ask who is converged released last.
+void step_warp_random(Worker& worker, Block& block, Warp& warp) {
+  run_lanes(worker, block, warp);
+  if (!warp.pending) return;
+  const uint32_t elsewhere = pending_elsewhere_than_ballot(block, warp);
+  release_batch(worker, block, warp, elsewhere ? elsewhere : warp.pending);
+}
+
+// Its: a warp's lanes advance one at a time. A step runs one runnable lane to its next step
+// point, or else lets one waiting lane through alone; the lanes that ask who is converged go on
+// together, last.
 void step_lane(Worker& worker, Block& block, Warp& warp) {
   if (warp.runnable) {
     resume(worker, block.lanes[warp.first + next_lane(worker, warp.runnable)]);
     return;
   }
-  uint32_t alone = 0;
-  for (uint32_t m = warp.pending; m; m &= m - 1) {
-    const int i = std::countr_zero(m);
-    if (block.lanes[warp.first + i].op != Op::Ballot) alone |= 1u << i;
-  }
-  if (alone == 0) return release_batch(worker, block, warp);
-  release(worker, block, warp, 1u << next_lane(worker, alone));
+  const uint32_t elsewhere = pending_elsewhere_than_ballot(block, warp);
+  if (elsewhere == 0) return release_batch(worker, block, warp, warp.pending);
+  release(worker, block, warp, 1u << next_lane(worker, elsewhere));
 }
 
 // Wakes one waiter of a warp-level rendezvous whose missing members have all exited since it
@@ -499,7 +520,7 @@ void run_seeded(Worker& worker, unsigned window_units) {
     if (its)
       step_lane(worker, *block, *warp);
     else
-      step_warp(worker, *block, *warp);
+      step_warp_random(worker, *block, *warp);
     if (block->live == 0) retire_finished(worker);
     if (worker.steps >= next_check) {
       next_check = worker.steps + (1u << 14);

@@ -15,8 +15,9 @@ enum class Schedule : uint8_t {
   // step point released together as one instruction. The seed shuffles lanes within a warp.
   Lockstep,
   // At every step point the next warp, of any resident block, is a seeded pick, and blocks start
-  // in a seeded order; shared and global loads and stores are step points too, so a thread can be
-  // preempted between a load and its store.
+  // in a seeded order; shared and global loads and stores are step points too (through the memory
+  // instrumentation, recorded or not), so a thread can be preempted between a load and its store.
+  // A warp's lanes still go on together, and catch up before coalesced_threads()/__activemask().
   Random,
   // Independent thread scheduling (Volta and later): as Random, and a warp's lanes also advance
   // one at a time between convergence points (__syncwarp, tile sync, collectives).

@@ -139,6 +139,23 @@ Trace take_tickets(Executor& exec, DeviceArray<int>& counter, DeviceArray<int>& 
   return trace;
 }
 
+// Lanes that only lag behind on the same path (lane 0 stored alone) catch up before the warp asks
+// who is converged, under every schedule: coalesced_threads() then has all 32 lanes.
+TEST(Schedules, AWarpReconvergesBeforeCoalescedThreads) {
+  for (Schedule schedule : {Schedule::Lockstep, Schedule::Random, Schedule::Its}) {
+    for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      auto exec = scheduled(schedule, seed);
+      auto sizes = DeviceArray<int>::create(*exec, 64, "sizes");
+      Trace trace;
+      ASSERT_TRUE(
+          exec->launch(kernels().converge_after_branch, blocks_of(1, 64), trace, sizes->get()));
+      const std::vector<int> got = *sizes->download();
+      EXPECT_EQ(std::count(got.begin(), got.end(), 32), 64)
+          << to_string(schedule) << ", seed " << seed;
+    }
+  }
+}
+
 // Every field of every event, in order (the trace is renumbered, so sequence numbers compare too).
 bool same_events(const Trace& a, const Trace& b) {
   return a.events.size() == b.events.size() &&

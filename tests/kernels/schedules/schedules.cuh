@@ -57,6 +57,15 @@ __global__ void warp_sum_synced(const int* in, int* out) {
   if (t == 0) out[blockIdx.x] = s[0];
 }
 
+// Lane 0 of each warp alone stores, then every lane asks which lanes are converged: the warp has
+// reconverged by then, so each lane's coalesced group has the whole warp.
+__global__ void converge_after_branch(int* sizes) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x % 32 == 0) sizes[i] = -1;
+  const cg::coalesced_group active = cg::coalesced_threads();
+  sizes[i] = int(active.size());
+}
+
 // Spins on a plain (volatile) load of a flag nothing sets: no traced step point in the loop, only
 // the load itself, which the random and its schedules make a step point.
 __global__ void spin_on_plain_load(int* flag) {
