@@ -163,14 +163,15 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
                                d.cc_string() + " (run it on the emulator)");
     return out;
   }
-  const uint64_t saved_seed = exec.options().seed;
-  const bool saved_memory = exec.options().record_memory;
+  const ExecOptions saved = exec.options();
+  exec.options().schedule = request.schedule;
   exec.options().seed = request.seed;
   // Only the emulator sees untraced loads and stores; a GPU records the traced ones alone.
   if (lesson.records_memory && exec.backend() == Backend::Emu) exec.options().record_memory = true;
   out.status = lesson.run(exec, request, out);
-  exec.options().seed = saved_seed;
-  exec.options().record_memory = saved_memory;
+  exec.options().schedule = saved.schedule;
+  exec.options().seed = saved.seed;
+  exec.options().record_memory = saved.record_memory;
   // Timestamps the views draw must keep the hardware's order: checked on every run that
   // recorded something (a launch that failed before recording leaves nothing to check).
   const bool recorded = std::any_of(out.launches.begin(), out.launches.end(),

@@ -45,6 +45,7 @@ struct LessonRun {
 struct RunRequest {
   LaunchConfig config;
   Params params;
+  Schedule schedule = Schedule::Lockstep;  // the emulator's (ExecOptions::schedule)
   uint64_t seed = 0;
   // Which parts of config the user gave. A lesson that derives a launch from its parameters (a
   // grid of `waves` full waves, the block of an example) keeps what was given as given.

@@ -12,6 +12,7 @@
 
 #include "app/bench/kernels/kernels.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/schedule_options.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/race_detector.hpp"
@@ -155,6 +156,7 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
     double numba_reference = 0;  // seconds, when the simulator cannot be run here
     unsigned window = 0;
     std::string only;  // "tree" or "numba": run one of the two measurements
+    ScheduleOptions emu;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = bench.add_subcommand("emu", "Emulator speed: Numba-simulator comparison and a "
@@ -167,13 +169,22 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
                   "Use this simulator time instead of running the script");
   cmd->add_option("--only", o->only, "Run one measurement only")
       ->check(CLI::IsMember({"tree", "numba"}));
+  add_schedule_options(cmd, o->emu);
   cmd->callback([o, &state] {
+    // Random and its run on one OS thread: the large reduction's --jobs then gives way.
+    const Result<Schedule> schedule = parse_schedule(o->emu.schedule, "--schedule");
+    if (!schedule) return void(state.exit_code = usage_error(schedule.message()));
+    if (*schedule != Schedule::Lockstep) o->jobs = 1;
     auto exec = make_emu_executor(default_emulated_device());
     nlohmann::json out;
     out["device"] = exec->device().name + " (emulated)";
     out["cores"] = std::thread::hardware_concurrency();
+    out["schedule"] = o->emu.schedule;
+    out["seed"] = o->emu.seed;
     bool pass = true;
     exec->options().window = o->window;
+    exec->options().schedule = *schedule;
+    exec->options().seed = o->emu.seed;
 
     // 1. A million threads, ten barriers each, every event recorded (run first: peak memory).
     if (o->only != "numba") {

@@ -12,6 +12,7 @@
 
 #include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/schedule_options.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
@@ -28,6 +29,7 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   bool presentation = false;
+  ScheduleOptions emu;                          // --schedule, --seed
   std::string program;                          // a user's own FILE.cu, run first
   std::vector<std::string> includes, defines, launches;  // its -I, -D and --launch
   int frames = 4;
@@ -58,6 +60,10 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
   Result<BackendRequest> backend = parse_backend_request(o.backend);
   if (!backend) return backend.status();
   app.backend = *backend;
+  Result<Schedule> schedule = check_schedule(o.emu, 1, *backend == BackendRequest::Gpu);
+  if (!schedule) return schedule.status();
+  app.schedule = *schedule;
+  app.seed = o.emu.seed;
   if (!o.trace.empty()) {
     if (Status s = app.open_trace(o.trace); !s) return s;
   } else {
@@ -91,6 +97,7 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
                   "Run lessons (or the program) on: " + backend_request_words())
       ->capture_default_str();
   cmd->add_flag("--presentation", o.presentation, "Large fonts and high contrast");
+  add_schedule_options(cmd, o.emu);
 }
 
 }  // namespace
@@ -203,6 +210,7 @@ void register_gui(CLI::App& app, CliState& state) {
       Result<BackendRequest> backend = parse_backend_request(gui->backend);
       if (!backend) return void(state.exit_code = usage_error(backend.message()));
       p.backend = *backend;
+      p.emu = gui->emu;
       p.trace_path = (std::filesystem::temp_directory_path() /
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
@@ -256,6 +264,9 @@ void register_gui(CLI::App& app, CliState& state) {
         if (Result<LaunchOverride> l = parse_launch_override(text))
           watched.launch_overrides.push_back(*l);
       watched.trace_out = gui->trace;
+      if (Result<Schedule> schedule = parse_schedule(gui->emu.schedule, "--schedule"))
+        watched.schedule = *schedule;  // checked by the first run
+      watched.seed = gui->emu.seed;
       // As the first run: the GPU if there is one and the emulator was not asked for.
       if (app.backend != BackendRequest::Emu) watched.gpu_arch = local_gpu_arch();
       app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));

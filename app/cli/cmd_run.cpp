@@ -6,6 +6,7 @@
 #include "app/backend.hpp"
 #include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/schedule_options.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/compare.hpp"
 #include "device/trace/memory_access.hpp"
@@ -22,7 +23,7 @@ struct RunOptions {
   std::string emulate;
   std::string grid, block;
   std::vector<std::string> params;
-  uint64_t seed = 0;
+  ScheduleOptions emu;  // --schedule, --seed
   std::string trace_path;
   std::string capacity;
   unsigned jobs = 1;
@@ -48,6 +49,7 @@ nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::Less
                    {"block", {req.config.block.x, req.config.block.y, req.config.block.z}},
                    {"mode", to_string(req.config.mode)}};
   out["params"] = req.params;
+  out["schedule"] = to_string(req.schedule);
   out["seed"] = req.seed;
   out["status"] = run.status.ok() ? "ok" : "error";
   if (!run.status.ok()) out["error"] = run.status.message();
@@ -190,7 +192,7 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
   cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] in threads");
   cmd->add_option("--param", o->params, "Lesson parameter name=value (repeatable)");
-  cmd->add_option("--seed", o->seed, "Emulator schedule seed (0: default order)");
+  add_schedule_options(cmd, o->emu);
   cmd->add_option("--trace", o->trace_path, "Save the trace (.json for JSON, else CBOR)");
   cmd->add_option("--trace-capacity", o->capacity, "Event slots per launch (default 4194304)");
   cmd->add_option("--jobs", o->jobs, "Emulator OS threads for normal launches");
@@ -220,7 +222,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.backend = *request;
       p.emulate = o->emulate;
       p.trace_path = o->trace_path;
-      p.seed = o->seed;
+      p.emu = o->emu;
       p.json = o->json;
       p.record_memory = o->record_memory;
       p.races = o->races;
@@ -255,7 +257,7 @@ void register_run(CLI::App& app, CliState& state) {
     }
     lessons::RunRequest req;
     req.config = lesson->default_config;
-    req.seed = o->seed;
+    req.seed = o->emu.seed;
     if (!o->grid.empty()) {
       auto g = parse_dim3(o->grid, "--grid");
       if (!g) return void(state.exit_code = usage_error(g.message()));
@@ -288,6 +290,9 @@ void register_run(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error("--jobs " + std::to_string(o->jobs) +
                                                 " must be between 1 and 256"));
     exec.options().jobs = o->jobs;
+    Result<Schedule> schedule = check_schedule(o->emu, o->jobs, exec.backend() == Backend::Gpu);
+    if (!schedule) return void(state.exit_code = usage_error(schedule.message()));
+    req.schedule = *schedule;
     if (o->record_memory && exec.backend() != Backend::Emu)
       return void(state.exit_code = usage_error(
                       "--record-memory needs the emulator (--backend emu): a GPU records only "

@@ -47,6 +47,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     return usage_error(
         "--races needs the emulator (--backend emu): race detection works on every recorded "
         "load and store, which only the emulator sees");
+  Result<Schedule> schedule = check_schedule(o.emu, 1, !gpu_arch.empty());
+  if (!schedule) return usage_error(schedule.message());
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
     return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
                        "`coopviz list`)");
@@ -62,7 +64,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.args = o.args;
   p.arch = o.emulate;
   p.gpu_arch = gpu_arch;
-  p.seed = o.seed;
+  p.schedule = *schedule;
+  p.seed = o.emu.seed;
   p.trace_capacity = o.trace_capacity;
   p.record_memory = o.record_memory || o.races;
   p.timeout_seconds = o.timeout_seconds;
@@ -150,6 +153,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;
     }
     out["run_seconds"] = run->seconds;
+    out["schedule"] = to_string(p.schedule);
+    out["seed"] = p.seed;
     out["exit_code"] = run->exit_code;
     if (!run->what.empty()) out["problem"] = run->what;
     out["launches"] = nlohmann::json::array();
@@ -161,6 +166,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                             {"block", dims(t.header.launch.block)},
                             {"events", t.events.size()},
                             {"dropped", t.dropped()}};
+        if (!t.header.schedule.empty()) l["schedule"] = t.header.schedule;
         // An overridden launch also says what the program itself asked for.
         const auto& params = t.header.params;
         if (auto it = params.find("launch override"); it != params.end()) {

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-BOTH
+#include "app/backend.hpp"
+#include "app/cli/schedule_options.hpp"
+#include "device/trace/trace.hpp"
 
 namespace coop::app {
 
@@ -18,7 +20,7 @@ struct RunProgramOptions {
   BackendRequest backend = BackendRequest::Auto;
   std::string emulate;
   std::string trace_path;
-  uint64_t seed = 0;
+  ScheduleOptions emu;  // --schedule and --seed (the emulator's)
   uint64_t trace_capacity = 1u << 22;
   bool json = false;
   bool record_memory = false;  // every shared/global load and store, with the access analysis

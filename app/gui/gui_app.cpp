@@ -139,6 +139,7 @@ void GuiApp::run_now() {
   job.lesson = l;
   job.request.config = config;
   job.request.params = params;
+  job.request.schedule = schedule;
   job.request.seed = seed;
   job.request.grid_given = grid_typed;
   job.request.block_given = block_typed;

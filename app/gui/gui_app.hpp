@@ -65,6 +65,7 @@ struct GuiApp {
   // value stays in its field with the reason, and nothing runs on it.
   std::map<std::string, visual::FieldText> fields;
   BackendRequest backend = BackendRequest::Auto;
+  Schedule schedule = Schedule::Lockstep;  // the emulator's, with its seed
   uint64_t seed = 0;
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
   bool record_memory = false;  // every shared/global load and store (the emulator only)

@@ -159,7 +159,18 @@ void draw_launch(GuiApp& app, double now) {
   for (const lessons::ParamDef& p : l->params) edit_param(app, p, now);
   row_label("backend", "auto: the GPU if there is one, else the CPU emulator");
   backend_list(app, now);
-  row_label("seed", "Emulator schedule seed: other seeds pick other legal interleavings");
+  row_label("schedule",
+            "Emulator: lockstep runs a warp's lanes together, step point by step point; random "
+            "picks the next warp and block at every step point, loads and stores included, by "
+            "the seed; its also lets a warp's lanes advance one at a time, as Volta and later may");
+  int schedule = int(app.schedule);
+  if (ImGui::Combo("##schedule", &schedule, kScheduleNames, int(std::size(kScheduleNames)))) {
+    app.schedule = Schedule(schedule);
+    app.config_edited(now);
+  }
+  row_label("seed",
+            "Emulator schedule seed: other seeds pick other legal interleavings, the same one "
+            "every run");
   field(app, "seed", std::to_string(app.seed), now);
   row_label("trace capacity",
             "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "

@@ -29,7 +29,8 @@ const std::map<std::string, Arity>& verbs() {
       {"memory", {1, 1}},     {"screenshot", {1, 2}},   {"expect", {2, 2}},
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
-      {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}}};
+      {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
+      {"schedule", {1, 1}}};
   return v;
 }
 
@@ -99,7 +100,7 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
                       c.verb == "backend" || c.verb == "seed" || c.verb == "memory" ||
-                      c.verb == "races";
+                      c.verb == "races" || c.verb == "schedule";
     if (!edit) {
       if (app.run_due >= 0) app.run_now();
       if (app.runner.busy() || app.program_running()) return true;  // next frame
@@ -157,6 +158,11 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     Result<BackendRequest> request = parse_backend_request(a0, "backend");
     if (!request) return request.status();
     app.backend = *request;
+    app.config_edited(now);
+  } else if (c.verb == "schedule") {
+    Result<Schedule> schedule = parse_schedule(a0, "schedule");
+    if (!schedule) return schedule.status();
+    app.schedule = *schedule;
     app.config_edited(now);
   } else if (c.verb == "next-event" || c.verb == "prev-event" || c.verb == "next-phase" ||
              c.verb == "prev-phase") {
@@ -284,6 +290,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                                                        : std::to_string(app.dropped_events());
     else if (a0 == "trace-backend")
       got = m ? to_string(m->trace().header.backend) : "none";
+    else if (a0 == "schedule")  // the emulator's schedule the shown trace ran under
+      got = m ? m->trace().header.schedule.substr(0, m->trace().header.schedule.find(' ')) : "none";
     else if (a0 == "capacity")
       got = std::to_string(app.trace_capacity);
     else if (a0 == "replay")
@@ -314,8 +322,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           "expect " + a0 +
           ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
           "step, status, "
-          "problem, dropped, capacity, replay, trace-backend, notice-error, bench-report, "
-          "request-site, request-ways, request-sectors or tab");
+          "problem, dropped, capacity, replay, trace-backend, schedule, notice-error, "
+          "bench-report, request-site, request-ways, request-sectors or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

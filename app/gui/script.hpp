@@ -8,6 +8,7 @@
 //   param NAME=VALUE
 //   backend auto|gpu|emu
 //   seed N
+//   schedule lockstep|random|its   the emulator's schedule (the Launch panel's combo)
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
@@ -27,6 +28,7 @@
 //   expect problem none|no-gpu|old-driver|fault|...   (why the GPU could not run the lesson)
 //   expect dropped N|some   expect capacity N   expect replay yes|no
 //   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
+//   expect schedule lockstep|random|its|none   (the emulator schedule the shown trace ran under)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit

@@ -546,6 +546,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
     setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
     if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
     if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
+    setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
     setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
     setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
     setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);

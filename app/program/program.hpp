@@ -10,6 +10,7 @@
 
 #include "device/launch/launch_override.hpp"
 #include "device/launch/result.hpp"
+#include "device/launch/schedule.hpp"
 
 namespace coop::app {
 
@@ -22,6 +23,7 @@ struct ProgramOptions {
   std::string stdout_path;            // where its standard output goes; empty: the terminal
   std::string arch;                   // emulated architecture ("sm_90"); empty: the default
   std::string gpu_arch;               // non-empty: build for this GPU with nvcc ("sm_90")
+  Schedule schedule = Schedule::Lockstep;  // the emulator's (ExecOptions::schedule)
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)

@@ -15,6 +15,15 @@ using Clock = std::chrono::steady_clock;
 ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(exec)) {
   if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
     exec_->options().trace_capacity = std::strtoull(cap, nullptr, 10);
+  if (const char* name = std::getenv("COOPVIZ_SCHEDULE")) {
+    // coopviz checked it before it started the program: a bad one here is not the user's.
+    Result<Schedule> schedule = parse_schedule(name, "COOPVIZ_SCHEDULE");
+    if (!schedule) {
+      std::fprintf(stderr, "coopviz: %s\n", schedule.message().c_str());
+      std::exit(2);
+    }
+    exec_->options().schedule = *schedule;
+  }
   if (const char* seed = std::getenv("COOPVIZ_SEED"))
     exec_->options().seed = std::strtoull(seed, nullptr, 10);
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;

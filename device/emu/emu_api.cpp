@@ -87,6 +87,13 @@ PlainStep step_plain(uint16_t line, Op op) {
   return lane.released;
 }
 
+void detail::access_step(Lane& lane, uint32_t code) {
+  lane.site = kAccessSite | code;
+  lane.op = Op::None;
+  set_state(lane, LaneState::Pending);
+  yield_to_scheduler(lane);
+}
+
 bool split_pending(const GroupRef& group) {
   Lane& lane = current_lane();
   for (auto& [key, phase] : lane.open_tokens)
@@ -372,7 +379,7 @@ uint32_t async_copy_wait(uint32_t keep) {
 }
 
 uint32_t choose(uint32_t count) {
-  if (count <= 1 || t_worker->launch->options->seed == 0) return 0;
+  if (count <= 1 || !t_worker->launch->shuffle) return 0;
   return uint32_t(t_worker->random() % count);
 }
 

@@ -83,6 +83,7 @@ class EmuExecutor final : public Executor {
     request.trace = options_.trace;
     request.record_memory = options_.record_memory;
     emu::EmuOptions o;
+    o.schedule = options_.schedule;
     o.seed = options_.seed;
     o.jobs = options_.jobs;
     o.window = options_.window;

@@ -6,15 +6,19 @@
 
 #include "device/launch/device_props.hpp"
 #include "device/launch/launch_config.hpp"
+#include "device/launch/schedule.hpp"
 #include "device/launch/status.hpp"
 #include "device/trace/trace.hpp"
 
 namespace coop::emu {
 
 struct EmuOptions {
-  uint64_t seed = 0;              // 0: the default schedule; others pick other legal interleavings
+  Schedule schedule = Schedule::Lockstep;  // how threads interleave (device/launch/schedule.hpp)
+  uint64_t seed = 0;              // lockstep: 0 is the default order, others shuffle a warp's
+                                  // lanes; random and its: every seed is one seeded interleaving
   unsigned jobs = 1;              // OS threads; >1 runs blocks in parallel (normal launches only),
-                                  // which makes the order of cross-block atomics unreproducible
+                                  // which makes the order of cross-block atomics unreproducible;
+                                  // lockstep only (the other schedules refuse it)
   unsigned window = 0;            // blocks interleaved per OS thread in a normal launch; 0 picks
                                   // about 512 resident threads, whose fiber stacks stay in a 2 MiB
                                   // L2 (1024 threads ran 1.8x slower per thread)

@@ -112,16 +112,22 @@ ValueType value_type_of_size(uint32_t bytes) {
   return bytes <= 4 ? ValueType::U32 : ValueType::U64;
 }
 
-[[gnu::noinline]] void record_access(Worker& w, const void* p, uint32_t bytes, bool write,
-                                     const void* return_address) {
+// A shared or global access seen by the hooks: a step point under the random and its schedules
+// (before the access, so that other threads may run between a load and its store), then recorded
+// when memory recording is on.
+[[gnu::noinline]] void see_access(Worker& w, const void* p, uint32_t bytes, bool write,
+                                  const void* return_address) {
   flush_pending_store(w);
-  const Lane* lane = w.current;
+  Lane* lane = w.current;
   if (lane == nullptr || t_paused != 0) return;
   Event e{};
   if (!shared_or_global(w, *lane, reinterpret_cast<uintptr_t>(p), bytes, e)) return;
   // The call's return address minus one lies inside the access's call instruction, whose line
   // the line tables give.
-  e.group_id = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  const auto code = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  if (w.launch->access_steps && w.no_access_steps == 0 && !w.unwinding) access_step(*lane, code);
+  if (!w.launch->record_memory) return;
+  e.group_id = code;
   e.kind = write ? EventKind::Store : EventKind::Load;
   e.group_kind = GroupKind::Thread;
   e.group_size = 1;
@@ -152,7 +158,7 @@ inline void on_access(const void* p, uint32_t bytes, bool write, const void* ret
   if (reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(lane->stack_low) <
       lane->stack_size)
     return;
-  record_access(*w, p, bytes, write, return_address);
+  see_access(*w, p, bytes, write, return_address);
 }
 
 // A kernel's __threadfence(), recorded with its loads and stores: with relaxed atomics, fences

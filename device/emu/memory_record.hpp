@@ -62,8 +62,8 @@ struct Worker;
 // (flush_pending_store in scheduler_state.hpp says when).
 void record_pending_store(Worker& worker);
 
-// The worker whose lanes' accesses are recorded, set while a recording launch runs on this OS
-// thread: the hooks' one test when recording is off.
+// The worker whose lanes' accesses the hooks see, set while a launch that records them or steps
+// at them (the random and its schedules) runs on this OS thread: the hooks' one test otherwise.
 inline thread_local Worker* t_recording_worker = nullptr;
 
 // The registered global allocations as sorted [begin, end) ranges, for a launch's snapshot.

@@ -74,7 +74,12 @@ uint64_t barrier_arrive(const void* bar, uint32_t count, bool drop, uint16_t lin
   b.pending -= count;
   if (drop) b.expected -= count;
   if (b.pending == 0) {
-    if (on_complete) on_complete(context);
+    if (on_complete) {
+      // The completion function runs before the phase completes, while no other thread may
+      // arrive: nothing preempts it.
+      const NoAccessSteps atomic(*t_worker);
+      on_complete(context);
+    }
     complete_phase(b);
   }
   return phase;

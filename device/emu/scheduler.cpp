@@ -1,4 +1,4 @@
-// [SECTION] The emulator's scheduler: creates blocks, steps warps in lock-step, detects deadlock.
+// [SECTION] The emulator's scheduler: creates blocks, steps warps by a schedule, detects deadlock.
 //
 // Index
 //   [SECTION] Lane bookkeeping
@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstring>
 #include <exception>
+#include <numeric>
 #include <sstream>
 #include <thread>
 
@@ -192,16 +193,38 @@ void unwind_suspended(Worker& worker) {
 
 // Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
 int next_lane(Worker& worker, uint32_t mask) {
-  if (worker.launch->options->seed == 0) return std::countr_zero(mask);
+  if (!worker.launch->shuffle) return std::countr_zero(mask);
   const int n = std::popcount(mask);
   int pick = int(worker.random() % uint64_t(n));
   for (;; mask &= mask - 1)
     if (pick-- == 0) return std::countr_zero(mask);
 }
 
-// Runs the warp's runnable lanes to their next step points, then releases one batch of lanes
-// that wait at the same plain step. Returns whether anything happened.
-bool step_warp(Worker& worker, Block& block, Warp& warp) {
+// Lets the lanes of `batch` (waiting at one plain step) go on together, at a new moment.
+void release(Worker& worker, Block& block, Warp& warp, uint32_t batch) {
+  const uint64_t t = ++worker.clock;
+  for (uint32_t m = batch; m; m &= m - 1) {
+    Lane& l = block.lanes[warp.first + std::countr_zero(m)];
+    l.released = PlainStep{batch, t};
+    set_state(l, LaneState::Runnable);
+  }
+}
+
+// The batch: every lane waiting at the same site as a lane chosen among `among`, like one
+// instruction issued for the lanes that are converged there.
+void release_batch(Worker& worker, Block& block, Warp& warp, uint32_t among) {
+  const int chosen = next_lane(worker, among);
+  const uint32_t site = block.lanes[warp.first + chosen].site;
+  uint32_t batch = 0;
+  for (uint32_t m = warp.pending; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    if (block.lanes[warp.first + i].site == site) batch |= 1u << i;
+  }
+  release(worker, block, warp, batch);
+}
+
+// Runs the warp's runnable lanes to their next step points. Returns whether any ran.
+bool run_lanes(Worker& worker, Block& block, Warp& warp) {
   bool progress = false;
   while (warp.runnable && !worker.launch->failed.load(std::memory_order_relaxed)) {
     const int lane = next_lane(worker, warp.runnable);
@@ -212,25 +235,52 @@ bool step_warp(Worker& worker, Block& block, Warp& warp) {
     resume(worker, l);
     progress = true;
   }
+  return progress;
+}
+
+// Lockstep: runs the warp's runnable lanes to their next step points, then releases one batch of
+// lanes that wait at the same plain step. Returns whether anything happened.
+bool step_warp(Worker& worker, Block& block, Warp& warp) {
+  bool progress = run_lanes(worker, block, warp);
   if (warp.pending) {
-    // The batch: every lane waiting at the same site as the chosen lane, like one instruction
-    // issued for the lanes that are converged there.
-    const int chosen = next_lane(worker, warp.pending);
-    const uint32_t site = block.lanes[warp.first + chosen].site;
-    uint32_t batch = 0;
-    for (uint32_t m = warp.pending; m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      if (block.lanes[warp.first + i].site == site) batch |= 1u << i;
-    }
-    const uint64_t t = ++worker.clock;
-    for (uint32_t m = batch; m; m &= m - 1) {
-      Lane& l = block.lanes[warp.first + std::countr_zero(m)];
-      l.released = PlainStep{batch, t};
-      set_state(l, LaneState::Runnable);
-    }
+    release_batch(worker, block, warp, warp.pending);
     progress = true;
   }
   return progress;
+}
+
+// The warp's lanes waiting at step points other than those where code asks which lanes are
+// converged (coalesced_threads, __activemask: Op::Ballot sites). Under random and its these go
+// first, so that lanes merely behind on the same path catch up before such a call, as a warp
+// reconverges before it; those asking go on together once no other lane waits to step.
+uint32_t pending_elsewhere_than_ballot(const Block& block, const Warp& warp) {
+  uint32_t elsewhere = 0;
+  for (uint32_t m = warp.pending; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    if (block.lanes[warp.first + i].op != Op::Ballot) elsewhere |= 1u << i;
+  }
+  return elsewhere;
+}
+
+// Random: as lockstep, with the lanes that ask who is converged released last.
+void step_warp_random(Worker& worker, Block& block, Warp& warp) {
+  run_lanes(worker, block, warp);
+  if (!warp.pending) return;
+  const uint32_t elsewhere = pending_elsewhere_than_ballot(block, warp);
+  release_batch(worker, block, warp, elsewhere ? elsewhere : warp.pending);
+}
+
+// Its: a warp's lanes advance one at a time. A step runs one runnable lane to its next step
+// point, or else lets one waiting lane through alone; the lanes that ask who is converged go on
+// together, last.
+void step_lane(Worker& worker, Block& block, Warp& warp) {
+  if (warp.runnable) {
+    resume(worker, block.lanes[warp.first + next_lane(worker, warp.runnable)]);
+    return;
+  }
+  const uint32_t elsewhere = pending_elsewhere_than_ballot(block, warp);
+  if (elsewhere == 0) return release_batch(worker, block, warp, warp.pending);
+  release(worker, block, warp, 1u << next_lane(worker, elsewhere));
 }
 
 // Wakes one waiter of a warp-level rendezvous whose missing members have all exited since it
@@ -352,6 +402,12 @@ void record_stuck(Worker& worker) {
 
 // [SECTION] The worker loop and emulate()
 
+// The unit that starts `u`-th: (a * u + b) mod units, a bijection because a is coprime to units.
+uint64_t block_order(const LaunchState& L, uint64_t u) {
+  if (L.order_a == 1 && L.order_b == 0) return u;
+  return uint64_t((static_cast<unsigned __int128>(L.order_a) * u + L.order_b) % L.units);
+}
+
 // Blocks are handed to workers in units: one block, or all blocks of one cluster (which must be
 // co-resident so that map_shared_rank and cluster.sync() can work).
 void fill_window(Worker& worker, unsigned window_units) {
@@ -364,7 +420,7 @@ void fill_window(Worker& worker, unsigned window_units) {
   while (worker.resident.size() < size_t(window_units) * unit) {
     const uint64_t u = L.next_block.fetch_add(1);
     if (u >= L.total_blocks / unit) return;
-    const Dim3 origin = unflatten(u, clusters);
+    const Dim3 origin = unflatten(block_order(L, u), clusters);
     for (uint32_t i = 0; i < unit; ++i) {
       const Dim3 local = unflatten(i, c);
       const uint64_t x = origin.x * c.x + local.x, y = origin.y * c.y + local.y,
@@ -407,10 +463,19 @@ void watchdog(Worker& worker) {
            " s; a thread may be spinning on a value no other thread will change");
 }
 
-void run_worker(Worker& worker, unsigned window_units) {
-  t_worker = &worker;
+// Nothing can run: completes a warp rendezvous whose missing members exited, or else records the
+// stuck threads and reports the deadlock. Returns whether the launch goes on.
+bool recover_or_report_deadlock(Worker& worker) {
+  if (finish_exited_rendezvous(worker)) return true;
+  record_stuck(worker);
+  worker.launch->fail(deadlock_report(worker));
+  return false;
+}
+
+// The lockstep schedule: every resident warp in turn, each running its lanes to their next step
+// points and releasing one batch.
+void run_lockstep(Worker& worker, unsigned window_units) {
   LaunchState& L = *worker.launch;
-  if (L.record_memory) t_recording_worker = &worker;
   uint64_t next_check = 1u << 14;
   while (!L.failed.load(std::memory_order_relaxed)) {
     fill_window(worker, window_units);
@@ -422,9 +487,7 @@ void run_worker(Worker& worker, unsigned window_units) {
     if (L.failed.load(std::memory_order_relaxed)) break;
     retire_finished(worker);
     if (!progress && !worker.resident.empty()) {
-      if (finish_exited_rendezvous(worker)) continue;
-      record_stuck(worker);
-      L.fail(deadlock_report(worker));
+      if (recover_or_report_deadlock(worker)) continue;
       break;
     }
     if (worker.steps >= next_check) {
@@ -432,6 +495,48 @@ void run_worker(Worker& worker, unsigned window_units) {
       watchdog(worker);
     }
   }
+}
+
+// The random and its schedules: each turn steps one warp that can make progress, picked by the
+// seeded generator among every resident block's warps, so that warps and blocks interleave
+// differently for each seed (and the same way for the same seed: one OS thread, one generator).
+void run_seeded(Worker& worker, unsigned window_units) {
+  LaunchState& L = *worker.launch;
+  const bool its = L.options->schedule == Schedule::Its;
+  std::vector<std::pair<Block*, Warp*>> ready;
+  uint64_t next_check = 1u << 14;
+  while (!L.failed.load(std::memory_order_relaxed)) {
+    fill_window(worker, window_units);
+    if (worker.resident.empty()) break;
+    ready.clear();
+    for (auto& block : worker.resident)
+      for (Warp& warp : block->warps)
+        if (warp.runnable | warp.pending) ready.emplace_back(block.get(), &warp);
+    if (ready.empty()) {
+      if (recover_or_report_deadlock(worker)) continue;
+      break;
+    }
+    auto [block, warp] = ready[worker.random() % ready.size()];
+    if (its)
+      step_lane(worker, *block, *warp);
+    else
+      step_warp_random(worker, *block, *warp);
+    if (block->live == 0) retire_finished(worker);
+    if (worker.steps >= next_check) {
+      next_check = worker.steps + (1u << 14);
+      watchdog(worker);
+    }
+  }
+}
+
+void run_worker(Worker& worker, unsigned window_units) {
+  t_worker = &worker;
+  LaunchState& L = *worker.launch;
+  if (L.record_memory || L.access_steps) t_recording_worker = &worker;
+  if (L.options->schedule == Schedule::Lockstep)
+    run_lockstep(worker, window_units);
+  else
+    run_seeded(worker, window_units);
   if (worker.stack_overflow)
     L.fail("an emulated thread overflowed its " + std::to_string(worker.pool->stack_bytes() / 1024) +
            " KiB stack");
@@ -439,6 +544,29 @@ void run_worker(Worker& worker, unsigned window_units) {
   worker.resident.clear();
   t_worker = nullptr;
   t_recording_worker = nullptr;
+}
+
+// A seeded order in which blocks (clusters) start: a multiplier coprime to their number and an
+// offset, both drawn from the launch's generator.
+void pick_block_order(LaunchState& L, Worker& worker) {
+  if (L.units < 2) return;
+  do {
+    L.order_a = 1 + worker.random() % (L.units - 1);
+  } while (std::gcd(L.order_a, L.units) != 1);
+  L.order_b = worker.random() % L.units;
+}
+
+// The trace header's words for how the launch was scheduled.
+std::string describe_schedule(const LaunchState& L, unsigned jobs, unsigned window) {
+  const EmuOptions& o = *L.options;
+  std::ostringstream os;
+  os << to_string(o.schedule) << " schedule, seed " << o.seed << "; "
+     << (jobs > 1 ? "parallel" : "deterministic") << ", " << jobs << " OS thread"
+     << (jobs > 1 ? "s" : "") << ", " << window << " block" << (window > 1 ? "s" : "")
+     << " interleaved per thread";
+  if (o.schedule != Schedule::Lockstep && !L.access_steps)
+    os << "; loads and stores are not step points in this build";
+  return os.str();
 }
 
 }  // namespace
@@ -472,6 +600,13 @@ namespace coop::emu {
 
 Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   using namespace detail;
+  // The random and its schedules are reproducible from their seed because one generator on one
+  // OS thread makes every choice; workers on several OS threads would interleave as the host's
+  // scheduler decides.
+  if (options.schedule != Schedule::Lockstep && options.jobs > 1)
+    return Status::error(std::string("the ") + to_string(options.schedule) +
+                         " schedule runs on one OS thread so that its seed reproduces it: jobs " +
+                         std::to_string(options.jobs) + " is for the lockstep schedule only");
   LaunchState L;
   // Reserve the whole capacity as uninitialised memory: pages become resident only as events land.
   // Each worker may leave at most one sequence batch unused, so that much slack is added.
@@ -495,7 +630,11 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   L.smem_bytes = std::max(limit, L.dynamic_bytes) + 16;
   L.start = std::chrono::steady_clock::now();
   L.record_memory = req.trace && req.record_memory;
-  if (L.record_memory) L.globals = global_memory_snapshot();
+  L.shuffle = options.seed != 0 || options.schedule != Schedule::Lockstep;
+  L.access_steps = options.schedule != Schedule::Lockstep && memory_instrumentation_available();
+  if (L.record_memory || L.access_steps) L.globals = global_memory_snapshot();
+  L.units = req.config.mode == LaunchMode::Cluster ? L.total_blocks / req.config.cluster.count()
+                                                   : L.total_blocks;
 
   const bool co_resident = req.config.mode != LaunchMode::Normal;
   unsigned jobs = co_resident ? 1 : std::max(1u, options.jobs);
@@ -510,6 +649,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
     workers.back()->launch = &L;
     workers.back()->rng = options.seed * 0x2545F4914F6CDD1Dull + j;
   }
+  if (options.schedule != Schedule::Lockstep) pick_block_order(L, *workers[0]);
   if (jobs == 1) {
     run_worker(*workers[0], window);
   } else {
@@ -544,11 +684,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   if (!req.trace) attempts = 0;
   trace.header.capacity = req.capacity;
   trace.header.attempts = attempts;
-  std::ostringstream schedule;
-  schedule << (jobs > 1 ? "parallel" : "deterministic") << ", " << jobs << " OS thread"
-           << (jobs > 1 ? "s" : "") << ", " << window << " block" << (window > 1 ? "s" : "")
-           << " interleaved per thread, seed " << options.seed;
-  trace.header.schedule = schedule.str();
+  trace.header.schedule = describe_schedule(L, jobs, window);
   if (L.failed) return Status::error(L.error);
   return {};
 }

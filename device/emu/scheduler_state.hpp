@@ -43,7 +43,7 @@ struct Lane {
   LaneState state = LaneState::Runnable;
   uint16_t line = 0;            // where it waits, for reports
   Op op = Op::None;
-  uint32_t site = 0;            // plain-step key: line and op
+  uint32_t site = 0;  // plain-step key: line and op, or an access's code (kAccessSite)
   PlainStep released{};
   CollectiveCall* call = nullptr;  // its part in an open rendezvous
   bool finish_rendezvous = false;  // woken to complete a rendezvous whose other members exited
@@ -122,6 +122,15 @@ struct LaunchState {
   uint64_t event_slots = 0;  // capacity plus one sequence batch per worker
   const EmuLaunch* request = nullptr;
   const EmuOptions* options = nullptr;
+  // Whether a warp's lanes run in a seeded order and seeded choices are made (choose()): with a
+  // seed under lockstep, always under the random and its schedules.
+  bool shuffle = false;
+  // Shared and global accesses are step points (random and its schedules; memory_hooks.cpp).
+  bool access_steps = false;
+  // Blocks (clusters in a cluster launch) start in the order unit -> (a * unit + b) mod units:
+  // the identity under lockstep, a seeded permutation (a coprime to units) otherwise.
+  uint64_t order_a = 1, order_b = 0;
+  uint64_t units = 0;
   uint32_t block_threads = 0;
   uint64_t total_blocks = 0;
   size_t smem_bytes = 0;        // per-block arena: dynamic first, then static variables
@@ -165,6 +174,9 @@ struct Worker {
   bool stack_overflow = false;
   // Set while the launch is torn down: a lane resumed then unwinds its stack instead of running.
   bool unwinding = false;
+  // Above zero while the running lane is in code that must finish before any other lane runs (a
+  // cuda::barrier's completion function): its accesses are not step points (NoAccessSteps).
+  int no_access_steps = 0;
   Lane* current = nullptr;
   // The running lane's last store, recorded once its value is in memory (flush_pending_store).
   Event pending_store{};
@@ -186,6 +198,28 @@ inline thread_local Worker* t_worker = nullptr;
 inline void flush_pending_store(Worker& worker) {
   if (worker.pending_address != nullptr) record_pending_store(worker);
 }
+
+// Step-site keys of shared and global accesses: the access instruction's code offset with this
+// bit, apart from the (line, op) keys of plain steps.
+inline constexpr uint32_t kAccessSite = 0x80000000u;
+
+// A shared or global access by the running lane under a schedule where accesses are step points:
+// waits until the scheduler releases it (with the warp's lanes at the same instruction under
+// random, alone under its). `code` is the instruction's offset in the executable.
+void access_step(Lane& lane, uint32_t code);
+
+// While one exists, the running lane's accesses are not step points: it is inside an operation
+// that completes before any other thread may go on.
+class NoAccessSteps {
+ public:
+  explicit NoAccessSteps(Worker& worker) : worker_(worker) { ++worker_.no_access_steps; }
+  ~NoAccessSteps() { --worker_.no_access_steps; }
+  NoAccessSteps(const NoAccessSteps&) = delete;
+  NoAccessSteps& operator=(const NoAccessSteps&) = delete;
+
+ private:
+  Worker& worker_;
+};
 
 // Suspends the running lane and returns to the scheduler; returns when the lane runs again. When
 // the launch is being torn down it throws LaneUnwind instead, unwinding the lane's stack.

@@ -17,6 +17,7 @@
 #include "device/launch/launch_checks.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/launch/result.hpp"
+#include "device/launch/schedule.hpp"
 #include "device/trace/trace.hpp"
 #include "device/trace/value.hpp"
 
@@ -28,7 +29,8 @@ struct ExecOptions {
   // Emulator: also record every shared/global load and store, not only traced(...) ones. Off by
   // default: it multiplies a trace's events, which every view then walks.
   bool record_memory = false;
-  uint64_t seed = 0;                   // emulator schedule; 0 is the default order
+  Schedule schedule = Schedule::Lockstep;  // emulator: how threads interleave
+  uint64_t seed = 0;                   // emulator schedule's seed; lockstep 0 is the default order
   unsigned jobs = 1;                   // emulator OS threads for normal launches
   unsigned window = 0;                 // emulator blocks interleaved per OS thread (0: automatic)
   double timeout_seconds = 60;         // GPU: give up waiting; emulator: watchdog

@@ -43,7 +43,7 @@ TEST(MemoryTab, EachStepOpensTheRequestItsTextIsAbout) {
 
 TEST(MemoryTab, ArrowsAndThePickerMoveThroughTheRequests) {
   GuiApp app;
-  app.backend = kEmulatorBackend;
+  app.backend = BackendRequest::Emu;
   app.select_lesson(int(&memory_access() - lessons::registry().data()), 0);
   app.select_step(4, 0);  // the unpadded column read
   ASSERT_TRUE(app.wait_for_runs(300));

@@ -95,6 +95,35 @@ TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
   EXPECT_EQ(j["exit_code"], 0);
 }
 
+// The schedule and seed reach the program's child process: its launches ran under them, and the
+// report names them.
+TEST(ProgramCli, TheScheduleAndSeedReachTheProgramsLaunches) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("tile_ranks.cu") + " --schedule its --seed 4 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["schedule"], "its");
+  EXPECT_EQ(j["seed"], 4);
+  ASSERT_EQ(j["launches"].size(), 1u);
+  EXPECT_EQ(j["launches"][0]["schedule"].get<std::string>().rfind("its schedule, seed 4;", 0), 0u)
+      << j["launches"][0].dump();
+  EXPECT_EQ(j["stdout"], "PASSED (0 wrong)\n");
+}
+
+TEST(LessonCli, TheScheduleAndSeedAreInTheJson) {
+  const coop::testing::Ran r =
+      coopviz("run atomics-and-races --backend emu --schedule random --seed 5 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["schedule"], "random");
+  EXPECT_EQ(j["seed"], 5);
+  EXPECT_EQ(j["trace"]["schedule"].get<std::string>().rfind("random schedule, seed 5;", 0), 0u)
+      << j["trace"].dump();
+  EXPECT_EQ(j["passed"], true);
+}
+
 // The line of `file` (under tests/programs) that holds `text`.
 int line_holding(const std::string& file, const std::string& text) {
   std::ifstream in(program(file));
