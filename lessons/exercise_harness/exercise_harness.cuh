@@ -56,6 +56,36 @@ inline std::vector<int> make_input(const std::string& kind, int n) {
   return v;
 }
 
+// A device copy of a host array (or a filled one), freed with it.
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(const std::vector<T>& host) : size_(host.size()) {
+    cudaMalloc(&data_, bytes());
+    cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice);
+  }
+  // `size` elements with every byte `fill`: 0xff makes ints -1, so an output never written shows.
+  DeviceArray(size_t size, int fill) : size_(size) {
+    cudaMalloc(&data_, bytes());
+    cudaMemset(data_, fill, bytes());
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { cudaFree(data_); }
+  T* get() const { return data_; }
+  // The first `count` elements (all of them by default), copied back.
+  std::vector<T> read(size_t count = size_t(-1)) const {
+    std::vector<T> host(std::min(count, size_));
+    cudaMemcpy(host.data(), data_, host.size() * sizeof(T), cudaMemcpyDeviceToHost);
+    return host;
+  }
+
+ private:
+  size_t bytes() const { return size_ * sizeof(T); }
+  T* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // What one case came to.
 struct Verdict {
   bool passed = true;

@@ -9,17 +9,9 @@ int hidden_cases() {
                      const std::vector<int> input = make_input(kind, s.n);
                      std::vector<int> want(s.grid, 0);
                      for (int i = 0; i < s.n; ++i) want[i / int(s.block)] += input[i];
-                     int *d_input, *d_sums;
-                     cudaMalloc(&d_input, s.n * sizeof(int));
-                     cudaMalloc(&d_sums, s.grid * sizeof(int));
-                     cudaMemcpy(d_input, input.data(), s.n * sizeof(int), cudaMemcpyHostToDevice);
-                     cudaMemset(d_sums, 0xff, s.grid * sizeof(int));
-                     block_sum<<<s.grid, s.block>>>(d_input, d_sums, s.n);
+                     DeviceArray<int> d_input(input), d_sums(s.grid, 0xff);
+                     block_sum<<<s.grid, s.block>>>(d_input.get(), d_sums.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-                     std::vector<int> got(s.grid);
-                     cudaMemcpy(got.data(), d_sums, s.grid * sizeof(int), cudaMemcpyDeviceToHost);
-                     cudaFree(d_input);
-                     cudaFree(d_sums);
-                     return compare(got, want);
+                     return compare(d_sums.read(), want);
                    });
 }

@@ -10,17 +10,9 @@ int hidden_cases() {
                      std::vector<int> want(s.n);
                      for (int i = 0; i < s.n; ++i)
                        want[i] = (i % int(s.block) == 0 ? 0 : want[i - 1]) + input[i];
-                     int *d_input, *d_out;
-                     cudaMalloc(&d_input, s.n * sizeof(int));
-                     cudaMalloc(&d_out, s.n * sizeof(int));
-                     cudaMemcpy(d_input, input.data(), s.n * sizeof(int), cudaMemcpyHostToDevice);
-                     cudaMemset(d_out, 0xff, s.n * sizeof(int));
-                     block_scan<<<s.grid, s.block>>>(d_input, d_out, s.n);
+                     DeviceArray<int> d_input(input), d_out(s.n, 0xff);
+                     block_scan<<<s.grid, s.block>>>(d_input.get(), d_out.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-                     std::vector<int> got(s.n);
-                     cudaMemcpy(got.data(), d_out, s.n * sizeof(int), cudaMemcpyDeviceToHost);
-                     cudaFree(d_input);
-                     cudaFree(d_out);
-                     return compare(got, want);
+                     return compare(d_out.read(), want);
                    });
 }

@@ -11,26 +11,14 @@ int hidden_cases() {
         for (int x : input) sum += x;
         std::vector<int> want(s.n);
         for (int i = 0; i < s.n; ++i) want[i] = sum - input[i];
-        const int threads = int(s.grid * s.block);
-        int *d_input, *d_partial, *d_total, *d_out;
-        cudaMalloc(&d_input, s.n * sizeof(int));
-        cudaMalloc(&d_partial, threads * sizeof(int));
-        cudaMalloc(&d_total, sizeof(int));
-        cudaMalloc(&d_out, s.n * sizeof(int));
-        cudaMemcpy(d_input, input.data(), s.n * sizeof(int), cudaMemcpyHostToDevice);
-        cudaMemset(d_partial, 0x55, threads * sizeof(int));
-        cudaMemset(d_total, 0x55, sizeof(int));
-        cudaMemset(d_out, 0xff, s.n * sizeof(int));
-        int n = s.n;
-        void* args[] = {&d_input, &d_partial, &d_total, &d_out, &n};
+        // Scratch that starts as garbage, as it would on a GPU.
+        DeviceArray<int> d_input(input), d_partial(s.grid * s.block, 0x55), d_total(1, 0x55),
+            d_out(s.n, 0xff);
+        int* input_ptr = d_input.get();
+        int *partial = d_partial.get(), *total = d_total.get(), *out = d_out.get(), n = s.n;
+        void* args[] = {&input_ptr, &partial, &total, &out, &n};
         cudaLaunchCooperativeKernel((void*)sum_of_the_others, s.grid, s.block, args, 0, 0);
         if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-        std::vector<int> got(s.n);
-        cudaMemcpy(got.data(), d_out, s.n * sizeof(int), cudaMemcpyDeviceToHost);
-        cudaFree(d_input);
-        cudaFree(d_partial);
-        cudaFree(d_total);
-        cudaFree(d_out);
-        return compare(got, want);
+        return compare(d_out.read(), want);
       });
 }

@@ -13,17 +13,9 @@ int hidden_cases() {
                        const int length = std::min(int(s.block), s.n - first);
                        want[i] = input[first + length - 1 - (i - first)];
                      }
-                     int *d_input, *d_out;
-                     cudaMalloc(&d_input, s.n * sizeof(int));
-                     cudaMalloc(&d_out, s.n * sizeof(int));
-                     cudaMemcpy(d_input, input.data(), s.n * sizeof(int), cudaMemcpyHostToDevice);
-                     cudaMemset(d_out, 0xff, s.n * sizeof(int));
-                     reverse_slices<<<s.grid, s.block>>>(d_input, d_out, s.n);
+                     DeviceArray<int> d_input(input), d_out(s.n, 0xff);
+                     reverse_slices<<<s.grid, s.block>>>(d_input.get(), d_out.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-                     std::vector<int> got(s.n);
-                     cudaMemcpy(got.data(), d_out, s.n * sizeof(int), cudaMemcpyDeviceToHost);
-                     cudaFree(d_input);
-                     cudaFree(d_out);
-                     return compare(got, want);
+                     return compare(d_out.read(), want);
                    });
 }

@@ -11,14 +11,9 @@ int hidden_cases() {
       const int rank_in_block = i % int(s.block);
       want[i] = 100 * (rank_in_block / 8) + rank_in_block % 8;
     }
-    int* d_out;
-    cudaMalloc(&d_out, (s.n + 1) * sizeof(int));
-    cudaMemset(d_out, 0xff, (s.n + 1) * sizeof(int));
-    tile_ranks<<<s.grid, s.block>>>(d_out, s.n);
+    DeviceArray<int> d_out(want.size(), 0xff);
+    tile_ranks<<<s.grid, s.block>>>(d_out.get(), s.n);
     if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-    std::vector<int> got(s.n + 1);
-    cudaMemcpy(got.data(), d_out, (s.n + 1) * sizeof(int), cudaMemcpyDeviceToHost);
-    cudaFree(d_out);
-    return compare(got, want);
+    return compare(d_out.read(), want);
   });
 }

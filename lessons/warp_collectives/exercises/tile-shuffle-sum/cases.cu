@@ -7,20 +7,11 @@ int hidden_cases() {
   return run_cases(shapes, {"ones", "random", "negative", "extremes"},
                    [](const Shape& s, const std::string& kind) {
                      const std::vector<int> input = make_input(kind, s.n);
-                     const int tiles = int(s.grid * s.block) / 32;
-                     std::vector<int> want(tiles, 0);
+                     std::vector<int> want(s.grid * s.block / 32, 0);
                      for (int i = 0; i < s.n; ++i) want[i / 32] += input[i];
-                     int *d_input, *d_sums;
-                     cudaMalloc(&d_input, s.n * sizeof(int));
-                     cudaMalloc(&d_sums, tiles * sizeof(int));
-                     cudaMemcpy(d_input, input.data(), s.n * sizeof(int), cudaMemcpyHostToDevice);
-                     cudaMemset(d_sums, 0xff, tiles * sizeof(int));
-                     tile_sums<<<s.grid, s.block>>>(d_input, d_sums, s.n);
+                     DeviceArray<int> d_input(input), d_sums(want.size(), 0xff);
+                     tile_sums<<<s.grid, s.block>>>(d_input.get(), d_sums.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-                     std::vector<int> got(tiles);
-                     cudaMemcpy(got.data(), d_sums, tiles * sizeof(int), cudaMemcpyDeviceToHost);
-                     cudaFree(d_input);
-                     cudaFree(d_sums);
-                     return compare(got, want);
+                     return compare(d_sums.read(), want);
                    });
 }
