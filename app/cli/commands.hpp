@@ -25,6 +25,7 @@ void register_bench_emu(CLI::App& bench, CliState& state);         // emulator s
 void register_bench_occupancy(CLI::App& bench, CliState& state);   // occupancy sweep speed
 void register_bench_byo(CLI::App& bench, CliState& state);         // your own program's latency
 void register_export(CLI::App& app, CliState& state);
+void register_exercise(CLI::App& app, CliState& state);       // exercises: list, start, check, ...
 void register_bench_frame(CLI::App& bench, CliState& state);  // GUI builds only
 
 // Prints "coopviz: error: <message>" to stderr, on one line, and returns 2, the exit code for
