@@ -9,7 +9,8 @@ namespace {
 // The footer of `coopviz --help`; README.md's "Exit codes" says the same.
 constexpr const char* kExitCodes = R"(Exit codes:
   0  success
-  1  the command ran and something it checks failed: a lesson's checks or its run,
+  1  the command ran and something it checks failed: a lesson's checks or its run, an
+     exercise's hidden cases (exercise check),
      --compare (the backends disagree), a benchmark (it failed, missed its target, or
      bench reduce found no GPU), an occupancy that does not fit, a layout-check with
      cut-off panels, a --script expectation, a screenshot whose run timed out, or a
@@ -18,14 +19,19 @@ constexpr const char* kExitCodes = R"(Exit codes:
      a missing, malformed or out-of-range value, an unknown lesson or --param), or what
      this machine cannot do (a GPU asked for and none here, a window without a display,
      a trace or script that cannot be read)
-  3  run FILE.cu / gui FILE.cu: the program did not compile for the emulator
+  3  run FILE.cu / gui FILE.cu / exercise check ID FILE: the program did not compile for
+     the emulator
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
   (128 + the signal when one ended it).
 
 Your own CUDA program: coopviz run FILE.cu [-I DIR] [-D NAME=VALUE]
 [--launch KERNEL=GRID/BLOCK] [-- ARGS], or coopviz gui FILE.cu, runs it on the GPU (or the
 emulator when there is none, or with --backend emu) with every kernel launch traced;
---launch runs a kernel with another grid and block.)";
+--launch runs a kernel with another grid and block.
+
+Exercises: coopviz exercise list, then exercise start ID --out DIR, exercise check ID FILE
+(your kernel on hidden cases; --json), exercise hint ID [N], and for teachers exercise
+solution ID --teacher --out DIR.)";
 
 int run_cli(int argc, char** argv) {
   using namespace coop::app;
@@ -43,6 +49,7 @@ int run_cli(int argc, char** argv) {
   register_ncu_compare(app, state);
   register_bench(app, state);
   register_export(app, state);
+  register_exercise(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {

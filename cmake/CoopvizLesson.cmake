@@ -18,9 +18,9 @@
 #   are embedded as coop_source_<folder> and coop_text_<folder>. The kernels' compiler resource
 #   report goes into coopviz_kernel_resources (below). The text, the kernel file and <name>.cu
 #   (the lesson as a plain CUDA program, where there is one) are installed in
-#   share/coopviz/lessons/<folder>/. Code of the folder lives in namespace coop::lessons::<folder>
-#   and the lesson's id is <folder> with - for _, which are checked here, so that a copied folder
-#   says what to rename.
+#   share/coopviz/lessons/<folder>/, with its exercises/ folder where it has one. Code of the
+#   folder lives in namespace coop::lessons::<folder> and the lesson's id is <folder> with - for _,
+#   which are checked here, so that a copied folder says what to rename.
 #
 # coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
 #   static shared memory, stack and spills of every kernel in the folder's generated kernels.cu,
@@ -217,6 +217,11 @@ function(coopviz_lesson folder)
     list(APPEND files ${dir}/${name}.cu)
   endif()
   install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
+  # Its exercises (exercises/<id>/: the spec, starter, solution and hidden cases), found by
+  # `coopviz exercise` at run time.
+  if(IS_DIRECTORY ${dir}/exercises)
+    install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
+  endif()
   set_property(GLOBAL APPEND PROPERTY COOPVIZ_LESSON_KERNEL_FILES ${kernel_file})
 endfunction()
 

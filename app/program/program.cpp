@@ -50,12 +50,16 @@ uint64_t hash_of(const std::vector<std::string>& parts) {
   return h;
 }
 
-std::string cache_root() {
+}  // namespace
+
+std::string program_cache_root() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/coopviz";
   if (const char* home = std::getenv("HOME"); home && *home)
     return std::string(home) + "/.cache/coopviz";
   return "/tmp/coopviz-cache";
 }
+
+namespace {
 
 // Runs argv, its stdout and stderr captured together; returns the exit status.
 Result<int> capture(const std::vector<std::string>& argv, std::string& output) {
@@ -402,7 +406,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   }
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
-  const fs::path dir = fs::path(cache_root()) / "programs" / name;
+  const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
   ProgramBuild build;
   build.executable = (dir / "program").string();
   build.halves = split;

@@ -68,6 +68,9 @@ DeviceProps program_device(const ProgramOptions& options);
 // built or run; the message names the override and the limit it broke.
 Status check_launch_overrides(const ProgramOptions& options);
 
+// Where built programs are kept: $XDG_CACHE_HOME/coopviz, else ~/.cache/coopviz.
+std::string program_cache_root();
+
 // This machine's GPU as nvcc names its architecture ("sm_90"), or "" when there is none.
 std::string local_gpu_arch();
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -41,6 +42,28 @@ inline Ran run_coopviz_env(const std::string& env, const std::string& args) {
 }
 
 // Runs `coopviz ARGS` through the shell, so ARGS may quote.
-inline Ran run_coopviz(const std::string& args) { return run_coopviz_env("", args); }
+inline Ran run_coopviz(const std::string& args) {
+  return run_coopviz_env("", args);
+}
+
+// Where tests keep program builds (XDG_CACHE_HOME), beside the binary and shared by the tests.
+inline std::string program_test_cache() {
+  const std::string binary = COOPVIZ_BINARY;
+  return binary.substr(0, binary.rfind('/')) + "/program-test-cache";
+}
+
+// A fresh, empty folder for the files a test writes, named after it and this process.
+inline std::filesystem::path fresh_folder(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("coopviz-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// `coopviz ARGS` with program builds in program_test_cache().
+inline Ran run_coopviz_cached(const std::string& args) {
+  return run_coopviz_env("XDG_CACHE_HOME=" + program_test_cache(), args);
+}
 
 }  // namespace coop::testing

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks an installed coopviz (under PREFIX: from `cmake --install`, or a .deb unpacked): its
 # files are there, and the binary, started from / with no COOPVIZ_* overrides and its own HOME,
-# lists the lessons, runs one on the emulator, builds and runs a user's own CUDA program, and
-# replays a lesson's trace recorded on a GPU and reads an edited lesson text through
-# $COOPVIZ_LESSON_SOURCES (GUI=ON; under a virtual X server when there is no display). The
-# desktop entry is valid and the icons are there.
+# lists the lessons, runs one on the emulator, builds and runs a user's own CUDA program, checks
+# an exercise's starter, and replays a lesson's trace recorded on a GPU and reads an edited lesson
+# text through $COOPVIZ_LESSON_SOURCES (GUI=ON; under a virtual X server when there is no
+# display). The desktop entry is valid and the icons are there.
 #   check_installed.sh PREFIX SOURCE_DIR WORK_DIR GUI(ON|OFF)
 set -euo pipefail
 prefix=$1 source=$2 work=$3 gui=$4
@@ -54,6 +54,16 @@ coopviz run "$work/program/grid_sync_sum.cu" --backend emu > "$work/program.txt"
 grep -q "PASSED" "$work/program.txt" || fail "the user's program did not pass"
 [ -d "$work/home/.cache/coopviz/programs" ] || fail "the program was not built in HOME's cache"
 echo "ok: a user's program ran"
+
+# The exercises install with their lessons: a student starts one and checks the starter.
+coopviz exercise list > "$work/exercises.txt"
+grep -q "^block-sum " "$work/exercises.txt" || fail "coopviz exercise list does not list block-sum"
+coopviz exercise start block-sum --out "$work/exercise" > /dev/null
+status=0
+coopviz exercise check block-sum "$work/exercise/starter.cu" > "$work/check.txt" || status=$?
+[ "$status" = 1 ] && grep -q "^block-sum: failed" "$work/check.txt" ||
+  { cat "$work/check.txt"; fail "the installed starter of block-sum was not checked (exit $status)"; }
+echo "ok: an exercise started and checked"
 
 # Where there is nvcc, the GPU build of a program finds every header it includes too (compiled,
 # not run: no GPU is needed).

@@ -1,0 +1,119 @@
+#include "app/exercise/exercise.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "device/paths/data_dirs.hpp"
+#include "lessons/lesson.hpp"
+#include "lessons/registry_entries.hpp"
+
+namespace coop::app {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr size_t kMaxHints = 3;
+
+std::string trimmed(const std::string& s) {
+  const size_t first = s.find_first_not_of(" \t\n");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
+}
+
+// The lesson folders' names with their lessons' ids, in teaching order. A lesson's folder is
+// the registry entry whose kernel file the lesson shows.
+std::vector<std::pair<std::string, std::string>> lesson_folders() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const lessons::LessonDef& l : lessons::registry())
+    for (const lessons::LessonEntry& entry : lessons::lesson_entries())
+      if (l.source_file == entry.kernel_file) out.emplace_back(entry.folder, l.id);
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> read_whole_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error("cannot read " + path.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Status read_exercise_text(const fs::path& markdown, Exercise& e) {
+  Result<std::string> text = read_whole_file(markdown);
+  if (!text) return text.status();
+  std::istringstream lines(*text);
+  std::string line, *section = &e.spec;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (e.title.empty()) {
+      if (trimmed(line).empty()) continue;
+      if (!line.starts_with("# "))
+        return Status::error(markdown.string() + ":" + std::to_string(number) +
+                             ": an exercise starts with its title, a '# ' line");
+      e.title = trimmed(line.substr(2));
+      continue;
+    }
+    if (trimmed(line) == "## Hint") {
+      if (e.hints.size() == kMaxHints)
+        return Status::error(markdown.string() + ":" + std::to_string(number) + ": more than " +
+                             std::to_string(kMaxHints) + " hints");
+      e.hints.emplace_back();
+      section = &e.hints.back();
+      continue;
+    }
+    *section += line + "\n";
+  }
+  if (e.title.empty()) return Status::error(markdown.string() + ": no '# ' title line");
+  e.spec = trimmed(e.spec);
+  for (std::string& h : e.hints) h = trimmed(h);
+  return {};
+}
+
+Result<std::vector<Exercise>> find_exercises() {
+  std::vector<Exercise> out;
+  const fs::path root = data_dirs().lessons;
+  for (const auto& [folder, lesson] : lesson_folders()) {
+    std::error_code ec;
+    std::vector<Exercise> here;
+    for (const auto& entry : fs::directory_iterator(root / folder / "exercises", ec)) {
+      if (!fs::is_regular_file(entry.path() / "exercise.md", ec)) continue;
+      Exercise e;
+      e.id = entry.path().filename().string();
+      e.lesson = lesson;
+      e.folder = entry.path();
+      if (Status s = read_exercise_text(entry.path() / "exercise.md", e); !s) return s;
+      here.push_back(std::move(e));
+    }
+    std::sort(here.begin(), here.end(),
+              [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
+    for (Exercise& e : here) {
+      for (const Exercise& earlier : out)
+        if (earlier.id == e.id)
+          return Status::error("two exercises are named " + e.id + ": in " +
+                               earlier.folder.string() + " and " + e.folder.string());
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+Result<Exercise> find_exercise(const std::string& id) {
+  Result<std::vector<Exercise>> all = find_exercises();
+  if (!all) return all.status();
+  std::string known;
+  for (const Exercise& e : *all) {
+    if (e.id == id) return e;
+    known += (known.empty() ? "" : ", ") + e.id;
+  }
+  return Status::error("unknown exercise '" + id + "' (exercises: " + known + ")");
+}
+
+bool CheckReport::passed() const {
+  if (!compiled || !problem.empty() || cases.empty()) return false;
+  return std::all_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.passed; });
+}
+
+}  // namespace coop::app

@@ -1,0 +1,21 @@
+// Hidden cases of fix-the-race: one block, many blocks, the largest block, and a last block
+// with a shorter slice.
+int hidden_cases() {
+  using namespace coopviz_exercise;
+  const std::vector<Shape> shapes = {covering(32, 32),    covering(256, 256), covering(2048, 1024),
+                                     covering(1000, 128), covering(77, 96),   covering(300, 64)};
+  return run_cases(shapes, {"ramp", "random", "extremes"},
+                   [](const Shape& s, const std::string& kind) {
+                     const std::vector<int> input = make_input(kind, s.n);
+                     std::vector<int> want(s.n);
+                     for (int i = 0; i < s.n; ++i) {
+                       const int first = i / int(s.block) * int(s.block);
+                       const int length = std::min(int(s.block), s.n - first);
+                       want[i] = input[first + length - 1 - (i - first)];
+                     }
+                     DeviceArray<int> d_input(input), d_out(s.n, 0xff);
+                     reverse_slices<<<s.grid, s.block>>>(d_input.get(), d_out.get(), s.n);
+                     if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
+                     return compare(d_out.read(), want);
+                   });
+}

@@ -1,0 +1,190 @@
+// `coopviz exercise list|start|check|hint|solution`: the real binary, its JSON, its usage errors
+// (exit 2, one line), a file that does not compile (exit 3, the compiler's words at the
+// student's file and line) and kernels that crash or deadlock (failed cases, never a hang).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <set>
+#include <string>
+
+#include "tests/app/run_coopviz.hpp"
+
+namespace {
+namespace fs = std::filesystem;
+
+coop::testing::Ran coopviz(const std::string& args) {
+  return coop::testing::run_coopviz_cached(args);
+}
+
+fs::path scratch(const std::string& name) {
+  return coop::testing::fresh_folder("exercise-cli-" + name);
+}
+
+std::string solution_text(const std::string& folder, const std::string& id) {
+  std::ifstream in(std::string(COOPVIZ_SOURCE_DIR) + "/lessons/" + folder + "/exercises/" + id +
+                   "/solution.cu");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A usage error: exit 2 and one line "coopviz: error: ..." containing `words`.
+void expect_usage_error(const coop::testing::Ran& r, const std::string& words) {
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.err.rfind("coopviz: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+}
+
+TEST(ExerciseCli, ListJsonHasIdLessonAndTitle) {
+  const coop::testing::Ran r = coopviz("exercise list --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json list = nlohmann::json::parse(r.out);
+  ASSERT_GE(list.size(), 6u);
+  bool block_sum = false;
+  for (const auto& e : list) {
+    EXPECT_TRUE(e.contains("id") && e.contains("lesson") && e.contains("title")) << e.dump();
+    if (e["id"] == "block-sum") {
+      block_sum = true;
+      EXPECT_EQ(e["lesson"], "block-reduce");
+    }
+  }
+  EXPECT_TRUE(block_sum);
+  const coop::testing::Ran text = coopviz("exercise list");
+  EXPECT_NE(text.out.find("block-sum  (block-reduce)"), std::string::npos) << text.out;
+}
+
+TEST(ExerciseCli, UsageErrorsAreOneLineAndNameWhatIsAllowed) {
+  expect_usage_error(coopviz("exercise hint no-such-one"), "exercises: ");
+  expect_usage_error(coopviz("exercise hint tile-ranks 3"), "hints 1 to 2");
+  expect_usage_error(coopviz("exercise solution block-sum --out /tmp"), "--teacher");
+  expect_usage_error(coopviz("exercise check block-sum /no/such/file.cu"), "/no/such/file.cu");
+  expect_usage_error(coopviz("exercise"), "commands: ");
+  expect_usage_error(coopviz("exercise start block-sum"), "--out");
+}
+
+TEST(ExerciseCli, HintShowsTheHintAskedFor) {
+  const coop::testing::Ran first = coopviz("exercise hint block-sum");
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("Hint 1 of 3"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("cg::reduce(tile, value"), std::string::npos) << first.out;
+  const coop::testing::Ran third = coopviz("exercise hint block-sum 3");
+  EXPECT_NE(third.out.find("Hint 3 of 3"), std::string::npos) << third.out;
+}
+
+TEST(ExerciseCli, StartWritesTheStarterAndKeepsAnExistingFile) {
+  const fs::path dir = scratch("start");
+  const coop::testing::Ran r = coopviz("exercise start tile-ranks --out " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::is_regular_file(dir / "starter.cu"));
+  std::ofstream(dir / "starter.cu") << "my work\n";
+  expect_usage_error(coopviz("exercise start tile-ranks --out " + dir.string()), "--force");
+  std::ifstream kept(dir / "starter.cu");
+  std::string line;
+  std::getline(kept, line);
+  EXPECT_EQ(line, "my work");
+  EXPECT_EQ(coopviz("exercise start tile-ranks --force --out " + dir.string()).exit_code, 0);
+  std::ifstream fresh(dir / "starter.cu");
+  std::getline(fresh, line);
+  EXPECT_NE(line, "my work");
+  fs::remove_all(dir);
+}
+
+TEST(ExerciseCli, SolutionIsForTeachers) {
+  const fs::path dir = scratch("solution");
+  const coop::testing::Ran r =
+      coopviz("exercise solution fix-the-race --teacher --out " + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::ifstream(dir / "solution.cu").good(), true);
+  fs::remove_all(dir);
+}
+
+TEST(ExerciseCli, CheckJsonGivesTheVerdictAndEveryCase) {
+  const std::string file = std::string(COOPVIZ_SOURCE_DIR) +
+                           "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
+  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + file + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "passed");
+  ASSERT_GE(j["cases"].size(), 5u);
+  std::set<std::string> schedules;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["result"], "passed");
+    schedules.insert(c["schedule"].get<std::string>());
+    EXPECT_NE(c["launch"].get<std::string>().find("block"), std::string::npos);
+  }
+  // Every case under lock-step and under the two other legal interleavings.
+  EXPECT_EQ(schedules, (std::set<std::string>{"lockstep", "random", "its"}));
+}
+
+TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
+  const fs::path dir = scratch("wrong");
+  std::string text = solution_text("tiled_partitions", "tile-ranks");
+  text.replace(text.find("int(tile.thread_rank())"), 23, "int(tile.thread_rank()) + 1");
+  std::ofstream(dir / "mine.cu") << text;
+  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + (dir / "mine.cu").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("failed: grid 1 x block 64, n 64, input none (lockstep schedule): output 0 "
+                       "is 1, want 0"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("tile-ranks: failed (0 of 18 hidden cases passed)"), std::string::npos)
+      << r.out;
+  fs::remove_all(dir);
+}
+
+TEST(ExerciseCli, ACompileErrorIsShownAtTheStudentsFileAndLine) {
+  const fs::path dir = scratch("compile");
+  std::string text = solution_text("tiled_partitions", "tile-ranks");
+  text.replace(text.find("if (i < n) out[i]"), 17, "if (i < n) out[j]");
+  std::ofstream(dir / "mine.cu") << text;
+  const coop::testing::Ran r =
+      coopviz("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "failed");
+  EXPECT_EQ(j["compiled"], false);
+  const std::string said = j["compiler_output"];
+  EXPECT_NE(said.find((dir / "mine.cu").string() + ":17:"), std::string::npos) << said;
+  EXPECT_NE(said.find("was not declared"), std::string::npos) << said;
+  fs::remove_all(dir);
+}
+
+// `exercise check ID FILE --json` of `text` written to dir/name: exit 1 and a failed verdict.
+nlohmann::json failed_check(const fs::path& dir, const std::string& id, const std::string& name,
+                            const std::string& text) {
+  std::ofstream(dir / name) << text;
+  const coop::testing::Ran r =
+      coopviz("exercise check " + id + " " + (dir / name).string() + " --json");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_EQ(j.value("verdict", ""), "failed") << r.out;
+  return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+// The problem of the first case that has one, or "".
+std::string first_problem(const nlohmann::json& report) {
+  for (const auto& c : report.value("cases", nlohmann::json::array()))
+    if (!c.value("problem", "").empty()) return c["problem"];
+  return "";
+}
+
+TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
+  const fs::path dir = scratch("crash");
+  std::string crash = solution_text("tiled_partitions", "tile-ranks");
+  crash.replace(crash.find("if (i < n) out[i]"), 17, "if (i == 70) out[-100000000]");
+  const nlohmann::json c = failed_check(dir, "tile-ranks", "crash.cu", crash);
+  EXPECT_NE(first_problem(c).find("crashed"), std::string::npos) << c.dump(2);
+
+  std::string deadlock = solution_text("synchronization_hazards", "fix-the-race");
+  deadlock.replace(deadlock.find("  block.sync();"), 15, "  if (r % 2 == 0) block.sync();");
+  const nlohmann::json d = failed_check(dir, "fix-the-race", "deadlock.cu", deadlock);
+  EXPECT_FALSE(first_problem(d).empty()) << d.dump(2);
+  fs::remove_all(dir);
+}
+
+}  // namespace

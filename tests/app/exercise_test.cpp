@@ -1,0 +1,260 @@
+// Exercises (app/exercise, lessons/<folder>/exercises/): every exercise is well formed, its
+// starter fails the hidden cases and its solution passes them; the solution with any one barrier
+// removed fails; a wrong solution that passes the shown example fails the hidden cases; and the
+// `coopviz exercise` commands, their usage errors, compile errors and crashing kernels.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/exercise/exercise.hpp"
+#include "app/program/program.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace coop::app {
+// Test names say which exercise; gtest prints the parameter as its id, not as bytes.
+void PrintTo(const Exercise& e, std::ostream* out) {
+  *out << e.id;
+}
+}  // namespace coop::app
+
+namespace {
+namespace fs = std::filesystem;
+using coop::app::CheckReport;
+using coop::app::Exercise;
+
+// A fresh folder for the files a test writes.
+fs::path scratch(const std::string& name) {
+  return coop::testing::fresh_folder("exercise-test-" + name);
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+CheckReport check(const Exercise& e, const fs::path& file) {
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  coop::Result<CheckReport> r = coop::app::check_exercise(e, file.string());
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? *r : CheckReport{};
+}
+
+std::string summary(const CheckReport& r) {
+  std::string s = r.compiler_output + r.problem;
+  for (const auto& c : r.cases)
+    s += "\n" + c.launch + " / " + c.input + ": " + (c.passed ? "passed" : "failed ") + c.got +
+         " want " + c.want + " " + c.problem;
+  return s;
+}
+
+std::vector<Exercise> all_exercises() {
+  coop::Result<std::vector<Exercise>> all = coop::app::find_exercises();
+  return all.ok() ? *all : std::vector<Exercise>{};
+}
+
+TEST(Exercises, AtLeastSevenOverSevenLessonsEachWithSpecHintsAndFiles) {
+  coop::Result<std::vector<Exercise>> all = coop::app::find_exercises();
+  ASSERT_TRUE(all.ok()) << all.message();
+  std::set<std::string> lessons, ids;
+  for (const Exercise& e : *all) {
+    SCOPED_TRACE(e.id);
+    lessons.insert(e.lesson);
+    EXPECT_TRUE(ids.insert(e.id).second);
+    EXPECT_FALSE(e.title.empty());
+    EXPECT_GT(e.spec.size(), 100u);
+    EXPECT_GE(e.hints.size(), 1u);
+    EXPECT_LE(e.hints.size(), 3u);
+    EXPECT_NE(read(e.starter()).find("TODO"), std::string::npos);
+    EXPECT_EQ(read(e.solution()).find("TODO"), std::string::npos);
+    EXPECT_TRUE(fs::is_regular_file(e.folder / "cases.cu"));
+  }
+  EXPECT_GE(all->size(), 7u);
+  EXPECT_GE(lessons.size(), 7u);
+}
+
+TEST(Exercises, UnknownIdNamesTheKnownOnes) {
+  coop::Result<Exercise> e = coop::app::find_exercise("no-such-exercise");
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.message().find("no-such-exercise"), std::string::npos);
+  EXPECT_NE(e.message().find("block-sum"), std::string::npos);
+}
+
+TEST(Exercises, MalformedTextIsAnErrorNamingTheFileAndTheLimit) {
+  const fs::path dir = scratch("text");
+  Exercise e;
+  write(dir / "untitled.md", "Some spec\n");
+  coop::Status s = coop::app::read_exercise_text(dir / "untitled.md", e);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("untitled.md:1"), std::string::npos) << s.message();
+  Exercise f;
+  write(dir / "hints.md", "# T\nspec\n## Hint\na\n## Hint\nb\n## Hint\nc\n## Hint\nd\n");
+  s = coop::app::read_exercise_text(dir / "hints.md", f);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("more than 3 hints"), std::string::npos) << s.message();
+  Exercise g;
+  write(dir / "good.md", "# Title here\n\nThe spec.\n\n## Hint\n\nFirst.\n\n## Hint\nSecond.\n");
+  ASSERT_TRUE(coop::app::read_exercise_text(dir / "good.md", g).ok());
+  EXPECT_EQ(g.title, "Title here");
+  EXPECT_EQ(g.spec, "The spec.");
+  EXPECT_EQ(g.hints, (std::vector<std::string>{"First.", "Second."}));
+  fs::remove_all(dir);
+}
+
+class EachExercise : public ::testing::TestWithParam<Exercise> {};
+
+TEST_P(EachExercise, StarterFailsItsCheck) {
+  const CheckReport r = check(GetParam(), GetParam().starter());
+  EXPECT_TRUE(r.compiled) << r.compiler_output;
+  EXPECT_FALSE(r.passed()) << summary(r);
+  EXPECT_FALSE(r.cases.empty()) << summary(r);
+}
+
+TEST_P(EachExercise, SolutionPassesEveryHiddenCase) {
+  const CheckReport r = check(GetParam(), GetParam().solution());
+  EXPECT_TRUE(r.passed()) << summary(r);
+  // Several launch shapes and inputs, each under every check schedule.
+  std::set<std::string> launches;
+  for (const auto& c : r.cases) launches.insert(c.launch);
+  EXPECT_GE(launches.size(), 5u);
+  EXPECT_EQ(r.cases.size() % coop::app::check_schedules().size(), 0u);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+// The starter is the solution with one part of its kernel taken out: the same lines before and
+// after it (main() and the shown example among them), and the part to write marked TODO.
+TEST_P(EachExercise, StarterIsTheSolutionWithOneMarkedHole) {
+  const std::vector<std::string> solution = lines_of(read(GetParam().solution()));
+  const std::vector<std::string> starter = lines_of(read(GetParam().starter()));
+  size_t before = 0, after = 0;
+  while (before < solution.size() && before < starter.size() && solution[before] == starter[before])
+    ++before;
+  while (after + before < solution.size() && after + before < starter.size() &&
+         solution[solution.size() - 1 - after] == starter[starter.size() - 1 - after])
+    ++after;
+  std::string hole, filled;
+  for (size_t k = before; k + after < starter.size(); ++k) hole += starter[k] + "\n";
+  for (size_t k = before; k + after < solution.size(); ++k) filled += solution[k] + "\n";
+  EXPECT_NE(hole.find("TODO"), std::string::npos) << hole;
+  EXPECT_EQ(hole.find("main("), std::string::npos) << hole;
+  EXPECT_EQ(filled.find("main("), std::string::npos) << filled;
+  EXPECT_FALSE(filled.empty());
+}
+
+// A line that is a barrier: __syncthreads(), __syncwarp(), x.sync(), barrier_wait, grid.sync().
+bool is_barrier_line(const std::string& line) {
+  static const std::regex barrier(
+      R"((__syncthreads|__syncwarp|\.sync|barrier_wait|barrier_arrive_and_wait)\s*\()");
+  const std::string code = line.substr(0, line.find("//"));
+  return std::regex_search(code, barrier);
+}
+
+TEST_P(EachExercise, SolutionWithAnyBarrierRemovedFails) {
+  const Exercise& e = GetParam();
+  const std::vector<std::string> lines = lines_of(read(e.solution()));
+  const fs::path dir = scratch("barrier-" + e.id);
+  int removed = 0;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    if (!is_barrier_line(lines[k])) continue;
+    std::string variant;
+    for (size_t j = 0; j < lines.size(); ++j) variant += (j == k ? "" : lines[j]) + "\n";
+    const fs::path file = dir / ("without_line_" + std::to_string(k + 1) + ".cu");
+    write(file, variant);
+    const CheckReport r = check(e, file);
+    ++removed;
+    if (!r.compiled) continue;  // removing it broke the build: nothing to check
+    EXPECT_FALSE(r.passed()) << e.id << ": removing line " << k + 1 << " (" << lines[k]
+                             << ") still passes";
+  }
+  if (removed == 0) GTEST_SKIP() << e.id << "'s solution has no barrier line";
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, EachExercise, ::testing::ValuesIn(all_exercises()),
+                         [](const ::testing::TestParamInfo<Exercise>& info) {
+                           std::string name = info.param.id;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+// Solutions that are right for the shown example (the starter's main() prints PASSED) and wrong
+// in general: each is the reference with one edit, assumed about the example's launch.
+struct Wrong {
+  const char* id;
+  const char* from;
+  const char* to;
+  const char* why;
+};
+const Wrong kWrongSolutions[] = {
+    {"block-sum", "tile_sums[lane]", "tile_sums[lane % 8]", "assumes 8 tiles, a block of 256"},
+    {"tile-shuffle-sum", "sums[i / 32]", "sums[blockIdx.x * 8 + tile.meta_group_rank()]",
+     "assumes 8 tiles, a block of 256"},
+    {"block-scan", "lane < int(tile.meta_group_size()) ? tile_totals[lane] : 0",
+     "lane < 8 ? tile_totals[lane] : 0", "assumes 8 tiles, a block of 256"},
+    {"fix-the-race", "min(int(blockDim.x), n - first)", "int(blockDim.x)",
+     "assumes n is a multiple of the block"},
+    {"sum-of-the-others", "for (int i = rank; i < n; i += threads) mine",
+     "for (int i = rank; i < n; i += 512) mine", "assumes the grid of 4 x 128 threads"},
+    {"tile-ranks", "100 * int(tile.meta_group_rank())", "100 * (i / 8)",
+     "numbers the tiles over the grid, right in block 0 only"},
+};
+
+void PrintTo(const Wrong& w, std::ostream* out) {
+  *out << w.id << ": " << w.why;
+}
+
+class WrongSolution : public ::testing::TestWithParam<Wrong> {};
+
+TEST_P(WrongSolution, PassesTheShownExampleButFailsTheHiddenCases) {
+  const Wrong w = GetParam();
+  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
+  ASSERT_TRUE(e.ok()) << e.message();
+  std::string text = read(e->solution());
+  const size_t at = text.find(w.from);
+  ASSERT_NE(at, std::string::npos) << w.from;
+  text.replace(at, std::string(w.from).size(), w.to);
+  const fs::path dir = scratch(std::string("wrong-") + w.id);
+  const fs::path file = dir / "wrong.cu";
+  write(file, text);
+  // The shown example: the program as the student runs it.
+  const coop::testing::Ran shown =
+      coop::testing::run_coopviz_cached("run --backend emu " + file.string());
+  EXPECT_EQ(shown.exit_code, 0) << shown.out << shown.err;
+  EXPECT_NE(shown.out.find("PASSED"), std::string::npos) << shown.out;
+  const CheckReport r = check(*e, file);
+  EXPECT_TRUE(r.compiled) << r.compiler_output;
+  EXPECT_FALSE(r.passed()) << w.why << summary(r);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exercises, WrongSolution, ::testing::ValuesIn(kWrongSolutions),
+                         [](const ::testing::TestParamInfo<Wrong>& info) {
+                           std::string name = info.param.id;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+}  // namespace
