@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "tests/app/run_coopviz.hpp"
