@@ -149,7 +149,13 @@ void register_exercise(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
       "exercise",
       "Exercises: a spec and a CUDA file with a part to write, checked on hidden cases");
-  cmd->require_subcommand(1);
+  // At most one; none is refused in the callback, so that a misspelt one is named as unknown.
+  cmd->require_subcommand(0, 1);
+  cmd->callback([cmd, &state] {
+    if (cmd->get_subcommands().empty())
+      state.exit_code = usage_error(
+          "`coopviz exercise` needs a command (commands: list, start, check, hint, solution)");
+  });
   auto a = std::make_shared<ExerciseArgs>();
   const auto id_option = [a](CLI::App* sub) {
     sub->add_option("id", a->id, "Exercise id (see `coopviz exercise list`)")->required();
