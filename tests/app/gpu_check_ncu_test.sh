@@ -50,7 +50,10 @@ json="$out/measured/lessons/memory_access/ncu.json"
 [ -f "$json" ] || fail "no $json"
 grep -q '"agree": true' "$json" || fail "$json does not agree"
 grep -q '"device"' "$json" || fail "$json names no device"
-tar -tzf "$out/measured/ncu.tar.gz" | grep -q "ncu/memory-access.txt" || fail "ncu.tar.gz lacks the comparison"
+# The listing is read whole first: grep -q stops at its match, and with pipefail the tar it cut
+# off would fail the pipe.
+listing=$(tar -tzf "$out/measured/ncu.tar.gz")
+grep -q "ncu/memory-access.txt" <<<"$listing" || fail "ncu.tar.gz lacks the comparison"
 
 run_stage missing NCU="$out/bin/no-such-ncu"
 grep -q "ncu: skipped: Nsight Compute not found" "$out/missing.log" ||

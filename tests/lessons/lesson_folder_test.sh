@@ -16,7 +16,7 @@ cp -r "$source/lessons/block_reduce" "$lessons/stale_copy"
 cp -r "$source/lessons/block_reduce" "$lessons/half_copy"
 cp "$source/lessons/block_reduce/lesson.md" "$lessons/not_a_lesson/"  # no lesson.cpp
 # A copy starts without the original's exercises (their ids would be taken twice).
-rm -rf "$lessons/my_copy/exercises"
+rm -rf "$lessons/my_copy/exercises" "$lessons/half_copy/exercises"
 sed -i 's/block_reduce/my_copy/g; s/block-reduce/my-copy/g' "$lessons"/my_copy/*
 sed -i 's/block_reduce/half_copy/g' "$lessons"/half_copy/*  # its id is still block-reduce
 
