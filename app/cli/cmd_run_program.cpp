@@ -189,7 +189,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     std::remove(p.stdout_path.c_str());
     std::cout << out.dump(2) << "\n";
   }
-  if (o.races && !o.json && launches) {
+  // A run that stopped before any launch finished has no accesses to judge: say nothing of races.
+  if (o.races && !o.json && launches && !launches->empty()) {
     std::cout << "races in " << o.file << ":\n";
     print_races(*launches, std::cout);
   }
