@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/backend.hpp"
+#include "app/bench/timing.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
 #include "device/paths/data_dirs.hpp"
@@ -27,7 +28,7 @@
 namespace coop::app {
 namespace {
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using Clock = BenchClock;
 
 struct BenchOptions {
   std::string file = (data_dirs().programs / "runtime_calls.cu").string();
@@ -42,15 +43,13 @@ struct Timing {
   double total() const { return build + run + load; }
 };
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 // One save-to-first-frame: build (or find) the program, run it, read its launches.
 Result<Timing> one(const ProgramOptions& p) {
   Timing t;
   auto t0 = Clock::now();
   Result<ProgramBuild> build = build_program(p);
   if (!build) return build.status();
-  t.build = since(t0);
+  t.build = seconds_since(t0);
   if (!p.gpu_arch.empty())
     t.gpu_build = build->halves ? "halves" : "whole (" + build->whole_because + ")";
   t0 = Clock::now();
@@ -58,20 +57,15 @@ Result<Timing> one(const ProgramOptions& p) {
   if (!run) return run.status();
   if (run->exit_code != 0)
     return Status::error(p.file + " exited with " + std::to_string(run->exit_code));
-  t.run = since(t0);
+  t.run = seconds_since(t0);
   t0 = Clock::now();
   Result<std::vector<Trace>> launches = load_traces(p.trace_out);
   if (!launches) return launches.status();
   size_t events = 0;
   for (Trace& trace : *launches) events += visual::TimelineModel(std::move(trace)).size();
-  t.load = since(t0);
+  t.load = seconds_since(t0);
   (void)events;
   return t;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 int bench_byo(const BenchOptions& o) {

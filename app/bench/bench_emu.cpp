@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/bench/kernels/kernels.hpp"
+#include "app/bench/timing.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/schedule_options.hpp"
 #include "device/launch/executor.hpp"
@@ -20,11 +21,7 @@
 namespace coop::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+using Clock = BenchClock;
 
 // Peak resident memory of this process so far (VmHWM), in MiB.
 double peak_rss_mib() {
@@ -88,8 +85,7 @@ Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, i
     t.dropped = trace.dropped();
     if (inspect && r == reps - 1) inspect(trace);
   }
-  std::sort(times.begin(), times.end());
-  t.median_s = times[times.size() / 2];
+  t.median_s = median(times);
   t.sum = (*d_out->download())[0];
   t.ok = std::abs(t.sum - t.expected) <= 1e-5 * t.expected;
   return t;

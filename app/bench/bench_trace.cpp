@@ -5,8 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "app/cli/commands.hpp"
 #include "app/bench/kernels/kernels.hpp"
+#include "app/bench/timing.hpp"
+#include "app/cli/commands.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/occupancy.hpp"
 
@@ -34,11 +35,6 @@ TraceRun run_once(Executor& exec, const LaunchConfig& config, const DeviceArray<
   r.attempts = trace.header.attempts;
   if (auto host = out.download()) r.sum = (*host)[0];
   return r;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 }  // namespace
