@@ -21,12 +21,16 @@ float fraction(const nlohmann::json& j, const char* key, float fallback, float l
 
 }  // namespace
 
-std::string default_settings_path() {
+std::string config_file_path(const std::string& name) {
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/coopviz/settings.json";
+    return std::string(xdg) + "/coopviz/" + name;
   if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.config/coopviz/settings.json";
+    return std::string(home) + "/.config/coopviz/" + name;
   return "";
+}
+
+std::string default_settings_path() {
+  return config_file_path("settings.json");
 }
 
 std::string default_pictures_folder() {

@@ -29,7 +29,11 @@ struct GuiSettings {
   friend bool operator==(const GuiSettings&, const GuiSettings&) = default;
 };
 
-// The settings file's path ("" when neither XDG_CONFIG_HOME nor HOME is set).
+// The path of coopviz's file `name` in the user's configuration folder,
+// $XDG_CONFIG_HOME/coopviz/ or ~/.config/coopviz/ ("" when neither XDG_CONFIG_HOME nor HOME is
+// set).
+std::string config_file_path(const std::string& name);
+// The settings file's path: config_file_path("settings.json").
 std::string default_settings_path();
 // The desktop's pictures folder: $XDG_PICTURES_DIR, the XDG_PICTURES_DIR line of
 // ~/.config/user-dirs.dirs, else ~/Pictures (the working directory without a HOME).

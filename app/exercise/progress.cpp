@@ -1,0 +1,77 @@
+#include "app/exercise/progress.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/gui/settings.hpp"
+#include "device/trace/trace_file.hpp"
+
+namespace coop::app {
+namespace {
+
+constexpr int kVersion = 1;
+
+Status damaged(const std::string& path, const std::string& what) {
+  return Status::error("progress file " + path + " " + what + "; delete it to start afresh");
+}
+
+}  // namespace
+
+std::string default_progress_path() {
+  return config_file_path("progress.json");
+}
+
+Result<ProgressBook> load_progress(const std::string& path) {
+  ProgressBook book;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return book;  // nothing checked yet
+  std::stringstream text;
+  text << in.rdbuf();
+  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return damaged(path, "is not valid JSON");
+  if (j.value("version", 0) != kVersion)
+    return damaged(path, "has version " + j.value("version", nlohmann::json(0)).dump() + ", not " +
+                             std::to_string(kVersion));
+  if (!j.contains("exercises") || !j["exercises"].is_object())
+    return damaged(path, "has no \"exercises\" object");
+  for (const auto& [id, e] : j["exercises"].items()) {
+    if (!e.is_object() || !e.value("attempts", nlohmann::json()).is_number_integer() ||
+        !e.value("solved", nlohmann::json()).is_boolean())
+      return damaged(path, "has a malformed entry for \"" + id +
+                               "\" (it needs an integer \"attempts\" and a boolean \"solved\")");
+    ExerciseProgress& p = book.exercises[id];
+    p.attempts = std::max(0, e["attempts"].get<int>());
+    p.solved = e["solved"].get<bool>();
+    if (e.contains("last_file") && e["last_file"].is_string())
+      p.last_file = e["last_file"].get<std::string>();
+  }
+  return book;
+}
+
+Status save_progress(const std::string& path, const ProgressBook& book) {
+  if (path.empty()) return Status::error("no progress path (set HOME or XDG_CONFIG_HOME)");
+  nlohmann::json exercises = nlohmann::json::object();
+  for (const auto& [id, p] : book.exercises)
+    exercises[id] = {{"attempts", p.attempts}, {"solved", p.solved}, {"last_file", p.last_file}};
+  const nlohmann::json j = {{"version", kVersion}, {"exercises", exercises}};
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) return Status::error("cannot create the folder for " + path + ": " + ec.message());
+  return write_file_atomically(path, j.dump(2) + "\n");
+}
+
+Result<ExerciseProgress> record_check(const std::string& path, const std::string& exercise,
+                                      const std::string& file, bool passed) {
+  Result<ProgressBook> book = load_progress(path);
+  if (!book) return book.status();
+  ExerciseProgress& p = book->exercises[exercise];
+  ++p.attempts;
+  p.solved = p.solved || passed;
+  p.last_file = file;
+  if (Status s = save_progress(path, *book); !s) return s;
+  return p;
+}
+
+}  // namespace coop::app
