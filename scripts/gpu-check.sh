@@ -22,10 +22,11 @@
 #           kernel faults and one runs past the time limit
 # sanitize  compute-sanitizer memcheck, racecheck and synccheck over every lesson
 # ncu       Nsight Compute's memory counters (global sectors and requests, shared-memory bank
-#           conflicts and wavefronts) of every lesson that records memory (`coopviz list --json`:
-#           records_memory; COOPVIZ_NCU_LESSONS="id ..." adds others), beside the emulator's
-#           analysis of the same launches (`coopviz ncu-compare`): ncu.tar.gz, and each lesson's
-#           lessons/<folder>/ncu.json to commit (COOPVIZ_NCU_LESSON_DIR writes them elsewhere).
+#           conflicts and wavefronts) of every lesson and every test program (nvcc-built as it
+#           is), beside the emulator's analysis of the same launches (`coopviz ncu-compare`), with
+#           the agreement counted: ncu.tar.gz (each one's CSV, emulator report and comparison),
+#           and lessons/<folder>/ncu.json to commit for each lesson that records memory
+#           (COOPVIZ_NCU_LESSON_DIR writes them elsewhere). COOPVIZ_NCU_ONLY="name ..." limits it.
 #           NCU names the profiler (default: ncu on PATH, else /usr/local/cuda/bin/ncu). Without
 #           ncu, or without permission to read the GPU's counters, it says so and goes on.
 #
@@ -182,48 +183,105 @@ if want sanitize; then
 fi
 
 if want ncu; then
-  # Each lesson runs twice with its default launch (no --grid, --block or --param), so both runs
+  # Every lesson runs twice with its default launch (no --grid, --block or --param), so both runs
   # launch the same kernels with the same grid, block and sizes: on the GPU under ncu, untraced
   # (the recorder's own stores would count as the kernels'), and on the emulator with every
-  # access recorded.
+  # access recorded. Every test program (tests/programs/*.cu, and a lesson's plain CUDA twin
+  # lessons/<folder>/<folder>.cu) is built by nvcc as it is, with nothing of coopviz in it, and
+  # profiled the same way beside `coopviz run FILE.cu --record-memory --json`.
   NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
   lesson_dir=${COOPVIZ_NCU_LESSON_DIR:-lessons}
-  mkdir -p "$OUT/ncu"
+  mkdir -p "$OUT/ncu/bin"
   gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   # Global sectors and requests, shared bank conflicts and wavefronts, loads and stores: the
   # l1tex__... metrics the comparison reads, as the comparison itself lists them.
   metrics=$($C ncu-compare --metrics)
-  # `coopviz list --json` writes each lesson's keys in order: "id" before "records_memory".
-  ncu_lessons="$($C list --json | awk -F'"' '/"id":/ {id=$4} /"records_memory": true/ {print id}') ${COOPVIZ_NCU_LESSONS:-}"
+  # COOPVIZ_NCU_ONLY="id-or-program ..." profiles only those (a lesson's id, a program's name
+  # without .cu); by default every lesson and every test program.
+  ncu_lessons=${COOPVIZ_NCU_ONLY-$($C list --json | awk -F'"' '/"id":/ {print $4}')}
+  ncu_programs=()
+  for f in tests/programs/*.cu lessons/*/*.cu; do
+    name=$(basename "$f" .cu)
+    case $f in lessons/*) [ "$name" = "$(basename "$(dirname "$f")")" ] || continue ;; esac
+    if [ -n "${COOPVIZ_NCU_ONLY+set}" ]; then
+      case " $COOPVIZ_NCU_ONLY " in *" $name "*) ;; *) continue ;; esac
+    fi
+    ncu_programs+=("$f")
+  done
+  declare -A agreed counted
+  # One comparison: its counters that agree and all of them, from ncu-compare's own lines.
+  compare() {  # name, ncu csv, emulator json, ncu.json to write
+    local name=$1 csv=$2 emu=$3 out_json=$4
+    $C ncu-compare --ncu "$csv" --emulator "$emu" --device "${gpu_name:-a GPU}" \
+      --out "$out_json" > "$OUT/ncu/$name.txt" 2>&1
+    local rc=$? agree total launches
+    agree=$(grep -cE ' agree$' "$OUT/ncu/$name.txt")
+    total=$(grep -cE ' (agree|DIFFER: .*)$' "$OUT/ncu/$name.txt")
+    launches=$(grep -cE '^[^ ].*\(launch [0-9]+\)' "$OUT/ncu/$name.txt")
+    agreed[$name]=$agree counted[$name]=$total
+    say "ncu $name: rc=$rc, $agree of $total counters agree over $launches launches$([ $rc -eq 0 ] && echo ' (every counter agrees)')"
+    grep -E "DIFFER|not profiled|error" "$OUT/ncu/$name.txt" | head -20 | sed 's/^/  /' | tee -a "$summary"
+  }
+  # Runs `ncu` on a command into NAME.csv; says why and fails when no counters came back.
+  profile() {  # name, command...
+    local name=$1; shift
+    "$NCU" --csv --metrics "$metrics" --log-file "$OUT/ncu/$name.csv" "$@" > "$OUT/ncu/$name-gpu.log" 2>&1
+    local rc=$?
+    if grep -q "ERR_NVGPUCTRPERM" "$OUT/ncu/$name.csv" "$OUT/ncu/$name-gpu.log" 2>/dev/null; then
+      say "ncu $name: skipped: no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM); run as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0"
+      return 2
+    fi
+    if ! grep -q '"Metric Name"' "$OUT/ncu/$name.csv" 2>/dev/null; then
+      say "ncu $name: rc=$rc, no counters: $(grep -h -m1 'ERROR' "$OUT/ncu/$name.csv" "$OUT/ncu/$name-gpu.log" 2>/dev/null | head -1)"
+      return 1
+    fi
+  }
   if [ ! -x "$NCU" ]; then
     say "ncu: skipped: Nsight Compute not found (looked for ncu on PATH and $NCU; set NCU=/path/to/ncu)"
   else
-    say "ncu: $("$NCU" --version 2>&1 | tail -1), lessons:$(printf ' %s' $ncu_lessons)"
+    say "ncu: $("$NCU" --version 2>&1 | tail -1), lessons:$(printf ' %s' $ncu_lessons), programs: ${#ncu_programs[@]}"
+    denied=0
     for lesson in $ncu_lessons; do
-      csv="$OUT/ncu/$lesson.csv" emu="$OUT/ncu/$lesson-emu.json"
-      "$NCU" --csv --metrics "$metrics" --log-file "$csv" \
-        $C run "$lesson" --backend gpu --untraced > "$OUT/ncu/$lesson-gpu.log" 2>&1
-      rc=$?
-      if grep -q "ERR_NVGPUCTRPERM" "$csv" "$OUT/ncu/$lesson-gpu.log" 2>/dev/null; then
-        say "ncu $lesson: skipped: no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM); run as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0"
-        break
-      fi
-      if ! grep -q '"Metric Name"' "$csv" 2>/dev/null; then
-        say "ncu $lesson: rc=$rc, no counters: $(grep -h -m1 'ERROR' "$csv" "$OUT/ncu/$lesson-gpu.log" 2>/dev/null | head -1)"
-        continue
-      fi
+      profile "$lesson" $C run "$lesson" --backend gpu --untraced
+      case $? in 2) denied=1; break ;; 1) continue ;; esac
+      emu="$OUT/ncu/$lesson-emu.json"
       $C run "$lesson" --backend emu --record-memory --json > "$emu" 2> "$OUT/ncu/$lesson-emu.err"
       folder=$(dirname "$(grep -l "l.id = \"$lesson\";" lessons/*/lesson.cpp | head -1)")
-      out_json="$lesson_dir/$(basename "$folder")/ncu.json"
-      mkdir -p "$(dirname "$out_json")"
-      $C ncu-compare --ncu "$csv" --emulator "$emu" --device "${gpu_name:-a GPU}" \
-        --out "$out_json" > "$OUT/ncu/$lesson.txt" 2>&1
-      rc=$?
-      [ -f "$out_json" ] && cp "$out_json" "$OUT/ncu/$lesson-ncu.json"
-      say "ncu $lesson: rc=$rc ($([ $rc -eq 0 ] && echo 'every counter agrees' || echo 'see the differences and their reasons below')), wrote $out_json"
-      grep -E "DIFFER|not profiled|error" "$OUT/ncu/$lesson.txt" | head -20 | sed 's/^/  /' | tee -a "$summary"
+      # A lesson that records memory keeps its comparison (the Memory tab shows it); the others'
+      # stay in ncu.tar.gz.
+      out_json="$OUT/ncu/$lesson-ncu.json"
+      if $C list --json | awk -F'"' -v id="$lesson" '/"id":/ {cur=$4} /"records_memory": true/ && cur == id {found=1} END {exit !found}'; then
+        out_json="$lesson_dir/$(basename "$folder")/ncu.json"
+        mkdir -p "$(dirname "$out_json")"
+      fi
+      compare "$lesson" "$OUT/ncu/$lesson.csv" "$emu" "$out_json"
+      [ -f "$out_json" ] && [ "$out_json" != "$OUT/ncu/$lesson-ncu.json" ] && cp "$out_json" "$OUT/ncu/$lesson-ncu.json"
     done
+    if [ $denied -eq 0 ] && [ ${#ncu_programs[@]} -gt 0 ]; then
+      arch=${COOPVIZ_GPU_ARCH:-90}
+      # nvcc builds are the slow part: all at once, then profiled one at a time.
+      printf '%s\n' "${ncu_programs[@]}" | xargs -P "$jobs" -I{} sh -c \
+        "'$NVCC' -O3 -std=c++17 -arch=sm_$arch -Itests/programs -o '$OUT/ncu/bin/'\$(basename {} .cu) {} > '$OUT/ncu/'\$(basename {} .cu)-nvcc.log 2>&1"
+      for f in "${ncu_programs[@]}"; do
+        name=$(basename "$f" .cu)
+        if [ ! -x "$OUT/ncu/bin/$name" ]; then
+          say "ncu $name: nvcc failed: $(grep -m1 error "$OUT/ncu/$name-nvcc.log")"
+          continue
+        fi
+        profile "$name" "$OUT/ncu/bin/$name" || continue
+        $C run "$f" --backend emu --record-memory --json > "$OUT/ncu/$name-emu.json" 2> "$OUT/ncu/$name-emu.err"
+        compare "$name" "$OUT/ncu/$name.csv" "$OUT/ncu/$name-emu.json" "$OUT/ncu/$name-ncu.json"
+      done
+    fi
+    a=0 t=0 all=0 whole=0
+    for name in "${!counted[@]}"; do
+      a=$((a + agreed[$name])) t=$((t + counted[$name])) all=$((all + 1))
+      [ "${agreed[$name]}" = "${counted[$name]}" ] && whole=$((whole + 1))
+    done
+    say "ncu agreement: $a of $t counters agree; $whole of $all lessons and programs agree on every counter"
   fi
+  rm -rf "$OUT/ncu/bin"
   tar -C "$OUT" -czf "$OUT/ncu.tar.gz" ncu && rm -rf "$OUT/ncu"
 fi
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `scripts/gpu-check.sh ncu` without a GPU: a stand-in for ncu writes the hand-made CSV of
 # fixtures/ncu-memory-access.csv where ncu would (--log-file), so the stage's own work runs for
-# real: finding the lessons that record memory, the emulator's run, `coopviz ncu-compare` and the
-# lesson's ncu.json. Then the two ways the stage fails soft: no ncu, and ncu without permission.
+# real for one lesson and one test program: the emulator's run, nvcc's build of the program,
+# `coopviz ncu-compare`, the lesson's ncu.json and the agreement counted. Then the two ways the
+# stage fails soft: no ncu, and ncu without permission.
 #   gpu_check_ncu_test.sh SOURCE_DIR BUILD_DIR OUT_DIR
 set -uo pipefail
 src=$1 build=$2 out=$3
@@ -39,13 +40,19 @@ chmod +x "$out/bin/ncu"
 run_stage() {  # name, then environment assignments
   local name=$1; shift
   env "$@" OUT="$out/$name" COOPVIZ_BUILD_DIR="$build" COOPVIZ_NCU_LESSON_DIR="$out/$name/lessons" \
+    COOPVIZ_NCU_ONLY="memory-access tile_ranks" \
     FAKE_NCU_CSV="$src/tests/app/fixtures/ncu-memory-access.csv" \
     "$src/scripts/gpu-check.sh" ncu > "$out/$name.log" 2>&1
 }
 
 run_stage measured NCU="$out/bin/ncu"
-grep -q "ncu memory-access: rc=0 (every counter agrees)" "$out/measured.log" ||
+grep -qE "ncu memory-access: rc=0, ([0-9]+) of \1 counters agree over 6 launches \(every counter agrees\)" "$out/measured.log" ||
   { cat "$out/measured.log"; fail "the stage did not report agreement"; }
+# The stand-in gives the program the lesson's counters: none of its launches was profiled.
+grep -qE "ncu tile_ranks: rc=1, 0 of [1-9][0-9]* counters agree" "$out/measured.log" ||
+  { cat "$out/measured.log"; fail "the program was not built, emulated and compared"; }
+grep -qE "ncu agreement: [0-9]+ of [0-9]+ counters agree; 1 of 2 lessons and programs agree on every counter" "$out/measured.log" ||
+  { cat "$out/measured.log"; fail "no agreement total"; }
 json="$out/measured/lessons/memory_access/ncu.json"
 [ -f "$json" ] || fail "no $json"
 grep -q '"agree": true' "$json" || fail "$json does not agree"
@@ -54,6 +61,7 @@ grep -q '"device"' "$json" || fail "$json names no device"
 # off would fail the pipe.
 listing=$(tar -tzf "$out/measured/ncu.tar.gz")
 grep -q "ncu/memory-access.txt" <<<"$listing" || fail "ncu.tar.gz lacks the comparison"
+grep -q "ncu/tile_ranks-ncu.json" <<<"$listing" || fail "ncu.tar.gz lacks the program's comparison"
 
 run_stage missing NCU="$out/bin/no-such-ncu"
 grep -q "ncu: skipped: Nsight Compute not found" "$out/missing.log" ||
