@@ -56,6 +56,24 @@ std::optional<double> metric(const NcuLaunch& l, const char* name) {
   return it->second;
 }
 
+// "8,1,1" of "(8, 1, 1)" (ncu's Grid Size and Block Size): the digits and commas.
+std::string dims_of(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if ((c >= '0' && c <= '9') || c == ',') out += c;
+  return out;
+}
+
+std::string dims_of_json(const nlohmann::json& xyz) {
+  if (!xyz.is_array() || xyz.size() != 3) return "";
+  std::string out;
+  for (const nlohmann::json& v : xyz) {
+    if (!v.is_number_unsigned()) return "";
+    out += (out.empty() ? "" : ",") + std::to_string(v.get<uint64_t>());
+  }
+  return out;
+}
+
 double per_request(double sectors, double requests) {
   return requests > 0 ? sectors / requests : 0;
 }
@@ -69,6 +87,13 @@ std::string number(double v) {
 // Why the GPU's global requests or sectors differ from the emulator's, where the counts say it.
 std::string global_note(double emu_requests, double emu_sectors, double ncu_requests,
                         double ncu_sectors, bool requests_row) {
+  // k narrower accesses each touching the same sectors on the emulator's side, one wide access
+  // on the GPU's: requests and sectors both k times fewer.
+  // (Half as many could as well be a load the compiler made once instead of twice.)
+  if (ncu_requests > 0 && ncu_requests * 4 == emu_requests && ncu_sectors * 4 == emu_sectors)
+    return "the GPU moved each lane's value in one 16-byte access (a vector type such as float4, "
+           "or the compiler's widening) where the emulator records four 4-byte accesses over the "
+           "same sectors: 4 times the requests and sectors";
   if (requests_row) {
     if (ncu_requests < emu_requests && ncu_sectors == emu_sectors)
       return "the compiler vectorized: " + number(emu_requests) +
@@ -169,7 +194,7 @@ Result<std::vector<NcuLaunch>> parse_ncu_csv(std::string_view csv) {
   std::istringstream in{std::string(csv)};
   std::string line;
   std::vector<std::string> header;
-  int id_col = -1, kernel_col = -1, metric_col = -1, value_col = -1;
+  int id_col = -1, kernel_col = -1, metric_col = -1, value_col = -1, grid_col = -1, block_col = -1;
   std::vector<NcuLaunch> out;
   std::map<std::string, size_t> by_id;     // ncu's launch ID: its index in `out`
   std::map<std::string, int> launches_of;  // per kernel, how many launches so far
@@ -186,6 +211,8 @@ Result<std::vector<NcuLaunch>> parse_ncu_csv(std::string_view csv) {
         if (f[size_t(i)] == "Kernel Name") kernel_col = i;
         if (f[size_t(i)] == "Metric Name") metric_col = i;
         if (f[size_t(i)] == "Metric Value") value_col = i;
+        if (f[size_t(i)] == "Grid Size") grid_col = i;
+        if (f[size_t(i)] == "Block Size") block_col = i;
       }
       if (id_col < 0 || kernel_col < 0 || value_col < 0)
         return Status::error(
@@ -197,8 +224,10 @@ Result<std::vector<NcuLaunch>> parse_ncu_csv(std::string_view csv) {
     if (f.size() < needed) continue;  // a line that is not a metric row
     auto [it, added] = by_id.try_emplace(f[size_t(id_col)], out.size());
     if (added) {
-      out.push_back({kernel_base_name(f[size_t(kernel_col)]), 0, {}});
+      out.push_back({kernel_base_name(f[size_t(kernel_col)]), 0, "", {}});
       out.back().launch = ++launches_of[out.back().kernel];
+      if (grid_col >= 0 && block_col >= 0 && size_t(std::max(grid_col, block_col)) < f.size())
+        out.back().shape = dims_of(f[size_t(grid_col)]) + " x " + dims_of(f[size_t(block_col)]);
     }
     NcuLaunch* launch = &out[it->second];
     if (std::optional<double> v = metric_value(f[size_t(value_col)]))
@@ -223,7 +252,10 @@ Result<std::vector<EmulatorLaunch>> emulator_launches(const nlohmann::json& memo
       if (!m.contains(key))
         return Status::error(std::string("emulator report: a memory entry lacks \"") + key + "\"");
     EmulatorLaunch& l = by_launch[m["launch"].get<size_t>()];
-    l.kernel = m["kernel"].get<std::string>();
+    // Nsight Compute's names lose their template arguments (kernel_base_name): so do these.
+    l.kernel = kernel_base_name(m["kernel"].get<std::string>());
+    if (m.contains("grid") && m.contains("block"))
+      l.shape = dims_of_json(m["grid"]) + " x " + dims_of_json(m["block"]);
     const bool shared = m["space"] == "shared", store = m["kind"] == "store";
     const double requests = m["requests"].get<double>();
     if (shared) {
@@ -247,14 +279,28 @@ Result<std::vector<EmulatorLaunch>> emulator_launches(const nlohmann::json& memo
 std::vector<LaunchComparison> compare_counters(const std::vector<EmulatorLaunch>& emulator,
                                                const std::vector<NcuLaunch>& ncu) {
   std::vector<LaunchComparison> out;
+  // Both sides number their launches by kernel and, where both know it, by shape too.
+  const bool by_shape =
+      std::all_of(emulator.begin(), emulator.end(), [](auto& e) { return !e.shape.empty(); }) &&
+      std::all_of(ncu.begin(), ncu.end(), [](auto& l) { return !l.shape.empty(); });
+  auto key = [&](const std::string& kernel, const std::string& shape) {
+    return by_shape ? kernel + " " + shape : kernel;
+  };
+  std::map<std::string, int> emulated_so_far;
   for (const EmulatorLaunch& e : emulator) {
     LaunchComparison c;
     c.kernel = e.kernel;
     c.launch = e.launch;
+    const std::string k = key(e.kernel, e.shape);
+    const int nth = by_shape ? ++emulated_so_far[k] : e.launch;
     const NcuLaunch none;
     const NcuLaunch* n = &none;
+    int seen = 0;
     for (const NcuLaunch& l : ncu)
-      if (l.kernel == e.kernel && l.launch == e.launch) n = &l;
+      if (key(l.kernel, l.shape) == k && ++seen == nth) {
+        n = &l;
+        break;
+      }
     c.profiled = n != &none;
     add_global(c, "load", e.global_load_requests, e.global_load_sectors,
                metric(*n, kGlobalLoadRequests), metric(*n, kGlobalLoadSectors));

@@ -28,6 +28,7 @@ const std::string& ncu_memory_metrics();
 struct NcuLaunch {
   std::string kernel;
   int launch = 1;
+  std::string shape;  // "8,1,1 x 256,1,1" (grid x block), "" when the CSV has no size columns
   std::map<std::string, double> metrics;  // by metric name; "n/a" values are left out
 };
 
@@ -42,7 +43,8 @@ std::string kernel_base_name(std::string_view demangled);
 // What the emulator's analysis says of one launch, summed over its lines.
 struct EmulatorLaunch {
   std::string kernel;
-  int launch = 1;  // which launch of this kernel, from 1
+  int launch = 1;     // which launch of this kernel, from 1
+  std::string shape;  // as NcuLaunch::shape; "" in a report without "grid" and "block"
   double global_load_requests = 0, global_load_sectors = 0;
   double global_store_requests = 0, global_store_sectors = 0;
   double shared_load_wavefronts = 0, shared_load_conflicts = 0;
@@ -68,7 +70,9 @@ struct LaunchComparison {
   std::vector<CounterRow> rows;
 };
 
-// Each emulated launch against the profiled launch of the same kernel and number.
+// Each emulated launch against the profiled launch of the same kernel and number. Where both sides
+// know the grid and block, the number counts launches of that kernel with that shape only, so
+// launches that run on the GPU alone (a lesson's timing runs) take no emulated launch's place.
 std::vector<LaunchComparison> compare_counters(const std::vector<EmulatorLaunch>& emulator,
                                                const std::vector<NcuLaunch>& ncu);
 

@@ -216,10 +216,15 @@ std::vector<LineMemoryStats> analyze_memory(const Trace& trace) {
 
 nlohmann::json memory_report(std::span<const Trace> launches) {
   nlohmann::json out = nlohmann::json::array();
-  for (size_t launch = 0; launch < launches.size(); ++launch)
+  for (size_t launch = 0; launch < launches.size(); ++launch) {
+    const LaunchConfig& config = launches[launch].header.launch;
+    const nlohmann::json grid = {config.grid.x, config.grid.y, config.grid.z};
+    const nlohmann::json block = {config.block.x, config.block.y, config.block.z};
     for (const LineMemoryStats& s : analyze_memory(launches[launch]))
       out.push_back({{"kernel", s.kernel},
                      {"launch", launch},
+                     {"grid", grid},
+                     {"block", block},
                      {"line", s.line},
                      {"space", to_string(s.space)},
                      {"kind", s.store ? "store" : "load"},
@@ -230,6 +235,7 @@ nlohmann::json memory_report(std::span<const Trace> launches) {
                      {"bank_conflict_ways", s.bank_conflict_ways},
                      {"wavefronts", s.wavefronts},
                      {"bank_conflicts", s.bank_conflicts}});
+  }
   return out;
 }
 

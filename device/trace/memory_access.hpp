@@ -115,8 +115,8 @@ const char* to_string(MemorySpace space);
 // The analysis of every launch as `coopviz run --json` reports it under "memory": one object per
 // kernel line, space and kind, with kernel, line, space ("global"/"shared"), kind
 // ("load"/"store"), requests, accesses, sectors and sectors_per_request (global; 0 for shared),
-// bank_conflict_ways, wavefronts and bank_conflicts (shared; 0 for global), and launch (the
-// launch's index in `launches`, from 0).
+// bank_conflict_ways, wavefronts and bank_conflicts (shared; 0 for global), launch (the
+// launch's index in `launches`, from 0), and the launch's grid and block as [x, y, z].
 nlohmann::json memory_report(std::span<const Trace> launches);
 
 }  // namespace coop

@@ -13,10 +13,12 @@ namespace cg = cooperative_groups;
 
 constexpr int kMaxBlock = 1024;
 
-// Binary-tree sum over any group: each round the lower half adds its partner's value.
+// Binary-tree sum over any group: each round the lower half adds its partner's value. A generic
+// thread_group's size is size(): CUDA 13.0's header declares thread_group::num_threads() but never
+// defines it, so a program that calls it stops at ptxas ("Unresolved extern function").
 __device__ float tree_sum(cg::thread_group g, float* temp, float val) {
   const int rank = g.thread_rank();
-  for (int half = g.num_threads() / 2; half > 0; half /= 2) {
+  for (int half = int(g.size()) / 2; half > 0; half /= 2) {
     temp[rank] = val;
     g.sync();
     if (rank < half) val += temp[rank + half];

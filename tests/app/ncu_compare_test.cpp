@@ -110,7 +110,7 @@ TEST(NcuCompare, FewerRequestsOverTheSameSectorsAreExplainedAsVectorizedLoads) {
   e.kernel = "copy";
   e.global_load_requests = 64;
   e.global_load_sectors = 256;
-  NcuLaunch n{"copy", 1, {}};
+  NcuLaunch n{"copy", 1, "", {}};
   n.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 16;
   n.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 256;
   const std::vector<LaunchComparison> c = compare_counters({e}, {n});
@@ -127,13 +127,64 @@ TEST(NcuCompare, FewerRequestsOverTheSameSectorsAreExplainedAsVectorizedLoads) {
   EXPECT_FALSE(comparison_json(c, "x", "", "")["agree"].get<bool>());
 }
 
+// A float4 per lane is one 16-byte request on the GPU; the emulator sees four 4-byte accesses,
+// each over the same sectors. The comparison names that, not a hoisted load.
+TEST(NcuCompare, WideValuesSplitIntoFourAccessesAreExplained) {
+  EmulatorLaunch e;
+  e.kernel = "copy4";
+  e.global_load_requests = 128;
+  e.global_load_sectors = 2048;
+  NcuLaunch n{"copy4", 1, "", {}};
+  n.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 32;
+  n.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 512;
+  const std::vector<LaunchComparison> c = compare_counters({e}, {n});
+  const CounterRow& requests = row_of(c[0], "global load requests");
+  EXPECT_FALSE(requests.agree);
+  EXPECT_NE(requests.note.find("16-byte access"), std::string::npos) << requests.note;
+  EXPECT_NE(row_of(c[0], "global load sectors").note.find("4 times"), std::string::npos);
+}
+
+// ncu names a template kernel with its arguments and parameters, the emulator with its arguments:
+// both become the function's name. Launches that only the GPU made (a lesson's timing runs, with
+// their own grid) take no emulated launch's place, since launches pair up by grid and block too.
+TEST(NcuCompare, LaunchesPairUpByNameWithoutTemplateArgumentsAndByShape) {
+  const std::string header =
+      "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\",\"Metric Value\"\n";
+  auto line = [](int id, const char* kernel, const char* block, const char* grid, int requests) {
+    return "\"" + std::to_string(id) + "\",\"" + kernel + "\",\"" + block + "\",\"" + grid +
+           "\",\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\",\"" + std::to_string(requests) +
+           "\"\n";
+  };
+  Result<std::vector<NcuLaunch>> ncu = parse_ncu_csv(
+      header + line(0, "void scale<float, 2>(float *, int)", "(64, 1, 1)", "(2, 1, 1)", 4) +
+      line(1, "sum(const int *, int *)", "(256, 1, 1)", "(4096, 1, 1)", 32768) +
+      line(2, "sum(const int *, int *)", "(256, 1, 1)", "(8, 1, 1)", 64));
+  ASSERT_TRUE(ncu.ok()) << ncu.message();
+  EXPECT_EQ((*ncu)[0].kernel, "scale");
+  EXPECT_EQ((*ncu)[0].shape, "2,1,1 x 64,1,1");
+
+  const nlohmann::json memory = nlohmann::json::parse(R"([
+    {"kernel": "scale<float, 2>", "launch": 0, "grid": [2, 1, 1], "block": [64, 1, 1],
+     "space": "global", "kind": "load", "requests": 4, "sectors": 13},
+    {"kernel": "sum", "launch": 1, "grid": [8, 1, 1], "block": [256, 1, 1],
+     "space": "global", "kind": "load", "requests": 64, "sectors": 256}])");
+  Result<std::vector<EmulatorLaunch>> emulated = emulator_launches(memory);
+  ASSERT_TRUE(emulated.ok()) << emulated.message();
+  const std::vector<LaunchComparison> c = compare_counters(*emulated, *ncu);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_TRUE(c[0].profiled) << "scale<float, 2> is ncu's scale";
+  EXPECT_TRUE(row_of(c[0], "global load requests").agree);
+  EXPECT_TRUE(c[1].profiled);
+  EXPECT_EQ(row_of(c[1], "global load requests").ncu, 64) << "the 4096-block launch is skipped";
+}
+
 TEST(NcuCompare, LoadsTheCompilerHoistedAndMissingLaunchesAreSaid) {
   EmulatorLaunch e;
   e.kernel = "k";
   e.global_load_requests = 8;
   e.global_load_sectors = 32;
   e.shared_load_wavefronts = 8;
-  NcuLaunch n{"k", 1, {}};
+  NcuLaunch n{"k", 1, "", {}};
   n.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 4;
   n.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 16;
   std::vector<LaunchComparison> c = compare_counters({e}, {n});
