@@ -1,6 +1,7 @@
 #include "app/gui/pack_navigator.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "app/gui/gui_app.hpp"
 #include "lessons/lesson.hpp"
@@ -51,7 +52,10 @@ Status open_pack(GuiApp& app, const std::string& path, int index, bool go, doubl
   PackNavigator& nav = app.pack;
   if (!nav.pack) nav.before = {app.backend, app.schedule, app.seed};
   nav.pack = std::move(*pack);
-  nav.path = path;
+  // Remembered whole, so that the pack comes back whichever folder the app is started from.
+  std::error_code ec;
+  const std::filesystem::path whole = std::filesystem::absolute(path, ec);
+  nav.path = ec ? path : whole.lexically_normal().string();
   nav.current = -1;
   const int last = int(nav.pack->items.size()) - 1;
   const int at = std::clamp(index, 0, last);

@@ -112,5 +112,18 @@ TEST(PackCli, SummaryJsonReadsTheProgressFileGiven) {
   std::filesystem::remove_all(dir);
 }
 
+#if COOPVIZ_WITH_GUI
+// The pack chooses the lessons: a lesson or trace beside it is a usage error, before any window.
+TEST(PackCli, GuiPackRefusesALessonBesideIt) {
+  const std::filesystem::path dir = fresh_folder("pack-gui");
+  const std::string pack = write(dir / "week.pack", kPack);
+  const Ran r = run_in(dir, "gui --pack " + pack + " --lesson groups-and-ranks");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give --pack or a lesson, trace or program, not both"), std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
+}
+#endif
+
 }  // namespace
 }  // namespace coop::app
