@@ -18,7 +18,7 @@ constexpr const char* kExitCodes = R"(Exit codes:
   2  usage error, one line on stderr: a bad command line (an unknown command or option,
      a missing, malformed or out-of-range value, an unknown lesson or --param), or what
      this machine cannot do (a GPU asked for and none here, a window without a display,
-     a trace or script that cannot be read)
+     a trace, script or class pack that cannot be read or has errors)
   3  run FILE.cu / gui FILE.cu / exercise check ID FILE: the program did not compile for
      the emulator
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
@@ -31,7 +31,11 @@ emulator when there is none, or with --backend emu) with every kernel launch tra
 
 Exercises: coopviz exercise list, then exercise start ID --out DIR, exercise check ID FILE
 (your kernel on hidden cases; --json), exercise hint ID [N], and for teachers exercise
-solution ID --teacher --out DIR.)";
+solution ID --teacher --out DIR.
+
+Class packs (a teacher's lessons, exercises and questions in order): coopviz pack check FILE,
+coopviz pack summary FILE [--json] (the exercises solved on this machine), coopviz gui --pack
+FILE.)";
 
 int run_cli(int argc, char** argv) {
   using namespace coop::app;
@@ -50,6 +54,7 @@ int run_cli(int argc, char** argv) {
   register_bench(app, state);
   register_export(app, state);
   register_exercise(app, state);
+  register_pack(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {

@@ -3,6 +3,7 @@
 #   bin/coopviz
 #   lib/coopviz/          the static libraries a user's own CUDA program links (`coopviz run F.cu`)
 #   share/coopviz/        traces/ (recorded on a GPU), lessons/, programs/ (example CUDA programs),
+#                         packs/ (example class packs),
 #                         include/ (the headers those programs are built against), fonts/
 #   share/applications/coopviz.desktop, share/icons/hicolor/*/apps/coopviz.{svg,png}
 #
@@ -30,6 +31,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/traces/ DESTINATION ${COOPVIZ_INS
         FILES_MATCHING PATTERN "*.cvt")
 file(GLOB example_programs ${PROJECT_SOURCE_DIR}/tests/programs/*.cu)
 install(FILES ${example_programs} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/programs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/packs/ DESTINATION ${COOPVIZ_INSTALL_DATADIR}/packs
+        FILES_MATCHING PATTERN "*.pack")
 # (Each lesson folder's files are installed by coopviz_lesson, in CoopvizLesson.cmake.)
 
 # Fonts stay those of the system's font packages (the Debian package depends on them): the

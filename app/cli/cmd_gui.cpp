@@ -1,4 +1,4 @@
-// coopviz gui [--lesson ID] [--step N] [--trace FILE] [--backend B] and
+// coopviz gui [--lesson ID] [--step N] [--trace FILE] [--backend B] [--pack FILE] and
 // coopviz screenshot [--lesson L] [--step S] [--trace FILE] [--backend B] --out PNG [--size WxH].
 #include <unistd.h>
 
@@ -14,6 +14,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/schedule_options.hpp"
 #include "app/gui/gui_app.hpp"
+#include "app/gui/pack_navigator.hpp"
 #include "app/gui/script.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
@@ -28,6 +29,7 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
+  std::string pack;  // a class pack opened at its first item
   bool presentation = false;
   ScheduleOptions emu;                          // --schedule, --seed
   std::string program;                          // a user's own FILE.cu, run first
@@ -184,6 +186,9 @@ void register_gui(CLI::App& app, CliState& state) {
                 "Run a walkthrough script in the window (see app/gui/script.hpp)");
   g->add_option("--settings", gui->settings,
                 "Settings file (default: " + default_settings_path() + ")");
+  g->add_option("--pack", gui->pack,
+                "Open a class pack at its first item (a teacher's lessons, exercises and "
+                "questions in order; see `coopviz pack check`)");
   g->add_option("program", gui->program,
                 "Your own CUDA program (FILE.cu): run on the emulator, then shown");
   g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
@@ -197,6 +202,11 @@ void register_gui(CLI::App& app, CliState& state) {
                       "unexpected argument '" + gui->program +
                       "': `coopviz gui` takes a program file (FILE.cu); a lesson is --lesson " +
                       gui->program));
+    if (!gui->pack.empty() &&
+        (!gui->program.empty() || !gui->trace.empty() || !gui->lesson.empty()))
+      return void(state.exit_code = usage_error(
+                      "give --pack or a lesson, trace or program, not both (the pack chooses "
+                      "its lessons)"));
     if (!gui->program.empty()) {
       if (!gui->trace.empty() || !gui->lesson.empty())
         return void(state.exit_code =
@@ -238,7 +248,9 @@ void register_gui(CLI::App& app, CliState& state) {
     GuiApp app;
     app.restore(settings);
     GuiOptions options = *gui;
-    if (options.lesson.empty() && options.trace.empty() && lessons::find_lesson(settings.lesson)) {
+    const bool remembered_view = options.lesson.empty() && options.trace.empty() &&
+                                 options.program.empty() && options.pack.empty();
+    if (remembered_view && lessons::find_lesson(settings.lesson)) {
       options.lesson = settings.lesson;
       if (options.step.empty()) options.step = std::to_string(settings.step + 1);
     }
@@ -270,6 +282,15 @@ void register_gui(CLI::App& app, CliState& state) {
       // As the first run: the GPU if there is one and the emulator was not asked for.
       if (app.backend != BackendRequest::Emu) watched.gpu_arch = local_gpu_arch();
       app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
+    }
+    if (!gui->pack.empty()) {
+      if (Status s = open_pack(app, gui->pack, 0, true, 0); !s)
+        return void(state.exit_code = usage_errors(s.message()));
+    } else if (remembered_view && !settings.pack.empty()) {
+      // The pack open last time, at its item, around the lesson and step remembered.
+      if (Status s = open_pack(app, settings.pack, settings.pack_item, false, 0); !s)
+        std::cerr << "coopviz: note: the class pack open last time is not reopened: " << s.message()
+                  << "\n";
     }
     if (gui->presentation) app.presentation = true;
     Result<std::unique_ptr<GuiWindow>> window =

@@ -24,6 +24,7 @@ void register_ncu_compare(CLI::App& app, CliState& state);  // Nsight Compute vs
 void register_bench(CLI::App& app, CliState& state);       // bench and every benchmark under it
 void register_export(CLI::App& app, CliState& state);      // a saved trace in other formats
 void register_exercise(CLI::App& app, CliState& state);    // exercises: list, start, check, ...
+void register_pack(CLI::App& app, CliState& state);        // class packs: check, summary
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).
 void register_bench_reduce(CLI::App& bench, CliState& state);      // reduction kernels vs CUB
@@ -37,6 +38,8 @@ void register_bench_frame(CLI::App& bench, CliState& state);       // the window
 // Prints "coopviz: error: <message>" to stderr, on one line, and returns 2, the exit code for
 // usage errors (usage.cpp).
 int usage_error(const std::string& message);
+// usage_error for each line of `messages` (a class pack's errors, one per line); returns 2.
+int usage_errors(const std::string& messages);
 
 // A CLI11 parse error as a sentence for usage_error: what was wrong, and what is allowed. `root`
 // is the app that threw it; the subcommands it had chosen tell which command to point to.

@@ -2,6 +2,7 @@
 // become such a line here, in one place: what was wrong, and what is allowed instead.
 #include <algorithm>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,12 @@ int usage_error(const std::string& message) {
   std::string line = message;
   std::replace(line.begin(), line.end(), '\n', ' ');  // one line, always
   std::cerr << "coopviz: error: " << line << "\n";
+  return 2;
+}
+
+int usage_errors(const std::string& messages) {
+  std::istringstream lines(messages);
+  for (std::string line; std::getline(lines, line);) usage_error(line);
   return 2;
 }
 

@@ -308,6 +308,8 @@ GuiSettings GuiApp::remembered() const {
   if (const lessons::LessonDef* l = lesson_def(); l && !replay) s.lesson = l->id;
   s.step = std::max(0, step);
   s.presentation = presentation;
+  s.pack = pack.path;
+  s.pack_item = std::max(0, pack.current);
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/gui/lesson_runner.hpp"
+#include "app/gui/pack_navigator.hpp"
 #include "app/gui/settings.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/program/watcher.hpp"
@@ -53,6 +54,7 @@ struct GuiApp {
   std::vector<visual::TextBlock> lesson_text;
   std::vector<visual::TextBlock> step_text;  // the current step's own text
   bool whole_lesson = false;  // the middle column shows the lesson text instead of the step's
+  PackNavigator pack;         // the class pack open, if any, and its item shown
 
   // [launch configuration being edited] What the next run asks for: the lesson's defaults, then
   // the step's launch and parameters, then what the user typed (kept until Defaults or another

@@ -200,6 +200,7 @@ void draw_app(GuiApp& app, double now) {
   }
   ImGui::End();
   draw_popped_out_tabs(app);
+  draw_pack_windows(app, now);
 }
 
 }  // namespace coop::app

@@ -45,6 +45,9 @@ void lesson_picker(GuiApp& app, double now, float width) {
       }
       ImGui::PopID();
     }
+    ImGui::Separator();
+    // A teacher's class: the lessons, exercises and questions of a pack file, in order.
+    if (ImGui::Selectable("Open a class pack...")) app.pack.show_open = true;
     ImGui::EndCombo();
   }
 }
@@ -109,6 +112,7 @@ void draw_top_bar(GuiApp& app, double now) {
     ImGui::MenuItem("Every view on synthetic data", nullptr, &app.show_demo);
     ImGui::EndPopup();
   }
+  draw_pack_bar(app, now);
   // The emulator banner: students must know when they are not looking at a real GPU.
   if (app.outcome && !app.outcome->banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.warning));

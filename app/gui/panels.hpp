@@ -36,6 +36,11 @@ void continue_after_label(float column, float min_width);
 // Each panel is drawn by draw_<name>, in app/gui/panel_<name>.cpp.
 // [panel_top_bar.cpp] The lesson picker, the window-wide switches and the window's notices.
 void draw_top_bar(GuiApp& app, double now);
+// [panel_pack.cpp] The class pack's navigator, under the top bar while a pack is open (Previous,
+// its items with the current one marked, Next, Summary, Close and the item's notes), and the
+// windows that open a pack and show its classroom summary.
+void draw_pack_bar(GuiApp& app, double now);
+void draw_pack_windows(GuiApp& app, double now);
 // [panel_steps.cpp] The lesson's steps.
 void draw_steps(GuiApp& app, double now);
 // [panel_launch.cpp] The launch configuration editor: grid, block, the lesson's parameters,

@@ -30,7 +30,7 @@ const std::map<std::string, Arity>& verbs() {
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
-      {"schedule", {1, 1}}};
+      {"schedule", {1, 1}},   {"pack", {1, 2}}};
   return v;
 }
 
@@ -233,6 +233,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     app.export_dir = a0;  // the window writes the PNG after the next frame
     app.export_requested = 1;
     frames_to_wait_ = 1;
+  } else if (c.verb == "pack") {
+    return run_pack_command(app, c.args, now);
   } else if (c.verb == "presentation") {
     if (a0 != "on" && a0 != "off") return Status::error("presentation takes on or off");
     app.presentation = a0 == "on";
@@ -298,6 +300,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.replay ? "yes" : "no";
     else if (a0 == "bench-report")
       got = app.bench && app.bench->report ? "yes" : "no";
+    else if (a0 == "pack-item")  // the class pack's item shown, from 1
+      got = app.pack.item() ? std::to_string(app.pack.current + 1) : "none";
     else if (a0 == "notice-error")
       got = app.notice_is_error ? "yes" : "no";
     else if (a0 == "request-ways" || a0 == "request-sectors" || a0 == "request-site") {
@@ -323,7 +327,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
           "step, status, "
           "problem, dropped, capacity, replay, trace-backend, schedule, notice-error, "
-          "bench-report, request-site, request-ways, request-sectors or tab");
+          "bench-report, pack-item, request-site, request-ways, request-sectors or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

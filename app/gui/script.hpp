@@ -21,6 +21,9 @@
 //   export DIR           Export PNG into DIR
 //   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
 //   bench reveal         ... and show the measured block sweep
+//   pack FILE            open a class pack at its first item (lessons/README.md, "Class packs")
+//   pack next|prev       its next or previous item;  pack item N   its item N (from 1)
+//   pack summary         the classroom summary window;  pack close
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
@@ -30,6 +33,7 @@
 //   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
 //   expect schedule lockstep|random|its|none   (the emulator schedule the shown trace ran under)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
+//   expect pack-item N|none   (the class pack's item shown, from 1)
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.

@@ -78,6 +78,9 @@ Result<GuiSettings> load_settings(const std::string& path) {
     s.export_folder = j["export_folder"].get<std::string>();
   if (j.contains("step") && j["step"].is_number_integer())
     s.step = std::max(0, j["step"].get<int>());
+  if (j.contains("pack") && j["pack"].is_string()) s.pack = j["pack"].get<std::string>();
+  if (j.contains("pack_item") && j["pack_item"].is_number_integer())
+    s.pack_item = std::max(0, j["pack_item"].get<int>());
   if (j.contains("presentation") && j["presentation"].is_boolean())
     s.presentation = j["presentation"].get<bool>();
   if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
@@ -102,6 +105,8 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                             {"export_folder", s.export_folder},
                             {"step", s.step},
                             {"presentation", s.presentation},
+                            {"pack", s.pack},
+                            {"pack_item", s.pack_item},
                             {"window", {s.window_width, s.window_height}}};
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);

@@ -25,6 +25,8 @@ struct GuiSettings {
   std::string lesson;  // id of the last lesson shown
   int step = 0;        // its step (0-based)
   bool presentation = false;
+  std::string pack;   // the class pack open ("": none)
+  int pack_item = 0;  // its item shown (0-based)
   int window_width = 1440, window_height = 900;
   friend bool operator==(const GuiSettings&, const GuiSettings&) = default;
 };

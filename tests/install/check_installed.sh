@@ -65,6 +65,11 @@ coopviz exercise check block-sum "$work/exercise/starter.cu" > "$work/check.txt"
   { cat "$work/check.txt"; fail "the installed starter of block-sum was not checked (exit $status)"; }
 echo "ok: an exercise started and checked"
 
+# The example class pack installs, and checks against the installed lessons and exercises.
+coopviz pack check "$share/packs/first-week.pack" > "$work/pack.txt" ||
+  { cat "$work/pack.txt"; fail "the installed example pack does not check"; }
+echo "ok: the example class pack checks"
+
 # Where there is nvcc, the GPU build of a program finds every header it includes too (compiled,
 # not run: no GPU is needed).
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -1,0 +1,174 @@
+// The window's class pack, on a GuiApp without a window: opening a pack, Next and Previous, a
+// lesson item's preset applied as typed values, an exercise and a question opening their lesson,
+// the pack remembered in the settings, and closing it giving back what the app ran on.
+#include "app/gui/pack_navigator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "app/gui/gui_app.hpp"
+#include "lessons/lesson.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace coop::app {
+namespace {
+
+const char* kPack =
+    "title: Week one\n"
+    "lesson tiled-partitions step 2 grid 4 block 128 param tile=8 backend emu schedule random "
+    "seed 7\n"
+    "note: eight colours per warp\n"
+    "exercise block-sum\n"
+    "question groups-and-ranks/rank-in-block\n"
+    "lesson groups-and-ranks step 3\n";
+
+class PackNavigatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = coop::testing::fresh_folder("pack-navigator");
+    path_ = (dir_ / "week.pack").string();
+    std::ofstream(path_) << kPack;
+    app_.backend = BackendRequest::Emu;
+    app_.schedule = Schedule::Lockstep;
+    app_.seed = 3;
+  }
+  void TearDown() override {
+    app_.wait_for_runs(300);
+    std::filesystem::remove_all(dir_);
+  }
+  std::string lesson_id() const { return app_.lesson_def() ? app_.lesson_def()->id : "none"; }
+
+  std::filesystem::path dir_;
+  std::string path_;
+  GuiApp app_;
+};
+
+TEST_F(PackNavigatorTest, OpensAtTheFirstItemWithItsPresetTyped) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  ASSERT_NE(app_.pack.item(), nullptr);
+  EXPECT_EQ(app_.pack.current, 0);
+  EXPECT_EQ(lesson_id(), "tiled-partitions");
+  EXPECT_EQ(app_.step, 1);
+  EXPECT_EQ(app_.config.grid, (Dim3{4, 1, 1}));
+  EXPECT_EQ(app_.config.block, (Dim3{128, 1, 1}));
+  EXPECT_EQ(app_.params.at("tile"), 8);
+  EXPECT_TRUE(app_.grid_typed && app_.block_typed) << "shown in the Launch panel as typed";
+  EXPECT_EQ(app_.typed_params.count("tile"), 1u);
+  EXPECT_EQ(app_.backend, BackendRequest::Emu);
+  EXPECT_EQ(app_.schedule, Schedule::Random);
+  EXPECT_EQ(app_.seed, 7u);
+  // The run that lands is the preset's.
+  ASSERT_TRUE(app_.wait_for_runs(300));
+  ASSERT_NE(app_.model(), nullptr);
+  EXPECT_EQ(app_.model()->trace().header.launch.block, (Dim3{128, 1, 1}));
+}
+
+TEST_F(PackNavigatorTest, NextAndPreviousWalkTheItemsAndPresetsHoldForTheirItemOnly) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  step_pack(app_, 1, 0);  // the exercise: its lesson, until the window has an Exercise tab
+  EXPECT_EQ(app_.pack.current, 1);
+  EXPECT_EQ(lesson_id(), "block-reduce");
+  EXPECT_NE(app_.notice.find("block-sum"), std::string::npos) << app_.notice;
+  EXPECT_EQ(app_.schedule, Schedule::Lockstep) << "the first item's schedule was its own";
+  EXPECT_EQ(app_.seed, 3u);
+  EXPECT_FALSE(app_.grid_typed);
+
+  step_pack(app_, 1, 0);  // the question: its lesson at its step
+  EXPECT_EQ(app_.pack.current, 2);
+  EXPECT_EQ(lesson_id(), "groups-and-ranks");
+  Result<int> step = question_step("groups-and-ranks", "rank-in-block");
+  ASSERT_TRUE(step.ok());
+  EXPECT_EQ(app_.step, *step);
+
+  step_pack(app_, 1, 0);
+  EXPECT_EQ(app_.pack.current, 3);
+  EXPECT_EQ(app_.step, 2);
+  step_pack(app_, 1, 0);  // past the end: stays
+  EXPECT_EQ(app_.pack.current, 3);
+
+  step_pack(app_, -1, 0);
+  step_pack(app_, -1, 0);
+  step_pack(app_, -1, 0);
+  EXPECT_EQ(app_.pack.current, 0);
+  EXPECT_EQ(lesson_id(), "tiled-partitions");
+  EXPECT_EQ(app_.params.at("tile"), 8) << "going back applies the preset again";
+  step_pack(app_, -1, 0);
+  EXPECT_EQ(app_.pack.current, 0);
+}
+
+TEST_F(PackNavigatorTest, RememberedInTheSettingsAndReopenedWithoutMoving) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  go_to_pack_item(app_, 3, 0);
+  const GuiSettings s = app_.remembered();
+  EXPECT_EQ(s.pack, path_);
+  EXPECT_EQ(s.pack_item, 3);
+  const std::string settings = (dir_ / "settings.json").string();
+  ASSERT_TRUE(save_settings(settings, s).ok());
+  Result<GuiSettings> back = load_settings(settings);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->pack, path_);
+  EXPECT_EQ(back->pack_item, 3);
+
+  // Coming back: the pack at its item, the lesson shown left as it is.
+  GuiApp again;
+  again.backend = BackendRequest::Emu;
+  again.select_lesson(0, 0);
+  ASSERT_TRUE(open_pack(again, back->pack, back->pack_item, false, 0).ok());
+  EXPECT_EQ(again.pack.current, 3);
+  EXPECT_EQ(again.lesson, 0);
+  again.wait_for_runs(300);
+}
+
+TEST_F(PackNavigatorTest, ClosingGivesBackWhatTheAppRanOn) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  EXPECT_EQ(app_.schedule, Schedule::Random);
+  close_pack(app_);
+  EXPECT_FALSE(app_.pack.pack.has_value());
+  EXPECT_EQ(app_.schedule, Schedule::Lockstep);
+  EXPECT_EQ(app_.seed, 3u);
+  EXPECT_EQ(app_.remembered().pack, "");
+}
+
+TEST_F(PackNavigatorTest, ABadPackIsRefusedAndTheOpenOneStays) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  const std::string bad = (dir_ / "bad.pack").string();
+  std::ofstream(bad) << "title: Bad\nlesson nowhere\n";
+  const Status s = open_pack(app_, bad, 0, true, 0);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(bad + ":2: unknown lesson 'nowhere'"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(app_.pack.path, path_);
+}
+
+TEST_F(PackNavigatorTest, ScriptCommandsDriveIt) {
+  EXPECT_FALSE(run_pack_command(app_, {"next"}, 0).ok()) << "no pack open yet";
+  ASSERT_TRUE(run_pack_command(app_, {path_}, 0).ok());
+  ASSERT_TRUE(run_pack_command(app_, {"item", "4"}, 0).ok());
+  EXPECT_EQ(app_.pack.current, 3);
+  const Status past = run_pack_command(app_, {"item", "5"}, 0);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.message().find("1"), std::string::npos);
+  EXPECT_NE(past.message().find("4"), std::string::npos) << past.message();
+  ASSERT_TRUE(run_pack_command(app_, {"prev"}, 0).ok());
+  EXPECT_EQ(app_.pack.current, 2);
+  ASSERT_TRUE(run_pack_command(app_, {"summary"}, 0).ok());
+  EXPECT_TRUE(app_.pack.show_summary);
+  EXPECT_FALSE(run_pack_command(app_, {"jump", "2"}, 0).ok());
+}
+
+TEST_F(PackNavigatorTest, TheSummaryReadsTheProgressFile) {
+  ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
+  app_.pack.progress_path = (dir_ / "progress.json").string();
+  ASSERT_TRUE(record_check(app_.pack.progress_path, "block-sum", "b.cu", true).ok());
+  Result<PackSummary> s = open_pack_summary(app_);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(s->exercises.size(), 1u);
+  EXPECT_TRUE(s->exercises[0].solved);
+  EXPECT_EQ(s->exercises[0].attempts, 1);
+  EXPECT_EQ(s->lessons.size(), 2u);
+  EXPECT_EQ(s->questions.size(), 1u);
+}
+
+}  // namespace
+}  // namespace coop::app
