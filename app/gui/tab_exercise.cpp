@@ -72,7 +72,7 @@ bool field_row(const char* label, visual::FieldText& field, const std::string& s
                const std::function<Status(std::string_view)>& commit, const char* button,
                bool enabled) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float column = std::max(ImGui::CalcTextSize("Folder").x, ImGui::CalcTextSize("Check").x) +
+  const float column = std::max(ImGui::CalcTextSize("Folder").x, ImGui::CalcTextSize("File").x) +
                        style.ItemSpacing.x;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(label);
@@ -153,7 +153,7 @@ void draw_check(GuiApp& app, ExerciseTabState& x) {
     x.check_file = std::string(text);
     return Status();
   };
-  if (field_row("Check", file, x.check_file, take_file, "Check##run",
+  if (field_row("File", file, x.check_file, take_file, "Check##run",
                 !x.runner.running() && !x.check_file.empty()))
     x.check(x.check_file, app.progress_path);
   const bool nothing_to_check = x.check_file.empty() && !file.editing;
