@@ -1,5 +1,6 @@
 #include "app/gui/exercise_tab.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -55,16 +56,12 @@ Status ExerciseTabState::choose(const std::string& next, const std::string& prog
   // The running check's result belongs to the exercise it checks.
   if (runner.running() && next != id)
     return Status::error("a check of " + id + " is running: wait for it, then choose " + next);
-  std::string known;
-  const Exercise* e = nullptr;
-  for (const Exercise& x : all) {
-    if (x.id == next) e = &x;
-    known += (known.empty() ? "" : ", ") + x.id;
+  if (std::none_of(all.begin(), all.end(), [&](const Exercise& x) { return x.id == next; })) {
+    // The library's words for an unknown id (they name the known ones).
+    Result<Exercise> found = find_exercise(next);
+    return found ? Status::error("exercise " + next + " was added after coopviz started")
+                 : found.status();
   }
-  if (!e)
-    return Status::error(list_error.empty()
-                             ? "unknown exercise '" + next + "' (exercises: " + known + ")"
-                             : list_error);
   // Everything but the list and the editor is the previous exercise's.
   id = next;
   progress = {};
