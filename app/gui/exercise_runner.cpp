@@ -34,7 +34,8 @@ bool ExerciseCheckRunner::start(const Exercise& exercise, const std::string& fil
       done.recorded =
           record_check(progress_path, exercise.id, ec ? file : absolute, done.report->passed());
     } else if (done.report.ok()) {
-      done.recorded = Status::error("this window keeps no progress file");
+      done.recorded =
+          Status::error("this window keeps no progress file (a script without --progress)");
     }
     std::lock_guard lock(mutex_);
     done_ = std::move(done);

@@ -167,12 +167,14 @@ void draw_check(GuiApp& app, ExerciseTabState& x) {
   if (!x.check_error.empty()) colored_wrapped(st.colors.error, x.check_error);
 }
 
-// One failing case: where it ran, and what went wrong.
+// One case: where it ran, its verdict, and for a failure what went wrong.
 void draw_case(const CaseResult& c) {
   const visual::ViewStyle& st = visual::view_style();
-  ImGui::TextColored(ImColor(st.colors.error), "FAIL");
-  ImGui::SameLine();
+  ImGui::TextColored(ImColor(c.passed ? st.colors.ok : st.colors.error),
+                     c.passed ? "pass" : "FAIL");
+  ImGui::SameLine(ImGui::CalcTextSize("FAIL ").x + ImGui::GetStyle().ItemSpacing.x);
   visual::text_wrapped(c.launch + ", input " + c.input + ", " + c.schedule + " schedule");
+  if (c.passed) return;
   ImGui::Indent(ImGui::GetFontSize());
   if (c.index >= 0)
     visual::text_wrapped("output " + std::to_string(c.index) + " is " + c.got + ", want " + c.want);
@@ -224,6 +226,10 @@ void draw_report(GuiApp& app, ExerciseTabState& x) {
     if (!c.passed && shown++ < kShown) draw_case(c);
   if (failed > kShown)
     visual::text_dim_wrapped("... and " + std::to_string(failed - kShown) + " more failed cases");
+  if (ImGui::TreeNode("cases", "Every case (%zu)", r.cases.size())) {
+    for (const CaseResult& c : r.cases) draw_case(c);
+    ImGui::TreePop();
+  }
 }
 
 void draw_hints(ExerciseTabState& x) {
