@@ -7,6 +7,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "app/exercise/exercise.hpp"
+#include "app/exercise/progress.hpp"
 
 namespace coop::app {
 namespace fs = std::filesystem;
@@ -15,6 +16,7 @@ namespace {
 // What the subcommands are given.
 struct ExerciseArgs {
   std::string id, file, out;
+  std::string progress = default_progress_path();  // where checks are counted
   int hint = 0;
   bool json = false, force = false, teacher = false;
 };
@@ -39,15 +41,31 @@ int write_copy(const fs::path& from, const std::string& out, bool force) {
 int list_exercises(const ExerciseArgs& a) {
   Result<std::vector<Exercise>> all = find_exercises();
   if (!all) return usage_error(all.message());
+  // A damaged progress file does not hide the list: it is said, and nothing counts as done.
+  Result<ProgressBook> book = load_progress(a.progress);
+  if (!book) std::cerr << "coopviz: warning: " << book.message() << "\n";
+  const auto progress_of = [&](const Exercise& e) {
+    if (!book) return ExerciseProgress{};
+    auto it = book->exercises.find(e.id);
+    return it == book->exercises.end() ? ExerciseProgress{} : it->second;
+  };
   if (a.json) {
     nlohmann::json list = nlohmann::json::array();
-    for (const Exercise& e : *all)
-      list.push_back(
-          {{"id", e.id}, {"lesson", e.lesson}, {"title", e.title}, {"hints", e.hints.size()}});
+    for (const Exercise& e : *all) {
+      const ExerciseProgress p = progress_of(e);
+      list.push_back({{"id", e.id},
+                      {"lesson", e.lesson},
+                      {"title", e.title},
+                      {"hints", e.hints.size()},
+                      {"solved", p.solved},
+                      {"attempts", p.attempts}});
+    }
     std::cout << list.dump(2) << "\n";
     return 0;
   }
-  for (const Exercise& e : *all) std::cout << e.id << "  (" << e.lesson << ")  " << e.title << "\n";
+  for (const Exercise& e : *all)
+    std::cout << e.id << "  (" << e.lesson << ")  " << e.title << "  ["
+              << progress_words(progress_of(e)) << "]\n";
   return 0;
 }
 
@@ -115,6 +133,11 @@ int check(const Exercise& e, const ExerciseArgs& a) {
     std::cerr << "coopviz: error: " << report.message() << "\n";
     return 1;
   }
+  // The check counts even when it cannot be written down: the verdict is what was asked for.
+  if (Result<ExerciseProgress> p =
+          record_check(a.progress, e.id, fs::absolute(a.file).string(), report->passed());
+      !p)
+    std::cerr << "coopviz: warning: this check was not recorded: " << p.message() << "\n";
   if (a.json) {
     nlohmann::json out = {{"exercise", e.id},
                           {"file", a.file},
@@ -162,7 +185,9 @@ void register_exercise(CLI::App& app, CliState& state) {
   };
 
   auto* list = cmd->add_subcommand("list", "List the exercises: id, lesson and title");
-  list->add_flag("--json", a->json, "Print JSON (id, lesson, title, hints)");
+  list->add_flag("--json", a->json, "Print JSON (id, lesson, title, hints, solved, attempts)");
+  list->add_option("--progress", a->progress, "Progress file to read solved and attempts from")
+      ->capture_default_str();
   list->callback([a, &state] { state.exit_code = list_exercises(*a); });
 
   auto* start = cmd->add_subcommand("start", "Write the exercise's starter file into a folder");
@@ -176,6 +201,8 @@ void register_exercise(CLI::App& app, CliState& state) {
   id_option(check_cmd);
   check_cmd->add_option("file", a->file, "Your .cu file")->required();
   check_cmd->add_flag("--json", a->json, "Print JSON: verdict, cases, the compiler's words");
+  check_cmd->add_option("--progress", a->progress, "Progress file the check is counted in")
+      ->capture_default_str();
   check_cmd->callback([a, &state] { state.exit_code = with_exercise(*a, check); });
 
   auto* hint = cmd->add_subcommand("hint", "Show hint N of the exercise (the first by default)");

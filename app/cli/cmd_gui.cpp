@@ -7,12 +7,15 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/schedule_options.hpp"
+#include "app/exercise/exercise.hpp"
+#include "app/exercise/progress.hpp"
 #include "app/gui/gui_app.hpp"
 #include "app/gui/pack_navigator.hpp"
 #include "app/gui/script.hpp"
@@ -30,6 +33,7 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
   std::string pack;  // a class pack opened at its first item
+  std::string progress;  // the exercise progress file (gui --progress)
   bool presentation = false;
   ScheduleOptions emu;                          // --schedule, --seed
   std::string program;                          // a user's own FILE.cu, run first
@@ -143,9 +147,20 @@ void register_layout_check(CLI::App& app, CliState& state) {
       app.select_lesson(int(l - lessons::registry().data()), 0);
       if (!app.wait_for_runs(kRunTimeout))
         return void(state.exit_code = usage_error(l->id + ": the run took too long"));
-      for (const auto& [w, h] : sizes)
+      // The first step's view, then, for a lesson with exercises, its Exercise tab.
+      std::vector<std::tuple<std::string, int, int>> views;
+      for (const auto& [w, h] : sizes) views.emplace_back("", w, h);
+      if (Result<std::vector<Exercise>> all = find_exercises(); all)
+        if (auto e = std::find_if(all->begin(), all->end(),
+                                  [&](const Exercise& x) { return x.lesson == l->id; });
+            e != all->end())
+          for (const auto& [w, h] : sizes) views.emplace_back(e->id, w, h);
+      for (const auto& [exercise, w, h] : views)
         for (bool presentation : {false, true}) {
           app.presentation = presentation;
+          if (!exercise.empty())
+            if (Status s = app.open_exercise(exercise, 0); !s)
+              return void(state.exit_code = usage_error(s.message()));
           if (Status s = (*window)->render(app, w, h, 4); !s)
             return void(state.exit_code = usage_error(s.message()));
           std::vector<std::string> clipped = (*window)->clipped_windows();
@@ -162,11 +177,16 @@ void register_layout_check(CLI::App& app, CliState& state) {
           if (text.y * 5 < float(h))
             clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
           cut += clipped.size();
-          const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
+          const std::string where = l->id + (exercise.empty() ? "" : ", exercise " + exercise) +
+                                    " at " + std::to_string(w) + "x" + std::to_string(h) +
                                     (presentation ? ", presentation" : "");
           if (o->json)
-            report.push_back({{"lesson", l->id}, {"width", w}, {"height", h},
-                              {"presentation", presentation}, {"clipped", clipped}});
+            report.push_back({{"lesson", l->id},
+                              {"exercise", exercise},
+                              {"width", w},
+                              {"height", h},
+                              {"presentation", presentation},
+                              {"clipped", clipped}});
           else
             for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
         }
@@ -189,6 +209,8 @@ void register_gui(CLI::App& app, CliState& state) {
   g->add_option("--pack", gui->pack,
                 "Open a class pack at its first item (a teacher's lessons, exercises and "
                 "questions in order; see `coopviz pack check`)");
+  g->add_option("--progress", gui->progress,
+                "Exercise progress file (default: " + default_progress_path() + ")");
   g->add_option("program", gui->program,
                 "Your own CUDA program (FILE.cu): run on the emulator, then shown");
   g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
@@ -301,6 +323,11 @@ void register_gui(CLI::App& app, CliState& state) {
       app.settings_path = settings_path;
       app.saved_settings = settings;
     }
+    // Likewise the exercise progress: a script's checks count only in a file it names.
+    if (!gui->progress.empty())
+      app.progress_path = gui->progress;
+    else if (gui->script.empty())
+      app.progress_path = default_progress_path();
     ScriptRunner runner(std::move(script), **window);
     (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
     if (runner.failed()) return void(state.exit_code = 1);

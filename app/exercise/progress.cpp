@@ -46,6 +46,8 @@ Result<ProgressBook> load_progress(const std::string& path) {
     p.solved = e["solved"].get<bool>();
     if (e.contains("last_file") && e["last_file"].is_string())
       p.last_file = e["last_file"].get<std::string>();
+    if (e.contains("solution_seen") && e["solution_seen"].is_boolean())
+      p.solution_seen = e["solution_seen"].get<bool>();
   }
   return book;
 }
@@ -54,7 +56,10 @@ Status save_progress(const std::string& path, const ProgressBook& book) {
   if (path.empty()) return Status::error("no progress path (set HOME or XDG_CONFIG_HOME)");
   nlohmann::json exercises = nlohmann::json::object();
   for (const auto& [id, p] : book.exercises)
-    exercises[id] = {{"attempts", p.attempts}, {"solved", p.solved}, {"last_file", p.last_file}};
+    exercises[id] = {{"attempts", p.attempts},
+                     {"solved", p.solved},
+                     {"last_file", p.last_file},
+                     {"solution_seen", p.solution_seen}};
   const nlohmann::json j = {{"version", kVersion}, {"exercises", exercises}};
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
@@ -62,16 +67,42 @@ Status save_progress(const std::string& path, const ProgressBook& book) {
   return write_file_atomically(path, j.dump(2) + "\n");
 }
 
-Result<ExerciseProgress> record_check(const std::string& path, const std::string& exercise,
-                                      const std::string& file, bool passed) {
+std::string progress_words(const ExerciseProgress& p) {
+  std::string words = p.attempts == 0 ? "not tried yet"
+                                      : std::string(p.solved ? "solved, " : "not solved, ") +
+                                            std::to_string(p.attempts) +
+                                            (p.attempts == 1 ? " attempt" : " attempts");
+  return p.solution_seen ? words + ", solution seen" : words;
+}
+
+namespace {
+
+// Reads the book at `path`, lets `change` edit the exercise's entry, writes the book back.
+template <class Change>
+Result<ExerciseProgress> update_entry(const std::string& path, const std::string& exercise,
+                                      Change change) {
   Result<ProgressBook> book = load_progress(path);
   if (!book) return book.status();
   ExerciseProgress& p = book->exercises[exercise];
-  ++p.attempts;
-  p.solved = p.solved || passed;
-  p.last_file = file;
+  change(p);
   if (Status s = save_progress(path, *book); !s) return s;
   return p;
+}
+
+}  // namespace
+
+Result<ExerciseProgress> record_check(const std::string& path, const std::string& exercise,
+                                      const std::string& file, bool passed) {
+  return update_entry(path, exercise, [&](ExerciseProgress& p) {
+    ++p.attempts;
+    p.solved = p.solved || passed;
+    p.last_file = file;
+  });
+}
+
+Result<ExerciseProgress> record_solution_seen(const std::string& path,
+                                              const std::string& exercise) {
+  return update_entry(path, exercise, [](ExerciseProgress& p) { p.solution_seen = true; });
 }
 
 }  // namespace coop::app

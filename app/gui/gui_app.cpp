@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "app/gui/exercise_tab.hpp"
 #include "device/trace/trace_file.hpp"
 #include "visual/moment.hpp"
 
@@ -63,6 +64,7 @@ void GuiApp::select_lesson(int index, double now) {
   if (index < 0 || size_t(index) >= all.size()) return;
   const lessons::LessonDef& l = all[size_t(index)];
   lesson = index;
+  exercise_tab_wanted = false;  // another lesson asked for by hand
   lesson_text = visual::parse_markdown(l.text);
   step_text.clear();
   whole_lesson = l.steps.empty();
@@ -305,6 +307,7 @@ GuiSettings GuiApp::remembered() const {
   GuiSettings s;
   s.layout = layout;
   s.export_folder = export_dir;
+  s.exercise_folder = exercise_folder;
   if (const lessons::LessonDef* l = lesson_def(); l && !replay) s.lesson = l->id;
   s.step = std::max(0, step);
   s.presentation = presentation;
@@ -347,6 +350,7 @@ void GuiApp::keep_settings(double now, bool force) {
 void GuiApp::restore(const GuiSettings& s) {
   layout = s.layout;
   export_dir = s.export_folder;
+  exercise_folder = s.exercise_folder;
   presentation = s.presentation;
 }
 
@@ -356,6 +360,47 @@ Status GuiApp::open_trace(const std::string& path) {
   if (traces->empty()) return Status::error(path + " holds no launches");
   show_traces(std::move(*traces), path);
   return {};
+}
+
+Status GuiApp::show_trace_event(size_t launch_index, size_t event) {
+  if (launch_index >= models.size())
+    return Status::error("launch " + std::to_string(launch_index) + ": the trace has " +
+                         std::to_string(models.size()) + " launches, from 0");
+  show_launch(int(launch_index));
+  const visual::TimelineModel& m = *models[launch_index];
+  const EventVector& events = m.trace().events;
+  if (event >= events.size())
+    return Status::error("event " + std::to_string(event) + ": launch " +
+                         std::to_string(launch_index) + " has " + std::to_string(events.size()) +
+                         " events, from 0");
+  // Playback runs in its own order; the event's place in it is found by address.
+  for (size_t pos = 0; pos < m.size(); ++pos)
+    if (&m.at(pos) == &events[event]) {
+      visual::seek(playback, m, pos + 1);
+      playback.playing = false;
+      snapshot.update(m, playback.cursor);
+      break;
+    }
+  selection = {int64_t(events[event].thread), visual::SelectionScope::Thread};
+  return {};
+}
+
+Status GuiApp::open_exercise(const std::string& id, double now) {
+  ExerciseTabState& tab = exercise_tab(*this);
+  if (Status s = tab.choose(id, progress_path); !s) return s;
+  const lessons::LessonDef* l = lessons::find_lesson(tab.exercise()->lesson);
+  if (l && l != lesson_def()) select_lesson(int(l - lessons::registry().data()), now);
+  // The lesson's first step opens its own tab when its run lands; the exercise comes after it.
+  exercise_tab_wanted = running();
+  show_exercise_tab();
+  return {};
+}
+
+void GuiApp::show_exercise_tab() {
+  tab_request = ResultTab::Exercise;
+  // The spec, the buttons and the verdict need most of the column.
+  layout.grid = presentation ? tab_row(ResultTab::Exercise).presentation_grid_share
+                             : tab_row(ResultTab::Exercise).grid_share;
 }
 
 void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
@@ -426,6 +471,10 @@ void GuiApp::take(RunOutcome next) {
   if (focus_pending) {
     focus_pending = false;
     apply_step_view();
+  }
+  if (exercise_tab_wanted) {
+    exercise_tab_wanted = false;
+    show_exercise_tab();
   }
 }
 
@@ -556,6 +605,7 @@ void GuiApp::update(double now, double frame_seconds) {
   if (watcher) take_program_rerun(now);
   if (run_due >= 0 && now >= run_due) run_now();
   if (std::optional<RunOutcome> done = runner.poll()) take(std::move(*done));
+  if (exercise) exercise->poll();  // a finished check
   if (const visual::TimelineModel* m = model()) {
     visual::advance(playback, *m, frame_seconds);
     snapshot.update(*m, playback.cursor);

@@ -35,6 +35,7 @@
 namespace coop::app {
 
 struct BenchmarkTabState;  // app/gui/tab_benchmark.hpp
+struct ExerciseTabState;   // app/gui/exercise_tab.hpp
 
 // Trace capacity the app accepts: each event takes 64 bytes, so 2^26 events are 4 GiB per launch.
 inline constexpr uint64_t kMinTraceCapacity = 1, kMaxTraceCapacity = uint64_t(1) << 26;
@@ -108,6 +109,12 @@ struct GuiApp {
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
   std::shared_ptr<BenchmarkTabState> bench;  // the Benchmark tab's state, made when first shown
+  std::shared_ptr<ExerciseTabState> exercise;  // the Exercise tab's (exercise_tab(app))
+  // The exercise progress file checks are counted in ("": none, as for scripts without
+  // --progress), and the folder Start writes exercises into ("": ~/coopviz-exercises).
+  std::string progress_path;
+  std::string exercise_folder;
+  bool exercise_tab_wanted = false;         // open_exercise's tab, once the lesson's run has landed
   ResultTab tab_request = ResultTab::None;  // a step asks for the tab it is about
   ResultTab shown_tab = ResultTab::None;    // the tab selected under the grid
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
@@ -163,6 +170,11 @@ struct GuiApp {
   void show_traces(std::vector<Trace> traces, const std::string& label);
   // Shows the traces in `path` instead of running anything.
   Status open_trace(const std::string& path);
+  // Shows event `event` (an index into launch `launch`'s events, as a trace file stores them):
+  // that launch, playback just after the event, and the event's thread selected.
+  Status show_trace_event(size_t launch, size_t event);
+  // Opens exercise `id` in the Exercise tab, with its lesson shown (a class pack, a script).
+  Status open_exercise(const std::string& id, double now);
   // The ways on when the GPU could not run the lesson: the emulator, or a recorded trace (a
   // failure to open it is kept in trace_error).
   void run_on_emulator();
@@ -229,6 +241,7 @@ struct GuiApp {
   void jump_to_line(int line);
 
  private:
+  void show_exercise_tab();
   void take(RunOutcome outcome);
   void show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> models);
 };

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/gui/exercise_tab.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/step_report.hpp"
 #include "app/gui/tab_benchmark.hpp"
@@ -30,7 +31,7 @@ const std::map<std::string, Arity>& verbs() {
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
-      {"schedule", {1, 1}},   {"pack", {1, 2}}};
+      {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}}};
   return v;
 }
 
@@ -59,6 +60,67 @@ std::string status_line(const GuiApp& app) {
   if (const std::string dropped = app.dropped_warning(); !dropped.empty())
     out << ", warning: " << dropped;
   return out.str();
+}
+
+// The Exercise tab's buttons: `exercise ID`, `exercise start DIR [keep|overwrite]` (Start with
+// DIR as the folder; the editor is not opened), `exercise check FILE` (the commands after it wait
+// for the verdict), `exercise hint`, `exercise solution [confirm]` and `exercise failing` (Watch
+// the failing run).
+Status exercise_command(const ScriptCommand& c, GuiApp& app, double now) {
+  const std::string& a0 = c.args[0];
+  const std::string a1 = c.args.size() > 1 ? c.args[1] : "";
+  ExerciseTabState& x = exercise_tab(app);
+  const bool chosen = x.exercise() != nullptr;
+  if (a0 != "start" && a0 != "check" && a0 != "hint" && a0 != "solution" && a0 != "failing")
+    return app.open_exercise(a0, now);
+  if (!chosen) return Status::error("exercise " + a0 + ": open an exercise first (exercise ID)");
+  if (a0 == "start") {
+    if (a1.empty()) return Status::error("exercise start takes a folder: exercise start DIR");
+    const std::string answer = c.args.size() > 2 ? c.args[2] : "ask";
+    using Answer = ExerciseTabState::StartAnswer;
+    if (answer != "ask" && answer != "keep" && answer != "overwrite")
+      return Status::error("exercise start DIR takes keep or overwrite after the folder");
+    app.exercise_folder = a1;
+    const Status s = x.start(a1,
+                             answer == "keep"        ? Answer::Keep
+                             : answer == "overwrite" ? Answer::Overwrite
+                                                     : Answer::Ask,
+                             false);
+    std::cout << "script: " << (s ? x.message : s.message()) << "\n";
+  } else if (a0 == "check") {
+    if (a1.empty()) return Status::error("exercise check takes the file: exercise check FILE");
+    if (!x.check(a1, app.progress_path)) return Status::error("a check is already running");
+  } else if (a0 == "hint") {
+    x.show_next_hint();
+  } else if (a0 == "solution") {
+    x.ask_solution();
+    if (a1 == "confirm") return x.confirm_solution(app.progress_path);
+    if (!a1.empty()) return Status::error("exercise solution takes nothing or confirm");
+  } else {
+    std::optional<FailingRun> run = x.failing_run();
+    if (!run) return Status::error("the last check has no failing run to show");
+    return show_failing_run(app, *run);
+  }
+  app.tab_request = ResultTab::Exercise;
+  return {};
+}
+
+// What `expect exercise...` compares; "" for a name it does not know.
+std::string exercise_fact(GuiApp& app, const std::string& what) {
+  const ExerciseTabState* x = app.exercise.get();
+  const bool chosen = x && x->exercise();
+  if (what == "exercise") return chosen ? x->id : "none";
+  if (what == "exercise-verdict")
+    return !x || !x->report       ? "none"
+           : !x->report->compiled ? "did-not-compile"
+           : x->report->passed()  ? "passed"
+                                  : "failed";
+  if (what == "exercise-attempts") return std::to_string(x ? x->progress.attempts : 0);
+  if (what == "exercise-hints") return std::to_string(x ? x->hints_shown : 0);
+  if (what == "exercise-solution")
+    return x && !x->solution.empty() ? "shown" : x && x->solution_asked ? "asked" : "hidden";
+  if (what == "exercise-asked") return x && x->overwrite_asked ? "yes" : "no";
+  return "";
 }
 
 }  // namespace
@@ -104,6 +166,7 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     if (!edit) {
       if (app.run_due >= 0) app.run_now();
       if (app.runner.busy() || app.program_running()) return true;  // next frame
+      if (app.exercise && app.exercise->runner.running()) return true;  // a check in progress
       app.update(now, 0);                  // pick up the finished run
     }
     std::cout << "script: line " << c.line << ": " << c.verb;
@@ -229,6 +292,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
                              std::to_string(count));
       b.index = size_t(*n - 1);
     }
+  } else if (c.verb == "exercise") {
+    if (Status s = exercise_command(c, app, now); !s) return s;
   } else if (c.verb == "export") {
     app.export_dir = a0;  // the window writes the PNG after the next frame
     app.export_requested = 1;
@@ -317,6 +382,12 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
         got = std::to_string(layout_request(*r).ways);
       else
         got = std::to_string(layout_request(*r).sectors.size());
+    } else if (a0.starts_with("exercise")) {
+      got = exercise_fact(app, a0);
+      if (got.empty())
+        return Status::error("expect " + a0 +
+                             ": choose exercise, exercise-verdict, exercise-attempts, "
+                             "exercise-hints, exercise-solution or exercise-asked");
     } else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;

@@ -11,7 +11,7 @@
 //   schedule lockstep|random|its   the emulator's schedule (the Launch panel's combo)
 //   wait                 wait until the re-run has landed (commands below wait anyway)
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
-//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark
+//   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark|exercise
 //   popout TAB           show the tab in a window of its own
 //   capacity N           the trace capacity, as typed in the Launch panel
 //   memory on|off        record every load and store (the Launch panel's memory switch)
@@ -24,6 +24,12 @@
 //   pack FILE            open a class pack at its first item (lessons/README.md, "Class packs")
 //   pack next|prev       its next or previous item;  pack item N   its item N (from 1)
 //   pack summary         the classroom summary window;  pack close
+//   exercise ID          the Exercise tab on exercise ID (its lesson shown)
+//   exercise start DIR [keep|overwrite]   Start, writing into DIR/ID/ (no editor is opened)
+//   exercise check FILE  Check FILE (the next command waits for the verdict)
+//   exercise hint        Show the next hint
+//   exercise solution [confirm]   Show solution..., and its confirmation
+//   exercise failing     Watch the failing run (the first failing case's trace)
 //   presentation on|off
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
@@ -34,6 +40,9 @@
 //   expect schedule lockstep|random|its|none   (the emulator schedule the shown trace ran under)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
 //   expect pack-item N|none   (the class pack's item shown, from 1)
+//   expect exercise ID|none   expect exercise-verdict passed|failed|did-not-compile|none
+//   expect exercise-attempts N   expect exercise-hints N   expect exercise-asked yes|no
+//   expect exercise-solution hidden|asked|shown
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.

@@ -76,6 +76,8 @@ Result<GuiSettings> load_settings(const std::string& path) {
   if (j.contains("lesson") && j["lesson"].is_string()) s.lesson = j["lesson"].get<std::string>();
   if (j.contains("export_folder") && j["export_folder"].is_string())
     s.export_folder = j["export_folder"].get<std::string>();
+  if (j.contains("exercise_folder") && j["exercise_folder"].is_string())
+    s.exercise_folder = j["exercise_folder"].get<std::string>();
   if (j.contains("step") && j["step"].is_number_integer())
     s.step = std::max(0, j["step"].get<int>());
   if (j.contains("pack") && j["pack"].is_string()) s.pack = j["pack"].get<std::string>();
@@ -103,6 +105,7 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                               {"grid", l.grid}}},
                             {"lesson", s.lesson},
                             {"export_folder", s.export_folder},
+                            {"exercise_folder", s.exercise_folder},
                             {"step", s.step},
                             {"presentation", s.presentation},
                             {"pack", s.pack},

@@ -22,6 +22,7 @@ struct LayoutState {
 struct GuiSettings {
   LayoutState layout;
   std::string export_folder;  // where Export PNG writes ("": the default pictures folder)
+  std::string exercise_folder;  // where Start writes exercises ("": ~/coopviz-exercises)
   std::string lesson;  // id of the last lesson shown
   int step = 0;        // its step (0-based)
   bool presentation = false;

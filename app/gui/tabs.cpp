@@ -4,7 +4,7 @@ namespace coop::app {
 
 // Each tab's view, defined in app/gui/tab_<name>.cpp.
 extern const TabView kChecksTab, kEventsTab, kBarriersTab, kAtomicsTab, kFlowTab, kMemoryTab,
-    kOccupancyTab, kScheduleTab, kBenchmarkTab;
+    kOccupancyTab, kScheduleTab, kBenchmarkTab, kExerciseTab;
 
 namespace {
 
@@ -18,6 +18,7 @@ constexpr TabRow kRows[] = {
     {ResultTab::Occupancy, "occupancy", "Occupancy", "###occupancy", &kOccupancyTab, 0.34f, 0.26f},
     {ResultTab::Schedule, "schedule", "SM schedule", "###schedule", &kScheduleTab, 0.34f, 0.26f},
     {ResultTab::Benchmark, "benchmark", "Benchmark", "###benchmark", &kBenchmarkTab, 0.34f, 0.26f},
+    {ResultTab::Exercise, "exercise", "Exercise", "###exercise", &kExerciseTab, 0.3f, 0.22f},
 };
 static_assert(std::size(kRows) == size_t(kResultTabCount));
 

@@ -27,6 +27,7 @@ enum class ResultTab {
   Occupancy,
   Schedule,
   Benchmark,
+  Exercise,
   None
 };
 inline constexpr int kResultTabCount = int(ResultTab::None);

@@ -16,8 +16,16 @@
 namespace {
 namespace fs = std::filesystem;
 
+// The progress file checks are counted in, for the tests' checks: never the user's own.
+std::string test_config_home() {
+  static const std::string home = coop::testing::fresh_folder("exercise-cli-config").string();
+  return home;
+}
+
 coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_cached(args);
+  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache() +
+                                            " XDG_CONFIG_HOME=" + test_config_home(),
+                                        args);
 }
 
 fs::path scratch(const std::string& name) {
@@ -184,6 +192,45 @@ TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
   deadlock.replace(deadlock.find("  block.sync();"), 15, "  if (r % 2 == 0) block.sync();");
   const nlohmann::json d = failed_check(dir, "fix-the-race", "deadlock.cu", deadlock);
   EXPECT_FALSE(first_problem(d).empty()) << d.dump(2);
+  fs::remove_all(dir);
+}
+
+TEST(ExerciseCli, CheckIsCountedInTheProgressFileThatListShows) {
+  const fs::path dir = scratch("progress");
+  const std::string progress = (dir / "mine" / "progress.json").string();
+  const std::string solution = std::string(COOPVIZ_SOURCE_DIR) +
+                               "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
+  const coop::testing::Ran r =
+      coopviz("exercise check tile-ranks " + solution + " --progress " + progress);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const coop::testing::Ran list = coopviz("exercise list --json --progress " + progress);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  for (const auto& e : nlohmann::json::parse(list.out)) {
+    const bool checked = e["id"] == "tile-ranks";
+    EXPECT_EQ(e["solved"], checked) << e.dump();
+    EXPECT_EQ(e["attempts"], checked ? 1 : 0) << e.dump();
+  }
+  const coop::testing::Ran text = coopviz("exercise list --progress " + progress);
+  EXPECT_NE(text.out.find("tile-ranks  (tiled-partitions)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("[solved, 1 attempt]"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("[not tried yet]"), std::string::npos) << text.out;
+  // Without --progress the check is counted in the configuration folder's progress.json.
+  ASSERT_EQ(coopviz("exercise check tile-ranks " + solution).exit_code, 0);
+  EXPECT_TRUE(fs::is_regular_file(fs::path(test_config_home()) / "coopviz" / "progress.json"));
+  fs::remove_all(dir);
+}
+
+TEST(ExerciseCli, ACheckThatCannotBeRecordedIsAWarningNotAFailure) {
+  const fs::path dir = scratch("unrecorded");
+  std::ofstream(dir / "blocker") << "a file where a folder should be\n";
+  const std::string solution = std::string(COOPVIZ_SOURCE_DIR) +
+                               "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
+  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + solution + " --progress " +
+                                       (dir / "blocker" / "progress.json").string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("tile-ranks: passed"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("coopviz: warning: this check was not recorded"), std::string::npos)
+      << r.err;
   fs::remove_all(dir);
 }
 

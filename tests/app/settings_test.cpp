@@ -29,6 +29,7 @@ TEST(Settings, RoundTripAndFirstRun) {
   s.presentation = true;
   s.layout.left = 0.3f;
   s.window_width = 1600;
+  s.exercise_folder = "/home/student/cuda";
   ASSERT_TRUE(save_settings(path, s).ok()) << "creates the folder too";
   Result<GuiSettings> back = load_settings(path);
   ASSERT_TRUE(back.ok());
@@ -37,6 +38,7 @@ TEST(Settings, RoundTripAndFirstRun) {
   EXPECT_TRUE(back->presentation);
   EXPECT_FLOAT_EQ(back->layout.left, 0.3f);
   EXPECT_EQ(back->window_width, 1600);
+  EXPECT_EQ(back->exercise_folder, "/home/student/cuda");
   std::filesystem::remove_all(std::filesystem::path(path).parent_path());
 }
 
