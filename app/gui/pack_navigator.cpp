@@ -18,10 +18,7 @@ void select_lesson_id(GuiApp& app, const std::string& id, double now) {
 // The one place a pack opens an exercise. Until the window has an Exercise tab, the exercise's
 // lesson is shown with the exercise named in the notice line.
 void open_exercise_item(GuiApp& app, const PackItem& item, double now) {
-  select_lesson_id(app, item.lesson, now);
-  app.say("Exercise " + item.exercise + ": " + item.title + ". Start it with `coopviz exercise " +
-          "start " + item.exercise + " --out DIR`, check it with `coopviz exercise check " +
-          item.exercise + " DIR/starter.cu`.");
+  if (Status s = app.open_exercise(item.exercise, now); !s) app.say(s.message(), true);
 }
 
 // The lesson at its step, then the preset on top, each value typed into the Launch panel as a

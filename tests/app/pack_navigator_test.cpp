@@ -1,5 +1,5 @@
 // The window's class pack, on a GuiApp without a window: opening a pack, Next and Previous, a
-// lesson item's preset applied as typed values, an exercise and a question opening their lesson,
+// lesson item's preset applied as typed values, an exercise opening its Exercise tab, a question its lesson,
 // the pack remembered in the settings, and closing it giving back what the app ran on.
 #include "app/gui/pack_navigator.hpp"
 
@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "app/gui/exercise_tab.hpp"
 #include "app/gui/gui_app.hpp"
 #include "lessons/lesson.hpp"
 #include "tests/app/run_coopviz.hpp"
@@ -66,10 +67,10 @@ TEST_F(PackNavigatorTest, OpensAtTheFirstItemWithItsPresetTyped) {
 
 TEST_F(PackNavigatorTest, NextAndPreviousWalkTheItemsAndPresetsHoldForTheirItemOnly) {
   ASSERT_TRUE(open_pack(app_, path_, 0, true, 0).ok());
-  step_pack(app_, 1, 0);  // the exercise: its lesson, until the window has an Exercise tab
+  step_pack(app_, 1, 0);  // the exercise: its lesson, with the Exercise tab on it
   EXPECT_EQ(app_.pack.current, 1);
   EXPECT_EQ(lesson_id(), "block-reduce");
-  EXPECT_NE(app_.notice.find("block-sum"), std::string::npos) << app_.notice;
+  EXPECT_EQ(exercise_tab(app_).id, "block-sum");
   EXPECT_EQ(app_.schedule, Schedule::Lockstep) << "the first item's schedule was its own";
   EXPECT_EQ(app_.seed, 3u);
   EXPECT_FALSE(app_.grid_typed);
