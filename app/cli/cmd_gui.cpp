@@ -69,14 +69,14 @@ Status show_event(GuiApp& app, const std::string& text) {
                   "--event", uint64_t(1) << 40);
   if (!event) return event.status();
   if (launch >= app.models.size())
-    return Status::error("--event " + text + ": the trace has launches 0 to " +
-                         std::to_string(app.models.size()) + " - 1");
+    return Status::error("--event " + text + ": the trace has " +
+                         std::to_string(app.models.size()) + " launches, numbered from 0");
   app.show_launch(int(launch));
   const visual::TimelineModel& m = *app.models[launch];
   const EventVector& events = m.trace().events;
   if (*event >= events.size())
-    return Status::error("--event " + text + ": launch " + std::to_string(launch) +
-                         " has events 0 to " + std::to_string(events.size()) + " - 1");
+    return Status::error("--event " + text + ": launch " + std::to_string(launch) + " has " +
+                         std::to_string(events.size()) + " events, numbered from 0");
   for (size_t pos = 0; pos < m.size(); ++pos)
     if (&m.at(pos) == &events[*event]) {
       visual::seek(app.playback, m, pos + 1);

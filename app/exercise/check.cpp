@@ -188,6 +188,20 @@ Result<fs::path> reference_trace(const Exercise& e, ProgramOptions p, const Chec
   return trace;
 }
 
+// Gives the traced launches the student's own file as their source: their lines are that file's
+// (check_program's #line), not the check program's, which holds the hidden cases too.
+Status show_student_source(const fs::path& trace_path, const std::string& file) {
+  Result<std::vector<Trace>> traces = load_traces(trace_path.string());
+  if (!traces) return traces.status();
+  Result<std::string> text = read_whole_file(file);
+  if (!text) return text.status();
+  for (Trace& t : *traces) {
+    t.header.source_file = fs::path(file).filename().string();
+    t.header.source = *text;
+  }
+  return save_traces(trace_path.string(), *traces);
+}
+
 // Points the first failing case at the thread and event where the student's trace of it first
 // departs from the reference solution's trace of the same case under the same schedule.
 void explain_first_failure(const Exercise& e, const ProgramOptions& p, const ProgramBuild& build,
@@ -200,8 +214,10 @@ void explain_first_failure(const Exercise& e, const ProgramOptions& p, const Pro
   const fs::path mine = fs::path(p.file).parent_path() /
                         ("case-" + schedule.name + "-" + std::to_string(schedule.seed) + "-" +
                          std::to_string(places[c].number) + ".cvt");
-  if (Status s = trace_case(p, build, schedule, places[c].number, mine); !s) {
-    failed.first_difference.what = "the case could not be traced: " + s.message();
+  Status traced = trace_case(p, build, schedule, places[c].number, mine);
+  if (traced) traced = show_student_source(mine, report.file);
+  if (!traced) {
+    failed.first_difference.what = "the case could not be traced: " + traced.message();
     return;
   }
   failed.trace_path = mine.string();

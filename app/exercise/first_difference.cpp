@@ -86,7 +86,9 @@ CaseResult::FirstDifference in_launch(long launch, const Trace& s, const Trace& 
     if (k == mine[t].size() && k == theirs[t].size()) continue;
     // A thread that stopped short is pointed at its last event.
     const size_t at = k < mine[t].size() ? mine[t][k] : mine[t].empty() ? SIZE_MAX : mine[t].back();
-    if (at < best || (best == SIZE_MAX && t < best_thread)) {
+    // The earliest moment first (as playback orders them); of one moment, the lowest thread,
+    // since the threads are visited in order.
+    if (at != SIZE_MAX && (best == SIZE_MAX || s.events[at].time < s.events[best].time)) {
       best = at;
       best_thread = t;
       best_step = k;

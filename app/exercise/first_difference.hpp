@@ -1,7 +1,7 @@
 // Where a student's trace of a hidden case first departs from the reference solution's trace of
-// the same case under the same schedule: the launch, and in it the earliest event (in the order
-// the student's run recorded them) at which some thread did something else than the reference's
-// same thread did at the same point of its own history.
+// the same case under the same schedule: the launch, and in it the earliest event (by time, as
+// playback orders them; of one moment, the lowest thread's) at which some thread did something
+// else than the reference's same thread did at the same point of its own history.
 #pragma once
 
 #include <vector>
