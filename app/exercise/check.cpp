@@ -148,7 +148,7 @@ Status apply_count_rules(const std::vector<CountRule>& rules, const std::string&
 }
 
 // Runs case `number` alone under `schedule`, recording every event (loads and stores too) into
-// `trace_path`.
+// `trace_path`; a case that launched nothing leaves no file there.
 Status trace_case(ProgramOptions p, const ProgramBuild& build, const CheckSchedule& schedule,
                   long number, const fs::path& trace_path) {
   p.args = {fresh_token(), std::to_string(number)};
@@ -162,9 +162,7 @@ Status trace_case(ProgramOptions p, const ProgramBuild& build, const CheckSchedu
   Result<ProgramRun> run = run_program(p, build);
   std::error_code ec;
   fs::remove(p.stdout_path, ec);
-  if (!run) return run.status();
-  if (!fs::exists(trace_path, ec)) return Status::error("the case recorded no launch");
-  return {};
+  return run ? Status{} : run.status();
 }
 
 // The reference solution's trace of case `number` under `schedule`: built and run once, then
@@ -185,6 +183,7 @@ Result<fs::path> reference_trace(const Exercise& e, ProgramOptions p, const Chec
   Result<ProgramBuild> build = build_program(p);
   if (!build) return Status::error("the reference solution did not build: " + build.message());
   if (Status s = trace_case(p, *build, schedule, number, trace); !s) return s;
+  if (!fs::exists(trace, ec)) return Status::error("the reference solution launched nothing");
   return trace;
 }
 
@@ -214,15 +213,20 @@ void explain_first_failure(const Exercise& e, const ProgramOptions& p, const Pro
   const fs::path mine = fs::path(p.file).parent_path() /
                         ("case-" + schedule.name + "-" + std::to_string(schedule.seed) + "-" +
                          std::to_string(places[c].number) + ".cvt");
+  std::error_code ec;
+  fs::remove(mine, ec);
   Status traced = trace_case(p, build, schedule, places[c].number, mine);
-  if (traced) traced = show_student_source(mine, report.file);
+  // A case whose code launched nothing (a host-side mistake) is compared as no launches.
+  const bool launched = traced && fs::exists(mine, ec);
+  if (launched) traced = show_student_source(mine, report.file);
   if (!traced) {
     failed.first_difference.what = "the case could not be traced: " + traced.message();
     return;
   }
-  failed.trace_path = mine.string();
+  if (launched) failed.trace_path = mine.string();
   Result<fs::path> theirs = reference_trace(e, p, schedule, places[c].number);
-  Result<std::vector<Trace>> student = load_traces(mine.string());
+  Result<std::vector<Trace>> student =
+      launched ? load_traces(mine.string()) : Result<std::vector<Trace>>(std::vector<Trace>{});
   Result<std::vector<Trace>> reference =
       theirs ? load_traces(theirs->string()) : Result<std::vector<Trace>>(theirs.status());
   if (!student || !reference) {

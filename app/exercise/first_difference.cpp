@@ -127,7 +127,8 @@ CaseResult::FirstDifference first_difference(const std::vector<Trace>& student,
     if (l >= student.size()) {
       d.launch = -1;
       d.what = "your code made " + std::to_string(student.size()) +
-               " launches; the reference went on to " + kernel_words(reference[l]);
+               " launches in this case; the reference's launch " + std::to_string(l) + " is " +
+               kernel_words(reference[l]);
       return d;
     }
     if (l >= reference.size()) {

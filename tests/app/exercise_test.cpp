@@ -18,6 +18,7 @@
 
 #include "app/exercise/counts.hpp"
 #include "app/exercise/exercise.hpp"
+#include "app/exercise/first_difference.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/trace_file.hpp"
 #include "tests/app/run_coopviz.hpp"
@@ -408,6 +409,47 @@ TEST(FirstDifference, NamesTheThreadAndTheEventWhereTheTraceDeparts) {
   for (const auto& c : r.cases)
     if (&c != failed) EXPECT_TRUE(c.first_difference.what.empty() && c.trace_path.empty());
   fs::remove_all(dir);
+}
+
+// Two traces of one launch whose threads 40 and 3 store other values at the same first moment,
+// and thread 1 at a later one: the earliest moment's lowest thread is named, at its event.
+TEST(FirstDifference, TheEarliestMomentsLowestThreadIsNamed) {
+  coop::Trace reference;
+  reference.header.kernel = "k";
+  reference.header.launch.grid = {1, 1, 1};
+  reference.header.launch.block = {64, 1, 1};
+  const auto store = [](uint32_t thread, uint64_t time, uint64_t value) {
+    coop::Event e{};
+    e.kind = coop::EventKind::Store;
+    e.value_type = coop::ValueType::I32;
+    e.thread = thread;
+    e.time = time;
+    e.a = value;
+    return e;
+  };
+  for (uint64_t time : {1, 2})
+    for (uint32_t t = 0; t < 64; ++t) reference.events.push_back(store(t, time, 100 * time + t));
+  coop::Trace student = reference;
+  student.events[40].a = 7;
+  student.events[3].a = 7;
+  student.events[64 + 1].a = 7;
+  const coop::app::CaseResult::FirstDifference d =
+      coop::app::first_difference({student}, {reference});
+  EXPECT_EQ(d.launch, 0);
+  EXPECT_EQ(d.thread, 3);
+  EXPECT_EQ(d.block, 0);
+  EXPECT_EQ(d.event, 3);
+  EXPECT_NE(d.what.find("thread 3 (block 0) stores"), std::string::npos) << d.what;
+  EXPECT_NE(d.what.find("= 7; the reference's stores"), std::string::npos) << d.what;
+  EXPECT_NE(d.what.find("= 103"), std::string::npos) << d.what;
+  // No launch where the reference made one; no difference at all.
+  const coop::app::CaseResult::FirstDifference none = coop::app::first_difference({}, {reference});
+  EXPECT_EQ(none.launch, -1);
+  EXPECT_NE(none.what.find("made 0 launches"), std::string::npos) << none.what;
+  const coop::app::CaseResult::FirstDifference same =
+      coop::app::first_difference({reference}, {reference});
+  EXPECT_EQ(same.launch, -1);
+  EXPECT_NE(same.what.find("same events"), std::string::npos) << same.what;
 }
 
 // A passing check traces nothing of its own and explains nothing.

@@ -42,29 +42,31 @@ int hidden_cases() {
     const Launch want = reference_launch(n, per_thread);
     Shape shape{unsigned(want.grid), unsigned(want.block), n,
                 std::to_string(per_thread) + " ints per thread"};
-    failed += run_cases({shape}, {"ramp", "random"}, [&](const Shape& s, const std::string& kind) {
-      const Launch got = choose_launch(s.n, per_thread);
-      if (got.grid != want.grid || got.block != want.block || got.smem != want.smem) {
-        Verdict v;
-        v.passed = false;
-        v.problem =
-            "choose_launch gave " + words(got) + "; the occupancy rule gives " + words(want);
-        return v;
-      }
-      const std::vector<int> input = make_input(kind, s.n);
-      std::vector<int> expected(size_t(s.n));
-      const int chunk = want.block * per_thread;
-      for (int i = 0; i < s.n; ++i) {
-        const int first = i / chunk * chunk, count = std::min(chunk, s.n - first);
-        expected[i] = input[first + count - 1 - (i - first)];
-      }
-      DeviceArray<int> d_in(input, "in"), d_out(s.n, 0xff, "out");
-      cudaFuncSetAttribute(reverse_chunks, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           int(got.smem));
-      reverse_chunks<<<got.grid, got.block, got.smem>>>(d_in.get(), d_out.get(), s.n, per_thread);
-      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
-      return compare(d_out.read(), expected);
-    });
+    failed += run_cases(
+        {shape}, {"ramp", "random", "extremes"}, [&](const Shape& s, const std::string& kind) {
+          const Launch got = choose_launch(s.n, per_thread);
+          if (got.grid != want.grid || got.block != want.block || got.smem != want.smem) {
+            Verdict v;
+            v.passed = false;
+            v.problem =
+                "choose_launch gave " + words(got) + "; the occupancy rule gives " + words(want);
+            return v;
+          }
+          const std::vector<int> input = make_input(kind, s.n);
+          std::vector<int> expected(size_t(s.n));
+          const int chunk = want.block * per_thread;
+          for (int i = 0; i < s.n; ++i) {
+            const int first = i / chunk * chunk, count = std::min(chunk, s.n - first);
+            expected[i] = input[first + count - 1 - (i - first)];
+          }
+          DeviceArray<int> d_in(input, "in"), d_out(s.n, 0xff, "out");
+          cudaFuncSetAttribute(reverse_chunks, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(got.smem));
+          reverse_chunks<<<got.grid, got.block, got.smem>>>(d_in.get(), d_out.get(), s.n,
+                                                            per_thread);
+          if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
+          return compare(d_out.read(), expected);
+        });
   }
   return failed == 0 ? 0 : 1;
 }
