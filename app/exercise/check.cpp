@@ -135,6 +135,11 @@ Status apply_count_rules(const std::vector<CountRule>& rules, const std::string&
   for (size_t c = from; c < report.cases.size(); ++c) {
     CaseResult& result = report.cases[c];
     if (!result.passed) continue;
+    if (places[c].end_launch < 0) {
+      result.passed = false;  // nothing to count is no proof of the count
+      result.problem = "the case did not say which launches it made, so they cannot be counted";
+      continue;
+    }
     for (long l = std::max(0L, places[c].first_launch);
          l < places[c].end_launch && l < long(traces->size()); ++l) {
       const std::string broken = broken_count(rules, (*traces)[size_t(l)]);

@@ -108,10 +108,10 @@ CaseResult::FirstDifference in_launch(long launch, const Trace& s, const Trace& 
   const std::string instead =
       best_step < ref.size()
           ? "the reference's " + visual::describe_event(r.events[ref[best_step]], r.header)
-          : "the reference's had ended";
+          : "the reference's had stopped";
   if (best_step >= mine[best_thread].size())
-    d.what =
-        who + " ended after " + visual::describe_event(s.events[best], s.header) + "; " + instead;
+    d.what = who + " stopped after its last event (" +
+             visual::describe_event(s.events[best], s.header) + "); " + instead;
   else
     d.what = who + " " + visual::describe_event(s.events[best], s.header) + "; " + instead;
   return d;
