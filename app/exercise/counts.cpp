@@ -144,7 +144,8 @@ std::string check_rule(const CountRule& r, const Trace& t) {
     const bool few = r.at_least >= 0 && counts[u] < r.at_least;
     if (!many && !few) continue;
     return r.says + ": " + unit_name(r.per, u, block_threads) + " made " +
-           std::to_string(counts[u]) + " " + std::string(name_of(r.kind)) + " events" +
+           std::to_string(counts[u]) + " " + std::string(r.op ? name_of(*r.op) : name_of(r.kind)) +
+           " events" +
            (r.after ? " between " + std::string(name_of(*r.after)) + " and " +
                           std::string(name_of(*r.before))
                     : "") +

@@ -287,6 +287,10 @@ const Wrong kCountedSolutions[] = {
      "(active.thread_rank() == 0) first = atomicAdd(count, int(active.num_threads()));\n  first "
      "= active.shfl(first, 0);\n  out[first + active.thread_rank()] = input[i];",
      "out[atomicAdd(count, 1)] = input[i];", "one atomicAdd per group of active lanes"},
+    {"tile-shuffle-sum",
+     "  for (int offset = tile.num_threads() / 2; offset > 0; offset /= 2)\n    value += "
+     "tile.shfl_down(value, offset);",
+     "  value = cg::reduce(tile, value, cg::plus<int>());", "use shuffles only"},
     {"block-histogram", "if (i < n) atomicAdd(&counts[bin_of(input[i])], 1);",
      "if (i < n) atomicAdd(&bins[bin_of(input[i])], 1);",
      "at most one global atomicAdd per bin and block"},
