@@ -94,7 +94,28 @@ nlohmann::json case_json(const CaseResult& c) {
                       {"result", c.passed ? "passed" : "failed"}};
   if (c.index >= 0) j.update({{"index", c.index}, {"got", c.got}, {"want", c.want}});
   if (!c.problem.empty()) j["problem"] = c.problem;
+  if (!c.trace_path.empty()) j["trace"] = c.trace_path;
+  const CaseResult::FirstDifference& d = c.first_difference;
+  if (!d.what.empty())
+    j["first_difference"] = {{"launch", d.launch},
+                             {"event", d.event},
+                             {"thread", d.thread},
+                             {"block", d.block},
+                             {"what", d.what}};
   return j;
+}
+
+// Where the failing case's trace first departs from the reference's, and how to look at it.
+void print_first_difference(const CaseResult& c) {
+  const CaseResult::FirstDifference& d = c.first_difference;
+  if (d.what.empty()) return;
+  std::cout << "  first difference from the reference";
+  if (d.launch >= 0) std::cout << " (launch " << d.launch << ", event " << d.event << ")";
+  std::cout << ": " << d.what << "\n";
+  if (c.trace_path.empty()) return;
+  std::cout << "  see it: coopviz gui --trace " << c.trace_path;
+  if (d.launch >= 0 && d.event >= 0) std::cout << " --event " << d.launch << ":" << d.event;
+  std::cout << "\n";
 }
 
 void print_report(const CheckReport& r) {
@@ -115,6 +136,7 @@ void print_report(const CheckReport& r) {
       std::cout << "output " << c.index << " is " << c.got << ", want " << c.want << "\n";
     else
       std::cout << c.problem << "\n";
+    print_first_difference(c);
   }
   if (failed > 5) std::cout << "  ... and " << failed - 5 << " more failed cases\n";
   if (!r.problem.empty()) std::cout << "  " << r.problem << "\n";

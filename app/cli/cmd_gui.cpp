@@ -1,4 +1,5 @@
-// coopviz gui [--lesson ID] [--step N] [--trace FILE] [--backend B] [--pack FILE] and
+// coopviz gui [--lesson ID] [--step N] [--trace FILE [--event [L:]N]] [--backend B] [--pack FILE]
+// [--progress FILE] and
 // coopviz screenshot [--lesson L] [--step S] [--trace FILE] [--backend B] --out PNG [--size WxH].
 #include <unistd.h>
 
@@ -32,8 +33,9 @@ constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesso
 
 struct GuiOptions {
   std::string lesson, trace, out, size = "1280x800", step, script, settings, backend = "auto";
-  std::string pack;  // a class pack opened at its first item
+  std::string pack;      // a class pack opened at its first item
   std::string progress;  // the exercise progress file (gui --progress)
+  std::string event;     // --event [LAUNCH:]EVENT of the trace
   bool presentation = false;
   ScheduleOptions emu;                          // --schedule, --seed
   std::string program;                          // a user's own FILE.cu, run first
@@ -58,6 +60,40 @@ Result<std::pair<int, int>> parse_size(const std::string& text, int limit) {
   return std::pair<int, int>(int(*w), int(*h));
 }
 
+// Shows event `text` ("[LAUNCH:]EVENT", indices from 0 as `coopviz exercise check` prints them)
+// of the opened trace: its launch, playback just after it, and its thread selected.
+Status show_event(GuiApp& app, const std::string& text) {
+  const size_t colon = text.find(':');
+  uint64_t launch = 0;
+  if (colon != std::string::npos) {
+    Result<uint64_t> l =
+        parse_count(std::string_view(text).substr(0, colon), "--event launch", uint64_t(1) << 32);
+    if (!l) return l.status();
+    launch = *l;
+  }
+  Result<uint64_t> event =
+      parse_count(std::string_view(text).substr(colon == std::string::npos ? 0 : colon + 1),
+                  "--event", uint64_t(1) << 40);
+  if (!event) return event.status();
+  if (launch >= app.models.size())
+    return Status::error("--event " + text + ": the trace has " +
+                         std::to_string(app.models.size()) + " launches, numbered from 0");
+  app.show_launch(int(launch));
+  const visual::TimelineModel& m = *app.models[launch];
+  const EventVector& events = m.trace().events;
+  if (*event >= events.size())
+    return Status::error("--event " + text + ": launch " + std::to_string(launch) + " has " +
+                         std::to_string(events.size()) + " events, numbered from 0");
+  for (size_t pos = 0; pos < m.size(); ++pos)
+    if (&m.at(pos) == &events[*event]) {
+      visual::seek(app.playback, m, pos + 1);
+      app.selection.thread = int64_t(events[*event].thread);
+      app.selection.scope = visual::SelectionScope::Thread;
+      break;
+    }
+  return {};
+}
+
 // Sets up the app from --lesson / --trace / --step / --backend; the error names the bad value.
 Status prepare(GuiApp& app, const GuiOptions& o) {
   if (!o.lesson.empty() && !o.trace.empty())
@@ -70,8 +106,12 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
   if (!schedule) return schedule.status();
   app.schedule = *schedule;
   app.seed = o.emu.seed;
+  if (!o.event.empty() && o.trace.empty())
+    return Status::error("--event " + o.event + " needs --trace: it is an event of a saved trace");
   if (!o.trace.empty()) {
     if (Status s = app.open_trace(o.trace); !s) return s;
+    if (!o.event.empty())
+      if (Status s = show_event(app, o.event); !s) return s;
   } else {
     const std::string id = o.lesson.empty() ? lessons::registry().front().id : o.lesson;
     const lessons::LessonDef* l = lessons::find_lesson(id);
@@ -99,6 +139,8 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
   cmd->add_option("--lesson", o.lesson, "Lesson id (see `coopviz list`)");
   cmd->add_option("--step", o.step, "Step of the lesson to show, from 1");
   cmd->add_option("--trace", o.trace, "Replay a saved trace instead of running (.cvt or .json)");
+  cmd->add_option("--event", o.event,
+                  "With --trace: open at event N of launch L ([L:]N, from 0), its thread selected");
   cmd->add_option("--backend", o.backend,
                   "Run lessons (or the program) on: " + backend_request_words())
       ->capture_default_str();

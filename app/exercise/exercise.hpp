@@ -21,6 +21,8 @@ struct Exercise {
   std::filesystem::path folder;    // where starter.cu, solution.cu and cases.cu are
   std::filesystem::path starter() const { return folder / "starter.cu"; }
   std::filesystem::path solution() const { return folder / "solution.cu"; }
+  // Optional: events the hidden cases count in the trace (lessons/README.md, "Count checks").
+  std::filesystem::path counts() const { return folder / "counts.json"; }
 };
 
 // Every exercise coopviz has, in lesson order, then by id. A malformed exercise.md is an error
@@ -53,6 +55,17 @@ struct CaseResult {
   long index = -1;  // the first wrong output, when one was wrong
   std::string got, want;
   std::string problem;  // a runtime error, a crash or an endless loop, in the runner's words
+  // The student's recorded trace of this case (a .cvt in the program cache, for `coopviz gui
+  // --trace`), and where it first departs from the reference solution's trace of the same case
+  // under the same schedule. Filled for the first failing case of a check only.
+  std::string trace_path;
+  struct FirstDifference {
+    long launch = -1;  // index of the launch in the trace at trace_path
+    long event = -1;   // index into that launch's events
+    long thread = -1;  // grid-wide thread id
+    int block = -1;    // its block's linear index
+    std::string what;  // one line: what the thread did, and what the reference's did instead
+  } first_difference;
 };
 
 struct CheckReport {

@@ -28,6 +28,8 @@ class ProgramTraces {
   // also said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
+  // The launches kept so far: the trace file's launches, once saved.
+  size_t launch_count() const { return launches_.size(); }
   // Names an allocation for the trace (d_in[5] rather than an address); unnamed ones are
   // "allocation 1", "allocation 2", ...
   void name_allocation(void* base, size_t bytes, const char* name, ValueType type,

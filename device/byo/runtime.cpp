@@ -75,6 +75,10 @@ cudaError_t launch(const LaunchRequest& r) {
   return fail(cudaErrorLaunchFailure);
 }
 
+size_t traced_launches() {
+  return device().launch_count();
+}
+
 cudaError_t function_attributes(const void* function, cudaFuncAttributes* a) {
   if (!a) return fail(cudaErrorInvalidValue);
   const KernelResources k = resources_of(function);

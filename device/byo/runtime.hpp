@@ -351,6 +351,10 @@ struct LaunchRequest {
 };
 cudaError_t launch(const LaunchRequest& request);
 
+// How many launches the program's trace file holds so far: an exercise's hidden cases say which
+// launches each case made, so that the checker can read every case's own launches in the trace.
+size_t traced_launches();
+
 // Resources of a kernel as the emulator models them (the registers a GPU build would use are not
 // known here: the emulated architecture's default), for cudaFuncGetAttributes and occupancy.
 cudaError_t function_attributes(const void* function, cudaFuncAttributes* attributes);

@@ -142,6 +142,28 @@ TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
       << r.out;
   EXPECT_NE(r.out.find("tile-ranks: failed (0 of 18 hidden cases passed)"), std::string::npos)
       << r.out;
+  // The first failing case points at thread 0's first store that differs from the reference's,
+  // and says how to open the trace there.
+  EXPECT_NE(r.out.find("first difference from the reference (launch 0, event "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(": thread 0 (block 0) stores"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("see it: coopviz gui --trace "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" --event 0:"), std::string::npos) << r.out;
+  // --json: the first failing case has its trace and first_difference, the others neither.
+  const coop::testing::Ran j =
+      coopviz("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
+  EXPECT_EQ(j.exit_code, 1) << j.out << j.err;
+  const nlohmann::json report = nlohmann::json::parse(j.out);
+  ASSERT_GE(report["cases"].size(), 2u);
+  const nlohmann::json& first = report["cases"][0];
+  ASSERT_TRUE(first.contains("first_difference")) << first.dump();
+  EXPECT_EQ(first["first_difference"]["thread"], 0);
+  EXPECT_EQ(first["first_difference"]["block"], 0);
+  EXPECT_EQ(first["first_difference"]["launch"], 0);
+  EXPECT_GE(first["first_difference"]["event"].get<long>(), 0);
+  EXPECT_TRUE(fs::is_regular_file(first["trace"].get<std::string>())) << first.dump();
+  EXPECT_FALSE(report["cases"][1].contains("first_difference"));
+  EXPECT_FALSE(report["cases"][1].contains("trace"));
   fs::remove_all(dir);
 }
 

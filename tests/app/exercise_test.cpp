@@ -16,8 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "app/exercise/counts.hpp"
 #include "app/exercise/exercise.hpp"
+#include "app/exercise/first_difference.hpp"
 #include "app/program/program.hpp"
+#include "device/trace/trace_file.hpp"
 #include "tests/app/run_coopviz.hpp"
 
 namespace coop::app {
@@ -68,7 +71,7 @@ std::vector<Exercise> all_exercises() {
   return all.ok() ? *all : std::vector<Exercise>{};
 }
 
-TEST(Exercises, AtLeastSevenOverSevenLessonsEachWithSpecHintsAndFiles) {
+TEST(Exercises, AtLeastTwelveOverElevenLessonsEachWithSpecHintsAndFiles) {
   coop::Result<std::vector<Exercise>> all = coop::app::find_exercises();
   ASSERT_TRUE(all.ok()) << all.message();
   std::set<std::string> lessons, ids;
@@ -84,8 +87,13 @@ TEST(Exercises, AtLeastSevenOverSevenLessonsEachWithSpecHintsAndFiles) {
     EXPECT_EQ(read(e.solution()).find("TODO"), std::string::npos);
     EXPECT_TRUE(fs::is_regular_file(e.folder / "cases.cu"));
   }
-  EXPECT_GE(all->size(), 7u);
-  EXPECT_GE(lessons.size(), 7u);
+  EXPECT_GE(all->size(), 12u);
+  EXPECT_GE(lessons.size(), 11u);
+  // Every exercise's count rules are well formed.
+  for (const Exercise& e : *all) {
+    coop::Result<std::vector<coop::app::CountRule>> rules = coop::app::read_count_rules(e.counts());
+    EXPECT_TRUE(rules.ok()) << e.id << ": " << rules.message();
+  }
 }
 
 TEST(Exercises, UnknownIdNamesTheKnownOnes) {
@@ -114,6 +122,15 @@ TEST(Exercises, MalformedTextIsAnErrorNamingTheFileAndTheLimit) {
   EXPECT_EQ(g.spec, "The spec.");
   EXPECT_EQ(g.hints, (std::vector<std::string>{"First.", "Second."}));
   fs::remove_all(dir);
+}
+
+// A parameterised test's name: the exercise's id, with '_' for '-'.
+template <class T>
+std::string named_by_id(const ::testing::TestParamInfo<T>& info) {
+  std::string name = info.param.id;
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
 }
 
 class EachExercise : public ::testing::TestWithParam<Exercise> {};
@@ -192,12 +209,7 @@ TEST_P(EachExercise, SolutionWithAnyBarrierRemovedFails) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, EachExercise, ::testing::ValuesIn(all_exercises()),
-                         [](const ::testing::TestParamInfo<Exercise>& info) {
-                           std::string name = info.param.id;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         named_by_id<Exercise>);
 
 // Solutions that are right for the shown example (the starter's main() prints PASSED) and wrong
 // in general: each is the reference with one edit, assumed about the example's launch.
@@ -219,6 +231,16 @@ const Wrong kWrongSolutions[] = {
      "for (int i = rank; i < n; i += 512) mine", "assumes the grid of 4 x 128 threads"},
     {"tile-ranks", "100 * int(tile.meta_group_rank())", "100 * (i / 8)",
      "numbers the tiles over the grid, right in block 0 only"},
+    {"label-sums", "cg::labeled_partition(active, label[i])",
+     "cg::labeled_partition(cg::tiled_partition<32>(cg::this_thread_block()), label[i])",
+     "assumes every lane of the warp is there (n a multiple of 32)"},
+    {"overlap-the-wait", "published[(r + 1) % count]", "published[(r + 1) % blockDim.x]",
+     "assumes n is a multiple of the block"},
+    {"double-buffer", "count = min(size, n - first);", "count = size;",
+     "assumes n is a multiple of the block"},
+    {"choose-the-block", "for (int block = 32; block <= max_block; block += 32)",
+     "for (int block = 1024; block <= 1024; block += 32)",
+     "a fixed block of 1024, the example's best"},
 };
 
 void PrintTo(const Wrong& w, std::ostream* out) {
@@ -227,22 +249,27 @@ void PrintTo(const Wrong& w, std::ostream* out) {
 
 class WrongSolution : public ::testing::TestWithParam<Wrong> {};
 
-TEST_P(WrongSolution, PassesTheShownExampleButFailsTheHiddenCases) {
-  const Wrong w = GetParam();
-  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
-  ASSERT_TRUE(e.ok()) << e.message();
-  std::string text = read(e->solution());
+// Writes the reference solution with `w`'s edit into `file` and checks that the shown example
+// (the program as the student runs it) still passes.
+void write_variant_passing_the_example(const Exercise& e, const Wrong& w, const fs::path& file) {
+  std::string text = read(e.solution());
   const size_t at = text.find(w.from);
   ASSERT_NE(at, std::string::npos) << w.from;
   text.replace(at, std::string(w.from).size(), w.to);
-  const fs::path dir = scratch(std::string("wrong-") + w.id);
-  const fs::path file = dir / "wrong.cu";
   write(file, text);
-  // The shown example: the program as the student runs it.
   const coop::testing::Ran shown =
       coop::testing::run_coopviz_cached("run --backend emu " + file.string());
   EXPECT_EQ(shown.exit_code, 0) << shown.out << shown.err;
   EXPECT_NE(shown.out.find("PASSED"), std::string::npos) << shown.out;
+}
+
+TEST_P(WrongSolution, PassesTheShownExampleButFailsTheHiddenCases) {
+  const Wrong w = GetParam();
+  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
+  ASSERT_TRUE(e.ok()) << e.message();
+  const fs::path dir = scratch(std::string("wrong-") + w.id);
+  const fs::path file = dir / "wrong.cu";
+  ASSERT_NO_FATAL_FAILURE(write_variant_passing_the_example(*e, w, file));
   const CheckReport r = check(*e, file);
   EXPECT_TRUE(r.compiled) << r.compiler_output;
   EXPECT_FALSE(r.passed()) << w.why << summary(r);
@@ -250,11 +277,193 @@ TEST_P(WrongSolution, PassesTheShownExampleButFailsTheHiddenCases) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Exercises, WrongSolution, ::testing::ValuesIn(kWrongSolutions),
-                         [](const ::testing::TestParamInfo<Wrong>& info) {
-                           std::string name = info.param.id;
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         named_by_id<Wrong>);
+
+// Solutions whose outputs are right everywhere but that miss the exercise's point, which its
+// count rules (counts.json) hold the student to: `why` is what the failure must say.
+const Wrong kCountedSolutions[] = {
+    {"aggregated-append",
+     "cg::coalesced_group active = cg::coalesced_threads();\n  int first = 0;\n  if "
+     "(active.thread_rank() == 0) first = atomicAdd(count, int(active.num_threads()));\n  first "
+     "= active.shfl(first, 0);\n  out[first + active.thread_rank()] = input[i];",
+     "out[atomicAdd(count, 1)] = input[i];", "one atomicAdd per group of active lanes"},
+    {"tile-shuffle-sum",
+     "  for (int offset = tile.num_threads() / 2; offset > 0; offset /= 2)\n    value += "
+     "tile.shfl_down(value, offset);",
+     "  value = cg::reduce(tile, value, cg::plus<int>());", "use shuffles only"},
+    {"block-histogram", "if (i < n) atomicAdd(&counts[bin_of(input[i])], 1);",
+     "if (i < n) atomicAdd(&bins[bin_of(input[i])], 1);",
+     "at most one global atomicAdd per bin and block"},
+    {"overlap-the-wait",
+     "  cg::thread_block::arrival_token token = block.barrier_arrive();\n  if (r < count) "
+     "squares[i] = in[i] * in[i];  // needs nobody else's value",
+     "  if (r < count) squares[i] = in[i] * in[i];\n  cg::thread_block::arrival_token token = "
+     "block.barrier_arrive();",
+     "write squares[i] between barrier_arrive and barrier_wait"},
+    {"double-buffer",
+     "    fetch(block, buffers[(k + 1) % 2], in, tile + gridDim.x, n);\n    const int* here = "
+     "buffers[k % 2];\n    const int first = tile * size, count = min(size, n - first);\n    if "
+     "(t < count) out[first + t] = here[t] + here[(t + 1) % count];",
+     "    const int* here = buffers[k % 2];\n    const int first = tile * size, count = min(size, "
+     "n - first);\n    if (t < count) out[first + t] = here[t] + here[(t + 1) % count];\n    "
+     "cg::wait(block);\n    fetch(block, buffers[(k + 1) % 2], in, tile + gridDim.x, n);",
+     "start the next copy before reading this tile"},
+};
+
+class CountedSolution : public ::testing::TestWithParam<Wrong> {};
+
+TEST_P(CountedSolution, RightOutputsButTheCountRuleFailsItAndSaysWhy) {
+  const Wrong w = GetParam();
+  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
+  ASSERT_TRUE(e.ok()) << e.message();
+  const fs::path dir = scratch(std::string("counted-") + w.id);
+  const fs::path file = dir / "counted.cu";
+  ASSERT_NO_FATAL_FAILURE(write_variant_passing_the_example(*e, w, file));
+  const CheckReport r = check(*e, file);
+  ASSERT_TRUE(r.compiled) << r.compiler_output;
+  EXPECT_FALSE(r.passed()) << summary(r);
+  // Only the lockstep run is counted; its cases fail with the rule's words, and every output
+  // was right (no case names a wrong output).
+  size_t counted = 0;
+  for (const auto& c : r.cases) {
+    EXPECT_LT(c.index, 0) << c.launch << " / " << c.input << ": output " << c.index;
+    if (c.passed) continue;
+    ++counted;
+    EXPECT_EQ(c.schedule, "lockstep");
+    EXPECT_NE(c.problem.find(w.why), std::string::npos) << c.problem;
+  }
+  EXPECT_GT(counted, 0u);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exercises, CountedSolution, ::testing::ValuesIn(kCountedSolutions),
+                         named_by_id<Wrong>);
+
+TEST(CountRules, AMalformedRuleIsAnErrorNamingTheFileTheRuleAndWhatIsWrong) {
+  const fs::path dir = scratch("counts");
+  const auto error_of = [&](const std::string& text) {
+    write(dir / "counts.json", text);
+    coop::Result<std::vector<coop::app::CountRule>> r =
+        coop::app::read_count_rules(dir / "counts.json");
+    EXPECT_FALSE(r.ok()) << text;
+    return r.ok() ? std::string() : r.message();
+  };
+  EXPECT_NE(error_of("{}").find("not a JSON array"), std::string::npos);
+  const std::string rule = R"({"kernel": "k", "says": "s", "per": "warp", "at_most": 1, )";
+  std::string m = error_of("[" + rule + R"("event": "atomc"}])");
+  EXPECT_NE(m.find("counts.json: rule 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("'atomc' is not an event kind"), std::string::npos) << m;
+  m = error_of("[" + rule + R"("event": "atomic", "between": "barrier_arrive"}])");
+  EXPECT_NE(m.find("FIRST..SECOND"), std::string::npos) << m;
+  m = error_of(R"([{"kernel": "k", "says": "s", "event": "atomic", "per": "lane", "at_most": 1}])");
+  EXPECT_NE(m.find("thread, warp, block or launch"), std::string::npos) << m;
+  m = error_of(R"([{"kernel": "k", "says": "s", "event": "atomic", "per": "warp"}])");
+  EXPECT_NE(m.find("at_most"), std::string::npos) << m;
+  // No file: no rules.
+  coop::Result<std::vector<coop::app::CountRule>> none =
+      coop::app::read_count_rules(dir / "absent.json");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  fs::remove_all(dir);
+}
+
+// A solution wrong in one known thread: the first failing case's first difference from the
+// reference's trace is that thread's store of its output, in the student's trace of the case.
+TEST(FirstDifference, NamesTheThreadAndTheEventWhereTheTraceDeparts) {
+  coop::Result<Exercise> e = coop::app::find_exercise("overlap-the-wait");
+  ASSERT_TRUE(e.ok()) << e.message();
+  std::string text = read(e->solution());
+  const std::string from = "out[i] = published[r] + published[(r + 1) % count];";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(),
+               "out[i] = published[r] + published[(r + 1) % count] + (i == 37);");
+  const fs::path dir = scratch("first-difference");
+  write(dir / "off_by_one_at_37.cu", text);
+  const CheckReport r = check(*e, dir / "off_by_one_at_37.cu");
+  ASSERT_FALSE(r.passed()) << summary(r);
+  // The first case with a thread 37: grid 4 x block 256 over 1024 elements, lockstep.
+  const coop::app::CaseResult* failed = nullptr;
+  for (const auto& c : r.cases)
+    if (!c.passed) {
+      failed = &c;
+      break;
+    }
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->launch, "grid 4 x block 256, n 1024");
+  EXPECT_EQ(failed->schedule, "lockstep");
+  const coop::app::CaseResult::FirstDifference& d = failed->first_difference;
+  EXPECT_EQ(d.launch, 0) << d.what;
+  EXPECT_EQ(d.thread, 37) << d.what;
+  EXPECT_EQ(d.block, 0) << d.what;
+  EXPECT_NE(d.what.find("thread 37 (block 0) stores"), std::string::npos) << d.what;
+  EXPECT_NE(d.what.find("the reference's stores"), std::string::npos) << d.what;
+  // The event is thread 37's store of out[37] in the student's trace of that case.
+  ASSERT_FALSE(failed->trace_path.empty());
+  coop::Result<std::vector<coop::Trace>> traces = coop::load_traces(failed->trace_path);
+  ASSERT_TRUE(traces.ok()) << traces.message();
+  ASSERT_EQ(traces->size(), 1u);
+  ASSERT_GE(d.event, 0);
+  ASSERT_LT(size_t(d.event), (*traces)[0].events.size());
+  const coop::Event& ev = (*traces)[0].events[size_t(d.event)];
+  EXPECT_EQ(ev.thread, 37u);
+  EXPECT_EQ(ev.kind, coop::EventKind::Store);
+  // Input "ramp": in[37] + in[38] + 1.
+  EXPECT_EQ(int(ev.a), 37 + 38 + 1);
+  // Only the failing case was explained; passing ones carry nothing.
+  for (const auto& c : r.cases)
+    if (&c != failed) EXPECT_TRUE(c.first_difference.what.empty() && c.trace_path.empty());
+  fs::remove_all(dir);
+}
+
+// Two traces of one launch whose threads 40 and 3 store other values at the same first moment,
+// and thread 1 at a later one: the earliest moment's lowest thread is named, at its event.
+TEST(FirstDifference, TheEarliestMomentsLowestThreadIsNamed) {
+  coop::Trace reference;
+  reference.header.kernel = "k";
+  reference.header.launch.grid = {1, 1, 1};
+  reference.header.launch.block = {64, 1, 1};
+  const auto store = [](uint32_t thread, uint64_t time, uint64_t value) {
+    coop::Event e{};
+    e.kind = coop::EventKind::Store;
+    e.value_type = coop::ValueType::I32;
+    e.thread = thread;
+    e.time = time;
+    e.a = value;
+    return e;
+  };
+  for (uint64_t time : {1, 2})
+    for (uint32_t t = 0; t < 64; ++t) reference.events.push_back(store(t, time, 100 * time + t));
+  coop::Trace student = reference;
+  student.events[40].a = 7;
+  student.events[3].a = 7;
+  student.events[64 + 1].a = 7;
+  const coop::app::CaseResult::FirstDifference d =
+      coop::app::first_difference({student}, {reference});
+  EXPECT_EQ(d.launch, 0);
+  EXPECT_EQ(d.thread, 3);
+  EXPECT_EQ(d.block, 0);
+  EXPECT_EQ(d.event, 3);
+  EXPECT_NE(d.what.find("thread 3 (block 0) stores"), std::string::npos) << d.what;
+  EXPECT_NE(d.what.find("= 7; the reference's stores"), std::string::npos) << d.what;
+  EXPECT_NE(d.what.find("= 103"), std::string::npos) << d.what;
+  // No launch where the reference made one; no difference at all.
+  const coop::app::CaseResult::FirstDifference none = coop::app::first_difference({}, {reference});
+  EXPECT_EQ(none.launch, -1);
+  EXPECT_NE(none.what.find("made 0 launches"), std::string::npos) << none.what;
+  const coop::app::CaseResult::FirstDifference same =
+      coop::app::first_difference({reference}, {reference});
+  EXPECT_EQ(same.launch, -1);
+  EXPECT_NE(same.what.find("same events"), std::string::npos) << same.what;
+}
+
+// A passing check traces nothing of its own and explains nothing.
+TEST(FirstDifference, APassingCheckHasNoTraceAndNoDifference) {
+  coop::Result<Exercise> e = coop::app::find_exercise("overlap-the-wait");
+  ASSERT_TRUE(e.ok()) << e.message();
+  const CheckReport r = check(*e, e->solution());
+  ASSERT_TRUE(r.passed()) << summary(r);
+  for (const auto& c : r.cases)
+    EXPECT_TRUE(c.trace_path.empty() && c.first_difference.what.empty());
+}
 
 }  // namespace

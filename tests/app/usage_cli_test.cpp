@@ -119,6 +119,8 @@ const BadUsage kBadUsages[] = {
      "--scale expects a number, got 'big'"},
     {"ScreenshotLessonAndTrace", "screenshot --out x.png --lesson block-reduce --trace t.cvt",
      "give --lesson or --trace, not both"},
+    {"ScreenshotEventWithoutTrace", "screenshot --out x.png --event 0:5",
+     "--event 0:5 needs --trace"},
     {"StepsUnknownLesson", "steps nope", "unknown lesson 'nope': known lessons are"},
     {"StepsTwoLessons", "steps block-reduce grid-sync", "unexpected argument 'grid-sync'"},
     {"LayoutCheckSizes", "layout-check --sizes 10x10", "between 200 and"},

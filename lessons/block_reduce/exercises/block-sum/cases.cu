@@ -9,7 +9,7 @@ int hidden_cases() {
                      const std::vector<int> input = make_input(kind, s.n);
                      std::vector<int> want(s.grid, 0);
                      for (int i = 0; i < s.n; ++i) want[i / int(s.block)] += input[i];
-                     DeviceArray<int> d_input(input), d_sums(s.grid, 0xff);
+                     DeviceArray<int> d_input(input, "input"), d_sums(s.grid, 0xff, "block_sums");
                      block_sum<<<s.grid, s.block>>>(d_input.get(), d_sums.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
                      return compare(d_sums.read(), want);

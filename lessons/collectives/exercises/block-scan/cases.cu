@@ -10,7 +10,7 @@ int hidden_cases() {
                      std::vector<int> want(s.n);
                      for (int i = 0; i < s.n; ++i)
                        want[i] = (i % int(s.block) == 0 ? 0 : want[i - 1]) + input[i];
-                     DeviceArray<int> d_input(input), d_out(s.n, 0xff);
+                     DeviceArray<int> d_input(input, "input"), d_out(s.n, 0xff, "out");
                      block_scan<<<s.grid, s.block>>>(d_input.get(), d_out.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
                      return compare(d_out.read(), want);

@@ -13,7 +13,8 @@ int hidden_cases() {
                        if (x > 0) want.push_back(x);
                      std::sort(want.begin(), want.end());
                      want.insert(want.begin(), int(want.size()));
-                     DeviceArray<int> d_input(input), d_out(s.n, 0), d_count(1, 0);
+                     DeviceArray<int> d_input(input, "input"), d_out(s.n, 0, "out"),
+                         d_count(1, 0, "count");
                      keep_positive<<<s.grid, s.block>>>(d_input.get(), d_out.get(), d_count.get(),
                                                         s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);

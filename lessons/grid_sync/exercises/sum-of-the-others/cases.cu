@@ -12,8 +12,8 @@ int hidden_cases() {
         std::vector<int> want(s.n);
         for (int i = 0; i < s.n; ++i) want[i] = sum - input[i];
         // Scratch that starts as garbage, as it would on a GPU.
-        DeviceArray<int> d_input(input), d_partial(s.grid * s.block, 0x55), d_total(1, 0x55),
-            d_out(s.n, 0xff);
+        DeviceArray<int> d_input(input, "input"), d_partial(s.grid * s.block, 0x55, "partial"),
+            d_total(1, 0x55, "total"), d_out(s.n, 0xff, "out");
         int* input_ptr = d_input.get();
         int *partial = d_partial.get(), *total = d_total.get(), *out = d_out.get(), n = s.n;
         void* args[] = {&input_ptr, &partial, &total, &out, &n};

@@ -13,7 +13,7 @@ int hidden_cases() {
                        const int length = std::min(int(s.block), s.n - first);
                        want[i] = input[first + length - 1 - (i - first)];
                      }
-                     DeviceArray<int> d_input(input), d_out(s.n, 0xff);
+                     DeviceArray<int> d_input(input, "input"), d_out(s.n, 0xff, "out");
                      reverse_slices<<<s.grid, s.block>>>(d_input.get(), d_out.get(), s.n);
                      if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
                      return compare(d_out.read(), want);

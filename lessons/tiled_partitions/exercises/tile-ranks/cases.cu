@@ -11,7 +11,7 @@ int hidden_cases() {
       const int rank_in_block = i % int(s.block);
       want[i] = 100 * (rank_in_block / 8) + rank_in_block % 8;
     }
-    DeviceArray<int> d_out(want.size(), 0xff);
+    DeviceArray<int> d_out(want.size(), 0xff, "out");
     tile_ranks<<<s.grid, s.block>>>(d_out.get(), s.n);
     if (cudaError_t e = finished(); e != cudaSuccess) return failure(e);
     return compare(d_out.read(), want);
