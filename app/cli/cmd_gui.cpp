@@ -75,22 +75,8 @@ Status show_event(GuiApp& app, const std::string& text) {
       parse_count(std::string_view(text).substr(colon == std::string::npos ? 0 : colon + 1),
                   "--event", uint64_t(1) << 40);
   if (!event) return event.status();
-  if (launch >= app.models.size())
-    return Status::error("--event " + text + ": the trace has " +
-                         std::to_string(app.models.size()) + " launches, numbered from 0");
-  app.show_launch(int(launch));
-  const visual::TimelineModel& m = *app.models[launch];
-  const EventVector& events = m.trace().events;
-  if (*event >= events.size())
-    return Status::error("--event " + text + ": launch " + std::to_string(launch) + " has " +
-                         std::to_string(events.size()) + " events, numbered from 0");
-  for (size_t pos = 0; pos < m.size(); ++pos)
-    if (&m.at(pos) == &events[*event]) {
-      visual::seek(app.playback, m, pos + 1);
-      app.selection.thread = int64_t(events[*event].thread);
-      app.selection.scope = visual::SelectionScope::Thread;
-      break;
-    }
+  if (Status s = app.show_trace_event(size_t(launch), size_t(*event)); !s)
+    return Status::error("--event " + text + ": " + s.message());
   return {};
 }
 

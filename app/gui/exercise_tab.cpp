@@ -18,6 +18,12 @@ Status open_with_user_editor(const std::string& file) {
 
 }  // namespace
 
+std::optional<FailingRun> failing_run_of(const CaseResult& c) {
+  if (c.passed || c.trace_path.empty() || c.first_difference.launch < 0) return std::nullopt;
+  return FailingRun{c.trace_path, c.first_difference.launch, c.first_difference.event,
+                    c.first_difference.thread, c.first_difference.what};
+}
+
 std::vector<std::string> lines_naming(const std::string& compiler_output, const std::string& file) {
   std::vector<std::string> out;
   std::istringstream lines(compiler_output);

@@ -28,22 +28,9 @@ struct FailingRun {
   std::string what;  // that difference in words
 };
 
-// The recorded run of a failing case: the one place that reads a case's trace fields
-// (`trace_path`, `first_difference`). A case type without them (a check that records no runs)
-// has no run to show; so has a case that passed or recorded none.
-template <class Case>
-std::optional<FailingRun> failing_run_of(const Case& c) {
-  if constexpr (requires {
-                  c.trace_path;
-                  c.first_difference.event;
-                }) {
-    if (c.passed || c.trace_path.empty() || c.first_difference.launch < 0) return std::nullopt;
-    return FailingRun{c.trace_path, c.first_difference.launch, c.first_difference.event,
-                      c.first_difference.thread, c.first_difference.what};
-  } else {
-    return std::nullopt;
-  }
-}
+// The recorded run of a failing case (its trace and the event where it departs from the
+// reference); none for a case that passed or recorded no run.
+std::optional<FailingRun> failing_run_of(const CaseResult& c);
 
 // The compiler's lines that name the student's `file` (its errors at their lines), in order.
 std::vector<std::string> lines_naming(const std::string& compiler_output, const std::string& file);

@@ -252,21 +252,11 @@ TEST(ExerciseTab, TheSolutionIsShownOnlyAfterAConfirmationAndCountsAsSeen) {
   fs::remove_all(dir);
 }
 
-// A case type that records its run, as a check that traces its failing case fills it.
-struct TracedCase {
-  bool passed = false;
-  std::string trace_path;
-  struct {
-    long launch = -1, event = -1, thread = -1;
-    int block = -1;
-    std::string what;
-  } first_difference;
-};
-
 TEST(ExerciseTab, TheFailingRunIsReadFromTheCasesTraceFields) {
-  TracedCase c;
+  CaseResult c;
   c.trace_path = "/tmp/case.cvt";
   c.first_difference = {0, 41, 70, 1, "thread 70 wrote 3; the reference's wrote 2"};
+  c.passed = false;
   std::optional<FailingRun> run = failing_run_of(c);
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->trace, "/tmp/case.cvt");
