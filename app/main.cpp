@@ -50,6 +50,7 @@ int run_cli(int argc, char** argv) {
   register_bench(app, state);
   register_export(app, state);
   register_exercise(app, state);
+  register_questions(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {

@@ -96,14 +96,9 @@ void GuiApp::select_step(int index, double now) {
     apply_step_view();
     return;
   }
-  // What this step runs: the lesson's own launch and parameters with the step's on top. A step
-  // is a view the text describes, so what was typed for another step is not carried over.
-  lessons::Params want;
-  for (const lessons::ParamDef& p : l->params) want[p.name] = p.default_value;
-  for (const auto& [name, value] : s.params) want[name] = value;
-  LaunchConfig want_config = l->default_config;
-  if (s.grid) want_config.grid = *s.grid;
-  if (s.block) want_config.block = *s.block;
+  lessons::RunRequest wanted = lessons::step_request(*l, s);
+  lessons::Params& want = wanted.params;
+  const LaunchConfig& want_config = wanted.config;
   grid_typed = block_typed = false;
   typed_params.clear();
   fields.clear();

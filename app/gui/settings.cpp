@@ -99,10 +99,14 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                             {"step", s.step},
                             {"presentation", s.presentation},
                             {"window", {s.window_width, s.window_height}}};
+  return write_config_file(path, j.dump(2) + "\n");
+}
+
+Status write_config_file(const std::string& path, const std::string& text) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return Status::error("cannot create the folder for " + path + ": " + ec.message());
-  return write_file_atomically(path, j.dump(2) + "\n");
+  return write_file_atomically(path, text);
 }
 
 }  // namespace coop::app

@@ -40,4 +40,8 @@ std::string default_pictures_folder();
 Result<GuiSettings> load_settings(const std::string& path);
 Status save_settings(const std::string& path, const GuiSettings& settings);
 
+// Writes one of the app's files beside the settings: its folder made if missing, the file
+// replaced atomically (a crash leaves the old file or the new one, never half of one).
+Status write_config_file(const std::string& path, const std::string& text);
+
 }  // namespace coop::app
