@@ -18,6 +18,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
 #include "app/program/program.hpp"
+#include "app/questions/score.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
@@ -103,7 +104,8 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 }  // namespace
 
 // coopviz layout-check: every lesson's first step rendered at projector and laptop sizes, in the
-// normal and the presentation mode, and every panel whose content is cut off reported.
+// normal and the presentation mode (asking its question, where it asks one, and revealed), and
+// every panel whose content is cut off reported.
 void register_layout_check(CLI::App& app, CliState& state) {
   struct Options {
     std::string lesson, sizes = "1024x768,1280x720,1600x1000,1920x1080";
@@ -141,33 +143,43 @@ void register_layout_check(CLI::App& app, CliState& state) {
       app.select_lesson(int(l - lessons::registry().data()), 0);
       if (!app.wait_for_runs(kRunTimeout))
         return void(state.exit_code = usage_error(l->id + ": the run took too long"));
+      // A first step that asks a question is checked as it opens (asking) and as it is revealed.
+      std::vector<bool> asking = {false};
+      if (!app.questions.asked.empty()) asking.push_back(true);
       for (const auto& [w, h] : sizes)
-        for (bool presentation : {false, true}) {
-          app.presentation = presentation;
-          if (Status s = (*window)->render(app, w, h, 4); !s)
-            return void(state.exit_code = usage_error(s.message()));
-          std::vector<std::string> clipped = (*window)->clipped_windows();
-          // The step's key view (its tab, when that is a view of its own, else the thread grid)
-          // gets at least a third of the window's width and of its height.
-          const bool tab_key = app.shown_tab != ResultTab::Checks &&
-                               app.shown_tab != ResultTab::ThreadEvents;
-          const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
-          const ImVec2Like text = (*window)->panel_size("/text_");
-          if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
-            clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
-                              std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
-                              " px, less than a third of the window");
-          if (text.y * 5 < float(h))
-            clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
-          cut += clipped.size();
-          const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
-                                    (presentation ? ", presentation" : "");
-          if (o->json)
-            report.push_back({{"lesson", l->id}, {"width", w}, {"height", h},
-                              {"presentation", presentation}, {"clipped", clipped}});
-          else
-            for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
-        }
+        for (bool presentation : {false, true})
+          for (bool ask : asking) {
+            app.presentation = presentation;
+            app.questions.enabled = ask;
+            if (Status s = (*window)->render(app, w, h, 4); !s)
+              return void(state.exit_code = usage_error(s.message()));
+            std::vector<std::string> clipped = (*window)->clipped_windows();
+            // The step's key view (its tab, when that is a view of its own, else the thread grid)
+            // gets at least a third of the window's width and of its height.
+            const bool tab_key =
+                app.shown_tab != ResultTab::Checks && app.shown_tab != ResultTab::ThreadEvents;
+            const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
+            const ImVec2Like text = (*window)->panel_size("/text_");
+            if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
+              clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
+                                std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
+                                " px, less than a third of the window");
+            if (text.y * 5 < float(h))
+              clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
+            cut += clipped.size();
+            const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
+                                      (presentation ? ", presentation" : "") +
+                                      (ask ? ", asking its question" : "");
+            if (o->json)
+              report.push_back({{"lesson", l->id},
+                                {"width", w},
+                                {"height", h},
+                                {"presentation", presentation},
+                                {"asking", ask},
+                                {"clipped", clipped}});
+            else
+              for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
+          }
     }
     if (o->json) std::cout << report.dump(2) << "\n";
     else std::cout << cut << " cut-off panels\n";
@@ -279,6 +291,8 @@ void register_gui(CLI::App& app, CliState& state) {
     if (gui->script.empty() || !gui->settings.empty()) {
       app.settings_path = settings_path;
       app.saved_settings = settings;
+      // The score of the questions, in its own file beside the settings.
+      if (!settings_path.empty()) load_question_score(app, score_path_beside(settings_path));
     }
     ScriptRunner runner(std::move(script), **window);
     (*window)->run(app, [&](GuiApp& a, double now) { return runner.step(a, now); });
@@ -306,6 +320,7 @@ void register_gui(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error("--scale " + std::to_string(shot->scale) +
                                                 " must be between 1 and 3"));
     GuiApp app;
+    app.questions.enabled = false;  // a screenshot shows what the step shows, not its question
     if (Status st = prepare(app, *shot); !st)
       return void(state.exit_code = usage_error(st.message()));
     Result<std::unique_ptr<GuiWindow>> window =

@@ -89,6 +89,7 @@ void GuiApp::select_step(int index, double now) {
   step = index;
   const lessons::Step& s = l->steps[size_t(index)];
   step_text = visual::parse_markdown(s.text);
+  open_step_questions(*this);
   whole_lesson = false;
   if (const std::vector<int> lines = step_lines(); !lines.empty())
     code.scroll_to_line = lines.front();
@@ -303,6 +304,7 @@ GuiSettings GuiApp::remembered() const {
   if (const lessons::LessonDef* l = lesson_def(); l && !replay) s.lesson = l->id;
   s.step = std::max(0, step);
   s.presentation = presentation;
+  s.questions = questions.enabled;
   return s;
 }
 
@@ -341,6 +343,7 @@ void GuiApp::restore(const GuiSettings& s) {
   layout = s.layout;
   export_dir = s.export_folder;
   presentation = s.presentation;
+  questions.enabled = s.questions;
 }
 
 Status GuiApp::open_trace(const std::string& path) {

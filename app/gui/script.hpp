@@ -22,6 +22,9 @@
 //   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
 //   bench reveal         ... and show the measured block sweep
 //   presentation on|off
+//   questions on|off     ask the steps' predict-then-run questions (the top bar's switch)
+//   answer TEXT          answer the question being asked, as typed (a choice by its words)
+//   skip                 skip it
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
@@ -30,6 +33,8 @@
 //   expect trace-backend gpu|emu|none   (where the shown trace was recorded)
 //   expect schedule lockstep|random|its|none   (the emulator schedule the shown trace ran under)
 //   expect notice-error yes|no   expect tab NAME (as in tab)   expect bench-report yes|no
+//   expect question ID|none   expect score RIGHT/ASKED (this session's)
+//   expect verdict right|wrong|skipped|none   (of the last question answered or skipped)
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.

@@ -76,6 +76,8 @@ Result<GuiSettings> load_settings(const std::string& path) {
     s.step = std::max(0, j["step"].get<int>());
   if (j.contains("presentation") && j["presentation"].is_boolean())
     s.presentation = j["presentation"].get<bool>();
+  if (j.contains("questions") && j["questions"].is_boolean())
+    s.questions = j["questions"].get<bool>();
   if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
       j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
     s.window_width = std::clamp(j["window"][0].get<int>(), 640, 16384);
@@ -98,6 +100,7 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                             {"export_folder", s.export_folder},
                             {"step", s.step},
                             {"presentation", s.presentation},
+                            {"questions", s.questions},
                             {"window", {s.window_width, s.window_height}}};
   return write_config_file(path, j.dump(2) + "\n");
 }

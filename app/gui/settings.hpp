@@ -25,6 +25,7 @@ struct GuiSettings {
   std::string lesson;  // id of the last lesson shown
   int step = 0;        // its step (0-based)
   bool presentation = false;
+  bool questions = true;  // predict-then-run questions are asked (a teacher presenting: off)
   int window_width = 1440, window_height = 900;
   friend bool operator==(const GuiSettings&, const GuiSettings&) = default;
 };
