@@ -249,6 +249,9 @@ void register_gui(CLI::App& app, CliState& state) {
     }
     GuiApp app;
     app.restore(settings);
+    // A script shows the steps themselves unless it asks for their questions (`questions on`):
+    // what it sees does not hang on the user's remembered switch.
+    if (!script.empty()) app.questions.enabled = false;
     GuiOptions options = *gui;
     if (options.lesson.empty() && options.trace.empty() && lessons::find_lesson(settings.lesson)) {
       options.lesson = settings.lesson;

@@ -78,6 +78,7 @@ void GuiApp::select_lesson(int index, double now) {
   show_models({});  // nothing of the lesson shown before stays on screen while this one runs
   code.followed_line = 0;
   step = -1;
+  open_step_questions(*this);  // none until a step is selected
   if (!l.steps_error.empty()) say(l.steps_error, true);
   if (!l.steps.empty()) select_step(0, now);
   run_now();
@@ -378,6 +379,7 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   }
   outcome.reset();
   step = -1;
+  open_step_questions(*this);  // none until a step is selected
   show_models(std::move(loaded));
 }
 

@@ -22,7 +22,8 @@
 //   bench open FILE      the Benchmark tab: open a `coopviz bench reduce --json` report
 //   bench reveal         ... and show the measured block sweep
 //   presentation on|off
-//   questions on|off     ask the steps' predict-then-run questions (the top bar's switch)
+//   questions on|off     ask the steps' predict-then-run questions (the top bar's switch; a
+//                        script starts with them off)
 //   answer TEXT          answer the question being asked, as typed (a choice by its words)
 //   skip                 skip it
 //   demo on|off          the window with every view on synthetic data

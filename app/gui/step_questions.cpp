@@ -13,12 +13,14 @@ std::string key_of(const Question& q) {
 Result<TrueAnswer> truth_on_screen(const GuiApp& app, const Question& q) {
   const lessons::LessonDef* l = app.lesson_def();
   const lessons::Step* s = app.step_def();
-  if (!l || !s || !app.outcome) return Status::error("the step has not run yet");
+  if (!l || !s || app.models.empty()) return Status::error("the step has not run yet");
   std::vector<std::string> kernels;
   for (const auto& m : app.models) kernels.push_back(m->trace().header.kernel);
   const int launch = step_launch_index(*s, kernels);
-  return evaluate(q, {l, s, launch < 0 ? nullptr : &app.models[size_t(launch)]->trace(),
-                      app.outcome->run.results});
+  // A replayed trace (one recorded on a GPU) answers from its launches; it has no named results.
+  std::span<const std::pair<std::string, std::string>> results;
+  if (app.outcome) results = app.outcome->run.results;
+  return evaluate(q, {l, s, launch < 0 ? nullptr : &app.models[size_t(launch)]->trace(), results});
 }
 
 // Moves past the current question.
@@ -46,7 +48,7 @@ void open_step_questions(GuiApp& app) {
 }
 
 bool question_run_ready(const GuiApp& app) {
-  return app.outcome && !app.running() && !app.models.empty() && !app.replay;
+  return !app.running() && !app.models.empty();
 }
 
 Status answer_question(GuiApp& app, std::string_view typed) {

@@ -43,8 +43,8 @@ struct StepQuestions {
 // Loads the questions of the step now shown (call when a step is selected); those already
 // answered or skipped this session are not asked again.
 void open_step_questions(GuiApp& app);
-// The run the current question is checked against has landed (not still running, not another
-// step's).
+// The run the current question is checked against is on screen: it has landed (nothing is
+// running), or a recorded trace is replayed.
 bool question_run_ready(const GuiApp& app);
 // Checks `typed` against the run on screen: the verdict joins `said`, the score counts it and is
 // saved, and the next question (or the step) comes. An answer that cannot be read as the

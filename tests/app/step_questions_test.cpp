@@ -92,6 +92,18 @@ TEST(StepQuestions, SkipAndTheSwitch) {
   EXPECT_EQ(app.questions.current()->id, "coalesced-rank");
 }
 
+TEST(StepQuestions, AReplayedRecordedTraceAnswersToo) {
+  GuiApp app;
+  ASSERT_TRUE(
+      app.open_trace(std::string(COOPVIZ_SOURCE_DIR) + "/assets/traces/groups-and-ranks.cvt").ok());
+  EXPECT_FALSE(app.questions.asking()) << "no step is selected yet";
+  app.select_step(0, 0);
+  ASSERT_TRUE(app.questions.asking());
+  ASSERT_TRUE(question_run_ready(app));
+  ASSERT_TRUE(answer_question(app, "11").ok()) << app.questions.error;
+  EXPECT_TRUE(app.questions.said.back().right) << app.questions.said.back().line;
+}
+
 TEST(StepQuestions, ADamagedScoreFileIsSaidAndLeftAlone) {
   GuiApp app;
   const std::string path = (std::filesystem::temp_directory_path() /
