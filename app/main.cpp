@@ -55,6 +55,7 @@ int run_cli(int argc, char** argv) {
   register_export(app, state);
   register_exercise(app, state);
   register_pack(app, state);
+  register_questions(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   try {

@@ -137,6 +137,16 @@ std::pair<int, int> kernel_lines(std::string_view source, std::string_view kerne
   return {0, 0};
 }
 
+RunRequest step_request(const LessonDef& lesson, const Step& step) {
+  RunRequest r;
+  for (const ParamDef& p : lesson.params) r.params[p.name] = p.default_value;
+  for (const auto& [name, value] : step.params) r.params[name] = value;
+  r.config = lesson.default_config;
+  if (step.grid) r.config.grid = *step.grid;
+  if (step.block) r.config.block = *step.block;
+  return r;
+}
+
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request) {
   LessonRun out;
   if (Status s = check_params(lesson, request.params); !s) {

@@ -108,6 +108,10 @@ std::vector<int> lines_with(std::string_view source, std::string_view snippet);
 // `__global__` line to its closing brace); {0, 0} when it is not found.
 std::pair<int, int> kernel_lines(std::string_view source, std::string_view kernel);
 
+// What a step runs: the lesson's default launch and parameters with the step's own on top (a
+// step is a view its text describes, so nothing typed for another step is carried over).
+RunRequest step_request(const LessonDef& lesson, const Step& step);
+
 // Validates, runs the lesson and stamps each trace with the lesson's identity and source.
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request);
 

@@ -13,6 +13,7 @@ constexpr std::string_view kStepsHeading = "## Steps";
 constexpr std::string_view kStepHeading = "### ";
 constexpr std::string_view kFenceOpen = "```step";
 constexpr std::string_view kFenceClose = "```";
+constexpr std::string_view kQuestionFence = "```question";
 
 std::string_view trim(std::string_view s) {
   const size_t a = s.find_first_not_of(" \t\r\n");
@@ -145,7 +146,7 @@ Result<LessonMarkdown> parse_lesson_markdown(std::string_view md, const std::str
   if (steps_at == std::string_view::npos) return out;
 
   int line_no = int(std::count(md.begin(), md.begin() + ptrdiff_t(steps_at), '\n')) + 1;
-  enum class In { Between, Block, Text } in = In::Between;
+  enum class In { Between, Block, Text, Question } in = In::Between;
   bool colour_given = false;
   auto fail = [&](int line, const std::string& what) {
     return Status::error(file + ":" + std::to_string(line) + ": " + what);
@@ -154,6 +155,9 @@ Result<LessonMarkdown> parse_lesson_markdown(std::string_view md, const std::str
     if (out.steps.empty()) return {};
     Step& s = out.steps.back();
     if (in == In::Block) return fail(s.md_line, "step '" + s.title + "': its ```step block is not closed");
+    if (in == In::Question)
+      return fail(s.questions.back().md_line,
+                  "step '" + s.title + "': its ```question block is not closed");
     if (Status st = check_complete(s); !st)
       return fail(s.md_line, "step '" + s.title + "': " + st.message());
     if (!colour_given) return fail(s.md_line, "step '" + s.title + "': the step block lacks colour");
@@ -167,7 +171,12 @@ Result<LessonMarkdown> parse_lesson_markdown(std::string_view md, const std::str
     const std::string_view raw = md.substr(pos, end - pos);
     const std::string_view line = trim(raw);
     if (line_no > 0 && pos != steps_at) {
-      if (in != In::Block && raw.starts_with(kStepHeading)) {
+      if (in == In::Question) {
+        if (line == kFenceClose)
+          in = In::Text;
+        else
+          out.steps.back().questions.back().body += std::string(raw) + "\n";
+      } else if (in != In::Block && raw.starts_with(kStepHeading)) {
         if (Status s = finish(); !s) return s;
         out.steps.emplace_back();
         out.steps.back().title = std::string(trim(raw.substr(kStepHeading.size())));
@@ -191,6 +200,9 @@ Result<LessonMarkdown> parse_lesson_markdown(std::string_view md, const std::str
             return fail(line_no, s.message());
           colour_given |= key == "colour";
         }
+      } else if (in == In::Text && line == kQuestionFence) {
+        out.steps.back().questions.push_back({line_no, ""});
+        in = In::Question;
       } else if (in == In::Between && !line.empty()) {
         return fail(line_no, "step '" + out.steps.back().title +
                                  "': a ```step block must follow its heading");

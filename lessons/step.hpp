@@ -19,6 +19,9 @@
 //   zoom: 24                    cell size in pixels (optional; default: fit the grid)
 //   ```
 //   What the student should see, in Markdown.
+//
+// A step's text may hold ```question blocks (predict, then run: app/questions/questions.hpp
+// reads them). They are kept apart from the text, which the student reads before answering.
 #pragma once
 
 #include <optional>
@@ -49,6 +52,12 @@ struct StepSelection {
   uint32_t block = 0;   // Scope::Warp and Scope::Block: linear block index
 };
 
+// A ```question block of a step, as written: app/questions parses and evaluates it.
+struct StepQuestionBlock {
+  int md_line = 0;   // line of its opening fence in lesson.md (for messages)
+  std::string body;  // its "key: value" lines
+};
+
 struct Step {
   std::string title;
   std::string text;      // Markdown shown in the middle column
@@ -63,6 +72,7 @@ struct Step {
   Params params;                  // parameter values the step runs with
   std::optional<Dim3> grid, block;
   float zoom = 0;  // cell size in pixels; 0: fit the whole grid
+  std::vector<StepQuestionBlock> questions;  // asked before the step is shown
 };
 
 // A lesson.md split into the lesson text and its steps.

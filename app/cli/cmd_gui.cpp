@@ -23,6 +23,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/window.hpp"
 #include "app/program/program.hpp"
+#include "app/questions/score.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
@@ -137,7 +138,8 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 }  // namespace
 
 // coopviz layout-check: every lesson's first step rendered at projector and laptop sizes, in the
-// normal and the presentation mode, and every panel whose content is cut off reported.
+// normal and the presentation mode (asking its question, where it asks one, and revealed), and
+// every panel whose content is cut off reported.
 void register_layout_check(CLI::App& app, CliState& state) {
   struct Options {
     std::string lesson, sizes = "1024x768,1280x720,1600x1000,1920x1080";
@@ -175,7 +177,8 @@ void register_layout_check(CLI::App& app, CliState& state) {
       app.select_lesson(int(l - lessons::registry().data()), 0);
       if (!app.wait_for_runs(kRunTimeout))
         return void(state.exit_code = usage_error(l->id + ": the run took too long"));
-      // The first step's view, then, for a lesson with exercises, its Exercise tab.
+      // The first step's view, then, for a lesson with exercises, its Exercise tab. A first step
+      // that asks a question is checked as it opens (asking) and as it is revealed.
       std::vector<std::tuple<std::string, int, int>> views;
       for (const auto& [w, h] : sizes) views.emplace_back("", w, h);
       if (Result<std::vector<Exercise>> all = find_exercises(); all)
@@ -183,41 +186,48 @@ void register_layout_check(CLI::App& app, CliState& state) {
                                   [&](const Exercise& x) { return x.lesson == l->id; });
             e != all->end())
           for (const auto& [w, h] : sizes) views.emplace_back(e->id, w, h);
+      std::vector<bool> asking = {false};
+      if (!app.questions.asked.empty()) asking.push_back(true);
       for (const auto& [exercise, w, h] : views)
-        for (bool presentation : {false, true}) {
-          app.presentation = presentation;
-          if (!exercise.empty())
-            if (Status s = app.open_exercise(exercise, 0); !s)
+        for (bool presentation : {false, true})
+          for (bool ask : asking) {
+            if (ask && !exercise.empty()) continue;  // the question covers the tabs
+            app.presentation = presentation;
+            app.questions.enabled = ask;
+            if (!exercise.empty())
+              if (Status s = app.open_exercise(exercise, 0); !s)
+                return void(state.exit_code = usage_error(s.message()));
+            if (Status s = (*window)->render(app, w, h, 4); !s)
               return void(state.exit_code = usage_error(s.message()));
-          if (Status s = (*window)->render(app, w, h, 4); !s)
-            return void(state.exit_code = usage_error(s.message()));
-          std::vector<std::string> clipped = (*window)->clipped_windows();
-          // The step's key view (its tab, when that is a view of its own, else the thread grid)
-          // gets at least a third of the window's width and of its height.
-          const bool tab_key = app.shown_tab != ResultTab::Checks &&
-                               app.shown_tab != ResultTab::ThreadEvents;
-          const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
-          const ImVec2Like text = (*window)->panel_size("/text_");
-          if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
-            clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
-                              std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
-                              " px, less than a third of the window");
-          if (text.y * 5 < float(h))
-            clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
-          cut += clipped.size();
-          const std::string where = l->id + (exercise.empty() ? "" : ", exercise " + exercise) +
-                                    " at " + std::to_string(w) + "x" + std::to_string(h) +
-                                    (presentation ? ", presentation" : "");
-          if (o->json)
-            report.push_back({{"lesson", l->id},
-                              {"exercise", exercise},
-                              {"width", w},
-                              {"height", h},
-                              {"presentation", presentation},
-                              {"clipped", clipped}});
-          else
-            for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
-        }
+            std::vector<std::string> clipped = (*window)->clipped_windows();
+            // The step's key view (its tab, when that is a view of its own, else the thread grid)
+            // gets at least a third of the window's width and of its height.
+            const bool tab_key =
+                app.shown_tab != ResultTab::Checks && app.shown_tab != ResultTab::ThreadEvents;
+            const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
+            const ImVec2Like text = (*window)->panel_size("/text_");
+            if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
+              clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
+                                std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
+                                " px, less than a third of the window");
+            if (text.y * 5 < float(h))
+              clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
+            cut += clipped.size();
+            const std::string where = l->id + (exercise.empty() ? "" : ", exercise " + exercise) +
+                                      " at " + std::to_string(w) + "x" + std::to_string(h) +
+                                      (presentation ? ", presentation" : "") +
+                                      (ask ? ", asking its question" : "");
+            if (o->json)
+              report.push_back({{"lesson", l->id},
+                                {"exercise", exercise},
+                                {"width", w},
+                                {"height", h},
+                                {"presentation", presentation},
+                                {"asking", ask},
+                                {"clipped", clipped}});
+            else
+              for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
+          }
     }
     if (o->json) std::cout << report.dump(2) << "\n";
     else std::cout << cut << " cut-off panels\n";
@@ -297,6 +307,9 @@ void register_gui(CLI::App& app, CliState& state) {
     }
     GuiApp app;
     app.restore(settings);
+    // A script shows the steps themselves unless it asks for their questions (`questions on`):
+    // what it sees does not hang on the user's remembered switch.
+    if (!script.empty()) app.questions.enabled = false;
     GuiOptions options = *gui;
     const bool remembered_view = options.lesson.empty() && options.trace.empty() &&
                                  options.program.empty() && options.pack.empty();
@@ -350,6 +363,8 @@ void register_gui(CLI::App& app, CliState& state) {
     if (gui->script.empty() || !gui->settings.empty()) {
       app.settings_path = settings_path;
       app.saved_settings = settings;
+      // The score of the questions, in its own file beside the settings.
+      if (!settings_path.empty()) load_question_score(app, score_path_beside(settings_path));
     }
     // Likewise the exercise progress: a script's checks count only in a file it names.
     if (!gui->progress.empty())
@@ -382,6 +397,7 @@ void register_gui(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error("--scale " + std::to_string(shot->scale) +
                                                 " must be between 1 and 3"));
     GuiApp app;
+    app.questions.enabled = false;  // a screenshot shows what the step shows, not its question
     if (Status st = prepare(app, *shot); !st)
       return void(state.exit_code = usage_error(st.message()));
     Result<std::unique_ptr<GuiWindow>> window =

@@ -25,6 +25,7 @@ void register_bench(CLI::App& app, CliState& state);       // bench and every be
 void register_export(CLI::App& app, CliState& state);      // a saved trace in other formats
 void register_exercise(CLI::App& app, CliState& state);    // exercises: list, start, check, ...
 void register_pack(CLI::App& app, CliState& state);        // class packs: check, summary
+void register_questions(CLI::App& app, CliState& state);   // a lesson's questions, answered
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).
 void register_bench_reduce(CLI::App& bench, CliState& state);      // reduction kernels vs CUB

@@ -80,6 +80,7 @@ void GuiApp::select_lesson(int index, double now) {
   show_models({});  // nothing of the lesson shown before stays on screen while this one runs
   code.followed_line = 0;
   step = -1;
+  open_step_questions(*this);  // none until a step is selected
   if (!l.steps_error.empty()) say(l.steps_error, true);
   if (!l.steps.empty()) select_step(0, now);
   run_now();
@@ -91,6 +92,7 @@ void GuiApp::select_step(int index, double now) {
   step = index;
   const lessons::Step& s = l->steps[size_t(index)];
   step_text = visual::parse_markdown(s.text);
+  open_step_questions(*this);
   whole_lesson = false;
   if (const std::vector<int> lines = step_lines(); !lines.empty())
     code.scroll_to_line = lines.front();
@@ -98,14 +100,9 @@ void GuiApp::select_step(int index, double now) {
     apply_step_view();
     return;
   }
-  // What this step runs: the lesson's own launch and parameters with the step's on top. A step
-  // is a view the text describes, so what was typed for another step is not carried over.
-  lessons::Params want;
-  for (const lessons::ParamDef& p : l->params) want[p.name] = p.default_value;
-  for (const auto& [name, value] : s.params) want[name] = value;
-  LaunchConfig want_config = l->default_config;
-  if (s.grid) want_config.grid = *s.grid;
-  if (s.block) want_config.block = *s.block;
+  lessons::RunRequest wanted = lessons::step_request(*l, s);
+  lessons::Params& want = wanted.params;
+  const LaunchConfig& want_config = wanted.config;
   grid_typed = block_typed = false;
   typed_params.clear();
   fields.clear();
@@ -313,6 +310,7 @@ GuiSettings GuiApp::remembered() const {
   s.presentation = presentation;
   s.pack = pack.path;
   s.pack_item = std::max(0, pack.current);
+  s.questions = questions.enabled;
   return s;
 }
 
@@ -352,6 +350,7 @@ void GuiApp::restore(const GuiSettings& s) {
   export_dir = s.export_folder;
   exercise_folder = s.exercise_folder;
   presentation = s.presentation;
+  questions.enabled = s.questions;
 }
 
 Status GuiApp::open_trace(const std::string& path) {
@@ -427,6 +426,7 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   }
   outcome.reset();
   step = -1;
+  open_step_questions(*this);  // none until a step is selected
   show_models(std::move(loaded));
 }
 

@@ -14,6 +14,7 @@
 #include "app/gui/lesson_runner.hpp"
 #include "app/gui/pack_navigator.hpp"
 #include "app/gui/settings.hpp"
+#include "app/gui/step_questions.hpp"
 #include "app/gui/tabs.hpp"
 #include "app/program/watcher.hpp"
 #include "device/trace/race_detector.hpp"
@@ -56,6 +57,7 @@ struct GuiApp {
   std::vector<visual::TextBlock> step_text;  // the current step's own text
   bool whole_lesson = false;  // the middle column shows the lesson text instead of the step's
   PackNavigator pack;         // the class pack open, if any, and its item shown
+  StepQuestions questions;    // predict, then run: asked before the step is revealed
 
   // [launch configuration being edited] What the next run asks for: the lesson's defaults, then
   // the step's launch and parameters, then what the user typed (kept until Defaults or another

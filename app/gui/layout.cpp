@@ -35,8 +35,13 @@ void right_column(GuiApp& app, float height) {
   if (app.grid_wanted_height > 0) grid_h = std::min(grid_h, std::max(80.0f, app.grid_wanted_height));
   const float shown_grid_h = grid_h;
   float tabs_h = height - grid_h - split;
+  // While the step's question is asked, its threads and results stay covered.
+  const bool covered = app.questions.asking();
   ImGui::BeginChild("grid_panel", ImVec2(0, grid_h), true, kContainer);
-  draw_thread_grid(app);
+  if (covered)
+    draw_question_cover(app);
+  else
+    draw_thread_grid(app);
   ImGui::EndChild();
   splitter("split_grid", false, ImGui::GetContentRegionAvail().x, grid_h, tabs_h, 80, 80);
   if (ImGui::IsItemHovered()) {
@@ -48,7 +53,7 @@ void right_column(GuiApp& app, float height) {
     }
   }
   ImGui::BeginChild("tabs_panel", ImVec2(0, tabs_h), true, kContainer);
-  draw_result_tabs(app);
+  if (!covered) draw_result_tabs(app);
   ImGui::EndChild();
   if (grid_h != shown_grid_h) app.layout.grid = grid_h / height;  // the user dragged it
 }

@@ -77,7 +77,12 @@ void draw_lesson_text(GuiApp& app, double now) {
     ImGui::PopTextWrapPos();
     visual::pop_font(st.fonts.heading ? st.fonts.heading : st.fonts.bold);
     ImGui::Spacing();
-    visual::draw_markdown(app.step_text);
+    draw_step_question(app);
+    // The text often tells the answer: it comes with the step, after the question.
+    if (app.questions.asking())
+      visual::text_dim_wrapped("The step's text follows your answer.");
+    else
+      visual::draw_markdown(app.step_text);
   }
   ImGui::EndChild();
 }

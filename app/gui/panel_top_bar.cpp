@@ -64,10 +64,16 @@ void draw_top_bar(GuiApp& app, double now) {
   // Right-aligned: run state and the window-wide switches.
   const char* state = app.running() ? "running..." : "";
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float switches_w = ImGui::CalcTextSize("Presentation").x + ImGui::GetFrameHeight() +
-                           ImGui::CalcTextSize("Export PNG").x + ImGui::CalcTextSize("Help").x +
-                           style.FramePadding.x * 6 + style.ItemSpacing.x * 4 +
-                           ImGui::CalcTextSize(state).x;
+  const std::string score = app.questions.session_asked > 0
+                                ? std::to_string(app.questions.session_right) + "/" +
+                                      std::to_string(app.questions.session_asked) + " right"
+                                : "";
+  const float switches_w = ImGui::CalcTextSize("Questions").x + ImGui::GetFrameHeight() +
+                           ImGui::CalcTextSize(score.c_str()).x + style.ItemSpacing.x * 2 +
+                           style.ItemInnerSpacing.x + ImGui::CalcTextSize("Presentation").x +
+                           ImGui::GetFrameHeight() + ImGui::CalcTextSize("Export PNG").x +
+                           ImGui::CalcTextSize("Help").x + style.FramePadding.x * 6 +
+                           style.ItemSpacing.x * 4 + ImGui::CalcTextSize(state).x;
   // The lesson picker: every lesson's whole title, in teaching order. In a narrow window (a
   // projector in presentation mode) the switches go to a line of their own.
   const float picker_w = ImGui::GetContentRegionAvail().x - switches_w - ImGui::GetFontSize();
@@ -80,6 +86,8 @@ void draw_top_bar(GuiApp& app, double now) {
     ImGui::TextColored(ImColor(st.colors.warning), "%s", state);
     ImGui::SameLine();
   }
+  draw_question_switch(app);
+  ImGui::SameLine();
   if (ImGui::Checkbox("Presentation", &app.presentation)) app.say("");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Large fonts and high contrast (F11: full screen)");
   ImGui::SameLine();

@@ -48,6 +48,11 @@ void draw_steps(GuiApp& app, double now);
 void draw_launch(GuiApp& app, double now);
 // [panel_lesson_text.cpp] The current step's text, or the whole lesson's.
 void draw_lesson_text(GuiApp& app, double now);
+// [panel_question.cpp] Predict, then run: the step's question above its text, the cover over the
+// grid and tabs while it is asked, and the top bar's switch with this session's score.
+void draw_step_question(GuiApp& app);
+void draw_question_cover(GuiApp& app);
+void draw_question_switch(GuiApp& app);
 // [panel_kernel_code.cpp] The kernel source, with the threads at each line.
 void draw_kernel_code(GuiApp& app);
 // [panel_thread_grid.cpp] The launch shown and its threads, after why a run stopped, if it did.

@@ -31,7 +31,8 @@ const std::map<std::string, Arity>& verbs() {
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
-      {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}}};
+      {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}},
+      {"answer", {1, 16}},    {"skip", {0, 0}},       {"questions", {1, 1}}};
   return v;
 }
 
@@ -311,6 +312,17 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     if (a0 != "on" && a0 != "off") return Status::error("races takes on or off");
     app.find_races = a0 == "on";
     app.config_edited(now);
+  } else if (c.verb == "answer") {
+    std::string typed;  // the words as typed: "shared memory"
+    for (const std::string& a : c.args) typed += (typed.empty() ? "" : " ") + a;
+    if (Status s = answer_question(app, typed); !s) return s;
+    std::cout << "script: " << app.questions.said.back().line << "\n";
+  } else if (c.verb == "skip") {
+    if (!app.questions.asking()) return Status::error("no question is being asked");
+    skip_question(app);
+  } else if (c.verb == "questions") {
+    if (a0 != "on" && a0 != "off") return Status::error("questions takes on or off");
+    set_questions_enabled(app, a0 == "on");
   } else if (c.verb == "demo") {
     if (a0 != "on" && a0 != "off") return Status::error("demo takes on or off");
     app.show_demo = a0 == "on";
@@ -367,6 +379,16 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.bench && app.bench->report ? "yes" : "no";
     else if (a0 == "pack-item")  // the class pack's item shown, from 1
       got = app.pack.item() ? std::to_string(app.pack.current + 1) : "none";
+    else if (a0 == "question")  // the id of the question being asked, or none
+      got = app.questions.current() ? app.questions.current()->id : "none";
+    else if (a0 == "score")  // this session's: right/asked
+      got = std::to_string(app.questions.session_right) + "/" +
+            std::to_string(app.questions.session_asked);
+    else if (a0 == "verdict")  // the last answer: right, wrong, skipped or none
+      got = app.questions.said.empty()                              ? "none"
+            : app.questions.said.back().right                       ? "right"
+            : app.questions.said.back().line.starts_with("Skipped") ? "skipped"
+                                                                    : "wrong";
     else if (a0 == "notice-error")
       got = app.notice_is_error ? "yes" : "no";
     else if (a0 == "request-ways" || a0 == "request-sectors" || a0 == "request-site") {
@@ -398,7 +420,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           ": choose threads, blocks, block, grid, refused, kernel, colour, view, events, lesson, "
           "step, status, "
           "problem, dropped, capacity, replay, trace-backend, schedule, notice-error, "
-          "bench-report, pack-item, request-site, request-ways, request-sectors or tab");
+          "bench-report, pack-item, request-site, request-ways, request-sectors, question, score, "
+          "verdict or tab");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");

@@ -31,6 +31,10 @@
 //   exercise solution [confirm]   Show solution..., and its confirmation
 //   exercise failing     Watch the failing run (the first failing case's trace)
 //   presentation on|off
+//   questions on|off     ask the steps' predict-then-run questions (the top bar's switch; a
+//                        script starts with them off)
+//   answer TEXT          answer the question being asked, as typed (a choice by its words)
+//   skip                 skip it
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
 //   expect threads|blocks|block|events|lesson|step|status VALUE   stop unless it holds
@@ -43,6 +47,8 @@
 //   expect exercise ID|none   expect exercise-verdict passed|failed|did-not-compile|none
 //   expect exercise-attempts N   expect exercise-hints N   expect exercise-asked yes|no
 //   expect exercise-solution hidden|asked|shown
+//   expect question ID|none   expect score RIGHT/ASKED (this session's)
+//   expect verdict right|wrong|skipped|none   (of the last question answered or skipped)
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.

@@ -85,6 +85,8 @@ Result<GuiSettings> load_settings(const std::string& path) {
     s.pack_item = std::max(0, j["pack_item"].get<int>());
   if (j.contains("presentation") && j["presentation"].is_boolean())
     s.presentation = j["presentation"].get<bool>();
+  if (j.contains("questions") && j["questions"].is_boolean())
+    s.questions = j["questions"].get<bool>();
   if (j.contains("window") && j["window"].is_array() && j["window"].size() == 2 &&
       j["window"][0].is_number_integer() && j["window"][1].is_number_integer()) {
     s.window_width = std::clamp(j["window"][0].get<int>(), 640, 16384);
@@ -110,11 +112,16 @@ Status save_settings(const std::string& path, const GuiSettings& s) {
                             {"presentation", s.presentation},
                             {"pack", s.pack},
                             {"pack_item", s.pack_item},
+                            {"questions", s.questions},
                             {"window", {s.window_width, s.window_height}}};
+  return write_config_file(path, j.dump(2) + "\n");
+}
+
+Status write_config_file(const std::string& path, const std::string& text) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return Status::error("cannot create the folder for " + path + ": " + ec.message());
-  return write_file_atomically(path, j.dump(2) + "\n");
+  return write_file_atomically(path, text);
 }
 
 }  // namespace coop::app

@@ -28,6 +28,7 @@ struct GuiSettings {
   bool presentation = false;
   std::string pack;   // the class pack open ("": none)
   int pack_item = 0;  // its item shown (0-based)
+  bool questions = true;  // predict-then-run questions are asked (a teacher presenting: off)
   int window_width = 1440, window_height = 900;
   friend bool operator==(const GuiSettings&, const GuiSettings&) = default;
 };
@@ -46,5 +47,9 @@ std::string default_pictures_folder();
 // Values out of range are clamped so a bad file can never hide a panel.
 Result<GuiSettings> load_settings(const std::string& path);
 Status save_settings(const std::string& path, const GuiSettings& settings);
+
+// Writes one of the app's files beside the settings: its folder made if missing, the file
+// replaced atomically (a crash leaves the old file or the new one, never half of one).
+Status write_config_file(const std::string& path, const std::string& text);
 
 }  // namespace coop::app

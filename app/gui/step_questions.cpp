@@ -1,0 +1,114 @@
+#include "app/gui/step_questions.hpp"
+
+#include "app/gui/gui_app.hpp"
+
+namespace coop::app {
+namespace {
+
+std::string key_of(const Question& q) {
+  return q.lesson + "/" + q.id;
+}
+
+// The question's true answer on the run on screen.
+Result<TrueAnswer> truth_on_screen(const GuiApp& app, const Question& q) {
+  const lessons::LessonDef* l = app.lesson_def();
+  const lessons::Step* s = app.step_def();
+  if (!l || !s || app.models.empty()) return Status::error("the step has not run yet");
+  std::vector<std::string> kernels;
+  for (const auto& m : app.models) kernels.push_back(m->trace().header.kernel);
+  const int launch = step_launch_index(*s, kernels);
+  // A replayed trace (one recorded on a GPU) answers from its launches; it has no named results.
+  std::span<const std::pair<std::string, std::string>> results;
+  if (app.outcome) results = app.outcome->run.results;
+  return evaluate(q, {l, s, launch < 0 ? nullptr : &app.models[size_t(launch)]->trace(), results});
+}
+
+// Moves past the current question.
+void advance(StepQuestions& sq, std::string line, bool right) {
+  sq.said.push_back({std::move(line), right});
+  sq.done.insert(key_of(sq.asked[sq.next]));
+  ++sq.next;
+  sq.error.clear();
+}
+
+}  // namespace
+
+void open_step_questions(GuiApp& app) {
+  StepQuestions& sq = app.questions;
+  sq.asked.clear();
+  sq.said.clear();
+  sq.error.clear();
+  sq.next = 0;
+  const lessons::LessonDef* l = app.lesson_def();
+  if (!l || app.step < 0) return;
+  Result<std::vector<Question>> all = lesson_questions(*l);
+  if (!all) return app.say(all.message(), true);
+  for (const Question& q : *all)
+    if (q.step == app.step + 1 && !sq.done.count(key_of(q))) sq.asked.push_back(q);
+}
+
+bool question_run_ready(const GuiApp& app) {
+  return !app.running() && !app.models.empty();
+}
+
+Status answer_question(GuiApp& app, std::string_view typed) {
+  StepQuestions& sq = app.questions;
+  const Question* q = sq.current();
+  if (!q) return Status::error("no question is being asked");
+  if (!question_run_ready(app))
+    return Status::error("the step is still running: answer when it has run");
+  Result<TrueAnswer> truth = truth_on_screen(app, *q);
+  if (!truth) {
+    sq.error = truth.message();
+    return truth.status();
+  }
+  Result<Verdict> v = check_answer(*q, *truth, typed);
+  if (!v) {
+    sq.error = v.message();
+    return v.status();
+  }
+  ++sq.session_asked;
+  if (v->right) ++sq.session_right;
+  record_answer(sq.score, *q, v->right);
+  if (!sq.score_path.empty()) {
+    sq.score_error.clear();
+    if (Status s = save_score(sq.score_path, sq.score); !s) {
+      sq.score_error = s.message();
+      app.say(s.message(), true);
+    }
+  }
+  advance(sq, v->line, v->right);
+  return {};
+}
+
+void skip_question(GuiApp& app) {
+  StepQuestions& sq = app.questions;
+  const Question* q = sq.current();
+  if (!q) return;
+  std::string line = "Skipped.";
+  if (question_run_ready(app))
+    if (Result<TrueAnswer> truth = truth_on_screen(app, *q))
+      line = "Skipped: it is " + truth->value + " (" + truth->found + ").";
+  advance(sq, line, false);
+}
+
+void set_questions_enabled(GuiApp& app, bool on) {
+  app.questions.enabled = on;
+  if (on) open_step_questions(app);
+}
+
+void load_question_score(GuiApp& app, const std::string& path) {
+  StepQuestions& sq = app.questions;
+  sq.score_path = path;
+  Result<QuestionScore> s = load_score(path);
+  if (s) {
+    sq.score = *s;
+    return;
+  }
+  // Kept as it is for the student to look at or delete: this session's answers are not saved.
+  sq.score_error = s.message();
+  sq.score_path.clear();
+  app.say(s.message(), true);
+}
+
+}  // namespace coop::app

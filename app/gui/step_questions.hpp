@@ -1,0 +1,60 @@
+// Predict, then run, in the window: when a step that asks questions opens, the app asks them
+// before it reveals the step (the grid and its tabs stay covered), checks each answer against
+// the run on screen (app/questions) and keeps the score, this session's and, in its own file
+// beside the settings, every session's. Nothing here needs ImGui: panel_question.cpp draws it.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/questions/questions.hpp"
+#include "app/questions/score.hpp"
+
+namespace coop::app {
+
+struct GuiApp;
+
+struct StepQuestions {
+  bool enabled = true;          // the switch: a teacher presenting turns questions off
+  std::vector<Question> asked;  // the questions of the step shown, in order
+  size_t next = 0;              // the first of them not yet answered or skipped
+  struct Said {
+    std::string line;  // the verdict, or "Skipped: ..."
+    bool right = false;
+  };
+  std::vector<Said> said;  // what the app said to each answered or skipped question of the step
+  std::string error;       // why the last answer could not be checked (not counted)
+  uint64_t session_right = 0, session_asked = 0;
+  // "lesson/id" of the questions answered or skipped this session: not asked again when the
+  // student comes back to their step.
+  std::set<std::string> done;
+  QuestionScore score;     // every session's, as the file holds it
+  std::string score_path;  // "" : the score is not saved (scripts, screenshots)
+  std::string score_error;
+
+  // A question is waiting for its answer: the step stays covered.
+  bool asking() const { return enabled && next < asked.size(); }
+  const Question* current() const { return asking() ? &asked[next] : nullptr; }
+};
+
+// Loads the questions of the step now shown (call when a step is selected); those already
+// answered or skipped this session are not asked again.
+void open_step_questions(GuiApp& app);
+// The run the current question is checked against is on screen: it has landed (nothing is
+// running), or a recorded trace is replayed.
+bool question_run_ready(const GuiApp& app);
+// Checks `typed` against the run on screen: the verdict joins `said`, the score counts it and is
+// saved, and the next question (or the step) comes. An answer that cannot be read as the
+// question's kind, or a run that cannot answer it, is an error and counts nothing.
+Status answer_question(GuiApp& app, std::string_view typed);
+// Skips the current question (the true answer is still shown, nothing is counted).
+void skip_question(GuiApp& app);
+// Turns questions on or off; on, the step shown asks what it has not asked yet.
+void set_questions_enabled(GuiApp& app, bool on);
+// Reads the score file (a damaged one is reported in the notice line and starts afresh).
+void load_question_score(GuiApp& app, const std::string& path);
+
+}  // namespace coop::app
