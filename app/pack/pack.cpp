@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/exercise/exercise.hpp"
+#include "app/questions/questions.hpp"
 #include "device/launch/launch_checks.hpp"
 #include "device/occupancy/presets.hpp"
 #include "lessons/lesson.hpp"
@@ -276,12 +277,15 @@ Result<Pack> load_pack(const std::string& path) {
 }
 
 Result<int> question_step(const std::string& lesson, const std::string& question) {
-  // Until lessons have prediction questions, a question is taken by its form alone and opens
-  // at its lesson's first step. With them: find_questions(lesson), the one whose id is
-  // `question` gives its step, and an unknown id is an error naming the lesson's questions.
-  (void)lesson;
-  (void)question;
-  return 0;
+  Result<std::vector<Question>> all = find_questions(lesson);
+  if (!all) return all.status();
+  std::string known;
+  for (const Question& q : *all) {
+    if (q.id == question) return q.step - 1;
+    known += (known.empty() ? "" : ", ") + q.id;
+  }
+  return Status::error("no question '" + question + "' in lesson " + lesson +
+                       (known.empty() ? " (it has none)" : ": its questions are " + known));
 }
 
 PackSummary summarize_pack(const Pack& pack, const ProgressBook& progress) {
