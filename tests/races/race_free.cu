@@ -191,7 +191,10 @@ int main() {
   copy_then_wait<<<1, 64>>>(in, out);
   barrier_object<<<1, 64>>>(out);
   disjoint<<<2, 32>>>(in, out);
-  launch_in_pairs(neighbour_after_sync, out);
+  cudaLaunchConfig_t pairs;
+  cudaLaunchAttribute cluster[1];
+  clusters_of_two(pairs, cluster);
+  cudaLaunchKernelEx(&pairs, neighbour_after_sync, out);
   cudaDeviceSynchronize();
   // The flag kernel orders something only where the reader saw the flag: the emulator runs block
   // 0 first. The ticket's last block adds 1 + 2 + 3 + 4.

@@ -154,7 +154,10 @@ int main() {
   cudaMemcpy(&seen_relaxed, out, sizeof(int), cudaMemcpyDeviceToHost);
   atomic_and_plain<<<2, 32>>>(flag, out);
   read_before_wait<<<1, 64>>>(in, out);
-  launch_in_pairs(neighbour_too_soon, out);
+  cudaLaunchConfig_t pairs;
+  cudaLaunchAttribute cluster[1];
+  clusters_of_two(pairs, cluster);
+  cudaLaunchKernelEx(&pairs, neighbour_too_soon, out);
   cudaDeviceSynchronize();
   // The flag kernels race only where the reader saw the flag: the emulator runs block 0 first.
   printf("block-scope flag read %d, relaxed flag read %d\n", seen, seen_relaxed);
