@@ -50,6 +50,9 @@ std::string format_value(uint64_t bits, ValueType type) {
 }
 
 std::string address_name(uint64_t address, uint16_t flags, const TraceHeader& header) {
+  if (flags & kFlagCluster)  // another block's shared memory
+    return address_name(address & 0xffffffffu, kFlagShared, header) + " of block " +
+           std::to_string(address >> 32);
   const bool shared = flags & kFlagShared;
   for (const BufferInfo& b : header.buffers) {
     if (b.shared != shared || address < b.base || address >= b.base + b.bytes) continue;

@@ -127,12 +127,13 @@ std::vector<AddressHistory> build_memory_histories(const TimelineModel& model) {
     const Event& e = model.at(pos);
     if (e.kind != EventKind::Atomic && e.kind != EventKind::Load && e.kind != EventKind::Store)
       continue;
-    const bool shared = e.flags & kFlagShared;
-    const uint32_t block = shared ? e.thread / block_threads : 0;
-    const auto key = std::make_tuple(shared, block, e.address);
+    const bool shared = in_shared_memory(e);
+    const uint32_t block = shared ? shared_owner(e, block_threads) : 0;
+    const uint64_t address = shared ? shared_offset_of(e) : e.address;
+    const auto key = std::make_tuple(shared, block, address);
     AddressHistory& h = by_address[key];
-    h.address = e.address;
-    h.flags = e.flags & kFlagShared;
+    h.address = address;
+    h.flags = shared ? kFlagShared : 0;
     h.block = block;
     if (h.type == ValueType::None) h.type = e.value_type;
     if (e.kind == EventKind::Atomic) {

@@ -20,19 +20,21 @@ std::vector<MemoryArray> memory_at(const TimelineModel& model, size_t cursor) {
     const Event& e = model.at(pos);
     if (e.kind != EventKind::Atomic && e.kind != EventKind::Load && e.kind != EventKind::Store)
       continue;
-    const bool shared = e.flags & kFlagShared;
+    const bool shared = in_shared_memory(e);
+    const uint64_t address = shared ? shared_offset_of(e) : e.address;
     int64_t buffer = -1;
-    uint64_t index = e.address, elem = 1;
+    uint64_t index = address, elem = 1;
     for (size_t b = 0; b < h.buffers.size(); ++b) {
       const BufferInfo& info = h.buffers[b];
-      if (info.shared == shared && e.address >= info.base && e.address < info.base + info.bytes) {
+      if (info.shared == shared && address >= info.base && address < info.base + info.bytes) {
         buffer = int64_t(b);
         elem = std::max<uint64_t>(1, info.element_size);
-        index = (e.address - info.base) / elem;
+        index = (address - info.base) / elem;
         break;
       }
     }
-    const uint32_t block = shared ? e.thread / block_threads : 0;
+    // A read of another block's shared memory shows in that block's array.
+    const uint32_t block = shared ? shared_owner(e, block_threads) : 0;
     auto& [array, cells] = arrays[{shared, block, buffer}];
     if (array.name.empty()) {
       array.name = buffer >= 0 ? h.buffers[size_t(buffer)].name : shared ? "shared" : "global";

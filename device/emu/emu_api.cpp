@@ -318,6 +318,19 @@ int64_t shared_offset(const void* p) {
   return q - base;
 }
 
+bool other_block_shared(const void* p, uint32_t* block, uint64_t* offset) {
+  const size_t bytes = t_worker->launch->smem_bytes;
+  const auto* q = static_cast<const unsigned char*>(p);
+  for (const auto& b : t_worker->resident) {
+    const auto* base = b->smem.get();
+    if (base == nullptr || q < base || q >= base + bytes) continue;
+    *block = b->rank;
+    *offset = uint64_t(q - base);
+    return true;
+  }
+  return false;
+}
+
 void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line) {
   Lane& lane = current_lane();
   const int64_t offset = shared_offset(p);

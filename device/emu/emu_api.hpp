@@ -133,6 +133,10 @@ void* dynamic_shared();
 // Offset of a pointer inside the calling block's shared memory, or -1 if it is not shared.
 int64_t shared_offset(const void* p);
 
+// Where `p` lies if it is in the shared memory of another resident block (distributed shared
+// memory, reached through map_shared_rank): that block's linear index and the offset there.
+bool other_block_shared(const void* p, uint32_t* block, uint64_t* offset);
+
 // Pointer to the same shared offset in another block of the calling thread's cluster.
 void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line);
 

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "device/emu/emu_api.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 #include "device/trace/value.hpp"
@@ -88,8 +89,9 @@ using namespace detail;
 
 // [SECTION] Recording one access
 
-// Where `p` lies, if a kernel may share it: the running block's shared memory (as an offset) or a
-// registered global allocation. Anything else (a fiber's stack, host data) is not recorded.
+// Where `p` lies, if a kernel may share it: the running block's shared memory (as an offset), a
+// registered global allocation, or another block's shared memory (reached through
+// map_shared_rank). Anything else (a fiber's stack, host data) is not recorded.
 bool shared_or_global(const Worker& w, const Lane& lane, uintptr_t p, uint32_t bytes, Event& e) {
   const auto smem = reinterpret_cast<uintptr_t>(lane.block->smem.get());
   if (p >= smem && p + bytes <= smem + w.launch->smem_bytes) {
@@ -99,10 +101,18 @@ bool shared_or_global(const Worker& w, const Lane& lane, uintptr_t p, uint32_t b
   }
   const auto& globals = w.launch->globals;
   auto it = std::upper_bound(globals.begin(), globals.end(), std::make_pair(p, UINTPTR_MAX));
-  if (it == globals.begin()) return false;
-  --it;
-  if (p + bytes > it->second) return false;
-  e.address = p;
+  if (it != globals.begin() && p + bytes <= std::prev(it)->second && p >= std::prev(it)->first) {
+    e.address = p;
+    return true;
+  }
+  uint32_t owner = 0;
+  uint64_t offset = 0;
+  // Only a cluster's blocks can reach each other's shared memory.
+  if (lane.info.cluster_dim.count() <= 1 ||
+      !other_block_shared(reinterpret_cast<const void*>(p), &owner, &offset))
+    return false;
+  e.address = cluster_address(owner, offset);
+  e.flags |= kFlagCluster;
   return true;
 }
 

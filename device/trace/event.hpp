@@ -106,25 +106,28 @@ enum class ValueType : uint8_t { None = 0, I32, U32, I64, U64, F32, F64, Bool, M
 
 // Event::flags bits.
 enum EventFlag : uint16_t {
-  kFlagShared = 1u << 0,         // address is an offset in the block's shared memory
-  kFlagNondeterministic = 1u << 1,  // hardware may legally differ from run to run (invoke_one, atomics)
-  kFlagScopeBlock = 1u << 2,     // atomic scope (none of the three: device scope)
+  kFlagShared = 1u << 0,  // address is an offset in the block's shared memory
+  kFlagNondeterministic =
+      1u << 1,                // hardware may legally differ from run to run (invoke_one, atomics)
+  kFlagScopeBlock = 1u << 2,  // atomic scope (none of the three: device scope)
   kFlagScopeSystem = 1u << 3,
-  kFlagOrderRelaxed = 1u << 4,   // memory order of an atomic_ref operation
+  kFlagOrderRelaxed = 1u << 4,  // memory order of an atomic_ref operation
   kFlagOrderAcquire = 1u << 5,
   kFlagOrderRelease = 1u << 6,
   kFlagOrderSeqCst = 1u << 7,
-  kFlagCluster = 1u << 8,        // address is in another block of the cluster (distributed smem)
-  kFlagScopeThread = 1u << 9,    // atomic scope cuda::thread_scope_thread
-  kFlagStuck = 1u << 10,         // the thread waits here forever (a deadlock): the call it is in
-                                 // (kind, group, line) never completed; b is 0
+  kFlagCluster = 1u << 8,      // address is in another block of the cluster (distributed smem):
+                               // see cluster_address()
+  kFlagScopeThread = 1u << 9,  // atomic scope cuda::thread_scope_thread
+  kFlagStuck = 1u << 10,       // the thread waits here forever (a deadlock): the call it is in
+                               // (kind, group, line) never completed; b is 0
 };
 
 struct Event {
   uint64_t time;        // ns from %globaltimer (GPU) or logical step count (emulator)
   uint64_t a;           // operand / input bits (see kind)
   uint64_t b;           // result / output bits, or departure time for barrier kinds
-  uint64_t address;     // memory address, or shared-memory offset when kFlagShared
+  uint64_t address;     // memory address, or shared-memory offset when kFlagShared (with
+                        // kFlagCluster: cluster_address())
   uint32_t sequence;    // order in which the recorder accepted the event within its launch
   uint32_t thread;      // grid-wide linear thread id: block_linear * block_threads + thread_linear
   uint32_t group_id;    // which group of group_kind (tile index, label, coalesced mask, ...)
@@ -138,6 +141,24 @@ struct Event {
   ValueType value_type;
   uint16_t flags;
 };
+
+// An access to another block's shared memory (distributed shared memory, kFlagCluster) keeps the
+// owning block's linear index in the address's upper 32 bits and the offset in that block's shared
+// memory in the lower 32.
+inline uint64_t cluster_address(uint32_t owner_block, uint64_t offset) {
+  return uint64_t(owner_block) << 32 | (offset & 0xffffffffu);
+}
+// Whether an access lies in shared memory: its own block's, or another's of its cluster.
+inline bool in_shared_memory(const Event& e) {
+  return e.flags & (kFlagShared | kFlagCluster);
+}
+// The block whose shared memory a shared access lies in, and the offset there.
+inline uint32_t shared_owner(const Event& e, uint32_t block_threads) {
+  return e.flags & kFlagCluster ? uint32_t(e.address >> 32) : e.thread / block_threads;
+}
+inline uint64_t shared_offset_of(const Event& e) {
+  return e.flags & kFlagCluster ? e.address & 0xffffffffu : e.address;
+}
 
 static_assert(sizeof(Event) == 64, "Event must stay 64 bytes: GPU writes it as 4 x 16 B");
 static_assert(std::is_trivially_copyable_v<Event>);

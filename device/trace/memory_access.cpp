@@ -112,6 +112,9 @@ std::vector<MemoryRequest> memory_requests(const Trace& trace) {
   for (size_t i = 0; i < trace.events.size(); ++i) {
     const Event& e = trace.events[i];
     if (e.kind != EventKind::Load && e.kind != EventKind::Store) continue;
+    // Another block's shared memory (distributed shared memory) is neither the block's banks nor
+    // global memory's sectors: the SMs exchange it over their own network.
+    if (e.flags & kFlagCluster) continue;
     const bool store = e.kind == EventKind::Store;
     const bool instrumented = e.flags & kFlagInstrumented;
     const Site site{instrumented ? e.group_id : 0, e.line, store};

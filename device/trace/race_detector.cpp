@@ -156,15 +156,14 @@ Stamp Detector::stamp(uint32_t t, uint32_t sequence, uint16_t line, AccessKind k
 }
 
 WordKey Detector::key_of(const Event& e) const {
-  const bool shared = e.flags & kFlagShared;
-  return WordKey{shared, shared ? e.thread / block_threads_ : 0, 0};
+  const bool shared = in_shared_memory(e);
+  return WordKey{shared, shared ? shared_owner(e, block_threads_) : 0, 0};
 }
 
 void Detector::on_access(const Event& e, AccessKind kind) {
-  if (e.flags & kFlagCluster) return;  // another block's shared memory: not recorded in full
   const uint32_t bytes = access_bytes(e);
   if (bytes == 0) return;
-  shadow_.access(key_of(e), e.address, bytes, stamp(e.thread, e.sequence, e.line, kind));
+  shadow_.access(key_of(e), shared_offset_of(e), bytes, stamp(e.thread, e.sequence, e.line, kind));
 }
 
 std::shared_ptr<const VectorClock> Detector::released(uint32_t t) const {
@@ -304,11 +303,10 @@ void Detector::carry_relaxed_reads(Phase& p, uint32_t t) {
 }
 
 void Detector::on_atomic(const Event& e) {
-  if (e.flags & kFlagCluster) return;  // another block's shared memory: not recorded in full
   const uint32_t t = e.thread, block = t / block_threads_;
   const bool load = e.op == Op::AtomicLoad, store = e.op == Op::AtomicStore;
   WordKey where = key_of(e);
-  where.word = e.address / 4;
+  where.word = shared_offset_of(e) / 4;
   AtomicLocation& loc = atomics_[where];
   if (!store) shadow_.observe(t, where, loc.chain_start, loc.writes);
   Stamp access = stamp(t, e.sequence, e.line, AccessKind::Atomic);
@@ -317,7 +315,7 @@ void Detector::on_atomic(const Event& e) {
     if (store) loc.chain_start = loc.writes;
     if (loc.chain_start == 0) loc.chain_start = 1;
   }
-  shadow_.access(key_of(e), e.address, access_bytes(e), access);
+  shadow_.access(key_of(e), shared_offset_of(e), access_bytes(e), access);
   if (e.flags & kFlagScopeThread) return;  // orders no other thread
   const bool block_scope = e.flags & kFlagScopeBlock;
   const bool acquire = e.flags & (kFlagOrderAcquire | kFlagOrderSeqCst);
@@ -372,7 +370,7 @@ void Detector::on_copy_issue(const Event& e) {
   Copy c;
   c.dst = key_of(e);
   c.src = WordKey{false, 0, 0};
-  c.dst_address = e.address;
+  c.dst_address = shared_offset_of(e);
   c.src_address = e.a;
   c.bytes = e.extra;
   if (c.bytes == 0) return;

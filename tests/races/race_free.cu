@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "cluster_pairs.h"
+
 namespace cg = cooperative_groups;
 
 // A neighbour's shared element, read after __syncthreads().
@@ -146,6 +148,18 @@ __global__ void disjoint(const int* in, int* out) {
   out[i] = 2 * in[i];
 }
 
+// The neighbour's shared memory read between two cluster syncs: after its write, and before it
+// may leave.
+__global__ void neighbour_after_sync(int* out) {
+  __shared__ int mine;
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) mine = int(cluster.block_rank());
+  cluster.sync();
+  const int* theirs = cluster.map_shared_rank(&mine, (cluster.block_rank() + 1) % 2);
+  if (threadIdx.x == 0) out[blockIdx.x] = *theirs;
+  cluster.sync();
+}
+
 int main() {
   int *in, *data, *flag, *out;
   unsigned* ticket;
@@ -177,6 +191,10 @@ int main() {
   copy_then_wait<<<1, 64>>>(in, out);
   barrier_object<<<1, 64>>>(out);
   disjoint<<<2, 32>>>(in, out);
+  cudaLaunchConfig_t pairs;
+  cudaLaunchAttribute cluster[1];
+  clusters_of_two(pairs, cluster);
+  cudaLaunchKernelEx(&pairs, neighbour_after_sync, out);
   cudaDeviceSynchronize();
   // The flag kernel orders something only where the reader saw the flag: the emulator runs block
   // 0 first. The ticket's last block adds 1 + 2 + 3 + 4.

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "cluster_pairs.h"
+
 namespace cg = cooperative_groups;
 
 // A neighbour's shared element read with no barrier after the write.
@@ -110,6 +112,17 @@ __global__ void read_before_wait(const int* in, int* out) {
   cg::wait(block);
 }
 
+// A block reads its neighbour's shared memory (distributed shared memory) with no cluster.sync()
+// after the neighbour's write.
+__global__ void neighbour_too_soon(int* out) {
+  __shared__ int mine;
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) mine = int(cluster.block_rank());  // race: neighbour_too_soon
+  const int* theirs = cluster.map_shared_rank(&mine, (cluster.block_rank() + 1) % 2);
+  if (threadIdx.x == 0) out[blockIdx.x] = *theirs;  // race: neighbour_too_soon
+  cluster.sync();
+}
+
 int main() {
   int *in, *data, *flag, *out;
   cudaMalloc(&in, 64 * sizeof(int));
@@ -141,6 +154,10 @@ int main() {
   cudaMemcpy(&seen_relaxed, out, sizeof(int), cudaMemcpyDeviceToHost);
   atomic_and_plain<<<2, 32>>>(flag, out);
   read_before_wait<<<1, 64>>>(in, out);
+  cudaLaunchConfig_t pairs;
+  cudaLaunchAttribute cluster[1];
+  clusters_of_two(pairs, cluster);
+  cudaLaunchKernelEx(&pairs, neighbour_too_soon, out);
   cudaDeviceSynchronize();
   // The flag kernels race only where the reader saw the flag: the emulator runs block 0 first.
   printf("block-scope flag read %d, relaxed flag read %d\n", seen, seen_relaxed);

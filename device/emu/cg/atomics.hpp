@@ -18,9 +18,14 @@ namespace detail {
 // Fills the address fields of a memory event: shared memory as a block offset, global as is.
 COOP_EMU_UNRECORDED inline void set_address(Event& e, const void* p) {
   const int64_t off = emu::shared_offset(p);
+  uint32_t owner = 0;
+  uint64_t there = 0;
   if (off >= 0) {
     e.address = uint64_t(off);
     e.flags |= kFlagShared;
+  } else if (emu::other_block_shared(p, &owner, &there)) {
+    e.address = cluster_address(owner, there);
+    e.flags |= kFlagCluster;
   } else {
     e.address = reinterpret_cast<uint64_t>(p);
   }
