@@ -102,6 +102,9 @@ struct GuiApp {
   // The races found in the launch shown (with find_races), and the launch they are of.
   std::vector<Race> races;
   std::pair<const visual::TimelineModel*, uint64_t> races_of{nullptr, 0};
+  // The race picked in the race list, whose two threads the grid marks (-1: none). A launch's
+  // races open with the first one picked.
+  int picked_race = -1;
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
