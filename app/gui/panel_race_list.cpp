@@ -126,7 +126,8 @@ void draw_race_list(GuiApp& app) {
     ImGui::Spacing();
     return;
   }
-  ImGui::TextColored(ImColor(st.colors.error), "%zu data race%s in this launch", races.size(),
+  // In the race colour, as the badges and the grid's marks that point here.
+  ImGui::TextColored(ImColor(st.colors.race), "%zu data race%s in this launch", races.size(),
                      races.size() == 1 ? "" : "s");
   for (int i = 0; i < int(races.size()); ++i) {
     ImGui::PushID(i);
