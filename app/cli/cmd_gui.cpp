@@ -102,8 +102,9 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 
 }  // namespace
 
-// coopviz layout-check: every lesson's first step rendered at projector and laptop sizes, in the
-// normal and the presentation mode, and every panel whose content is cut off reported.
+// coopviz layout-check: every lesson's first step, and each step that shows data races (the code
+// view's race column, the race list), rendered at projector and laptop sizes, in the normal and
+// the presentation mode, and every panel whose content is cut off reported.
 void register_layout_check(CLI::App& app, CliState& state) {
   struct Options {
     std::string lesson, sizes = "1024x768,1280x720,1600x1000,1920x1080";
@@ -111,7 +112,8 @@ void register_layout_check(CLI::App& app, CliState& state) {
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
-      "layout-check", "Render every lesson's first step at several sizes and report cut-off panels");
+      "layout-check",
+      "Render every lesson's first step and race steps at several sizes and report cut-off panels");
   cmd->add_option("--lesson", o->lesson, "Only this lesson (default: every lesson)");
   cmd->add_option("--sizes", o->sizes, "Comma-separated WIDTHxHEIGHT sizes")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
@@ -139,35 +141,50 @@ void register_layout_check(CLI::App& app, CliState& state) {
       GuiApp app;
       app.backend = BackendRequest::Emu;
       app.select_lesson(int(l - lessons::registry().data()), 0);
-      if (!app.wait_for_runs(kRunTimeout))
-        return void(state.exit_code = usage_error(l->id + ": the run took too long"));
-      for (const auto& [w, h] : sizes)
-        for (bool presentation : {false, true}) {
-          app.presentation = presentation;
-          if (Status s = (*window)->render(app, w, h, 4); !s)
-            return void(state.exit_code = usage_error(s.message()));
-          std::vector<std::string> clipped = (*window)->clipped_windows();
-          // The step's key view (its tab, when that is a view of its own, else the thread grid)
-          // gets at least a third of the window's width and of its height.
-          const bool tab_key = app.shown_tab != ResultTab::Checks &&
-                               app.shown_tab != ResultTab::ThreadEvents;
-          const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
-          const ImVec2Like text = (*window)->panel_size("/text_");
-          if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
-            clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
-                              std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
-                              " px, less than a third of the window");
-          if (text.y * 5 < float(h))
-            clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
-          cut += clipped.size();
-          const std::string where = l->id + " at " + std::to_string(w) + "x" + std::to_string(h) +
-                                    (presentation ? ", presentation" : "");
-          if (o->json)
-            report.push_back({{"lesson", l->id}, {"width", w}, {"height", h},
-                              {"presentation", presentation}, {"clipped", clipped}});
-          else
-            for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
+      std::vector<int> steps = {0};
+      for (size_t i = 1; i < l->steps.size(); ++i)
+        if (l->steps[i].races) steps.push_back(int(i));
+      for (const int step : steps) {
+        if (step > 0) {
+          app.presentation = false;  // as the first step: applied in the normal mode
+          app.select_step(step, 0);
         }
+        if (!app.wait_for_runs(kRunTimeout))
+          return void(state.exit_code = usage_error(l->id + ": the run took too long"));
+        for (const auto& [w, h] : sizes)
+          for (bool presentation : {false, true}) {
+            app.presentation = presentation;
+            if (Status s = (*window)->render(app, w, h, 4); !s)
+              return void(state.exit_code = usage_error(s.message()));
+            std::vector<std::string> clipped = (*window)->clipped_windows();
+            // The step's key view (its tab, when that is a view of its own, else the thread grid)
+            // gets at least a third of the window's width and of its height.
+            const bool tab_key =
+                app.shown_tab != ResultTab::Checks && app.shown_tab != ResultTab::ThreadEvents;
+            const ImVec2Like key = (*window)->panel_size(tab_key ? "/tabs_panel" : "/grid_panel");
+            const ImVec2Like text = (*window)->panel_size("/text_");
+            if (key.x * 3 < float(w) || (tab_key && key.y * 3 < float(h)))
+              clipped.push_back(std::string(tab_key ? "tab " : "grid ") + "gets only " +
+                                std::to_string(int(key.x)) + "x" + std::to_string(int(key.y)) +
+                                " px, less than a third of the window");
+            if (text.y * 5 < float(h))
+              clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
+            cut += clipped.size();
+            const std::string where = l->id +
+                                      (step > 0 ? " step " + std::to_string(step + 1) : "") +
+                                      " at " + std::to_string(w) + "x" + std::to_string(h) +
+                                      (presentation ? ", presentation" : "");
+            if (o->json)
+              report.push_back({{"lesson", l->id},
+                                {"step", step + 1},
+                                {"width", w},
+                                {"height", h},
+                                {"presentation", presentation},
+                                {"clipped", clipped}});
+            else
+              for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
+          }
+      }
     }
     if (o->json) std::cout << report.dump(2) << "\n";
     else std::cout << cut << " cut-off panels\n";
