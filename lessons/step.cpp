@@ -109,10 +109,14 @@ Status apply_key(Step& step, std::string_view key, std::string_view value) {
     if (value == "fit") step.zoom = 0;
     else if (n && *n >= 2 && *n <= 48) step.zoom = float(*n);
     else return Status::error("zoom '" + std::string(value) + "': fit, or 2 to 48 pixels");
+  } else if (key == "races") {
+    if (value != "on" && value != "off")
+      return Status::error("races '" + std::string(value) + "': on or off");
+    step.races = value == "on";
   } else {
     return Status::error("unknown key '" + std::string(key) +
                          "' (kernel, launch, moment, colour, tab, select, line, param, grid, "
-                         "block, zoom)");
+                         "block, zoom, races)");
   }
   return {};
 }

@@ -17,6 +17,7 @@
 //   param: pass=0               parameters the step runs with (optional, repeatable)
 //   grid: 4                     launch shape the step runs with (optional; block: likewise)
 //   zoom: 24                    cell size in pixels (optional; default: fit the grid)
+//   races: on                   find data races, as the Launch panel's switch (default: off)
 //   ```
 //   What the student should see, in Markdown.
 //
@@ -73,6 +74,7 @@ struct Step {
   std::optional<Dim3> grid, block;
   float zoom = 0;  // cell size in pixels; 0: fit the whole grid
   std::vector<StepQuestionBlock> questions;  // asked before the step is shown
+  bool races = false;  // the run records every access and its data races are shown
 };
 
 // A lesson.md split into the lesson text and its steps.

@@ -137,9 +137,10 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 
 }  // namespace
 
-// coopviz layout-check: every lesson's first step rendered at projector and laptop sizes, in the
-// normal and the presentation mode (asking its question, where it asks one, and revealed), and
-// every panel whose content is cut off reported.
+// coopviz layout-check: every lesson's first step (asking its question, where it asks one, and
+// revealed), its first exercise's tab, and each step that shows data races (the code view's race
+// column, the race list), rendered at projector and laptop sizes, in the normal and the
+// presentation mode, and every panel whose content is cut off reported.
 void register_layout_check(CLI::App& app, CliState& state) {
   struct Options {
     std::string lesson, sizes = "1024x768,1280x720,1600x1000,1920x1080";
@@ -147,7 +148,8 @@ void register_layout_check(CLI::App& app, CliState& state) {
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
-      "layout-check", "Render every lesson's first step at several sizes and report cut-off panels");
+      "layout-check",
+      "Render every lesson's first step and race steps at several sizes and report cut-off panels");
   cmd->add_option("--lesson", o->lesson, "Only this lesson (default: every lesson)");
   cmd->add_option("--sizes", o->sizes, "Comma-separated WIDTHxHEIGHT sizes")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
@@ -177,25 +179,34 @@ void register_layout_check(CLI::App& app, CliState& state) {
       app.select_lesson(int(l - lessons::registry().data()), 0);
       if (!app.wait_for_runs(kRunTimeout))
         return void(state.exit_code = usage_error(l->id + ": the run took too long"));
-      // The first step's view, then, for a lesson with exercises, its Exercise tab. A first step
-      // that asks a question is checked as it opens (asking) and as it is revealed.
-      std::vector<std::tuple<std::string, int, int>> views;
-      for (const auto& [w, h] : sizes) views.emplace_back("", w, h);
+      struct View {
+        int step = 0;
+        std::string exercise;  // its Exercise tab shown
+        bool asking = false;   // the step's question asked, the step covered
+      };
+      std::vector<View> views = {{}};
+      if (!app.questions.asked.empty()) views.push_back({0, "", true});
       if (Result<std::vector<Exercise>> all = find_exercises(); all)
         if (auto e = std::find_if(all->begin(), all->end(),
                                   [&](const Exercise& x) { return x.lesson == l->id; });
             e != all->end())
-          for (const auto& [w, h] : sizes) views.emplace_back(e->id, w, h);
-      std::vector<bool> asking = {false};
-      if (!app.questions.asked.empty()) asking.push_back(true);
-      for (const auto& [exercise, w, h] : views)
-        for (bool presentation : {false, true})
-          for (bool ask : asking) {
-            if (ask && !exercise.empty()) continue;  // the question covers the tabs
+          views.push_back({0, e->id, false});
+      for (size_t i = 1; i < l->steps.size(); ++i)
+        if (l->steps[i].races) views.push_back({int(i), "", false});
+      for (const View& v : views) {
+        if (v.step != app.step) {
+          app.presentation = false;  // as the first step: applied in the normal mode
+          app.questions.enabled = false;
+          app.select_step(v.step, 0);
+          if (!app.wait_for_runs(kRunTimeout))
+            return void(state.exit_code = usage_error(l->id + ": the run took too long"));
+        }
+        for (const auto& [w, h] : sizes)
+          for (bool presentation : {false, true}) {
             app.presentation = presentation;
-            app.questions.enabled = ask;
-            if (!exercise.empty())
-              if (Status s = app.open_exercise(exercise, 0); !s)
+            app.questions.enabled = v.asking;
+            if (!v.exercise.empty())
+              if (Status s = app.open_exercise(v.exercise, 0); !s)
                 return void(state.exit_code = usage_error(s.message()));
             if (Status s = (*window)->render(app, w, h, 4); !s)
               return void(state.exit_code = usage_error(s.message()));
@@ -213,21 +224,24 @@ void register_layout_check(CLI::App& app, CliState& state) {
             if (text.y * 5 < float(h))
               clipped.push_back("the step text gets only " + std::to_string(int(text.y)) + " px");
             cut += clipped.size();
-            const std::string where = l->id + (exercise.empty() ? "" : ", exercise " + exercise) +
-                                      " at " + std::to_string(w) + "x" + std::to_string(h) +
-                                      (presentation ? ", presentation" : "") +
-                                      (ask ? ", asking its question" : "");
+            const std::string where =
+                l->id + (v.step > 0 ? " step " + std::to_string(v.step + 1) : "") +
+                (v.exercise.empty() ? "" : ", exercise " + v.exercise) + " at " +
+                std::to_string(w) + "x" + std::to_string(h) +
+                (presentation ? ", presentation" : "") + (v.asking ? ", asking its question" : "");
             if (o->json)
               report.push_back({{"lesson", l->id},
-                                {"exercise", exercise},
+                                {"step", v.step + 1},
+                                {"exercise", v.exercise},
                                 {"width", w},
                                 {"height", h},
                                 {"presentation", presentation},
-                                {"asking", ask},
+                                {"asking", v.asking},
                                 {"clipped", clipped}});
             else
               for (const std::string& c : clipped) std::cout << where << ": " << c << "\n";
           }
+      }
     }
     if (o->json) std::cout << report.dump(2) << "\n";
     else std::cout << cut << " cut-off panels\n";

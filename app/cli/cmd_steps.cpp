@@ -24,8 +24,15 @@ void print_text(const StepReport& r) {
             << r.panel_launch.block.str() << ", ran grid " << r.ran_launch.grid.str() << " block "
             << r.ran_launch.block.str() << (r.run_status == "ok" ? "" : ", run: " + r.run_status)
             << (r.notice.empty() ? "" : "\n    app says: " + r.notice)
-            << (r.memory_request.empty() ? "" : "\n    memory request: " + r.memory_request)
-            << "\n";
+            << (r.memory_request.empty() ? "" : "\n    memory request: " + r.memory_request);
+  if (r.races_on) {
+    std::cout << "\n    races: " << (r.races.empty() ? "none" : "");
+    for (size_t i = 0; i < r.races.size(); ++i)
+      std::cout << (i ? ", " : "") << to_string(r.races[i].first.kind) << " line "
+                << r.races[i].first.line << " / " << to_string(r.races[i].second.kind) << " line "
+                << r.races[i].second.line;
+  }
+  std::cout << "\n";
 }
 
 }  // namespace

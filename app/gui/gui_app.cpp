@@ -96,6 +96,7 @@ void GuiApp::select_step(int index, double now) {
   whole_lesson = false;
   if (const std::vector<int> lines = step_lines(); !lines.empty())
     code.scroll_to_line = lines.front();
+  find_races = s.races;
   if (replay) {
     apply_step_view();
     return;
@@ -106,7 +107,9 @@ void GuiApp::select_step(int index, double now) {
   grid_typed = block_typed = false;
   typed_params.clear();
   fields.clear();
-  if (want != params || !(want_config == config)) {
+  // A step that shows data races needs every load and store recorded: a run without runs again.
+  const bool unrecorded = find_races && !job_records_memory;
+  if (want != params || !(want_config == config) || unrecorded) {
     params = std::move(want);
     config = want_config;
     focus_pending = true;
@@ -145,6 +148,7 @@ void GuiApp::run_now() {
   job.backend = backend;
   job.trace_capacity = trace_capacity;
   job.record_memory = record_memory || find_races;
+  job_records_memory = job.record_memory;
   job.generation = ++generation;
   run_due = -1;
   trace_error.clear();

@@ -75,6 +75,7 @@ struct GuiApp {
   uint64_t trace_capacity = ExecOptions{}.trace_capacity;  // event slots per launch
   bool record_memory = false;  // every shared/global load and store (the emulator only)
   bool find_races = false;     // record them all and find data races (the emulator only)
+  bool job_records_memory = false;  // the newest run submitted records every load and store
 
   // [runs]
   LessonRunner runner;
@@ -107,6 +108,9 @@ struct GuiApp {
   // The races found in the launch shown (with find_races), and the launch they are of.
   std::vector<Race> races;
   std::pair<const visual::TimelineModel*, uint64_t> races_of{nullptr, 0};
+  // The race picked in the race list, whose two threads the grid marks (-1: none). A launch's
+  // races open with the first one picked.
+  int picked_race = -1;
   visual::BarrierViewSettings barrier_view;
   visual::FlowViewSettings flow_view;
   DerivedViews derived;
@@ -158,8 +162,8 @@ struct GuiApp {
   // Selects lesson `index` with its default configuration and its first step, and runs it.
   void select_lesson(int index, double now);
   // Selects `index` of the current lesson's steps: runs with its launch and parameters if they
-  // differ from the last run, then applies its view (launch shown, moment, colours, tab,
-  // selection, zoom).
+  // differ from the last run (or the step shows races the last run did not record), then
+  // applies its view (launch shown, moment, colours, tab, selection, zoom, races).
   void select_step(int index, double now);
   // Defaults: every field of the Launch panel back to the lesson's (trace capacity too), what
   // was typed forgotten, and the current step applied again.

@@ -92,8 +92,9 @@ void draw_thread_grid(GuiApp& app) {
     }
     dropped_warning(app);
     m = app.model();
-    const visual::GridViewResult r =
-        visual::draw_grid_view("grid", *m, app.snapshot, app.grid, app.selection);
+    const visual::GridRaceMarks races = shown_race_marks(app);
+    const visual::GridViewResult r = visual::draw_grid_view("grid", *m, app.snapshot, app.grid,
+                                                            app.selection, ImVec2(0, 0), &races);
     app.grid_wanted_height = app.grid.fit ? r.wanted_height : 0;
     if (r.clicked_thread >= 0) {
       app.selection.thread = r.clicked_thread;

@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "app/gui/gui_app.hpp"
+#include "visual/race_marks.hpp"
 #include "visual/views/style.hpp"
 
 namespace coop::app {
@@ -61,10 +62,15 @@ void draw_thread_grid(GuiApp& app);
 // with the emulator and a recorded trace offered instead.
 void draw_gpu_problem(GuiApp& app);
 // [panel_race_list.cpp] The races of the launch shown (found once per launch, when find_races is
-// on), their marks for the code view (index = line), and their list with buttons that move
-// playback to either access.
+// on and the launch ran on the emulator), their marks for the code view (index = line) and for
+// the thread grid (the picked race's threads above the others), and their list: a click picks a
+// race, its buttons move playback to either access.
 const std::vector<Race>& shown_races(GuiApp& app);
 std::vector<std::string> race_marks(GuiApp& app);
+visual::GridRaceMarks shown_race_marks(GuiApp& app);
+// Picks race `index` and moves playback just after its first (or second) access, with that
+// access's thread selected: the grid shows it, marked, at the moment of its access.
+void jump_to_race_access(GuiApp& app, int index, bool second);
 void draw_race_list(GuiApp& app);
 // [panel_result_tabs.cpp] The tabs under the thread grid, and those popped out into windows.
 void draw_result_tabs(GuiApp& app);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/gui/panels.hpp"
 #include "app/gui/tab_memory.hpp"
 #include "device/trace/names.hpp"
 #include "visual/thread_colors.hpp"
@@ -16,6 +17,10 @@ std::string colour_name(visual::ColorBy by, GroupKind kind) {
     case visual::ColorBy::Group: return std::string(name_of(kind));
   }
   return "?";
+}
+
+bool on_step_lines(const StepReport& r, int line) {
+  return std::find(r.step_lines.begin(), r.step_lines.end(), line) != r.step_lines.end();
 }
 
 nlohmann::json dims(const LaunchConfig& c) {
@@ -33,8 +38,19 @@ void describe_memory_request(GuiApp& app, StepReport& r) {
       visual::site_label(b->sites[size_t(b->site)]) + ": " +
       (req->space == MemorySpace::Global ? std::to_string(layout.sectors.size()) + " sectors"
                                          : std::to_string(layout.ways) + "-way");
-  r.memory_request_on_step_lines =
-      std::find(r.step_lines.begin(), r.step_lines.end(), int(req->line)) != r.step_lines.end();
+  r.memory_request_on_step_lines = on_step_lines(r, int(req->line));
+}
+
+// The races the window shows for the launch, read from the list the code view and grid draw.
+void describe_races(GuiApp& app, StepReport& r) {
+  r.races_on = app.find_races;
+  for (const Race& race : shown_races(app))
+    r.races.push_back({to_string(race.space), race.first, race.second});
+  r.race_list_shown = r.races_on && app.shown_tab == ResultTab::Checks;
+}
+
+nlohmann::json access_json(const RaceAccess& a) {
+  return {{"line", a.line}, {"kind", to_string(a.kind)}, {"thread", a.thread}};
 }
 
 }  // namespace
@@ -68,14 +84,19 @@ StepReport report_step(GuiApp& app) {
   r.not_started_fraction = census.not_started_fraction();
   if (app.playback.cursor > 0) {
     r.moment_line = m->at(app.playback.cursor - 1).line;
-    r.moment_on_step_lines = std::find(r.step_lines.begin(), r.step_lines.end(), r.moment_line) !=
-                             r.step_lines.end();
+    r.moment_on_step_lines = on_step_lines(r, r.moment_line);
   }
   describe_memory_request(app, r);
+  describe_races(app, r);
   return r;
 }
 
 nlohmann::json to_json(const StepReport& r) {
+  nlohmann::json races = nlohmann::json::array();
+  for (const StepReport::ShownRace& race : r.races)
+    races.push_back({{"space", race.space},
+                     {"first", access_json(race.first)},
+                     {"second", access_json(race.second)}});
   return {{"lesson", r.lesson},
           {"step", r.step},
           {"title", r.title},
@@ -95,7 +116,10 @@ nlohmann::json to_json(const StepReport& r) {
           {"ran_launch", dims(r.ran_launch)},
           {"run", r.run_status},
           {"notice", r.notice},
-          {"memory_request", r.memory_request}};
+          {"memory_request", r.memory_request},
+          {"races_on", r.races_on},
+          {"race_list_shown", r.race_list_shown},
+          {"races", races}};
 }
 
 std::string step_view_problems(const StepReport& r) {
@@ -109,6 +133,10 @@ std::string step_view_problems(const StepReport& r) {
   if (r.grey_fraction > 0.5)
     add(std::to_string(int(r.grey_fraction * 100)) + " % of the started threads are grey");
   if (!r.tab_has_content) add("tab " + r.tab + " has nothing to show");
+  for (const StepReport::ShownRace& race : r.races)
+    if (!on_step_lines(r, race.first.line) && !on_step_lines(r, race.second.line))
+      add("a race between lines " + std::to_string(race.first.line) + " and " +
+          std::to_string(race.second.line) + " is shown, lines the step does not highlight");
   if (!r.memory_request.empty() && !r.memory_request_on_step_lines)
     add("the Memory tab shows a request of " + r.memory_request +
         ", a line the step does not highlight");

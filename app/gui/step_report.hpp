@@ -37,6 +37,16 @@ struct StepReport {
   // step highlights.
   std::string memory_request;
   bool memory_request_on_step_lines = false;
+  // Data races: whether the window looks for them, and those it shows for the launch (in the code
+  // view, the grid and the Checks tab's list), each as "write 24 / read 25" (kinds and lines of
+  // its first and second access) with the two threads the grid marks.
+  bool races_on = false;
+  struct ShownRace {
+    std::string space;  // "shared" or "global"
+    RaceAccess first, second;
+  };
+  std::vector<ShownRace> races;
+  bool race_list_shown = false;  // the Checks tab, which lists them, is open
 };
 
 // The report for the app as it stands (call after select_step and wait_for_runs).

@@ -1,11 +1,14 @@
 // Lesson "synchronization-hazards": definition, CPU reference and checks. Variants 1 and 2
 // deadlock on purpose and run only on the emulator, whose report becomes the lesson's check.
+// Variant 3 leaves a barrier out: a data race, which runs on both backends and which the
+// emulator's race detector finds.
 #include <algorithm>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "device/trace/race_detector.hpp"
 #include "device/trace/time_order.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
@@ -50,22 +53,29 @@ std::vector<int> make_inputs(const RunRequest& req) {
   return in;
 }
 
+// The neighbour-reading kernels (three_spellings, missing_barrier): `in` uploaded, one launch
+// recorded into `out`, and the value each thread wrote to out[].
+Result<std::vector<int>> launch_in_out(Executor& exec, const Kernel<const int*, int*>& kernel,
+                                       const RunRequest& req, const std::vector<int>& in,
+                                       LessonRun& out) {
+  auto d_in = DeviceArray<int>::create(exec, in.size(), "in");
+  auto d_out = DeviceArray<int>::create(exec, in.size(), "out");
+  for (Status s : {d_in.status(), d_out.status()})
+    if (!s) return s;
+  if (Status s = d_in->upload(in); !s) return s;
+  Trace trace;
+  const Status launched = exec.launch(kernel, req.config, trace, d_in->get(), d_out->get());
+  out.launches.push_back(std::move(trace));
+  if (!launched) return launched;
+  return d_out->download();
+}
+
 // [SECTION] The safe variant: one barrier three ways, and the group-parameter fix.
 
 Status run_three_spellings(Executor& exec, const RunRequest& req, const std::vector<int>& in,
                            LessonRun& out) {
   const size_t threads = in.size(), n = req.config.block.x;
-  auto d_in = DeviceArray<int>::create(exec, threads, "in");
-  auto d_out = DeviceArray<int>::create(exec, threads, "out");
-  for (Status s : {d_in.status(), d_out.status()})
-    if (!s) return s;
-  if (Status s = d_in->upload(in); !s) return s;
-  Trace trace;
-  Status launched =
-      exec.launch(kernels().three_spellings, req.config, trace, d_in->get(), d_out->get());
-  out.launches.push_back(std::move(trace));
-  if (!launched) return launched;
-  auto got = d_out->download();
+  auto got = launch_in_out(exec, kernels().three_spellings, req, in, out);
   if (!got) return got.status();
   auto want = [&](size_t i) { return in[i / n * n + (i % n + 2) % n]; };
   out.checks.push_back(all_of(
@@ -194,9 +204,76 @@ Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>&
   return {};
 }
 
+// [SECTION] Variant 3: a barrier left out, a data race on both backends.
+
+// "write line 17" for one side of a race.
+std::string access_text(const RaceAccess& a) {
+  return std::string(to_string(a.kind)) + " line " + std::to_string(a.line);
+}
+
+// The detector's verdict on missing_barrier: one race, between the write and the read, and
+// nothing else (the barrier after the -1 orders that store). Either may come first in the trace:
+// a read before its neighbour's write, or after it.
+Check race_found(const Executor& exec, const Trace& trace) {
+  const std::string write = "write line " + std::to_string(line_in_kernel("// the write"));
+  const std::string read = "read line " + std::to_string(line_in_kernel("// the read: no barrier"));
+  const std::string name =
+      "the race detector pairs the " + write + " with the " + read + ", and finds no other race";
+  const std::string expected = "1 race: " + write + ", " + read;
+  if (exec.backend() != Backend::Emu) {
+    Check c = make_check(name, expected,
+                         "skipped: races are found on the emulator only (a GPU records neither "
+                         "every load and store nor the order they happened in)",
+                         false);
+    c.skipped = true;
+    return c;
+  }
+  const std::vector<Race> races = find_races(trace);
+  std::string got = std::to_string(races.size()) + (races.size() == 1 ? " race" : " races");
+  for (size_t i = 0; i < races.size(); ++i)
+    got += (i ? "; " : ": ") + access_text(races[i].first) + ", " + access_text(races[i].second);
+  const bool pair =
+      races.size() == 1 &&
+      ((access_text(races[0].first) == write && access_text(races[0].second) == read) ||
+       (access_text(races[0].first) == read && access_text(races[0].second) == write));
+  return make_check(name, expected, got, pair);
+}
+
+Status run_missing_barrier(Executor& exec, const RunRequest& req, const std::vector<int>& in,
+                           LessonRun& out) {
+  // The race is the point: the emulator records every load and store for its detector
+  // (run_lesson puts the option back after the run).
+  if (exec.backend() == Backend::Emu) exec.options().record_memory = true;
+  const size_t threads = in.size(), n = req.config.block.x;
+  auto got = launch_in_out(exec, kernels().missing_barrier, req, in, out);
+  if (!got) return got.status();
+  // Inputs are 0 to 99, so -1 can only be the mark of a slot not yet written.
+  auto right = [&](size_t i) { return in[i / n * n + (i % n + 1) % n]; };
+  out.checks.push_back(all_of(
+      "each thread read its right neighbour's slot: the neighbour's value, or -1 where the read "
+      "came before the neighbour's write",
+      threads, [&](size_t i) { return (*got)[i] == right(i) || (*got)[i] == -1; },
+      [&](size_t i) {
+        return "thread " + std::to_string(i) + " read " + std::to_string((*got)[i]) +
+               ", its neighbour's value is " + std::to_string(right(i));
+      }));
+  out.checks.push_back(race_found(exec, out.launches.back()));
+  std::string early;
+  size_t too_early = 0;
+  for (size_t i = 0; i < threads; ++i) {
+    if ((*got)[i] != -1) continue;
+    if (++too_early <= 8) early += (too_early > 1 ? ", " : " (threads ") + std::to_string(i);
+  }
+  if (too_early > 0) early += too_early > 8 ? ", ...)" : ")";
+  out.results.emplace_back("threads that read -1 (before the neighbour wrote)",
+                           std::to_string(too_early) + " of " + std::to_string(threads) + early);
+  return {};
+}
+
 Status run(Executor& exec, const RunRequest& req, LessonRun& out) {
   const int variant = int(req.params.at("variant"));
   const std::vector<int> in = make_inputs(req);
+  if (variant == 3) return run_missing_barrier(exec, req, in, out);
   if (variant != 0) return run_hazard(exec, req, in, variant, out);
   if (Status s = run_three_spellings(exec, req, in, out); !s) return s;
   if (Status s = run_fixed(exec, req, in, out); !s) return s;
@@ -212,15 +289,19 @@ LessonDef lesson() {
   l.order = 40;
   l.title = "Synchronization and its hazards";
   l.level = Level::Intermediate;
-  l.concepts = {"sync",     "__syncthreads",         "barrier guarantees",
-                "deadlock", "collective operations", "group as a parameter"};
+  l.concepts = {"sync",      "__syncthreads",         "barrier guarantees",  "deadlock",
+                "data race", "collective operations", "group as a parameter"};
   l.params = {
-      {"variant", 0, 0, 2,
+      {"variant", 0, 0, 3,
        "0: safe (one barrier three ways, and the group-parameter fix); 1: a block-wide library "
        "called by half a block (deadlock, emulator only); 2: a partition made inside a branch "
-       "(deadlock, emulator only)"},
+       "(deadlock, emulator only); 3: the first barrier of three_spellings left out (a data "
+       "race, which only the emulator's detector sees)"},
       {"data", 1, 0, 1 << 30, "seed of the random input values"},
   };
+  // Which reads of missing_barrier come before their neighbour's write is the race itself: the
+  // backends legally differ.
+  l.incomparable_kernels = {"missing_barrier"};
   l.default_config.grid = {2, 1, 1};
   l.default_config.block = {64, 1, 1};
   l.validate = validate;

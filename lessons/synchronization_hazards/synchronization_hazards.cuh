@@ -86,4 +86,19 @@ __global__ void partition_in_branch(const int* in, int* /*block_sums*/, int* war
   }
 }
 
+// Hazard: three_spellings without its first barrier. A thread reads its neighbour's slot right
+// after writing its own, so whether the neighbour has written yet is up to the schedule: a data
+// race. It never hangs, so it runs on a GPU too; only the emulator's detector sees the race.
+__global__ void missing_barrier(const int* in, int* out) {
+  __shared__ int slot[kMaxBlock];
+  cg::thread_block block = cg::this_thread_block();
+  cg::grid_group grid = cg::this_grid();
+  const int r = block.thread_rank(), n = block.num_threads(), i = grid.thread_rank();
+  slot[r] = -1;  // "not written yet": every slot holds it once the block passes the barrier
+  block.sync();
+  slot[r] = in[i];                          // the write
+  const int neighbour = slot[(r + 1) % n];  // the read: no barrier since the neighbour's write
+  traced(out[i]) = neighbour;
+}
+
 }  // namespace coop::lessons::synchronization_hazards

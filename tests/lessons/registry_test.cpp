@@ -208,6 +208,7 @@ TEST(LessonRaces, RacyVariantsRaceAndDeadlockVariantsDoNot) {
   for (int part : {2, 3, 5, 6})
     EXPECT_TRUE(races_of(*races, {{"part", part}}).empty()) << "atomics only, part " << part;
   EXPECT_FALSE(races_of(*split, {{"variant", 3}}).empty()) << "a slot reused right after the wait";
+  EXPECT_FALSE(races_of(*hazards, {{"variant", 3}}).empty()) << "a barrier left out";
   for (int variant : {1, 2}) {
     auto exec = testing::emulator();
     exec->options().record_memory = true;

@@ -104,6 +104,25 @@ TEST(LessonSteps, ErrorsNameTheFileLineAndProblem) {
   EXPECT_NE(error_of(no_colour).find("lacks colour"), std::string::npos);
 }
 
+// A step shows data races only where it says so; anything but on or off is refused by name.
+TEST(LessonSteps, RacesAreOffUnlessTheStepSwitchesThemOn) {
+  const std::string step =
+      "### S\n```step\nkernel: k\nmoment: end\ncolour: block\ntab: checks\nline: x\n";
+  auto races_of = [&](const std::string& extra) -> Result<bool> {
+    Result<LessonMarkdown> md =
+        parse_lesson_markdown("## Steps\n" + step + extra + "```\n", "l.md");
+    if (!md) return md.status();
+    return md->steps.at(0).races;
+  };
+  EXPECT_FALSE(*races_of(""));
+  EXPECT_TRUE(*races_of("races: on\n"));
+  EXPECT_FALSE(*races_of("races: off\n"));
+  const Result<bool> bad = races_of("races: yes\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("l.md:9: races 'yes': on or off"), std::string::npos)
+      << bad.message();
+}
+
 TEST(KernelLines, FindTheKernelsDefinitionAndNotANameThatContainsIt) {
   constexpr const char* kSource = R"(#include <x>
 __global__ void reduce_block_twice(int* a) {

@@ -54,8 +54,11 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const float line_h = ImGui::GetTextLineHeight() + 2.0f * st.scale;
   const float char_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, "0").x;
   const float count_w = char_w * 6;   // a badge of up to four characters: "1024", "405K"
+  // A column for "race" badges, when there are races: in the gutter a narrow code column never
+  // scrolls them out of sight, as it would after a long line.
+  const float race_w = in.races ? char_w * 6 : 0;
   const float number_w = char_w * 4;  // "123 "
-  const float code_x = count_w + number_w + char_w;
+  const float code_x = count_w + race_w + number_w + char_w;
 
   const float visible = ImGui::GetWindowHeight();
   if (settings.scroll_to_line > 0) {
@@ -132,8 +135,20 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
         dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
                     buf);
       }
+      const std::string* race =
+          in.races && size_t(line) < in.races->size() && !(*in.races)[line].empty()
+              ? &(*in.races)[line]
+              : nullptr;
+      if (race) {
+        // A line in a data race (race_detector.hpp): its badge in the gutter's race column.
+        const char* text = "race";
+        const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, text).x + char_w;
+        const ImVec2 a(origin.x + count_w + (race_w - w) * 0.5f, y + 1);
+        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), st.colors.race, line_h * 0.5f);
+        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), text_on(st.colors.race), text);
+      }
       std::snprintf(buf, sizeof buf, "%3d", line);
-      dl->AddText(ImVec2(origin.x + count_w, y + 1 * st.scale), st.colors.dim_text, buf);
+      dl->AddText(ImVec2(origin.x + count_w + race_w, y + 1 * st.scale), st.colors.dim_text, buf);
       bool in_comment = src.starts_in_comment[size_t(i)];
       const std::string_view text = src.lines[size_t(i)];
       float x = origin.x + code_x;
@@ -157,20 +172,6 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
                           line_h * 0.5f);
         dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
                     badge->text.c_str());
-        x = a.x + w;  // a race badge goes after it
-      }
-      const std::string* race =
-          in.races && size_t(line) < in.races->size() && !(*in.races)[line].empty()
-              ? &(*in.races)[line]
-              : nullptr;
-      if (race) {
-        // After the code and any memory badge: a line in a data race (race_detector.hpp).
-        const char* text = "race";
-        const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, text).x + char_w;
-        const ImVec2 a(x + char_w * 2, y + 1);
-        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), st.colors.error, line_h * 0.5f);
-        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
-                    text);
       }
       if (row_hovered) {
         if (ImGui::IsMouseClicked(0)) clicked = line;

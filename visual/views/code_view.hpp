@@ -1,8 +1,8 @@
 // The lesson kernel with syntax colours. Lines where threads are at the playback cursor are
 // highlighted with a count of threads; the current step's lines are marked; lines whose memory
-// accesses were recorded carry a badge (sectors per request, bank-conflict ways), lines in a data
-// race a red "race" badge; clicking a line
-// reports it (the app jumps playback to that line's next event).
+// accesses were recorded carry a badge after the code (sectors per request, bank-conflict ways),
+// lines in a data race a "race" badge in the gutter; clicking a line reports it (the app jumps
+// playback to that line's next event).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,8 @@ struct CodeViewInput {
   std::vector<int> step_lines;                         // the current step's lines
   int last_event_line = 0;                             // line of the event just played
   const std::vector<MemoryBadge>* memory = nullptr;    // access analysis per line (index = line)
-  const std::vector<std::string>* races = nullptr;     // per line: "" or what it races with
+  // Per line: "" or what it races with; null when no race is shown (no gutter column for them).
+  const std::vector<std::string>* races = nullptr;
 };
 
 struct CodeViewSettings {

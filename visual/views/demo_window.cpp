@@ -5,6 +5,7 @@
 #include "visual/views/demo_window.hpp"
 
 #include <memory>
+#include <vector>
 
 #include <imgui.h>
 
@@ -80,9 +81,20 @@ void DemoPlayback(DemoState& d) {
   advance(d.playback, *d.model, ImGui::GetIO().DeltaTime);
 }
 
+// Two made-up races for the grid's marks: threads 3 and 40 (picked) and 70 and 71.
+GridRaceMarks demo_race_marks() {
+  std::vector<Race> races(2);
+  races[0].first.thread = 3, races[0].second.thread = 40;
+  races[1].first.thread = 70, races[1].second.thread = 71;
+  return grid_race_marks(races, 0);
+}
+
 void DemoThreadGrid(DemoState& d) {
+  static bool races = true;
+  ImGui::Checkbox("race marks", &races);
+  const GridRaceMarks marks = races ? demo_race_marks() : GridRaceMarks{};
   const GridViewResult r = draw_grid_view("demo_grid", *d.model, d.snapshot, d.grid, d.selected,
-                                          ImVec2(0, ImGui::GetFontSize() * 16));
+                                          ImVec2(0, ImGui::GetFontSize() * 16), &marks);
   if (r.clicked_thread >= 0) d.selected.thread = r.clicked_thread;
   ImGui::TextDisabled("%u rectangles drawn", r.drawn_rects);
 }

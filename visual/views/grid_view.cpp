@@ -1,5 +1,6 @@
 // Index
 //   [SECTION] Colours of threads, warps and blocks
+//   [SECTION] Race marks
 //   [SECTION] Toolbar and legend
 //   [SECTION] Drawing at each level of detail
 //   [SECTION] Hover and click
@@ -99,19 +100,79 @@ ImU32 state_color(BlockState s, const ViewColors& c) {
   return c.not_started;
 }
 
+// [SECTION] Race marks
+
+// The frame a race mark draws around an area of `side` pixels: thick for the picked race, thin
+// for the others, outside the area so that its own colour and frame stay readable, and at least
+// 14 or 9 pixels across (scaled), so that a mark on a cell of a few pixels still shows.
+struct RaceFrame {
+  float width;  // of the line
+  float out;    // from the area's edge to the line's middle
+};
+RaceFrame race_frame(RaceMark mark, float side, float scale) {
+  const bool picked = mark == RaceMark::Picked;
+  const float width = picked ? std::max(2.0f, 2.5f * scale) : std::max(1.0f, scale);
+  const float smallest = (picked ? 14.0f : 9.0f) * scale;
+  return {width, std::max(width * 0.5f + 1, (smallest - side) * 0.5f)};
+}
+
+// A data race's mark on a cell, warp stripe or block square [a, z]: a frame in the race colour
+// (race_frame) and, where the area is large enough, a corner of that colour. The legend draws
+// its entries with this same function.
+void race_mark(ImDrawList* dl, ImVec2 a, ImVec2 z, RaceMark mark, float scale) {
+  if (mark == RaceMark::None) return;
+  const ImU32 c = view_style().colors.race;
+  const float side = std::min(z.x - a.x, z.y - a.y);
+  if (side >= 6) {
+    const float corner = side * 0.45f;
+    dl->AddTriangleFilled(a, ImVec2(a.x + corner, a.y), ImVec2(a.x, a.y + corner), c);
+  }
+  const RaceFrame f = race_frame(mark, side, scale);
+  dl->AddRect(ImVec2(a.x - f.out, a.y - f.out), ImVec2(z.x + f.out, z.y + f.out), c, 0, 0, f.width);
+}
+
+// The marks of every marked thread in blocks [first, last), at the level of detail drawn: on
+// its cell, its warp's stripe or its block's square; the picked race's two on top.
+void draw_race_marks(ImDrawList* dl, const GridLayout& g, ImVec2 origin, uint32_t block_threads,
+                     const GridRaceMarks& marks, uint32_t first, uint32_t last, float scale) {
+  const float cell = g.in.cell;
+  const uint64_t lo = uint64_t(first) * block_threads, hi = uint64_t(last) * block_threads;
+  for (const RaceMark pass : {RaceMark::InRace, RaceMark::Picked}) {
+    for (const uint32_t t : marks.in_race) {
+      if (t < lo || t >= hi || marks.at(t) != pass) continue;
+      const uint32_t b = t / block_threads, r = t % block_threads;
+      const ImVec2 o(origin.x + g.block_x(b), origin.y + g.block_y(b));
+      const float y = o.y + float(r / 32) * cell;
+      if (g.detail == GridDetail::Blocks) {
+        race_mark(dl, o, ImVec2(o.x + g.block_w, o.y + g.block_h), pass, scale);
+      } else if (g.detail == GridDetail::Warps) {
+        const uint32_t lanes = std::min(32u, block_threads - r / 32 * 32);
+        race_mark(dl, ImVec2(o.x, y), ImVec2(o.x + float(lanes) * cell, y + cell), pass, scale);
+      } else {
+        const ImVec2 a(o.x + float(r % 32) * cell, y);
+        race_mark(dl, a, ImVec2(a.x + cell - 1, a.y + cell - 1), pass, scale);
+      }
+    }
+  }
+}
+
 // [SECTION] Toolbar and legend
 
-// A legend entry; it starts a new line when the rest of this one is too narrow for it.
-void swatch(ImU32 color, const char* label, ImU32 outline = 0) {
+// A legend entry; it starts a new line when the rest of this one is too narrow for it. `race`:
+// the cell carries that race mark, as the grid draws it.
+void swatch(ImU32 color, const char* label, ImU32 outline = 0, RaceMark race = RaceMark::None) {
   const float h = ImGui::GetTextLineHeight();
-  const float need = h * 0.75f + 4 + ImGui::CalcTextSize(label).x;
+  const RaceFrame f = race_frame(race, h * 0.7f, view_style().scale);
+  const float frame = race == RaceMark::None ? 0 : f.out + f.width * 0.5f;
+  const float need = h * 0.75f + 2 * frame + 4 + ImGui::CalcTextSize(label).x;
   ImGui::SameLine(0, h * 0.6f);
   if (ImGui::GetContentRegionAvail().x < need + 6) ImGui::NewLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const ImVec2 a(p.x, p.y + h * 0.15f), z(p.x + h * 0.7f, p.y + h * 0.85f);
+  const ImVec2 a(p.x + frame, p.y + h * 0.15f), z(p.x + frame + h * 0.7f, p.y + h * 0.85f);
   ImGui::GetWindowDrawList()->AddRectFilled(a, z, color, 2);
   if (outline) ImGui::GetWindowDrawList()->AddRect(a, z, outline, 2, 0, 1.5f);
-  ImGui::Dummy(ImVec2(h * 0.75f, h));
+  race_mark(ImGui::GetWindowDrawList(), a, z, race, view_style().scale);
+  ImGui::Dummy(ImVec2(h * 0.75f + 2 * frame, h));
   ImGui::SameLine(0, 4);
   ImGui::TextUnformatted(label);
 }
@@ -133,7 +194,7 @@ std::string color_by_label(ColorBy by, GroupKind kind) {
 }
 
 void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSettings& s,
-             ColorBy by) {
+             ColorBy by, const GridRaceMarks* races) {
   const ViewStyle& st = view_style();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Colour by");
@@ -177,19 +238,23 @@ void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSet
     const std::string outside = std::string("never in a ") + std::string(name_of(s.group)) + " group";
     swatch(st.colors.not_member, outside.c_str(), st.colors.no_group);
   }
+  if (races && !races->empty()) {
+    swatch(group_color(0), "in a data race", 0, RaceMark::InRace);
+    if (races->picked) swatch(group_color(0), "the race picked in Checks", 0, RaceMark::Picked);
+  }
 }
 
 }  // namespace
 
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                               const ThreadSnapshot& snap, GridViewSettings& s,
-                              const Selection& selected, ImVec2 size) {
+                              const Selection& selected, ImVec2 size, const GridRaceMarks* races) {
   GridViewResult result;
   const ViewStyle& st = view_style();
   const ColorBy drawn = drawn_color_by(s.color_by, s.group, snap);
   const GroupKind kind = s.group;
   ImGui::PushID(id);
-  if (s.show_toolbar) toolbar(model, snap, s, drawn);
+  if (s.show_toolbar) toolbar(model, snap, s, drawn, races);
 
   const uint32_t block_threads = std::max(1u, model.block_threads());
   GridLayoutInput in;
@@ -367,6 +432,9 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                   0, 0, 2.0f);
     }
   }
+  // Races over the selection: a selected warp's outline would hide the marks of its lanes.
+  if (races && !races->empty())
+    draw_race_marks(dl, g, origin, block_threads, *races, first, last, st.scale);
   ImGui::Dummy(ImVec2(g.content_w, g.content_h));
 
   // [SECTION] Hover and click
@@ -401,6 +469,11 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
           ImGui::TextColored(ImColor(st.colors.error), "stuck here for ever: the call can never "
                                                        "complete (deadlock)");
       }
+      if (const RaceMark mark = races ? races->at(t) : RaceMark::None; mark != RaceMark::None)
+        ImGui::TextColored(ImColor(st.colors.race),
+                           mark == RaceMark::Picked
+                               ? "one side of the race picked in Checks"
+                               : "one side of a data race (Checks lists them)");
       ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
       ImGui::EndTooltip();
     }

@@ -1,13 +1,15 @@
 // The thread grid: blocks -> warps -> lanes, each thread coloured by the group it belongs to at
 // the playback cursor (tile, block, label, ...), dimmed while it waits at a barrier, with ranks
-// written in when cells are large enough. Cells under 3 px are folded into warp stripes or
-// block tiles, and only visible blocks are drawn, so a 64K-thread grid stays cheap.
+// written in when cells are large enough and the threads of data races marked. Cells under 3 px
+// are folded into warp stripes or block tiles, and only visible blocks are drawn, so a
+// 64K-thread grid stays cheap.
 #pragma once
 
 #include <cstdint>
 
 #include <imgui.h>
 
+#include "visual/race_marks.hpp"
 #include "visual/selection.hpp"
 #include "visual/thread_snapshot.hpp"
 #include "visual/views/grid_view_settings.hpp"
@@ -23,9 +25,11 @@ struct GridViewResult {
   float wanted_height = 0;
 };
 
-// Draws the toolbar and the grid filling `size` (0: the rest of the window).
+// Draws the toolbar and the grid filling `size` (0: the rest of the window), with the threads
+// `races` marks (null or empty: no race shown) and their legend entries.
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
                               const ThreadSnapshot& snapshot, GridViewSettings& settings,
-                              const Selection& selected, ImVec2 size = ImVec2(0, 0));
+                              const Selection& selected, ImVec2 size = ImVec2(0, 0),
+                              const GridRaceMarks* races = nullptr);
 
 }  // namespace coop::visual

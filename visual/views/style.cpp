@@ -54,6 +54,7 @@ ViewColors dark_colors() {
   c.ok = rgb(0x6cc070);
   c.error = rgb(0xff6b6b);
   c.warning = rgb(0xf0b44c);
+  c.race = rgb(0xff4fe6);
   c.syntax[int(TokenKind::Text)] = rgb(0xd8d8d8);
   c.syntax[int(TokenKind::Keyword)] = rgb(0xc792ea);
   c.syntax[int(TokenKind::Type)] = rgb(0x82aaff);

@@ -25,6 +25,7 @@ struct ViewColors {
   ImU32 line_current, line_step, line_hover;  // code view highlights
   ImU32 not_started, no_group, not_member, selection, waiting_mark;
   ImU32 ok, error, warning;
+  ImU32 race;  // data races: the code view's badge and the grid's marks (apart from stuck's red)
   // Syntax colours, indexed like TokenKind.
   ImU32 syntax[9];
 };
