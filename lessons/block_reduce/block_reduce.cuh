@@ -12,7 +12,7 @@ constexpr int kMaxBlock = 1024;
 // Taking the group as a parameter makes the function correct for a block or a 32-thread tile.
 __device__ float tree_sum(cg::thread_group g, float* temp, float val) {
   const int rank = g.thread_rank();
-  for (int half = g.num_threads() / 2; half > 0; half /= 2) {
+  for (int half = int(g.size()) / 2; half > 0; half /= 2) {
     temp[rank] = val;
     g.sync();
     if (rank < half) val += temp[rank + half];
