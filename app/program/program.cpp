@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -528,6 +529,41 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   return build;
 }
 
+// Where an emulated program faulted, from the line its fault handler wrote
+// (device/emu/fault_report.hpp): " in a kernel at FILE:LINE (thread T)" or " on the host at
+// FILE:LINE", the user's innermost line that addr2line finds for the address; "" when nothing was
+// written or nothing is known.
+std::string fault_place(const std::string& fault_file, const std::string& executable,
+                        const std::string& user_file) {
+  std::ifstream in(fault_file);
+  std::string address;
+  long thread = -1;
+  if (!(in >> address >> thread) || !address.starts_with("0x")) return "";
+  std::string frames;
+  Result<int> rc = capture({"addr2line", "-i", "-e", executable, address}, frames);
+  if (!rc || *rc != 0) return "";
+  // Inlined frames come innermost first: the first in the user's own file is the line to name.
+  std::error_code ec;
+  const std::string user = fs::weakly_canonical(user_file, ec).string();
+  std::istringstream lines(frames);
+  std::string place;
+  for (std::string line; std::getline(lines, line);) {
+    line = line.substr(0, line.find(" (discriminator"));
+    const size_t colon = line.rfind(':');
+    if (colon == std::string::npos || line.compare(0, 2, "??") == 0 ||
+        line.compare(colon + 1, std::string::npos, "?") == 0 ||
+        line.compare(colon + 1, std::string::npos, "0") == 0)
+      continue;
+    if (fs::weakly_canonical(line.substr(0, colon), ec).string() == user) {
+      place = fs::path(user_file).filename().string() + line.substr(colon);
+      break;
+    }
+  }
+  if (place.empty()) return "";
+  if (thread < 0) return " on the host at " + place;
+  return " in a kernel at " + place + " (thread " + std::to_string(thread) + ")";
+}
+
 }  // namespace
 
 Result<ProgramBuild> build_program(const ProgramOptions& o) {
@@ -539,6 +575,13 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
 Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& build) {
   const auto start = Clock::now();
   std::error_code ec;
+  // An emulated kernel that faults says where in this file (device/emu/fault_report.hpp).
+  static std::atomic<int> runs{0};
+  const std::string fault_file =
+      (fs::temp_directory_path() /
+       ("coopviz-fault-" + std::to_string(getpid()) + "-" + std::to_string(runs++)))
+          .string();
+  fs::remove(fault_file, ec);
   const pid_t pid = fork();
   if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -548,6 +591,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
       if (fd >= 0) dup2(fd, 1), close(fd);
     }
     setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
+    setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
     if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
     if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
     setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
@@ -595,11 +639,15 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   } else if (run.signal == SIGABRT) {
     run.what = "the program aborted (a failed assert, or an uncaught exception)";
   } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
-    run.what = std::string("the program crashed: ") + strsignal(run.signal) +
-               " (an out-of-bounds or invalid memory access, in a kernel or on the host)";
+    const std::string place = fault_place(fault_file, build.executable, o.file);
+    run.what =
+        std::string("the program crashed: ") + strsignal(run.signal) +
+        (place.empty() ? " (an out-of-bounds or invalid memory access, in a kernel or on the host)"
+                       : " (an out-of-bounds or invalid memory access)" + place);
   } else if (run.signal != 0) {
     run.what = std::string("the program was ended by a signal: ") + strsignal(run.signal);
   }
+  fs::remove(fault_file, ec);
   return run;
 }
 

@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "device/byo/program_traces.hpp"
+#include "device/emu/fault_report.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
-#include "device/byo/program_traces.hpp"
 
 namespace coop::byo {
 namespace {
@@ -34,7 +35,10 @@ struct Device : ProgramTraces {
   std::map<const void*, size_t> allocations;    // base -> bytes (cudaMalloc and friends)
   std::map<const void*, int> max_dynamic_smem;  // cudaFuncAttributeMaxDynamicSharedMemorySize
 
-  Device() : ProgramTraces(make_emu_executor(device_from_environment())) {}
+  Device() : ProgramTraces(make_emu_executor(device_from_environment())) {
+    // A kernel that faults: where, for coopviz to name the user's line (app/program).
+    emu::report_faults_to(std::getenv("COOPVIZ_FAULT_OUT"));
+  }
 
   static DeviceProps device_from_environment() {
     DeviceProps props = default_emulated_device();

@@ -30,14 +30,7 @@ LineCache& line_cache() {
 // The executable's first loaded address as its line tables count (0 for a position-independent
 // executable), to turn an offset from __executable_start into what addr2line expects.
 uintptr_t executable_link_start() {
-  uintptr_t bias = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* out) {
-        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
-        return 1;  // the first object is the executable itself
-      },
-      &bias);
-  return reinterpret_cast<uintptr_t>(&__executable_start) - bias;
+  return reinterpret_cast<uintptr_t>(&__executable_start) - executable_load_bias();
 }
 
 // A frame of an inline chain in coop's own headers or the system's is not the kernel's line: the
@@ -91,6 +84,17 @@ std::unordered_map<uint32_t, uint16_t> lines_from_addr2line(const std::vector<ui
 }
 
 }  // namespace
+
+uintptr_t executable_load_bias() {
+  uintptr_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the executable itself
+      },
+      &bias);
+  return bias;
+}
 
 void fill_access_lines(Event* events, uint64_t count) {
   LineCache& cache = line_cache();

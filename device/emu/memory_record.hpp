@@ -73,4 +73,8 @@ std::vector<std::pair<uintptr_t, uintptr_t>> global_memory_snapshot();
 // tables (their group_id holds the code address).
 void fill_access_lines(Event* events, uint64_t count);
 
+// What the loader added to the executable's link-time addresses (its line tables count from
+// there): 0 unless it is position-independent.
+uintptr_t executable_load_bias();
+
 }  // namespace coop::emu::detail

@@ -236,6 +236,17 @@ TEST(ProgramCli, ACrashIsReportedInPlainWords) {
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
+// The fault handler's address, through the program's line tables, is the user's line.
+TEST(ProgramCli, ACrashNamesTheUsersLineAndThread) {
+  const coop::testing::Ran kernel = coopviz("run --backend emu " + program("failing/crash.cu"));
+  EXPECT_NE(kernel.err.find("in a kernel at crash.cu:3 (thread 0)"), std::string::npos)
+      << kernel.err;
+  const coop::testing::Ran host =
+      coopviz("run --backend emu " + program("failing/crash_after_launch.cu"));
+  EXPECT_NE(host.err.find("on the host at crash_after_launch.cu:16"), std::string::npos)
+      << host.err;
+}
+
 TEST(ProgramCli, ACrashKeepsTheLaunchesFinishedBeforeIt) {
   const std::string trace =
       (std::filesystem::temp_directory_path() / "crash_after_launch.cvt").string();

@@ -1,0 +1,15 @@
+// Where a kernel crashed. A user's program runs in a child process; when one of its threads
+// faults (a wild pointer, a null one), the signal handler installed here writes the faulting
+// instruction's address, as the executable's line tables count it, and the thread's grid-wide id
+// to a file coopviz named. coopviz turns the address into the user's file and line with addr2line
+// (app/program/program.cpp). The handler writes and returns; the fault then ends the program as
+// before.
+#pragma once
+
+namespace coop::emu {
+
+// Installs the handler for SIGSEGV and SIGBUS, writing to `path` (nothing when path is null or
+// empty). The file holds one line: "<address in hex> <thread id, or -1 outside a kernel>".
+void report_faults_to(const char* path);
+
+}  // namespace coop::emu
