@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "device/launch/launch_config.hpp"
+#include "device/launch/trim.hpp"
 #include "device/trace/names.hpp"
 
 namespace coop::lessons {
@@ -14,13 +15,6 @@ constexpr std::string_view kStepHeading = "### ";
 constexpr std::string_view kFenceOpen = "```step";
 constexpr std::string_view kFenceClose = "```";
 constexpr std::string_view kQuestionFence = "```question";
-
-std::string_view trim(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string_view::npos) return {};
-  const size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
-}
 
 std::optional<uint32_t> whole_number(std::string_view w) {
   uint32_t v = 0;

@@ -1,4 +1,5 @@
 #include "visual/markdown.hpp"
+#include "device/launch/trim.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -49,12 +50,6 @@ std::string decode_entity(std::string_view e) {
     out += char(0x80 | (cp & 0x3f));
   }
   return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
 }
 
 // A table's separator row ("| --- | :-: | --: |") with every column at least three characters

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "device/launch/trim.hpp"
 #include "device/paths/data_dirs.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/registry_entries.hpp"
@@ -13,12 +14,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kMaxHints = 3;
-
-std::string trimmed(const std::string& s) {
-  const size_t first = s.find_first_not_of(" \t\n");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
-}
 
 // The lesson folders' names with their lessons' ids, in teaching order. A lesson's folder is
 // the registry entry whose kernel file the lesson shows.
@@ -49,14 +44,14 @@ Status read_exercise_text(const fs::path& markdown, Exercise& e) {
   while (std::getline(lines, line)) {
     ++number;
     if (e.title.empty()) {
-      if (trimmed(line).empty()) continue;
+      if (trim(line).empty()) continue;
       if (!line.starts_with("# "))
         return Status::error(markdown.string() + ":" + std::to_string(number) +
                              ": an exercise starts with its title, a '# ' line");
-      e.title = trimmed(line.substr(2));
+      e.title = std::string(trim(line.substr(2)));
       continue;
     }
-    if (trimmed(line) == "## Hint") {
+    if (trim(line) == "## Hint") {
       if (e.hints.size() == kMaxHints)
         return Status::error(markdown.string() + ":" + std::to_string(number) + ": more than " +
                              std::to_string(kMaxHints) + " hints");
@@ -67,8 +62,8 @@ Status read_exercise_text(const fs::path& markdown, Exercise& e) {
     *section += line + "\n";
   }
   if (e.title.empty()) return Status::error(markdown.string() + ": no '# ' title line");
-  e.spec = trimmed(e.spec);
-  for (std::string& h : e.hints) h = trimmed(h);
+  e.spec = std::string(trim(e.spec));
+  for (std::string& h : e.hints) h = std::string(trim(h));
   return {};
 }
 

@@ -9,17 +9,12 @@
 #include "app/exercise/exercise.hpp"
 #include "app/questions/questions.hpp"
 #include "device/launch/launch_checks.hpp"
+#include "device/launch/trim.hpp"
 #include "device/occupancy/presets.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
 namespace {
-
-std::string_view trimmed(std::string_view s) {
-  const size_t first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
 
 std::vector<std::string> words_of(std::string_view line) {
   std::vector<std::string> words;
@@ -60,7 +55,7 @@ class PackParser {
     int line = 0;
     while (std::getline(in, raw)) {
       line_ = ++line;
-      const std::string_view l = trimmed(raw);
+      const std::string_view l = trim(raw);
       if (l.empty() || l.front() == '#') continue;
       parse_line(l);
     }
@@ -80,7 +75,7 @@ class PackParser {
   void parse_line(std::string_view l) {
     if (l.starts_with("title:")) {
       if (!out_.pack.title.empty()) return error("the pack has a title already");
-      out_.pack.title = std::string(trimmed(l.substr(6)));
+      out_.pack.title = std::string(trim(l.substr(6)));
       if (out_.pack.title.empty()) error("the title is empty");
       return;
     }
@@ -88,7 +83,7 @@ class PackParser {
       if (out_.pack.items.empty())
         return error("a note belongs under a lesson, exercise or question line");
       std::string& notes = out_.pack.items.back().notes;
-      notes += (notes.empty() ? "" : "\n") + std::string(trimmed(l.substr(5)));
+      notes += (notes.empty() ? "" : "\n") + std::string(trim(l.substr(5)));
       return;
     }
     const std::vector<std::string> words = words_of(l);

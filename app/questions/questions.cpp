@@ -7,17 +7,12 @@
 #include <set>
 
 #include "app/questions/query.hpp"
+#include "device/launch/trim.hpp"
 
 namespace coop::app {
 namespace {
 
 constexpr std::string_view kKeys = "id, ask, answer, query, why";
-
-std::string_view trim(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string_view::npos) return {};
-  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
-}
 
 // A choice as the student may type it: case aside, '_' read as a space ("shared_memory").
 std::string normal_choice(std::string_view s) {

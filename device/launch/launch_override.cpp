@@ -3,15 +3,10 @@
 #include <cctype>
 
 #include "device/launch/launch_checks.hpp"
+#include "device/launch/trim.hpp"
 
 namespace coop {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // "ns::reduce<256, float>" -> "reduce": what a user calls the kernel when they name it alone.
 std::string_view bare_name(std::string_view name) {
