@@ -124,7 +124,12 @@ void GuiApp::select_step(int index, double now) {
 
 void GuiApp::reset_to_defaults(double now) {
   const int shown_step = step;
+  // Everything the Launch panel can change goes back, or the picture contradicts the step: the
+  // schedule and seed decide the order shown, memory recording what the trace holds.
   trace_capacity = ExecOptions{}.trace_capacity;
+  schedule = Schedule::Lockstep;
+  seed = 0;
+  record_memory = false;
   select_lesson(lesson, now);
   if (shown_step > 0) select_step(shown_step, now);
 }

@@ -20,12 +20,8 @@ void coloured_line(const std::string& text, ImU32 colour) {
 
 // The answer field and its buttons, or a button per choice.
 void answer_controls(GuiApp& app, const Question& q) {
-  static char typed[64] = "";
-  static const Question* typed_for = nullptr;
-  if (typed_for != &q) {  // a new question starts with an empty field
-    typed[0] = '\0';
-    typed_for = &q;
-  }
+  StepQuestions& sq = app.questions;
+  char* field = answer_field(sq);
   const bool ready = question_run_ready(app);
   ImGui::BeginDisabled(!ready);
   if (q.answer == AnswerKind::Choice) {
@@ -38,11 +34,22 @@ void answer_controls(GuiApp& app, const Question& q) {
                        : q.answer == AnswerKind::Lane   ? "a lane, 0 to 31"
                        : q.answer == AnswerKind::Number ? "a number"
                                                         : "a whole number";
+    // One widget per question: ImGui keeps the text of the field being edited in its own state,
+    // which would carry the last answer into the next question's field under the same id.
+    ImGui::PushID(sq.field_for.c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    const bool entered = ImGui::InputTextWithHint("##answer", hint, typed, sizeof typed,
+    if (sq.focus_field && ready) {
+      ImGui::SetKeyboardFocusHere();
+      sq.focus_field = false;
+    }
+    const bool entered = ImGui::InputTextWithHint("##answer", hint, field, sizeof sq.field,
                                                   ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if ((ImGui::Button("Check") || entered) && typed[0]) (void)answer_question(app, typed);
+    if ((ImGui::Button("Check") || entered) && field[0]) {
+      const std::string typed = field;  // answering may move on to the next question
+      (void)answer_question(app, typed);
+    }
+    ImGui::PopID();
   }
   ImGui::EndDisabled();
   same_line_if_fits("Skip");

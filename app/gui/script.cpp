@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include <imgui.h>
+
 #include "app/gui/exercise_tab.hpp"
 #include "app/gui/panels.hpp"
 #include "app/gui/step_report.hpp"
@@ -32,7 +34,8 @@ const std::map<std::string, Arity>& verbs() {
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
       {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}},
-      {"answer", {1, 16}},    {"skip", {0, 0}},       {"questions", {1, 1}}};
+      {"answer", {1, 16}},    {"skip", {0, 0}},       {"questions", {1, 1}},
+      {"type", {1, 16}},      {"press", {1, 1}}};
   return v;
 }
 
@@ -154,8 +157,19 @@ Result<std::vector<ScriptCommand>> parse_script(const std::string& text) {
 }
 
 bool ScriptRunner::step(GuiApp& app, double now) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (enter_down_) {  // a key pressed by `press` is released after one frame, as a finger would
+    io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = false;
+    enter_down_ = false;
+  }
   if (frames_to_wait_ > 0) {  // let the window act on the last command (an export)
     --frames_to_wait_;
+    return true;
+  }
+  if (!typing_.empty()) {  // the focused field takes the keys of `type` in the next frame
+    for (const char ch : typing_) io.AddInputCharacter(static_cast<unsigned char>(ch));
+    typing_.clear();
+    frames_to_wait_ = 1;
     return true;
   }
   while (next_ < commands_.size() && !quit_ && error_.empty() && frames_to_wait_ == 0) {
@@ -183,6 +197,13 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     return false;
   }
   return !quit_;  // after the last command the window stays open for the user
+}
+
+void ScriptRunner::io_press_enter() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = true;
+  enter_down_ = true;
+  frames_to_wait_ = 1;
 }
 
 Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
@@ -317,6 +338,15 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     for (const std::string& a : c.args) typed += (typed.empty() ? "" : " ") + a;
     if (Status s = answer_question(app, typed); !s) return s;
     std::cout << "script: " << app.questions.said.back().line << "\n";
+  } else if (c.verb == "type") {
+    // Keys into the answer field, as a student types them: they add to what the field holds.
+    if (!app.questions.asking()) return Status::error("no question is being asked");
+    for (const std::string& a : c.args) typing_ += (typing_.empty() ? "" : " ") + a;
+    app.questions.focus_field = true;  // the field takes the focus, then the keys
+    frames_to_wait_ = 2;
+  } else if (c.verb == "press") {
+    if (a0 != "enter") return Status::error("press takes enter");
+    io_press_enter();
   } else if (c.verb == "skip") {
     if (!app.questions.asking()) return Status::error("no question is being asked");
     skip_question(app);
@@ -381,6 +411,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = app.pack.item() ? std::to_string(app.pack.current + 1) : "none";
     else if (a0 == "question")  // the id of the question being asked, or none
       got = app.questions.current() ? app.questions.current()->id : "none";
+    else if (a0 == "field")  // the answer field's text as the student sees it, or empty
+      got = *answer_field(app.questions) ? answer_field(app.questions) : "empty";
     else if (a0 == "score")  // this session's: right/asked
       got = std::to_string(app.questions.session_right) + "/" +
             std::to_string(app.questions.session_asked);

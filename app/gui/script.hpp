@@ -34,6 +34,8 @@
 //   questions on|off     ask the steps' predict-then-run questions (the top bar's switch; a
 //                        script starts with them off)
 //   answer TEXT          answer the question being asked, as typed (a choice by its words)
+//   type TEXT            type TEXT into the answer field, key by key (it adds to what is there)
+//   press enter          press Enter (in the answer field: Check)
 //   skip                 skip it
 //   demo on|off          the window with every view on synthetic data
 //   screenshot FILE [WxH]
@@ -48,6 +50,7 @@
 //   expect exercise-attempts N   expect exercise-hints N   expect exercise-asked yes|no
 //   expect exercise-solution hidden|asked|shown
 //   expect question ID|none   expect score RIGHT/ASKED (this session's)
+//   expect field TEXT|empty   (what the answer field holds)
 //   expect verdict right|wrong|skipped|none   (of the last question answered or skipped)
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
@@ -85,11 +88,14 @@ class ScriptRunner {
 
  private:
   Status execute(const ScriptCommand& c, GuiApp& app, double now);
+  void io_press_enter();
 
   std::vector<ScriptCommand> commands_;
   GuiWindow& window_;
   size_t next_ = 0;
   int frames_to_wait_ = 0;  // frames to draw before the next command
+  std::string typing_;      // keys `type` sends once its field has the focus
+  bool enter_down_ = false; // Enter is held for one frame
   std::string error_;
   bool quit_ = false;
   bool reported_ = false;

@@ -124,4 +124,11 @@ Status write_config_file(const std::string& path, const std::string& text) {
   return write_file_atomically(path, text);
 }
 
+WindowSize fit_window_to_screen(WindowSize wanted, int area_w, int area_h) {
+  constexpr int kFrame = 16, kTitleBar = 48;  // room for a window manager's decorations
+  if (area_w > 0) wanted.width = std::min(wanted.width, std::max(320, area_w - kFrame));
+  if (area_h > 0) wanted.height = std::min(wanted.height, std::max(240, area_h - kTitleBar));
+  return wanted;
+}
+
 }  // namespace coop::app

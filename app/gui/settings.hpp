@@ -37,6 +37,14 @@ struct GuiSettings {
 // $XDG_CONFIG_HOME/coopviz/ or ~/.config/coopviz/ ("" when neither XDG_CONFIG_HOME nor HOME is
 // set).
 std::string config_file_path(const std::string& name);
+// A window size (first start, or remembered from a larger screen) that fits a screen whose
+// usable area (less the desktop's panels) is area_w x area_h: the window's frame and title bar
+// are left room, so the play bar at the bottom stays on screen. An unknown area (0) fits anything.
+struct WindowSize {
+  int width = 0, height = 0;
+};
+WindowSize fit_window_to_screen(WindowSize wanted, int area_w, int area_h);
+
 // The settings file's path: config_file_path("settings.json").
 std::string default_settings_path();
 // The desktop's pictures folder: $XDG_PICTURES_DIR, the XDG_PICTURES_DIR line of

@@ -3,11 +3,22 @@
 #include "app/gui/gui_app.hpp"
 
 namespace coop::app {
-namespace {
 
-std::string key_of(const Question& q) {
+std::string question_key(const Question& q) {
   return q.lesson + "/" + q.id;
 }
+
+char* answer_field(StepQuestions& sq) {
+  const Question* q = sq.current();
+  const std::string key = q ? question_key(*q) : "";
+  if (sq.field_for != key) {
+    sq.field[0] = '\0';
+    sq.field_for = key;
+  }
+  return sq.field;
+}
+
+namespace {
 
 // The question's true answer on the run on screen.
 Result<TrueAnswer> truth_on_screen(const GuiApp& app, const Question& q) {
@@ -26,7 +37,7 @@ Result<TrueAnswer> truth_on_screen(const GuiApp& app, const Question& q) {
 // Moves past the current question.
 void advance(StepQuestions& sq, std::string line, bool right) {
   sq.said.push_back({std::move(line), right});
-  sq.done.insert(key_of(sq.asked[sq.next]));
+  sq.done.insert(question_key(sq.asked[sq.next]));
   ++sq.next;
   sq.error.clear();
 }
@@ -44,7 +55,7 @@ void open_step_questions(GuiApp& app) {
   Result<std::vector<Question>> all = lesson_questions(*l);
   if (!all) return app.say(all.message(), true);
   for (const Question& q : *all)
-    if (q.step == app.step + 1 && !sq.done.count(key_of(q))) sq.asked.push_back(q);
+    if (q.step == app.step + 1 && !sq.done.count(question_key(q))) sq.asked.push_back(q);
 }
 
 bool question_run_ready(const GuiApp& app) {

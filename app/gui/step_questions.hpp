@@ -34,11 +34,22 @@ struct StepQuestions {
   QuestionScore score;     // every session's, as the file holds it
   std::string score_path;  // "" : the score is not saved (scripts, screenshots)
   std::string score_error;
+  // The answer field as the student sees it. It belongs to one question (`field_for`, its key)
+  // and starts empty for every question: a student who clicks into it and types must not append
+  // to the previous question's answer.
+  char field[64] = "";
+  std::string field_for;
+  bool focus_field = false;  // give the field the keyboard focus on the next frame (scripts)
 
   // A question is waiting for its answer: the step stays covered.
   bool asking() const { return enabled && next < asked.size(); }
   const Question* current() const { return asking() ? &asked[next] : nullptr; }
 };
+
+// "lesson/id": a question's name across lessons.
+std::string question_key(const Question& q);
+// The answer field for the current question: emptied when the question it shows changes.
+char* answer_field(StepQuestions& sq);
 
 // Loads the questions of the step now shown (call when a step is selected); those already
 // answered or skipped this session are not asked again.

@@ -111,8 +111,13 @@ Result<std::unique_ptr<GuiWindow>> GuiWindow::open(const WindowOptions& options)
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  // The first size (or one remembered from a larger screen) must fit the screen it opens on.
+  int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+  const WindowSize size = fit_window_to_screen({options.width, options.height}, area_w, area_h);
   GLFWwindow* w =
-      glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+      glfwCreateWindow(size.width, size.height, options.title.c_str(), nullptr, nullptr);
   if (!w) {
     glfwTerminate();
     return Status::error("cannot create an OpenGL 3.3 core window: " + glfw_error);

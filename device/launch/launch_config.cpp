@@ -38,9 +38,13 @@ Result<uint64_t> parse_count(std::string_view text, std::string_view what, uint6
 
 Result<Dim3> parse_dim3(std::string_view text, std::string_view what) {
   // Every error says the form allowed, then what is wrong with this text.
+  // A block's limits are CUDA's for every device: naming the grid's would mislead.
+  const bool block = std::string_view(what).find("block") != std::string_view::npos;
+  const std::string range = block ? "x and y from 1 to 1024, z from 1 to 64, 1024 threads in all"
+                                  : "each a whole number from 1 to 2147483647";
   const auto bad = [&](const std::string& why) {
-    return Status::error(std::string(what) + " expects X, X,Y or X,Y,Z, each a whole number " +
-                         "from 1 to 2147483647, got '" + std::string(text) + "': " + why);
+    return Status::error(std::string(what) + " expects X, X,Y or X,Y,Z, " + range + ", got '" +
+                         std::string(text) + "': " + why);
   };
   uint32_t parts[3] = {1, 1, 1};
   int n = 0;

@@ -90,5 +90,19 @@ TEST(Settings, AFileFromAnEarlierBuildStillLoads) {
   std::filesystem::remove(path);
 }
 
+TEST(Settings, TheWindowFitsTheScreenItOpensOn) {
+  // The first start's 1440x900 on a 1280x800 laptop, and 1280x720 with a 28-pixel panel.
+  const WindowSize laptop = fit_window_to_screen({1440, 900}, 1280, 800);
+  EXPECT_LE(laptop.width, 1280);
+  EXPECT_LE(laptop.height, 800 - 40);
+  const WindowSize projector = fit_window_to_screen({1440, 900}, 1280, 692);
+  EXPECT_LE(projector.height, 692 - 40);
+  EXPECT_GE(projector.height, 600);
+  // A size that fits is kept; an unknown screen keeps it too.
+  EXPECT_EQ(fit_window_to_screen({1024, 700}, 1920, 1080).width, 1024);
+  EXPECT_EQ(fit_window_to_screen({1024, 700}, 1920, 1080).height, 700);
+  EXPECT_EQ(fit_window_to_screen({1440, 900}, 0, 0).height, 900);
+}
+
 }  // namespace
 }  // namespace coop::app

@@ -117,5 +117,27 @@ TEST(StepQuestions, ADamagedScoreFileIsSaidAndLeftAlone) {
   std::filesystem::remove(path);
 }
 
+// The Launch panel's Defaults: every field it can change goes back, the schedule, seed and
+// memory recording too, so the step's picture is the one its text speaks of.
+TEST(LaunchDefaults, DefaultsResetTheScheduleSeedAndMemoryRecording) {
+  GuiApp app;
+  app.questions.enabled = false;
+  open_step(app, "atomics-and-races", 2);
+  const LaunchConfig stepped = app.config;
+  app.schedule = Schedule::Random;
+  app.seed = 7;
+  app.record_memory = true;
+  app.trace_capacity = 4096;
+  app.reset_to_defaults(0);
+  ASSERT_TRUE(app.wait_for_runs(300));
+  EXPECT_EQ(app.schedule, Schedule::Lockstep);
+  EXPECT_EQ(app.seed, 0u);
+  EXPECT_FALSE(app.record_memory);
+  EXPECT_EQ(app.trace_capacity, ExecOptions{}.trace_capacity);
+  EXPECT_EQ(app.step, 1) << "the step shown stays";
+  EXPECT_TRUE(app.config == stepped) << "the step's own launch";
+  EXPECT_EQ(step_view_problems(report_step(app)), "ok");
+}
+
 }  // namespace
 }  // namespace coop::app

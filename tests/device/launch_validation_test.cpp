@@ -102,6 +102,13 @@ TEST(LaunchValidation, CommandLineValuesAreRejectedByName) {
     ASSERT_FALSE(r) << "'" << c.text << "' was accepted";
     EXPECT_NE(r.message().find(c.part), std::string::npos) << c.text << " -> " << r.message();
   }
+  // A block's error names a block's limits, not a grid's.
+  auto block = parse_dim3("0", "--block");
+  ASSERT_FALSE(block);
+  EXPECT_NE(block.message().find("x and y from 1 to 1024, z from 1 to 64, 1024 threads in all"),
+            std::string::npos)
+      << block.message();
+  EXPECT_EQ(block.message().find("2147483647"), std::string::npos) << block.message();
 }
 
 // The emulator refuses with the validation message before creating a single thread. (On a GPU

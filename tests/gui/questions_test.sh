@@ -60,4 +60,37 @@ if "$coopviz" gui --script bad.txt > bad.log 2> bad.err; then
   echo "FAIL: 'two' was taken as a number"; exit 1
 fi
 grep -q "'two' is not a whole number" bad.err || { cat bad.err; exit 1; }
+# Answers typed key by key into the field, as a student types them: each question's field starts
+# empty. The last answer once stayed in the field: "2" typed at step 3 after "32" at step 2 was
+# checked as "322" (both questions first of their step).
+cat > typed.txt <<SCRIPT
+questions on
+lesson occupancy
+expect question blocks-768
+expect field empty
+type 2
+expect field 2
+press enter
+expect verdict right
+expect question warps-768
+expect field empty
+type 48
+press enter
+expect verdict right
+step 2
+expect question blocks-32
+type 32
+press enter
+expect verdict right
+step 3
+expect question blocks-smem
+expect field empty
+type 2
+press enter
+expect verdict right
+expect score 4/4
+quit
+SCRIPT
+"$coopviz" gui --script typed.txt --settings "$out/typed-settings.json" > typed.log ||
+  { cat typed.log; echo "FAIL: typed answers"; exit 1; }
 echo "questions ok"
