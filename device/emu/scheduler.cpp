@@ -433,8 +433,15 @@ void fill_window(Worker& worker, unsigned window_units) {
 
 // Drops finished blocks. A cluster's blocks go together: a block's shared memory must outlive
 // its cluster peers, which may still read it through map_shared_rank (distributed shared memory).
+// A finished block's partitions are checked first: every member of a parent must have made them.
 void retire_finished(Worker& worker) {
   auto& res = worker.resident;
+  for (auto& b : res) {
+    if (b->live != 0 || b->partition_sites.empty()) continue;
+    const std::string skipped = skipped_partition(*b);
+    b->partition_sites.clear();
+    if (!skipped.empty()) worker.launch->fail(skipped);
+  }
   if (worker.launch->request->config.mode != LaunchMode::Cluster) {
     std::erase_if(res, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
     return;
