@@ -266,7 +266,7 @@ void fault(const std::string& message, uint16_t line) {
   e.flags = kFlagStuck;
   record(e);
   set_state(lane, LaneState::Faulted);
-  // Resumed again only when the launch is torn down, and then the fiber unwinds from here.
+  // Never resumed: the launch ends and drops the suspended lanes.
   for (;;) yield_to_scheduler(lane);
 }
 

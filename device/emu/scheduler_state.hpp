@@ -185,8 +185,6 @@ struct Worker {
   uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
   bool stack_overflow = false;
-  // Set while the launch is torn down: a lane resumed then unwinds its stack instead of running.
-  bool unwinding = false;
   // Above zero while the running lane is in code that must finish before any other lane runs (a
   // cuda::barrier's completion function): its accesses are not step points (NoAccessSteps).
   int no_access_steps = 0;
@@ -234,12 +232,9 @@ class NoAccessSteps {
   Worker& worker_;
 };
 
-// Suspends the running lane and returns to the scheduler; returns when the lane runs again. When
-// the launch is being torn down it throws LaneUnwind instead, unwinding the lane's stack.
+// Suspends the running lane and returns to the scheduler; returns when the lane runs again (a
+// lane still suspended when the launch ends is dropped, never resumed: scheduler.cpp).
 void yield_to_scheduler(Lane& lane);
-
-// Thrown into a suspended lane at teardown; caught where the lane's fiber began.
-struct LaneUnwind {};
 
 // Arrivals a rendezvous of `group` needs before it completes (emu_api.cpp).
 uint32_t members_needed(const Lane& lane, const GroupRef& group);
