@@ -18,6 +18,11 @@ std::string format(const char* fmt, Args... args) {
   return buf;
 }
 
+// __syncwarp is a barrier of the lanes its mask names (recorded as the group's id).
+std::string syncwarp_call(uint32_t mask) {
+  return format("__syncwarp(0x%08" PRIx32 ")", mask);
+}
+
 }  // namespace
 
 std::string format_value(uint64_t bits, ValueType type) {
@@ -67,6 +72,8 @@ std::string group_label(GroupKind kind, uint32_t id) {
   switch (kind) {
     case GroupKind::Coalesced:
       return format("coalesced 0x%08" PRIx32, id);
+    case GroupKind::Warp:  // the lanes a warp intrinsic's mask names
+      return format("lanes 0x%08" PRIx32, id);
     case GroupKind::Labeled:
       return "label " + std::to_string(id);
     case GroupKind::Binary:
@@ -146,6 +153,8 @@ std::string describe_event(const Event& e, const TraceHeader& h, uint64_t origin
       return "stopped here by an error that ended the launch (the run's report says which)";
     if (e.kind == EventKind::GroupCreate)
       return "stuck partitioning " + group + ": not every thread of it gets here (deadlock)";
+    if (e.kind == EventKind::Barrier && e.group_kind == GroupKind::Warp)
+      return "stuck in " + syncwarp_call(e.group_id) + ": it can never complete (deadlock)";
     const std::string call = e.kind == EventKind::Collective    ? op_label(e.op)
                              : e.kind == EventKind::BarrierWait ? "barrier_wait"
                                                                 : "sync()";
@@ -163,8 +172,9 @@ std::string describe_event(const Event& e, const TraceHeader& h, uint64_t origin
       return text;
     }
     case EventKind::Barrier:
-      return "sync() on " + group + ", phase " + std::to_string(e.extra) +
-             " (arrives t=" + at(e.time) + ", leaves t=" + at(e.b) + ")";
+      return (e.group_kind == GroupKind::Warp ? syncwarp_call(e.group_id) : "sync() on " + group) +
+             ", phase " + std::to_string(e.extra) + " (arrives t=" + at(e.time) +
+             ", leaves t=" + at(e.b) + ")";
     case EventKind::BarrierArrive:
       return "barrier_arrive on " + group + ", phase " + std::to_string(e.extra);
     case EventKind::BarrierWait:

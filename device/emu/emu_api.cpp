@@ -11,6 +11,21 @@
 namespace coop::emu {
 using namespace detail;
 
+const char* detail::group_name(GroupKind k) {
+  switch (k) {
+    case GroupKind::Block: return "thread block";
+    case GroupKind::Grid: return "grid";
+    case GroupKind::Cluster: return "cluster";
+    case GroupKind::Tile: return "tile";
+    case GroupKind::Coalesced: return "coalesced group";
+    case GroupKind::Labeled: return "labeled partition";
+    case GroupKind::Binary: return "binary partition";
+    case GroupKind::Stride: return "stride partition";
+    case GroupKind::Warp: return "warp";
+    default: return "group";
+  }
+}
+
 Lane& detail::current_lane() {
   if (t_worker == nullptr || t_worker->current == nullptr)
     throw std::logic_error("coop::emu service called outside an emulated kernel thread");
@@ -24,21 +39,6 @@ std::string where(const Lane& lane, uint16_t line) {
   os << "line " << line << ", thread (" << lane.info.thread_idx.str() << ") of block ("
      << lane.info.block_idx.str() << ")";
   return os.str();
-}
-
-const char* group_name(GroupKind k) {
-  switch (k) {
-    case GroupKind::Block: return "thread block";
-    case GroupKind::Grid: return "grid";
-    case GroupKind::Cluster: return "cluster";
-    case GroupKind::Tile: return "tile";
-    case GroupKind::Coalesced: return "coalesced group";
-    case GroupKind::Labeled: return "labeled partition";
-    case GroupKind::Binary: return "binary partition";
-    case GroupKind::Stride: return "stride partition";
-    case GroupKind::Warp: return "warp";
-    default: return "group";
-  }
 }
 
 // Every member of a group must make the same collective call; warp-sized groups may make it from
@@ -266,7 +266,7 @@ void fault(const std::string& message, uint16_t line) {
   e.flags = kFlagStuck;
   record(e);
   set_state(lane, LaneState::Faulted);
-  // Resumed again only when the launch is torn down, and then the fiber unwinds from here.
+  // Never resumed: the launch ends and drops the suspended lanes.
   for (;;) yield_to_scheduler(lane);
 }
 

@@ -95,6 +95,11 @@ PlainStep step_plain(uint16_t line, Op op);
 // and (if given) the resolver has filled call.out. Reports deadlock or mismatch instead of hanging.
 void rendezvous(CollectiveCall& call);
 
+// Notes that the calling thread made a partition of `parent` at `line` (a tile of at most 32
+// threads, which each thread computes alone: no meeting). Every member of the parent must make
+// it; when the block finishes, a member that did not is reported, naming the line and threads.
+void note_partition(const GroupRef& parent, uint16_t line, const char* what);
+
 // Split barrier: arrive returns at once with the phase token; wait blocks until that phase of
 // the group's barrier has been reached by every member. kOldestToken waits on the calling thread's
 // oldest open arrival on the group (cluster_group::barrier_wait() takes no token).

@@ -135,7 +135,7 @@ ValueType value_type_of_size(uint32_t bytes) {
   // The call's return address minus one lies inside the access's call instruction, whose line
   // the line tables give.
   const auto code = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
-  if (w.launch->access_steps && w.no_access_steps == 0 && !w.unwinding) access_step(*lane, code);
+  if (w.launch->access_steps && w.no_access_steps == 0) access_step(*lane, code);
   if (!w.launch->record_memory) return;
   e.group_id = code;
   e.kind = write ? EventKind::Store : EventKind::Load;

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <exception>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -65,9 +64,6 @@ void yield_to_scheduler(Lane& lane) {
   switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
   lane.back = std::move(lane.back).resume();
   switched(lane.asan_fake_stack, nullptr, nullptr);
-  // Torn down while suspended: unwind to where the fiber began, running destructors on the way.
-  // A destructor that waits again during that unwinding just returns.
-  if (t_worker->unwinding && std::uncaught_exceptions() == 0) throw LaneUnwind{};
 }
 
 namespace {
@@ -138,12 +134,7 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
           Worker& w = *t_worker;
           switched(nullptr, &w.stack_low, &w.stack_size);
           lane.back = std::move(back);
-          if (!w.unwinding) {  // a lane torn down before it ever ran has nothing to unwind
-            try {
-              w.launch->request->body();
-            } catch (const LaneUnwind&) {
-            }
-          }
+          w.launch->request->body();
           flush_pending_store(w);
           set_state(lane, LaneState::Done);
           switching_to(nullptr, w.stack_low, w.stack_size);
@@ -180,15 +171,25 @@ void resume(Worker& worker, Lane& lane) {
   ++worker.steps;
 }
 
-// Unwinds every lane still suspended (after a fault or a deadlock) through the same announced
-// switches as a normal step, so that no fiber is left for Boost.Context's destructor to unwind
-// behind the sanitizer's back.
-void unwind_suspended(Worker& worker) {
-  worker.unwinding = true;
+// Lanes still suspended after a fault or a deadlock are dropped, not unwound: a lane may wait
+// where no exception can pass (inside a destructor, which is noexcept; inside a ThreadSanitizer
+// hook such as __tsan_read4, which g++ declares nothrow, so the kernel's frames hold no unwind
+// entry for the call), and an exception thrown there, ours or Boost.Context's forced unwinding,
+// ends the program in std::terminate. So each suspended fiber's handle is never destroyed (that
+// would unwind it) and its stack goes back to the pool, whose next fiber starts it afresh (the
+// pool clears AddressSanitizer's marks from recycled stacks). The dropped frames' destructors do
+// not run, which only a failed launch pays for.
+void drop_suspended(Worker& worker) {
   for (auto& block : worker.resident)
-    for (Lane& lane : block->lanes)
-      if (lane.fiber) resume(worker, lane);
-  worker.unwinding = false;
+    for (Lane& lane : block->lanes) {
+      if (!lane.fiber) continue;
+      alignas(boost::context::fiber) unsigned char dropped[sizeof(boost::context::fiber)];
+      new (dropped) boost::context::fiber(std::move(lane.fiber));  // never destroyed
+      boost::context::stack_context sc;
+      sc.size = lane.stack_size;
+      sc.sp = static_cast<char*>(const_cast<void*>(lane.stack_low)) + lane.stack_size;
+      if (worker.pool->deallocate(sc)) worker.stack_overflow = true;
+    }
 }
 
 // Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
@@ -433,8 +434,15 @@ void fill_window(Worker& worker, unsigned window_units) {
 
 // Drops finished blocks. A cluster's blocks go together: a block's shared memory must outlive
 // its cluster peers, which may still read it through map_shared_rank (distributed shared memory).
+// A finished block's partitions are checked first: every member of a parent must have made them.
 void retire_finished(Worker& worker) {
   auto& res = worker.resident;
+  for (auto& b : res) {
+    if (b->live != 0 || b->partition_sites.empty()) continue;
+    const std::string skipped = skipped_partition(*b);
+    b->partition_sites.clear();
+    if (!skipped.empty()) worker.launch->fail(skipped);
+  }
   if (worker.launch->request->config.mode != LaunchMode::Cluster) {
     std::erase_if(res, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
     return;
@@ -540,7 +548,7 @@ void run_worker(Worker& worker, unsigned window_units) {
   if (worker.stack_overflow)
     L.fail("an emulated thread overflowed its " + std::to_string(worker.pool->stack_bytes() / 1024) +
            " KiB stack");
-  unwind_suspended(worker);
+  drop_suspended(worker);
   worker.resident.clear();
   t_worker = nullptr;
   t_recording_worker = nullptr;

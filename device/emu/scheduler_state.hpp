@@ -93,6 +93,18 @@ struct ObjectBarrier {
   std::vector<AsyncCopy> copies;
 };
 
+// A partition call site of one parent group in a block (note_partition): how many times each
+// thread of the block made it, and how many it is excused (a lane of a warp-level parent that had
+// exited when another lane made it, as a warp operation excuses exited lanes on sm_70+).
+struct PartitionSite {
+  uint16_t line = 0;
+  const char* what = "";
+  GroupKind parent_kind = GroupKind::Block;
+  uint32_t first = 0, size = 0;         // the parent's thread ranks [first, first + size), or
+  uint32_t warp = 0, warp_mask = 0;     // its lanes of one warp, when warp_mask is not 0
+  std::vector<uint32_t> made, excused;  // by thread rank in the block
+};
+
 struct Block {
   uint32_t rank = 0;
   Dim3 idx;
@@ -104,6 +116,7 @@ struct Block {
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
   std::unordered_map<int64_t, ObjectBarrier> objects;  // cuda::barrier by shared-memory offset
+  std::unordered_map<uint64_t, PartitionSite> partition_sites;  // by parent and line
   uint64_t last_key = 0;                   // the rendezvous met last, to skip the lookup
   Rendezvous* last_rendezvous = nullptr;
 };
@@ -172,8 +185,6 @@ struct Worker {
   uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
   bool stack_overflow = false;
-  // Set while the launch is torn down: a lane resumed then unwinds its stack instead of running.
-  bool unwinding = false;
   // Above zero while the running lane is in code that must finish before any other lane runs (a
   // cuda::barrier's completion function): its accesses are not step points (NoAccessSteps).
   int no_access_steps = 0;
@@ -221,12 +232,9 @@ class NoAccessSteps {
   Worker& worker_;
 };
 
-// Suspends the running lane and returns to the scheduler; returns when the lane runs again. When
-// the launch is being torn down it throws LaneUnwind instead, unwinding the lane's stack.
+// Suspends the running lane and returns to the scheduler; returns when the lane runs again (a
+// lane still suspended when the launch ends is dropped, never resumed: scheduler.cpp).
 void yield_to_scheduler(Lane& lane);
-
-// Thrown into a suspended lane at teardown; caught where the lane's fiber began.
-struct LaneUnwind {};
 
 // Arrivals a rendezvous of `group` needs before it completes (emu_api.cpp).
 uint32_t members_needed(const Lane& lane, const GroupRef& group);
@@ -236,6 +244,13 @@ Lane& current_lane();
 
 // Lane state changes keep the warp's masks in step.
 void set_state(Lane& lane, LaneState state);
+
+// The first partition of `block` that a member of its parent skipped, in words naming the line
+// and the threads ("" if none); checked once the block's threads have all finished.
+std::string skipped_partition(const Block& block);
+
+// "thread block", "tile", ...: a group's kind in a report.
+const char* group_name(GroupKind kind);
 
 // "threads 0-15, 32-47 of block (1,0,0)"
 std::string describe_threads(const std::vector<const Lane*>& lanes);

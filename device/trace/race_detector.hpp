@@ -21,10 +21,25 @@
 //     consumer_wait, or the phase of the cuda::barrier it was given) that lands it. An access
 //     before the issue or after the completion is ordered with it; one in between races;
 //   - kernel boundaries: each launch is its own trace, so launches are ordered.
-// Collectives: reduce, inclusive_scan, exclusive_scan and invoke_one meet every member of their
-// group and are treated as syncing it (like tile.sync()). Shuffles, votes, ballots and matches
-// are not: CUDA promises no memory ordering for __shfl_sync and friends, and on Volta and later
-// a warp's lanes need __syncwarp() or tile.sync() for their memory to be ordered.
+// Not synchronisations: collectives and partitions. CUDA promises memory ordering only for
+// sync(), __syncthreads(), __syncwarp() and the barriers above; CUDA 13's cooperative_groups
+// headers show what the others are made of:
+//   - reduce on a tile of at most 32 threads or a coalesced group is redux.sync or a shuffle
+//     butterfly (details/reduce.h, coalesced_reduce.h), the scans are shfl_up ladders
+//     (details/scan.h, coalesced_scan.h): like __shfl_sync, they exchange registers and order
+//     no memory. On a tile of 64 or more they pass values through the tile's scratch memory with
+//     the library's own flags (collectives_scheme), an implementation detail, not a promise;
+//   - invoke_one is elect.sync, or `if (thread_rank() == 0)` where elect is missing
+//     (details/invoke.h): the other members do not even wait for the chosen one's call, and
+//     invoke_one_broadcast adds only a shuffle of the result;
+//   - tiled_partition of at most 32 threads is each thread's arithmetic on its rank, and labeled
+//     and binary partitions are match and ballot (details/partitioning.h). A tile of 64 or more
+//     calls its parent's sync() as it forms on sm_80+ (cooperative_groups.h, the multi-warp
+//     tile's constructor), but the header's own word for tiled_partition is only that it "may
+//     cause the calling thread to wait": the emulator makes the members meet there, and a program
+//     that needs the ordering still calls sync().
+// So a value written before one of these and read by another member after it still needs a
+// barrier between them (tile.sync() for a warp), as on Volta and later.
 //
 // Not seen: accesses to another block's shared memory in a cluster (distributed shared memory),
 // which the emulator's memory recording does not record.

@@ -1,5 +1,5 @@
 // The race detector's phases (race_detector.hpp): which events of a trace meet in one barrier
-// phase or syncing collective, and what leaving that phase gives each member.
+// phase, and what leaving that phase gives each member.
 #pragma once
 
 #include <cstdint>
@@ -14,15 +14,13 @@
 
 namespace coop::race {
 
-// A rendezvous (sync, __syncthreads, __syncwarp, a syncing collective, cg::wait) is matched by the
-// emulator in call order per group, so the k-th one of each member is one phase. Split barriers'
-// phases are numbered by finalize_trace (Event::extra), cuda::barrier's by the emulator (a - 1).
+// A rendezvous (sync, __syncthreads, __syncwarp, cg::wait) is matched by the emulator in call
+// order per group, so the k-th one of each member is one phase. Split barriers' phases are
+// numbered by finalize_trace (Event::extra), cuda::barrier's by the emulator (a - 1).
+// Collectives (reduce, the scans, invoke_one, shuffles, votes) and partition creation are no
+// phase: CUDA promises no memory ordering for them (race_detector.hpp says why).
 
 enum class Category : uint8_t { Rendezvous, Split, Object };
-
-inline bool syncing_collective(Op op) {
-  return op == Op::Reduce || op == Op::InclusiveScan || op == Op::ExclusiveScan;
-}
 
 // Which phase category an event takes part in, if any.
 inline std::optional<Category> category_of(const Event& e) {
@@ -34,10 +32,7 @@ inline std::optional<Category> category_of(const Event& e) {
   }
   switch (e.kind) {
     case EventKind::Barrier:
-    case EventKind::InvokeOne:
       return Category::Rendezvous;
-    case EventKind::Collective:
-      return syncing_collective(e.op) ? std::optional(Category::Rendezvous) : std::nullopt;
     case EventKind::CopyWait:  // cg::wait meets its group; a thread's own wait meets no one
       return e.group_kind == GroupKind::Thread ? std::nullopt : std::optional(Category::Rendezvous);
     case EventKind::BarrierArrive:

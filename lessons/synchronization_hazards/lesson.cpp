@@ -1,5 +1,6 @@
-// Lesson "synchronization-hazards": definition, CPU reference and checks. Variants 1 and 2
-// deadlock on purpose and run only on the emulator, whose report becomes the lesson's check.
+// Lesson "synchronization-hazards": definition, CPU reference and checks. Variant 1 deadlocks
+// and variant 2 skips a partition on purpose; both run only on the emulator, whose report becomes
+// the lesson's check.
 // Variant 3 leaves a barrier out: a data race, which runs on both backends and which the
 // emulator's race detector finds.
 #include <algorithm>
@@ -167,18 +168,21 @@ Status run_fixed(Executor& exec, const RunRequest& req, const std::vector<int>& 
   return {};
 }
 
-// [SECTION] The hazard variants: emulator only, the deadlock report is the result.
+// [SECTION] The hazard variants: emulator only, its report is the result.
 
 Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>& in, int variant,
                   LessonRun& out) {
   const SumKernel& kernel =
       variant == 1 ? kernels().half_block_deadlock : kernels().partition_in_branch;
-  const char* what = variant == 1 ? "__syncthreads()" : "tiled_partition()";
+  const std::string what = variant == 1 ? "__syncthreads()" : "tiled_partition()";
   const int line = variant == 1 ? line_in_kernel("// the whole block, whoever called")
                                 : line_in_kernel("// too late: half are gone");
   const std::string name = variant == 1 ? "variant 1 (library sum called by half a block)"
                                         : "variant 2 (partition inside a branch)";
-  if (Status s = refuse_hazard_on_gpu(exec, name, "deadlocks"); !s) return s;
+  if (Status s =
+          refuse_hazard_on_gpu(exec, name, variant == 1 ? "deadlocks" : "breaks CUDA's rules");
+      !s)
+    return s;
 
   const size_t threads = in.size(), n = req.config.block.x;
   auto d_in = DeviceArray<int>::create(exec, threads, "in");
@@ -192,14 +196,21 @@ Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>&
       exec.launch(kernel, req.config, trace, d_in->get(), d_block->get(), d_warp->get());
   out.launches.push_back(std::move(trace));  // the partial trace: what happened up to the hang
 
-  const std::string half = std::to_string(n / 2);
-  out.checks.push_back(hazard_reported(
-      "the emulator reported the deadlock at line " + std::to_string(line) + " with " +
-          thread_range(n / 2, n - 1) + " missing",
-      launched,
-      {"deadlock", std::string(what) + " at line " + std::to_string(line),
-       half + " of " + std::to_string(n) + " threads arrived (" + thread_range(0, n / 2 - 1),
-       half + " exited without arriving (" + thread_range(n / 2, n - 1)}));
+  const std::string half = std::to_string(n / 2), at = " at line " + std::to_string(line);
+  if (variant == 1)
+    out.checks.push_back(hazard_reported(
+        "the emulator reported the deadlock" + at + " with " + thread_range(n / 2, n - 1) +
+            " missing",
+        launched,
+        {"deadlock", what + at,
+         half + " of " + std::to_string(n) + " threads arrived (" + thread_range(0, n / 2 - 1),
+         half + " exited without arriving (" + thread_range(n / 2, n - 1)}));
+  else  // making a tile is no barrier: the block finishes, then the skip is reported
+    out.checks.push_back(hazard_reported(
+        "the emulator reported the partition" + at + " skipped by " + thread_range(n / 2, n - 1),
+        launched,
+        {what + at, thread_range(n / 2, n - 1) + " of block", "skipped it",
+         thread_range(0, n / 2 - 1) + " of block"}));
   out.results.emplace_back("emulator report", launched.ok() ? "none" : launched.message());
   return {};
 }
@@ -295,8 +306,8 @@ LessonDef lesson() {
       {"variant", 0, 0, 3,
        "0: safe (one barrier three ways, and the group-parameter fix); 1: a block-wide library "
        "called by half a block (deadlock, emulator only); 2: a partition made inside a branch "
-       "(deadlock, emulator only); 3: the first barrier of three_spellings left out (a data "
-       "race, which only the emulator's detector sees)"},
+       "(reported when the block ends, emulator only); 3: the first barrier of three_spellings "
+       "left out (a data race, which only the emulator's detector sees)"},
       {"data", 1, 0, 1 << 30, "seed of the random input values"},
   };
   // Which reads of missing_barrier come before their neighbour's write is the race itself: the

@@ -82,7 +82,7 @@ __global__ void partition_in_branch(const int* in, int* /*block_sums*/, int* war
   if (r < int(block.num_threads()) / 2) {
     cg::thread_group late_warp = cg::tiled_partition(block, 32);  // too late: half are gone
     const int warp_total = group_sum(late_warp, scratch + r / 32 * 32, in[grid.thread_rank()]);
-    traced(warp_sums[grid.thread_rank()]) = warp_total;
+    traced(warp_sums[grid.thread_rank()]) = warp_total;  // nobody waited for the upper half
   }
 }
 

@@ -249,14 +249,18 @@ void PrintTo(const Wrong& w, std::ostream* out) {
 
 class WrongSolution : public ::testing::TestWithParam<Wrong> {};
 
-// Writes the reference solution with `w`'s edit into `file` and checks that the shown example
-// (the program as the student runs it) still passes.
-void write_variant_passing_the_example(const Exercise& e, const Wrong& w, const fs::path& file) {
+// Writes the reference solution with `w`'s edit into `file`.
+void write_variant(const Exercise& e, const Wrong& w, const fs::path& file) {
   std::string text = read(e.solution());
   const size_t at = text.find(w.from);
   ASSERT_NE(at, std::string::npos) << w.from;
   text.replace(at, std::string(w.from).size(), w.to);
   write(file, text);
+}
+
+// The same, and checks that the shown example (the program as the student runs it) still passes.
+void write_variant_passing_the_example(const Exercise& e, const Wrong& w, const fs::path& file) {
+  ASSERT_NO_FATAL_FAILURE(write_variant(e, w, file));
   const coop::testing::Ran shown =
       coop::testing::run_coopviz_cached("run --backend emu " + file.string());
   EXPECT_EQ(shown.exit_code, 0) << shown.out << shown.err;
@@ -278,6 +282,41 @@ TEST_P(WrongSolution, PassesTheShownExampleButFailsTheHiddenCases) {
 
 INSTANTIATE_TEST_SUITE_P(Exercises, WrongSolution, ::testing::ValuesIn(kWrongSolutions),
                          named_by_id<Wrong>);
+
+// Barriers that are not: a warp tile's sync() in place of the block barrier, or a tile made and
+// never synced. Making a tile of 32 threads orders nothing (each thread computes it alone) and a
+// tile's sync() waits for its own warp only, so a thread still reads its mirror's value from
+// another warp before that warp wrote it, and the check must fail the solution.
+const Wrong kFalseBarriers[] = {
+    {"fix-the-race", "block.sync();", "cg::tiled_partition<32>(block).sync();",
+     "a warp tile's sync() for the block's barrier"},
+    {"fix-the-race", "block.sync();",
+     "const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n  (void)tile;",
+     "a tile made and never synced"},
+};
+
+class FalseBarrier : public ::testing::TestWithParam<Wrong> {};
+
+TEST_P(FalseBarrier, FailsTheCheck) {
+  const Wrong w = GetParam();
+  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
+  ASSERT_TRUE(e.ok()) << e.message();
+  const fs::path dir = scratch("false-barrier-" + std::to_string(std::hash<std::string>{}(w.to)));
+  const fs::path file = dir / "false_barrier.cu";
+  ASSERT_NO_FATAL_FAILURE(write_variant(*e, w, file));
+  const CheckReport r = check(*e, file);
+  EXPECT_TRUE(r.compiled) << r.compiler_output;
+  EXPECT_FALSE(r.passed()) << w.why << summary(r);
+  size_t wrong_outputs = 0;
+  for (const auto& c : r.cases) wrong_outputs += !c.passed && c.index >= 0;
+  EXPECT_GT(wrong_outputs, 0u) << w.why << ": the race shows in the outputs" << summary(r);
+  fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Exercises, FalseBarrier, ::testing::ValuesIn(kFalseBarriers),
+                         [](const ::testing::TestParamInfo<Wrong>& info) {
+                           return std::string(info.index == 0 ? "TileSync" : "TileNeverSynced");
+                         });
 
 // Solutions whose outputs are right everywhere but that miss the exercise's point, which its
 // count rules (counts.json) hold the student to: `why` is what the failure must say.

@@ -229,6 +229,22 @@ TEST(ProgramCli, ABroadcastFromDifferentRanksInAWideTileIsStoppedAtItsLine) {
   EXPECT_NE(r.err.find("every member must pass the same value"), std::string::npos) << r.err;
 }
 
+// The threads still waiting when a lane faults are dropped, not unwound (some wait inside a
+// destructor or a memory hook, which no exception may leave): under every schedule the fault is
+// reported at the user's line, and the program sees a failed launch.
+TEST(ProgramCli, AFaultIsReportedUnderEverySchedule) {
+  for (const char* schedule : {"lockstep", "random --seed 1", "its --seed 2"}) {
+    const coop::testing::Ran r = coopviz(std::string("run --backend emu --schedule ") + schedule +
+                                         " " + program("failing/fault_with_destructor.cu"));
+    EXPECT_EQ(r.exit_code, 1) << schedule << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("kernel rotate_and_count: line 21, thread (37,0,0) of block (0,0,0): "
+                         "__shfl_sync(): the calling lane 5 is not in its mask"),
+              std::string::npos)
+        << schedule << ": " << r.err;
+    EXPECT_NE(r.out.find("unspecified launch failure"), std::string::npos) << schedule << r.out;
+  }
+}
+
 TEST(ProgramCli, ACrashIsReportedInPlainWords) {
   const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/crash.cu"));
   EXPECT_EQ(r.exit_code, 128 + 11);

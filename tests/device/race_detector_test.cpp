@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "device/trace/instrumented_flag.hpp"
+#include "device/trace/names.hpp"
 #include "device/trace/race_detector.hpp"
 #include "device/trace/vector_clock.hpp"
 
@@ -115,6 +116,38 @@ TEST(RaceDetector, ABlockBarrierOrdersTheWriteBeforeTheRead) {
   b.shared(EventKind::Load, 1, 13, 0);
   b.shared(EventKind::Store, 0, 14, 4);  // after the barrier: no one else touches it
   EXPECT_TRUE(b.races().empty());
+}
+
+// The same write and read around a call that every member of a warp tile makes but that CUDA
+// gives no memory ordering: a reduce, a scan, invoke_one, a shuffle, the tile's creation. Each
+// still races; the tile's sync() orders them.
+TEST(RaceDetector, CollectivesAndPartitionsOrderNothingOnlyTheTilesSyncDoes) {
+  struct Call {
+    EventKind kind;
+    Op op;
+  };
+  const Call calls[] = {{EventKind::Collective, Op::Reduce},
+                        {EventKind::Collective, Op::InclusiveScan},
+                        {EventKind::Collective, Op::ExclusiveScan},
+                        {EventKind::InvokeOne, Op::None},
+                        {EventKind::Collective, Op::Shfl},
+                        {EventKind::GroupCreate, Op::None},
+                        {EventKind::Barrier, Op::None}};
+  for (const Call& c : calls) {
+    TraceBuilder b(1, 2);
+    b.shared(EventKind::Store, 0, 10, 0);
+    for (uint32_t t = 0; t < 2; ++t) {
+      Event& e = b.add(c.kind, t, 12);
+      e.op = c.op;
+      e.group_kind = GroupKind::Tile;
+      e.group_id = 0;
+      e.rank = t;
+      e.group_size = 2;
+    }
+    b.shared(EventKind::Load, 1, 13, 0);
+    EXPECT_EQ(b.races().size(), c.kind == EventKind::Barrier ? 0u : 1u)
+        << name_of(c.kind) << " " << name_of(c.op);
+  }
 }
 
 TEST(RaceDetector, ReadsAloneAndOneThreadAloneNeverRace) {

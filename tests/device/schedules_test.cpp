@@ -130,6 +130,41 @@ TEST(Schedules, ItsBreaksWarpSynchronousCodeThatSyncwarpMakesRight) {
   EXPECT_GE(sums.size(), 2u) << "its: every seed gave the same sum";
 }
 
+// Making a tile of 32 threads is no barrier (each thread computes it from its rank): under every
+// schedule some seed lets a thread read another warp's flag, raised before that warp's tile is
+// made, while it is still down. Each creation is still recorded once, with the tile's rank, size
+// and id.
+TEST(Schedules, MakingATileIsNoBarrier) {
+  for (Schedule schedule : {Schedule::Lockstep, Schedule::Random, Schedule::Its}) {
+    int early = 0;
+    for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      auto exec = scheduled(schedule, seed);
+      auto flags = DeviceArray<int>::create(*exec, 128, "flags");
+      auto seen = DeviceArray<int>::create(*exec, 128, "seen");
+      ASSERT_TRUE(flags->zero());
+      Trace trace;
+      ASSERT_TRUE(exec->launch(kernels().flag_then_tile, blocks_of(1, 128), trace, flags->get(),
+                               seen->get()));
+      const std::vector<int> got = *seen->download();
+      early += int(std::count(got.begin(), got.end(), 0));
+      std::set<uint32_t> made;
+      for (const Event& e : trace.events) {
+        if (e.kind != EventKind::GroupCreate || e.group_kind != GroupKind::Tile) continue;
+        EXPECT_TRUE(made.insert(e.thread).second) << "thread " << e.thread << " made two tiles";
+        EXPECT_EQ(e.rank, e.thread % 32);
+        EXPECT_EQ(e.group_size, 32u);
+        EXPECT_EQ(e.group_id, e.thread / 32);
+        EXPECT_EQ(meta_rank_of(e.extra), e.thread / 32);
+        EXPECT_EQ(meta_size_of(e.extra), 4u);
+      }
+      EXPECT_EQ(made.size(), 128u);
+    }
+    EXPECT_GT(early, 0)
+        << to_string(schedule)
+        << ": every thread saw the other warp's flag, as if the tile were a barrier";
+  }
+}
+
 // The tickets kernel (every thread takes a ticket with atomicAdd) on 4 blocks of 64 threads.
 Trace take_tickets(Executor& exec, DeviceArray<int>& counter, DeviceArray<int>& tickets) {
   EXPECT_TRUE(counter.zero());

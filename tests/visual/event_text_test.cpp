@@ -1,4 +1,5 @@
-// Counts abbreviated for badges (the code view's threads-per-line pill).
+// Counts abbreviated for badges (the code view's threads-per-line pill), values, and events in
+// words.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -35,6 +36,27 @@ TEST(ShortCount, FitsFourCharactersAndRoundsToTheNearestUnit) {
   EXPECT_EQ(short_count(16777216), "17M");
   EXPECT_EQ(short_count(uint64_t(4300000000)), "4.3G");
   for (uint64_t n = 1; n < UINT64_MAX / 3; n = n * 3 + 1) EXPECT_LE(short_count(n).size(), 4u) << n;
+}
+
+// A warp intrinsic's group id is its lane mask: __syncwarp reads as the call with its mask, not as
+// a barrier of "warp 4294967295", also when it never completes.
+TEST(DescribeEvent, SyncwarpIsNamedWithItsMask) {
+  Event e{};
+  e.kind = EventKind::Barrier;
+  e.group_kind = GroupKind::Warp;
+  e.group_id = 0xffffffffu;
+  e.extra = 2;
+  const TraceHeader header;
+  EXPECT_EQ(describe_event(e, header, 0).rfind("__syncwarp(0xffffffff), phase 2", 0), 0u)
+      << describe_event(e, header, 0);
+  e.group_id = 0x0000ffffu;
+  e.flags = kFlagStuck;
+  EXPECT_EQ(describe_event(e, header, 0),
+            "stuck in __syncwarp(0x0000ffff): it can never complete (deadlock)");
+  e.kind = EventKind::Collective;
+  e.op = Op::Shfl;
+  EXPECT_NE(describe_event(e, header, 0).find("on lanes 0x0000ffff"), std::string::npos)
+      << describe_event(e, header, 0);
 }
 
 }  // namespace

@@ -1,7 +1,14 @@
 // Emulated coop::cg, part 4: partitions. Partitioning is collective: every member of the parent
-// must make the call, so the members meet first (a partition inside a branch that only part of
-// the parent takes is reported as a deadlock naming the line and the missing threads). Then each
-// thread records the group it landed in: rank, size, group id and meta group.
+// must make the call. How the members take part follows cooperative_groups.h:
+//   - a tile of at most 32 threads (tiled_partition<N> with N <= 32, and tiled_partition(parent,
+//     n)) is computed by each thread alone from its rank: no meeting, no barrier, no memory
+//     ordering. The emulator notes each call (emu::note_partition) and reports, when the block
+//     finishes, a member of the parent that skipped it, naming the line and the threads;
+//   - a tile of 64 threads or more synchronizes its parent as it forms (the constructor of
+//     __static_size_multi_warp_tile_base calls g.sync() on sm_80 and later): a real meeting;
+//   - labeled, binary and stride partitions are computed with match and ballot over the parent's
+//     lanes: a warp-level meeting like a shuffle, which orders no memory either.
+// Then each thread records the group it landed in: rank, size, group id and meta group.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +22,7 @@
 namespace coop::cg {
 namespace detail {
 
+// A tile of 64 threads or more: the parent's members meet, as its g.sync() makes them.
 inline void meet_parent(const emu::GroupRef& parent, int line, const char* what, uint64_t arg) {
   meet(parent, line, EventKind::GroupCreate, Op::None, what, nullptr, 0, 0, arg);
 }
@@ -40,7 +48,7 @@ inline Partition runtime_tile(const handle& parent, unsigned n, int line) {
     emu::fault("tiled_partition(parent, n) needs a thread block, a tile of at most 32 threads or "
                "a coalesced group as its parent",
                uint16_t(line));
-  meet_parent(p, line, "tiled_partition()", n);
+  emu::note_partition(p, uint16_t(line), "tiled_partition()");
   if (!block && p.size <= n) return {p, parent.trace_meta_rank(), parent.trace_meta_size()};
   const uint32_t base = p.rank & ~(n - 1);
   if (block || p.kind == GroupKind::Tile) {
@@ -135,7 +143,8 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned i
 }
 
 // Tiles of a compile-time size of a block or of a larger tile (tiles of tiles). Tiles of 64 or
-// more threads synchronize their parent as they form, as cooperative_groups does.
+// more threads synchronize their parent as they form, as cooperative_groups does; smaller ones
+// are each thread's own arithmetic.
 //
 // A block whose size the tile does not divide ends in a partial tile (120 threads: tiles of 32,
 // 32, 32 and 24). cooperative_groups gives it no special treatment (cooperative_groups.h,
@@ -154,7 +163,10 @@ thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent,
                    std::to_string(p.size) +
                    " threads: tiles of 64 threads or more must divide their parent",
                uint16_t(line));
-  detail::meet_parent(p, line, "tiled_partition()", Size);
+  if constexpr (Size > 32)
+    detail::meet_parent(p, line, "tiled_partition()", Size);
+  else
+    emu::note_partition(p, uint16_t(line), "tiled_partition()");
   const uint32_t meta_rank = uint32_t(p.rank / Size);
   const uint32_t meta_size = uint32_t((p.size + Size - 1) / Size);
   const emu::GroupRef ref = detail::tile_group(Size, Size);

@@ -307,6 +307,18 @@ __global__ void partition_in_branch(int* out) {
     out[block.thread_rank()] = t16.thread_rank();
   }
 }
+// In both warps lanes 0-7 leave first. In warp 1 lanes 8-15 then skip the sub-partition of their
+// warp tile that the other lanes make, and wait at the tile's sync() meanwhile.
+__global__ void sub_partition_in_branch(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  auto t32 = cg::tiled_partition<32>(block);
+  if (t32.thread_rank() < 8) return;
+  if (block.thread_rank() < 40 || block.thread_rank() >= 48) {
+    auto t8 = cg::tiled_partition<8>(t32);
+    out[block.thread_rank()] = int(t8.thread_rank());
+  }
+  t32.sync();
+}
 __global__ void shfl_in_branch(int* out) {
   cg::thread_block block = cg::this_thread_block();
   auto t32 = cg::tiled_partition<32>(block);

@@ -66,6 +66,16 @@ __global__ void converge_after_branch(int* sizes) {
   sizes[i] = int(active.size());
 }
 
+// Every thread raises its flag, makes its warp's tile, then reads the flag of the thread one warp
+// on. Making a tile of 32 threads is each thread's own arithmetic, not a barrier: a thread may
+// read that flag before the other warp has raised it (and made its tile).
+__global__ void flag_then_tile(int* flags, int* seen) {
+  const unsigned t = threadIdx.x;
+  flags[t] = 1;
+  const cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  seen[t] = flags[(t + tile.num_threads()) % blockDim.x];
+}
+
 // Spins on a plain (volatile) load of a flag nothing sets: no traced step point in the loop, only
 // the load itself, which the random and its schedules make a step point.
 __global__ void spin_on_plain_load(int* flag) {
