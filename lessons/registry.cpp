@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "device/paths/data_dirs.hpp"
+#include "device/trace/user_file.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/registry_entries.hpp"
 
@@ -16,11 +17,10 @@ std::string_view edited_text(const std::string& folder, std::string_view built_i
   static std::deque<std::string> texts;  // the views into them live as long as the registry
   const std::filesystem::path dir = data_dirs().edited_lessons;
   if (dir.empty()) return built_in;
-  std::ifstream in(dir / folder / "lesson.md");
-  if (!in) return built_in;
-  std::stringstream text;
-  text << in.rdbuf();
-  return texts.emplace_back(text.str());
+  // A lesson.md that is missing or is no plain text file of sensible size: the built-in copy.
+  Result<std::string> text = read_user_file((dir / folder / "lesson.md").string(), kTextFileLimit);
+  if (!text) return built_in;
+  return texts.emplace_back(std::move(*text));
 }
 
 // The lesson its folder's lesson() defines, with the folder's files.

@@ -8,6 +8,7 @@
 #include "app/cli/progress_bar.hpp"
 #include "app/exercise/exercise.hpp"
 #include "app/exercise/progress.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace fs = std::filesystem;
@@ -145,8 +146,10 @@ void print_report(const CheckReport& r) {
 }
 
 int check(const Exercise& e, const ExerciseArgs& a) {
+  // A FIFO or a device is named for what it is (the reader's words), not as missing.
   if (std::error_code ec; !fs::is_regular_file(a.file, ec))
-    return usage_error("no file '" + a.file + "' to check");
+    return usage_error(fs::exists(a.file, ec) ? read_user_file(a.file, kTextFileLimit).message()
+                                              : "no file '" + a.file + "' to check");
   Result<CheckReport> report = [&] {
     ProgressBar bar;
     return check_exercise(e, a.file, [&](double f, const std::string& s) { bar.update(f, s); });

@@ -24,6 +24,7 @@
 #include "app/gui/window.hpp"
 #include "app/program/program.hpp"
 #include "app/questions/score.hpp"
+#include "device/trace/user_file.hpp"
 #include "lessons/lesson.hpp"
 
 namespace coop::app {
@@ -311,11 +312,9 @@ void register_gui(CLI::App& app, CliState& state) {
     const GuiSettings settings = saved ? *saved : GuiSettings{};
     std::vector<ScriptCommand> script;
     if (!gui->script.empty()) {
-      std::ifstream in(gui->script);
-      if (!in) return void(state.exit_code = usage_error("cannot read --script " + gui->script));
-      std::stringstream text;
-      text << in.rdbuf();
-      Result<std::vector<ScriptCommand>> parsed = parse_script(text.str());
+      Result<std::string> text = read_user_file(gui->script, kTextFileLimit);
+      if (!text) return void(state.exit_code = usage_error("--script: " + text.message()));
+      Result<std::vector<ScriptCommand>> parsed = parse_script(*text);
       if (!parsed) return void(state.exit_code = usage_error(parsed.message()));
       script = std::move(*parsed);
     }

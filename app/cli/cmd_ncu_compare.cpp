@@ -11,6 +11,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/ncu_compare.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace {
@@ -21,11 +22,9 @@ struct NcuCompareOptions {
 };
 
 Result<std::string> read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error(std::string("cannot read ") + what + " " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  Result<std::string> text = read_user_file(path, kSourceFileLimit);
+  if (!text) return Status::error(std::string(what) + ": " + text.message());
+  return text;
 }
 
 std::string utc_now() {

@@ -34,6 +34,7 @@ struct RunOptions {
   bool races = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
+  std::string memory_limit;
 };
 
 nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
@@ -187,6 +188,10 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--timeout", o->timeout,
                   "A program file's time limit in seconds; past it the program is stopped")
       ->capture_default_str();
+  cmd->add_option("--memory-limit", o->memory_limit,
+                  "A program file's memory limit, with what it starts, in MiB or with G for GiB "
+                  "(e.g. 512, 4G); past it the program is stopped (default: 3/4 of the free "
+                  "memory)");
   cmd->add_option("--backend", o->backend, backend_request_words())->capture_default_str();
   cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
@@ -229,6 +234,16 @@ void register_run(CLI::App& app, CliState& state) {
       if (!(o->timeout > 0 && o->timeout <= 86400))
         return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
       p.timeout_seconds = o->timeout;
+      if (!o->memory_limit.empty()) {
+        std::string mib = o->memory_limit;
+        const bool gib = mib.ends_with('G') || mib.ends_with('g');
+        if (gib) mib.pop_back();
+        auto limit = parse_count(mib, "--memory-limit", gib ? 1u << 14 : 1u << 24);
+        if (!limit || *limit * (gib ? 1024 : 1) < 16)
+          return void(state.exit_code = usage_error(
+                          "--memory-limit must be between 16 (MiB) and 16G: " + o->memory_limit));
+        p.memory_limit = *limit << (gib ? 30 : 20);
+      }
       if (!o->capacity.empty()) {
         auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
         if (!cap) return void(state.exit_code = usage_error(cap.message()));

@@ -18,6 +18,7 @@
 #include "device/trace/memory_access.hpp"
 #include "device/trace/race_detector.hpp"
 #include "device/trace/trace_file.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 
@@ -49,9 +50,12 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
         "load and store, which only the emulator sees");
   Result<Schedule> schedule = check_schedule(o.emu, 1, !gpu_arch.empty());
   if (!schedule) return usage_error(schedule.message());
+  // A FIFO or a device is named for what it is (the reader's words), not as missing.
   if (std::error_code ec; !std::filesystem::is_regular_file(o.file, ec))
-    return usage_error("no program file '" + o.file + "' (a lesson id has no extension; see "
-                       "`coopviz list`)");
+    return usage_error(std::filesystem::exists(o.file, ec)
+                           ? read_user_file(o.file, kSourceFileLimit).message()
+                           : "no program file '" + o.file +
+                                 "' (a lesson id has no extension; see `coopviz list`)");
   if (!o.emulate.empty())
     if (Result<DeviceProps> d = find_preset(o.emulate); !d) return usage_error(d.message());
   for (const std::string& dir : o.includes)
@@ -69,6 +73,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.trace_capacity = o.trace_capacity;
   p.record_memory = o.record_memory || o.races;
   p.timeout_seconds = o.timeout_seconds;
+  p.memory_limit = o.memory_limit;
   for (const std::string& text : o.launches) {
     Result<LaunchOverride> l = parse_launch_override(text);
     if (!l) return usage_error(l.message());
@@ -182,10 +187,9 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     if (o.races) out["races"] = races_report(launches ? *launches : std::vector<Trace>{});
     if (!unused.empty()) out["unused_launch_overrides"] = unused;
     if (!o.trace_path.empty()) out["trace"] = o.trace_path;
-    std::ifstream printed(p.stdout_path, std::ios::binary);
-    std::ostringstream text;
-    text << printed.rdbuf();
-    out["stdout"] = text.str();
+    // What the program printed, unless it printed without end.
+    Result<std::string> printed = read_user_file(p.stdout_path, kSourceFileLimit);
+    out["stdout"] = printed ? *printed : "[coopviz: " + printed.message() + "]";
     std::remove(p.stdout_path.c_str());
     std::cout << out.dump(2) << "\n";
   }

@@ -26,6 +26,7 @@ struct RunProgramOptions {
   bool record_memory = false;  // every shared/global load and store, with the access analysis
   bool races = false;          // record them all and report data races (race_detector.hpp)
   double timeout_seconds = 120;
+  uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
 };
 
 // `--races` without --json: one line per race of each launch, or that none was found.

@@ -308,7 +308,7 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
     p.record_memory = count && counts_need_memory(*rules);
     Result<ProgramRun> run = run_program(p, *build);
     if (!run) return run.status();
-    Result<std::string> output = read_whole_file(p.stdout_path);
+    Result<std::string> output = read_whole_file(p.stdout_path, kSourceFileLimit);
     fs::remove(p.stdout_path, ec);
     const size_t before = report.cases.size();
     read_cases(output ? *output : "", token, k, run->what, report, places);

@@ -27,12 +27,8 @@ std::vector<std::pair<std::string, std::string>> lesson_folders() {
 
 }  // namespace
 
-Result<std::string> read_whole_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read " + path.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+Result<std::string> read_whole_file(const fs::path& path, uint64_t limit) {
+  return read_user_file(path.string(), limit);
 }
 
 Status read_exercise_text(const fs::path& markdown, Exercise& e) {

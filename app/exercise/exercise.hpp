@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device/launch/result.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 
@@ -32,8 +33,10 @@ Result<std::vector<Exercise>> find_exercises();
 // One exercise by id; an unknown id is an error that names the known ones.
 Result<Exercise> find_exercise(const std::string& id);
 
-// A file's bytes, or an error naming it.
-Result<std::string> read_whole_file(const std::filesystem::path& path);
+// A file's bytes, or an error naming it: a regular file of at most `limit` bytes
+// (device/trace/user_file.hpp).
+Result<std::string> read_whole_file(const std::filesystem::path& path,
+                                    uint64_t limit = kTextFileLimit);
 
 // Reads an exercise folder's exercise.md (title, spec, hints) into `e`.
 Status read_exercise_text(const std::filesystem::path& markdown, Exercise& e);

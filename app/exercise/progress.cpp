@@ -1,5 +1,6 @@
 #include "app/exercise/progress.hpp"
 
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 
 #include "app/gui/settings.hpp"
 #include "device/trace/trace_file.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace {
@@ -25,11 +27,11 @@ std::string default_progress_path() {
 
 Result<ProgressBook> load_progress(const std::string& path) {
   ProgressBook book;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return book;  // nothing checked yet
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return book;  // nothing checked yet
+  Result<std::string> text = read_user_file(path, kTextFileLimit);
+  if (!text) return text.status();
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return damaged(path, "is not valid JSON");
   if (j.value("version", 0) != kVersion)
     return damaged(path, "has version " + j.value("version", nlohmann::json(0)).dump() + ", not " +
@@ -41,8 +43,16 @@ Result<ProgressBook> load_progress(const std::string& path) {
         !e.value("solved", nlohmann::json()).is_boolean())
       return damaged(path, "has a malformed entry for \"" + id +
                                "\" (it needs an integer \"attempts\" and a boolean \"solved\")");
+    // Read wide: a count past int's range must not wrap into a small or negative one.
+    const nlohmann::json& attempts = e["attempts"];
+    const bool in_range = attempts.is_number_unsigned()
+                              ? attempts.get<uint64_t>() <= uint64_t(INT_MAX)
+                              : attempts.get<int64_t>() >= 0 && attempts.get<int64_t>() <= INT_MAX;
+    if (!in_range)
+      return damaged(path, "has " + attempts.dump() + " attempts for \"" + id +
+                               "\", outside 0 to " + std::to_string(INT_MAX));
     ExerciseProgress& p = book.exercises[id];
-    p.attempts = std::max(0, e["attempts"].get<int>());
+    p.attempts = attempts.get<int>();
     p.solved = e["solved"].get<bool>();
     if (e.contains("last_file") && e["last_file"].is_string())
       p.last_file = e["last_file"].get<std::string>();
@@ -94,7 +104,7 @@ Result<ExerciseProgress> update_entry(const std::string& path, const std::string
 Result<ExerciseProgress> record_check(const std::string& path, const std::string& exercise,
                                       const std::string& file, bool passed) {
   return update_entry(path, exercise, [&](ExerciseProgress& p) {
-    ++p.attempts;
+    if (p.attempts < INT_MAX) ++p.attempts;  // the count stops at the largest the file holds
     p.solved = p.solved || passed;
     p.last_file = file;
   });

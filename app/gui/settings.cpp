@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "device/trace/trace_file.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace {
@@ -40,8 +41,10 @@ std::string default_pictures_folder() {
   const std::string home = home_env;
   // xdg-user-dirs writes lines such as XDG_PICTURES_DIR="$HOME/Bilder".
   const char* config = std::getenv("XDG_CONFIG_HOME");
-  std::ifstream dirs((config && *config ? std::string(config) : home + "/.config") +
-                     "/user-dirs.dirs");
+  Result<std::string> text = read_user_file(
+      (config && *config ? std::string(config) : home + "/.config") + "/user-dirs.dirs",
+      kTextFileLimit);
+  std::istringstream dirs(text ? *text : "");
   for (std::string line; std::getline(dirs, line);) {
     if (!line.starts_with("XDG_PICTURES_DIR=")) continue;
     std::string value = line.substr(17);
@@ -55,11 +58,11 @@ std::string default_pictures_folder() {
 
 Result<GuiSettings> load_settings(const std::string& path) {
   GuiSettings s;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return s;  // first run
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return s;  // first run
+  Result<std::string> text = read_user_file(path, kTextFileLimit);
+  if (!text) return text.status();
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return Status::error("settings file " + path + " is not valid JSON; delete it to start afresh");
   if (j.value("version", 0) != kVersion) return s;  // another version's layout: start afresh

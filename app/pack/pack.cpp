@@ -263,7 +263,12 @@ PackParse parse_pack(std::string_view text, const std::string& file) {
 
 Result<Pack> load_pack(const std::string& path) {
   Result<std::string> text = read_whole_file(path);
-  if (!text) return Status::error("cannot read the pack " + path + ": " + text.message());
+  // The reader's words name the file and what is wrong with it ("... is a FIFO, not a regular
+  // file"); its "cannot read" opens this one's.
+  if (const std::string said = "cannot read " + path + ": "; !text)
+    return Status::error(
+        "the pack " + path + ": " +
+        (text.message().starts_with(said) ? text.message().substr(said.size()) : text.message()));
   PackParse parsed = parse_pack(*text, path);
   if (parsed.errors.empty()) return std::move(parsed.pack);
   std::string all;

@@ -17,11 +17,13 @@
 #include <sstream>
 #include <thread>
 
+#include "app/program/child_process.hpp"
 #include "app/program/program_paths.hpp"
 #include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/paths/data_dirs.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace fs = std::filesystem;
@@ -34,11 +36,7 @@ double seconds_since(Clock::time_point t) {
 }
 
 Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_user_file(path, kSourceFileLimit);
 }
 
 // FNV-1a over everything that decides the build: the source, its options, and this coopviz.
@@ -62,44 +60,14 @@ std::string program_cache_root() {
 
 namespace {
 
-// Runs argv, its stdout and stderr captured together; returns the exit status.
-Result<int> capture(const std::vector<std::string>& argv, std::string& output) {
-  int pipefd[2];
-  // Close-on-exec: a command run at the same time from another thread must not keep this pipe
-  // open (its reader would wait for that command to end too).
-  if (pipe2(pipefd, O_CLOEXEC) != 0)
-    return Status::error(std::string("pipe: ") + std::strerror(errno));
-  const pid_t pid = fork();
-  if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    dup2(pipefd[1], 1);
-    dup2(pipefd[1], 2);
-    close(pipefd[0]);
-    close(pipefd[1]);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(pipefd[1]);
-  char buf[4096];
-  for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) > 0;) output.append(buf, size_t(n));
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 // nvcc runs its steps one after another, yet the host side's front end (cudafe++) and the
 // device side's compiler (cicc, then ptxas) need nothing from each other but the translation
 // unit's module id, which cudafe++ would write first. So the GPU build asks nvcc for its
 // commands (--dryrun), writes a module id itself, and runs those two chains side by side; the
 // host compile that embeds the device code, and the link, follow. If the commands are not of
 // that shape (another nvcc), nvcc runs as usual.
-Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
-                     std::string& output) {
+Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, std::string& output,
+                     const std::string& file) {
   const fs::path tmp = dir / "nvcc";
   std::error_code ec;
   fs::create_directories(tmp, ec);
@@ -107,11 +75,11 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
   dry.insert(dry.end(), cmd.begin(), cmd.end());
   dry.push_back("--dryrun");
   std::string listing;
-  Result<int> listed = capture(dry, listing);
+  Result<int> listed = run_compiler(dry, listing, file);
   if (!listed) return listed.status();
   if (*listed != 0) {  // nvcc's own words about its options
     fs::remove_all(tmp, ec);
-    return capture(cmd, output);
+    return run_compiler(cmd, output, file);
   }
   static const std::regex simple_assignment(R"(^[A-Za-z_]\w*=("[^"]*"|[^ "]*)\s*$)");
   static const std::regex assignment(R"(^[A-Za-z_]\w*=)");
@@ -150,7 +118,7 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
       !std::regex_search(steps[1], m, module_file) ||
       steps[1].find(" --gen_module_id_file") == std::string::npos) {
     fs::remove_all(tmp, ec);
-    return capture(cmd, output);
+    return run_compiler(cmd, output, file);
   }
   const std::string module_id_file = m[1].str();
   steps[1].replace(steps[1].find(" --gen_module_id_file"), 21, "");
@@ -172,14 +140,14 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir,
                     rest = script(device_end, steps.size(), "rest.sh");
   std::string device_output;
   Result<int> device_rc = 0;
-  std::thread device_side([&] { device_rc = capture({"bash", device}, device_output); });
-  Result<int> rc = capture({"bash", host}, output);
+  std::thread device_side([&] { device_rc = run_compiler({"bash", device}, device_output, file); });
+  Result<int> rc = run_compiler({"bash", host}, output, file);
   device_side.join();
   // Both sides parse the source, so a compile error is found by both: the host side's words
   // are those nvcc would show, and are shown alone.
   if (rc && *rc == 0 && device_rc && *device_rc != 0) output = device_output;
   if (rc && *rc == 0) rc = device_rc;
-  if (rc && *rc == 0) rc = capture({"bash", rest}, output);
+  if (rc && *rc == 0) rc = run_compiler({"bash", rest}, output, file);
   fs::remove_all(tmp, ec);
   return rc;
 }
@@ -486,8 +454,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
     // Both halves at once; the device half's words are nvcc's, about the user's lines.
     std::string host_output;
     Result<int> host_rc = 0;
-    std::thread host_half([&] { host_rc = capture(host_cmd, host_output); });
-    rc = capture(cmd, build.compiler_output);
+    std::thread host_half([&] { host_rc = run_compiler(host_cmd, host_output, o.file); });
+    rc = run_compiler(cmd, build.compiler_output, o.file);
     host_half.join();
     if (rc && *rc == 0 && (!host_rc || *host_rc != 0)) {
       // Something of the host half the lowering did not foresee: nvcc builds the program whole
@@ -508,13 +476,13 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
       return again;
     }
   } else if (gpu) {
-    rc = run_nvcc(cmd, dir, build.compiler_output);
+    rc = run_nvcc(cmd, dir, build.compiler_output, o.file);
   } else {
-    rc = capture(cmd, build.compiler_output);
+    rc = run_compiler(cmd, build.compiler_output, o.file);
     if (rc && *rc == 0) {
       std::vector<std::string> link = {kProgramCompiler, "-pthread", object, "-o", partial};
       link.insert(link.end(), libraries.begin(), libraries.end());
-      rc = capture(link, build.compiler_output);
+      rc = run_compiler(link, build.compiler_output, o.file);
     }
     fs::remove(object, ec);
   }
@@ -540,7 +508,7 @@ std::string fault_place(const std::string& fault_file, const std::string& execut
   long thread = -1;
   if (!(in >> address >> thread) || !address.starts_with("0x")) return "";
   std::string frames;
-  Result<int> rc = capture({"addr2line", "-i", "-e", executable, address}, frames);
+  Result<int> rc = run_compiler({"addr2line", "-i", "-e", executable, address}, frames, user_file);
   if (!rc || *rc != 0) return "";
   // Inlined frames come innermost first: the first in the user's own file is the line to name.
   std::error_code ec;
@@ -572,6 +540,13 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   return compile_program(o, !(way && std::string(way) == "whole"));
 }
 
+uint64_t program_memory_limit(const ProgramOptions& o) {
+  if (o.memory_limit > 0) return o.memory_limit;
+  const uint64_t free_now = available_memory();
+  if (free_now > 0) return free_now / 4 * 3;
+  return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
+}
+
 Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& build) {
   const auto start = Clock::now();
   std::error_code ec;
@@ -582,58 +557,49 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
        ("coopviz-fault-" + std::to_string(getpid()) + "-" + std::to_string(runs++)))
           .string();
   fs::remove(fault_file, ec);
-  const pid_t pid = fork();
-  if (pid < 0) return Status::error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);  // its own process group: the watchdog ends it and anything it started
-    if (!o.stdout_path.empty()) {
-      const int fd = open(o.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd >= 0) dup2(fd, 1), close(fd);
-    }
-    setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
-    setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
-    if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
-    if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
-    setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
-    setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
-    setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
-    setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
-    if (!o.launch_overrides.empty())
-      setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
-    else
-      unsetenv("COOPVIZ_LAUNCH_OVERRIDES");
-    std::vector<std::string> argv = {o.file};
-    argv.insert(argv.end(), o.args.begin(), o.args.end());
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(build.executable.c_str(), args.data());
-    std::fprintf(stderr, "coopviz: cannot run the program: %s\n", std::strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);
+  const uint64_t memory_limit = program_memory_limit(o);
+  const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit};
+  Result<ChildEnd> end = run_supervised(
+      [&] {
+        if (!o.stdout_path.empty()) {
+          const int fd = open(o.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+          if (fd >= 0) dup2(fd, 1), close(fd);
+        }
+        setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
+        setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
+        if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
+        if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
+        setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
+        setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
+        setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
+        setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
+        if (!o.launch_overrides.empty())
+          setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
+        else
+          unsetenv("COOPVIZ_LAUNCH_OVERRIDES");
+        std::vector<std::string> argv = {o.file};
+        argv.insert(argv.end(), o.args.begin(), o.args.end());
+        std::vector<char*> args;
+        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        execv(build.executable.c_str(), args.data());
+        std::fprintf(stderr, "coopviz: cannot run the program: %s\n", std::strerror(errno));
+        _exit(127);
+      },
+      limits);
+  if (!end) return end.status();
   ProgramRun run;
-  int status = 0;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0) return Status::error(std::string("waitpid: ") + std::strerror(errno));
-    if (seconds_since(start) > o.timeout_seconds) {
-      run.timed_out = true;
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
   run.seconds = seconds_since(start);
-  if (WIFEXITED(status)) {
-    run.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    run.signal = WTERMSIG(status);
-    run.exit_code = 128 + run.signal;
-  }
-  if (run.timed_out) {
+  run.timed_out = end->timed_out;
+  run.out_of_memory = end->out_of_memory;
+  run.exit_code = exit_code_of(end->wait_status);
+  if (WIFSIGNALED(end->wait_status)) run.signal = WTERMSIG(end->wait_status);
+  if (run.out_of_memory) {
+    run.what = "the program (with the processes it started) used more than " +
+               size_words(memory_limit) +
+               " of memory and was stopped (a leak, or an allocation sized by mistake? "
+               "--memory-limit sets the limit)";
+  } else if (run.timed_out) {
     run.what = "the program ran longer than " + std::to_string(int(o.timeout_seconds)) +
                " s and was stopped (an endless loop, or a kernel waiting for ever?)";
   } else if (run.signal == SIGABRT) {

@@ -28,6 +28,10 @@ struct ProgramOptions {
   uint64_t trace_capacity = 1u << 22;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
   double timeout_seconds = 120;
+  // The resident memory the program and every process it starts may use together, in bytes;
+  // 0: program_memory_limit()'s share of the machine. Past it the run is stopped, long before
+  // the system's OOM killer would pick a process.
+  uint64_t memory_limit = 0;
   // Grids and blocks that replace the program's own for some kernels (both backends apply them
   // at launch; the build is the same with or without them).
   std::vector<LaunchOverride> launch_overrides;
@@ -52,12 +56,17 @@ struct ProgramRun {
   int exit_code = 0;       // the program's exit status (128 + signal when a signal ended it)
   int signal = 0;          // the signal that ended it, 0 if it exited
   bool timed_out = false;  // the watchdog ended it
+  bool out_of_memory = false;  // it passed its memory limit and was ended
   double seconds = 0;
   std::string what;        // in plain words, when it did not exit normally
 };
 
+// The memory limit a run gets: options.memory_limit, else three quarters of the memory free
+// when it starts.
+uint64_t program_memory_limit(const ProgramOptions& options);
+
 // Runs a built program with the terminal's stdin, stdout and stderr; its launches go to
-// options.trace_out.
+// options.trace_out. It, and whatever it starts, ends with the run (child_process.hpp).
 Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild& build);
 
 // The device the program runs on: this machine's GPU for a GPU build, else the one the emulator

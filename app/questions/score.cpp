@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/gui/settings.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop::app {
 namespace {
@@ -31,11 +32,11 @@ std::string score_path_beside(const std::string& settings_path) {
 
 Result<QuestionScore> load_score(const std::string& path) {
   QuestionScore s;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return s;  // nothing answered yet
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return s;  // nothing answered yet
+  Result<std::string> text = read_user_file(path, kTextFileLimit);
+  if (!text) return text.status();
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   auto damaged = [&](const std::string& what) {
     return Status::error("question score file " + path + " " + what +
                          "; delete it to start the score afresh");

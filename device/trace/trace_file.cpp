@@ -12,6 +12,7 @@
 #include "device/trace/event_codec.hpp"
 #include "device/trace/names.hpp"
 #include "device/trace/trace_json.hpp"
+#include "device/trace/user_file.hpp"
 
 namespace coop {
 namespace {
@@ -285,16 +286,9 @@ Status save_traces(const std::string& path, const std::vector<Trace>& launches) 
 }
 
 Result<std::vector<Trace>> load_traces(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error("cannot open " + path + ": " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) return Status::error("cannot read " + path);
-  std::string bytes(size_t(size), '\0');
-  in.read(bytes.data(), size);
-  if (!in) return Status::error("reading " + path + " failed");
-  auto traces = decode_traces(bytes);
+  Result<std::string> bytes = read_user_file(path, kTraceFileLimit);
+  if (!bytes) return bytes.status();
+  auto traces = decode_traces(*bytes);
   if (!traces) return Status::error(path + ": " + traces.message());
   return traces;
 }

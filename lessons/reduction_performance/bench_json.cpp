@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "device/trace/user_file.hpp"
 #include "lessons/reduction_performance/bench.hpp"
 
 extern const char coop_shipped_reduce_bench[];
@@ -224,11 +225,9 @@ Result<ReduceBenchReport> report_from_json(const std::string& text) {
 }
 
 Result<ReduceBenchReport> load_report(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  Result<ReduceBenchReport> r = report_from_json(text.str());
+  Result<std::string> text = read_user_file(path, kSourceFileLimit);
+  if (!text) return text.status();
+  Result<ReduceBenchReport> r = report_from_json(*text);
   if (!r) return Status::error(path + ": " + r.message());
   return r;
 }

@@ -3,6 +3,10 @@
 // file in a temporary folder (never the real home's).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -62,7 +66,9 @@ TEST(PackCli, CheckGivesEveryErrorOnALineWithFileAndLine) {
       << r.err;
   const Ran missing = run_in(dir, "pack check " + (dir / "none.pack").string());
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.err.find("cannot read the pack"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("the pack " + (dir / "none.pack").string() + ": No such file"),
+            std::string::npos)
+      << missing.err;
   const Ran bare = run_in(dir, "pack");
   EXPECT_EQ(bare.exit_code, 2);
   EXPECT_NE(bare.err.find("commands: check, summary"), std::string::npos) << bare.err;
@@ -124,6 +130,21 @@ TEST(PackCli, GuiPackRefusesALessonBesideIt) {
   std::filesystem::remove_all(dir);
 }
 #endif
+
+TEST(PackCli, AFifoOrADeviceIsRefusedAtOnceWithExit2) {
+  const std::filesystem::path dir = fresh_folder("pack-fifo");
+  const std::filesystem::path fifo = dir / "class.pack";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo.string(), std::string("/dev/zero")}) {
+    const auto start = std::chrono::steady_clock::now();
+    const Ran r = coop::testing::run_coopviz("pack check " + path);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+    EXPECT_NE(r.err.find("the pack " + path + ": it is a"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(", not a regular file"), std::string::npos) << r.err;
+  }
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace coop::app

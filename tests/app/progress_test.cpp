@@ -2,6 +2,7 @@
 #include "app/exercise/progress.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -62,6 +63,37 @@ TEST(Progress, DamagedFilesAreErrorsThatNameTheFile) {
   expect_refused(R"({"version": 1})", "no \"exercises\"");
   expect_refused(R"({"version": 1, "exercises": {"block-sum": {"attempts": "two"}}})",
                  "\"block-sum\"");
+  // Past int's range: once read as 0 (or as a negative count) through a narrowing read.
+  expect_refused(R"({"version": 1, "exercises": {"block-sum": {"attempts": 2147483648,
+                 "solved": false}}})",
+                 "2147483648 attempts for \"block-sum\", outside 0 to 2147483647");
+  expect_refused(R"({"version": 1, "exercises": {"block-sum": {"attempts": 18446744073709551615,
+                 "solved": true}}})",
+                 "18446744073709551615 attempts");
+  expect_refused(R"({"version": 1, "exercises": {"block-sum": {"attempts": -3, "solved": true}}})",
+                 "-3 attempts");
+  // A FIFO where the book should be is refused at once, not waited on.
+  fs::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  Result<ProgressBook> fifo = load_progress(path);
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_NE(fifo.status().message().find("a FIFO, not a regular file"), std::string::npos)
+      << fifo.status().message();
+  fs::remove_all(dir);
+}
+
+TEST(Progress, TheLargestCountIsKept) {
+  const fs::path dir = temp_folder();
+  fs::create_directories(dir);
+  const std::string path = (dir / "progress.json").string();
+  std::ofstream(path) << R"({"version": 1, "exercises": {"block-sum": {"attempts": 2147483647,
+                             "solved": true}}})";
+  Result<ProgressBook> book = load_progress(path);
+  ASSERT_TRUE(book.ok()) << book.status().message();
+  EXPECT_EQ(book->exercises.at("block-sum").attempts, 2147483647);
+  Result<ExerciseProgress> again = record_check(path, "block-sum", "x.cu", false);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  EXPECT_EQ(again->attempts, 2147483647) << "a count at the limit stays there, never wraps";
   fs::remove_all(dir);
 }
 

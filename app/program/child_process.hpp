@@ -1,0 +1,52 @@
+// Every process coopviz starts on a user's file (the compilers, the user's program, tools on its
+// build) runs under a supervisor: a process of its own, forked from coopviz, which starts it in
+// a process group of its own and is its subreaper. Whatever the program forks, double-forks or
+// setsid()s stays a descendant of the supervisor, which kills and reaps every one of them when
+// the program ends, when a limit is passed, or when coopviz dies (it watches a socket that only
+// coopviz holds open). coopviz itself never becomes a subreaper nor waits for any child but the
+// supervisor, so runs on several GUI threads at once never reap each other's processes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "device/launch/result.hpp"
+
+namespace coop::app {
+
+struct ChildLimits {
+  double wall_seconds = 0;       // then every process of the run is stopped; 0: no limit
+  uint64_t cpu_seconds = 0;      // RLIMIT_CPU of each process; 0: none
+  uint64_t address_space = 0;    // RLIMIT_AS of each process, in bytes; 0: none
+  uint64_t resident_memory = 0;  // the run's processes together, in bytes; 0: no limit
+};
+
+struct ChildEnd {
+  int wait_status = 0;         // the started process's, as waitpid() gives it
+  bool timed_out = false;      // ChildLimits::wall_seconds stopped the run
+  bool out_of_memory = false;  // ChildLimits::resident_memory stopped the run
+  uint64_t peak_memory = 0;    // the most resident memory seen (when it was limited)
+};
+
+// Forks a supervisor, which forks the process that runs `start` (set up first: its own process
+// group, killed when the supervisor dies, the limits); `start` must exec or _exit. With
+// `output`, the process's stdout and stderr are collected there (at most 4 MiB of it).
+Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildLimits& limits,
+                                std::string* output = nullptr);
+
+// Runs argv (a compiler, or a tool on the user's build) under a compile's limits (a compiler
+// process: 2 GiB of address space and 120 s of CPU time; the whole compile: 300 s), its stdout
+// and stderr captured together into `output`; returns the exit status. A compile a limit stopped
+// is an error that says which in plain words, about `file` (the user's).
+Result<int> run_compiler(const std::vector<std::string>& argv, std::string& output,
+                         const std::string& file);
+
+// The exit code of a wait status: the code, or 128 + the signal that ended it.
+int exit_code_of(int wait_status);
+
+// The machine's memory that is free now (MemAvailable), in bytes; 0 when unknown.
+uint64_t available_memory();
+
+}  // namespace coop::app
