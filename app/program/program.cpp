@@ -590,6 +590,12 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
       const int fd = open(o.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd >= 0) dup2(fd, 1), close(fd);
     }
+    if (!o.stderr_path.empty()) {
+      const int fd = open(o.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) dup2(fd, 2), close(fd);
+    }
+    if (o.inherit_fd >= 0) fcntl(o.inherit_fd, F_SETFD, 0);
+    for (const auto& [name, value] : o.environment) setenv(name.c_str(), value.c_str(), 1);
     setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
     setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
     if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
@@ -614,10 +620,16 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   setpgid(pid, pid);
   ProgramRun run;
   int status = 0;
+  std::string stopped;  // the watcher's words, when it ended the program
   for (;;) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0) return Status::error(std::string("waitpid: ") + std::strerror(errno));
+    if (stopped = o.watch ? o.watch(pid) : ""; !stopped.empty()) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
     if (seconds_since(start) > o.timeout_seconds) {
       run.timed_out = true;
       kill(-pid, SIGKILL);
@@ -647,6 +659,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   } else if (run.signal != 0) {
     run.what = std::string("the program was ended by a signal: ") + strsignal(run.signal);
   }
+  if (!stopped.empty()) run.what = stopped;
   fs::remove(fault_file, ec);
   return run;
 }
