@@ -92,7 +92,8 @@ nlohmann::json case_json(const CaseResult& c) {
   nlohmann::json j = {{"schedule", c.schedule},
                       {"launch", c.launch},
                       {"input", c.input},
-                      {"result", c.passed ? "passed" : "failed"}};
+                      {"result", c.passed ? "passed" : "failed"},
+                      {"cpu_seconds", c.cpu_seconds}};
   if (c.index >= 0) j.update({{"index", c.index}, {"got", c.got}, {"want", c.want}});
   if (!c.problem.empty()) j["problem"] = c.problem;
   if (!c.trace_path.empty()) j["trace"] = c.trace_path;

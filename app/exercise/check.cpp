@@ -1,6 +1,7 @@
 // Checking a student's file: one program made of the student's file (its main() renamed), the
-// cases' harness and the exercise's cases.cu, built and run like `coopviz run FILE.cu`, whose
-// output lines are the cases (lessons/exercise_harness/exercise_harness.cuh).
+// cases' harness and the exercise's cases.cu, built and run like `coopviz run FILE.cu`, which
+// reports its cases through a channel of its own (app/exercise/case_channel.hpp), never through
+// its output. The cases to expect are the reference solution's, listed by the same harness.
 #include <unistd.h>
 
 #include <chrono>
@@ -8,9 +9,11 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
-#include <random>
+#include <set>
 #include <sstream>
 
+#include "app/exercise/case_channel.hpp"
+#include "app/exercise/case_runs.hpp"
 #include "app/exercise/counts.hpp"
 #include "app/exercise/exercise.hpp"
 #include "app/exercise/first_difference.hpp"
@@ -22,9 +25,8 @@ namespace coop::app {
 namespace fs = std::filesystem;
 namespace {
 
-// Long enough for the slowest reference solution's cases on a busy 2-core machine; an endless
-// loop or a deadlock that the emulator does not catch ends here, as a failed case.
-constexpr double kCheckTimeoutSeconds = 30;
+// The whole run's wall-clock bound, a last resort: the watcher above stops a case long before.
+constexpr double kRunTimeoutSeconds = 3600;
 
 // `text` as the compiler should see it: its lines numbered from 1 as `name`'s.
 std::string as_file(const std::string& name, const std::string& text) {
@@ -43,8 +45,13 @@ Result<std::string> check_program(const Exercise& e, const std::string& file) {
   std::string h = *harness;
   // The harness is pasted, not included: no "#pragma once in main file" warning.
   if (size_t at = h.find("#pragma once\n"); at != std::string::npos) h.erase(at, 13);
+  // The harness names races' lines in the student's file by its name.
+  std::string name;
+  for (char c : fs::path(file).filename().string())
+    name += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
   return "#define main coopviz_student_main\n" + as_file(file, *student) + "#undef main\n" +
-         as_file(harness_path.string(), h) + as_file((e.folder / "cases.cu").string(), *cases);
+         "#define COOPVIZ_STUDENT_FILE \"" + name + "\"\n" + as_file(harness_path.string(), h) +
+         as_file((e.folder / "cases.cu").string(), *cases);
 }
 
 // Writes the program where its build is cached: the same text in the same folder is the same
@@ -63,110 +70,42 @@ Result<fs::path> write_check_program(const std::string& text) {
   return path;
 }
 
-// A token no output of the student's code can guess.
-std::string fresh_token() {
-  std::random_device device;
-  return std::to_string(device()) + std::to_string(device());
-}
-
-CaseResult case_from(const nlohmann::json& j, const std::string& schedule) {
-  CaseResult c;
-  c.schedule = schedule;
-  c.launch = j.value("launch", "");
-  c.input = j.value("input", "");
-  c.passed = j.value("result", "") == "passed";
-  c.index = j.value("index", -1L);
-  c.got = j.value("got", "");
-  c.want = j.value("want", "");
-  c.problem = j.value("problem", "");
-  return c;
-}
-
-// Where a case of the report ran: its schedule, its number in that run (the harness's case
-// filter), and the program's traced launches it made [first, end).
-struct CasePlace {
-  size_t schedule = 0;
-  long number = 0;
-  long first_launch = -1, end_launch = -1;
-};
-
-// The cases the program printed; a case it began and never finished is failed with `stopped`
-// (the runner's words for how the program ended), and so is the program that printed no case.
-void read_cases(const std::string& output, const std::string& token, size_t schedule_index,
-                const std::string& stopped, CheckReport& report, std::vector<CasePlace>& places) {
-  const std::string& schedule = check_schedules()[schedule_index].name;
-  long number = 0;
-  std::istringstream lines(output);
-  const std::string begin = "@coopviz-begin " + token + " ", done = "@coopviz-case " + token + " ";
-  bool open = false;
-  for (std::string line; std::getline(lines, line);) {
-    const bool is_begin = line.starts_with(begin), is_done = line.starts_with(done);
-    if (!is_begin && !is_done) continue;
-    const nlohmann::json j =
-        nlohmann::json::parse(line.substr((is_begin ? begin : done).size()), nullptr, false);
-    if (j.is_discarded()) continue;
-    if (is_done) {
-      if (open) {
-        report.cases.back() = case_from(j, schedule);
-        const nlohmann::json launches = j.value("launches", nlohmann::json::array());
-        if (launches.size() == 2 && launches[0].is_number() && launches[1].is_number()) {
-          places.back().first_launch = launches[0].get<long>();
-          places.back().end_launch = launches[1].get<long>();
-        }
-      }
-      open = false;
-      continue;
-    }
-    CaseResult c = case_from(j, schedule);
-    c.passed = false;
-    c.problem = stopped.empty() ? "the case did not finish" : stopped;
-    report.cases.push_back(c);
-    places.push_back({schedule_index, number++});
-    open = true;
+// Runs the built check program once under `schedule`, reporting through `channel` (`more`: the
+// harness's other variables); its own output and errors go to files, from which `imitation`
+// gets the first line that imitates the harness's messages.
+Result<ProgramRun> run_under(ProgramOptions p, const ProgramBuild& build,
+                             const CheckSchedule& schedule, CaseChannel& channel,
+                             const std::vector<std::pair<std::string, std::string>>& more,
+                             std::string* imitation = nullptr) {
+  p.seed = schedule.seed;
+  Result<Schedule> chosen = parse_schedule(schedule.name, "schedule");
+  if (!chosen) return chosen.status();
+  p.schedule = *chosen;
+  p.args.clear();
+  p.timeout_seconds = kRunTimeoutSeconds;
+  const std::string base = p.file + "." + std::to_string(getpid());
+  p.stdout_path = base + ".stdout";
+  p.stderr_path = base + ".stderr";
+  if (Status s = channel.attach(p, more); !s) return s;
+  Result<ProgramRun> run = run_program(p, build);
+  channel.finish();
+  for (const std::string& path : {p.stdout_path, p.stderr_path}) {
+    if (imitation && imitation->empty()) *imitation = imitation_in(path);
+    std::error_code ec;
+    fs::remove(path, ec);
   }
-}
-
-// Fails the cases of one run whose launches break a count rule, saying which rule and where.
-// Their launches are read from the run's trace; a case that failed already keeps its reason.
-Status apply_count_rules(const std::vector<CountRule>& rules, const std::string& trace_path,
-                         size_t from, CheckReport& report, const std::vector<CasePlace>& places) {
-  Result<std::vector<Trace>> traces = load_traces(trace_path);
-  if (!traces) return Status::error("cannot count the events of the cases: " + traces.message());
-  for (size_t c = from; c < report.cases.size(); ++c) {
-    CaseResult& result = report.cases[c];
-    if (!result.passed) continue;
-    if (places[c].end_launch < 0) {
-      result.passed = false;  // nothing to count is no proof of the count
-      result.problem = "the case did not say which launches it made, so they cannot be counted";
-      continue;
-    }
-    for (long l = std::max(0L, places[c].first_launch);
-         l < places[c].end_launch && l < long(traces->size()); ++l) {
-      const std::string broken = broken_count(rules, (*traces)[size_t(l)]);
-      if (broken.empty()) continue;
-      result.passed = false;
-      result.problem = broken;
-      break;
-    }
-  }
-  return {};
+  return run;
 }
 
 // Runs case `number` alone under `schedule`, recording every event (loads and stores too) into
 // `trace_path`; a case that launched nothing leaves no file there.
 Status trace_case(ProgramOptions p, const ProgramBuild& build, const CheckSchedule& schedule,
                   long number, const fs::path& trace_path) {
-  p.args = {fresh_token(), std::to_string(number)};
-  p.seed = schedule.seed;
-  Result<Schedule> chosen = parse_schedule(schedule.name, "schedule");
-  if (!chosen) return chosen.status();
-  p.schedule = *chosen;
   p.trace_out = trace_path.string();
   p.record_memory = true;
-  p.stdout_path = trace_path.string() + ".stdout." + std::to_string(getpid());
-  Result<ProgramRun> run = run_program(p, build);
-  std::error_code ec;
-  fs::remove(p.stdout_path, ec);
+  CaseChannel channel;
+  Result<ProgramRun> run =
+      run_under(p, build, schedule, channel, {{"COOPVIZ_CASES_ONLY", std::to_string(number)}});
   return run ? Status{} : run.status();
 }
 
@@ -190,6 +129,45 @@ Result<fs::path> reference_trace(const Exercise& e, ProgramOptions p, const Chec
   if (Status s = trace_case(p, *build, schedule, number, trace); !s) return s;
   if (!fs::exists(trace, ec)) return Status::error("the reference solution launched nothing");
   return trace;
+}
+
+// The hidden cases the checker launches, in order: the reference solution's check program lists
+// them (the harness's list mode runs none), once, and they are kept beside its build.
+Result<std::vector<ExpectedCase>> expected_cases(const Exercise& e, ProgramOptions p) {
+  Result<std::string> text = check_program(e, e.solution().string());
+  if (!text) return text.status();
+  Result<fs::path> program = write_check_program(*text);
+  if (!program) return program.status();
+  const fs::path kept = program->parent_path() / "cases.json";
+  const Result<std::string> listed = read_whole_file(kept);
+  nlohmann::json list = nlohmann::json::parse(listed ? *listed : "", nullptr, false);
+  if (!list.is_array()) {
+    p.file = program->string();
+    p.includes = {e.folder.string()};
+    p.trace_out.clear();
+    p.record_memory = false;
+    Result<ProgramBuild> build = build_program(p);
+    if (!build) return Status::error("the reference solution did not build: " + build.message());
+    CaseChannel channel;
+    Result<ProgramRun> run =
+        run_under(p, *build, check_schedules().front(), channel, {{"COOPVIZ_CASES_LIST", "1"}});
+    if (!run) return run.status();
+    list = nlohmann::json::array();
+    for (const CaseMessage& m : channel.messages())
+      if (m.kind == "case") list.push_back({m.body.value("launch", ""), m.body.value("input", "")});
+    if (list.empty() || !run->what.empty() || channel.foreign_lines() > 0)
+      return Status::error("the reference solution of " + e.id + " did not list its cases" +
+                           (run->what.empty() ? "" : ": " + run->what));
+    const fs::path partial = kept.string() + "." + std::to_string(getpid());
+    std::ofstream(partial) << list.dump();
+    std::error_code ec;
+    fs::rename(partial, kept, ec);
+  }
+  std::vector<ExpectedCase> out;
+  for (const nlohmann::json& c : list)
+    if (c.is_array() && c.size() == 2 && c[0].is_string() && c[1].is_string())
+      out.push_back({c[0].get<std::string>(), c[1].get<std::string>()});
+  return out;
 }
 
 // Gives the traced launches the student's own file as their source: their lines are that file's
@@ -253,7 +231,7 @@ const std::vector<CheckSchedule>& check_schedules() {
 }
 
 Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
-                                   const CheckProgress& progress) {
+                                   const CheckProgress& progress, const CheckLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
   const auto tell = [&](double fraction, const std::string& stage) {
     if (progress) progress(fraction, stage);
@@ -273,7 +251,6 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
   p.file = program->string();
   // The student's own headers, beside the file, are found as they would be by nvcc.
   p.includes = {fs::absolute(file, ec).parent_path().string()};
-  p.timeout_seconds = kCheckTimeoutSeconds;
   Result<ProgramBuild> build = build_program(p);
   if (!build) {
     report.compiler_output = build.status().message();
@@ -289,43 +266,46 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
   if (!rules) return rules.status();
   std::vector<CasePlace> places;
 
+  tell(0.4, "listing the hidden cases");
+  Result<std::vector<ExpectedCase>> expected = expected_cases(e, p);
+  if (!expected) return expected.status();
+  std::set<std::string> races_named;
   const std::vector<CheckSchedule>& schedules = check_schedules();
-  for (size_t k = 0; k < schedules.size(); ++k) {
+  // A run the check cannot trust ends it: later runs would only say so again.
+  for (size_t k = 0; k < schedules.size() && report.problem.empty(); ++k) {
     const CheckSchedule& schedule = schedules[k];
     tell(0.5 + 0.5 * double(k) / double(schedules.size()),
          "running the hidden cases (" + schedule.name + " schedule)");
-    const std::string token = fresh_token();
-    p.args = {token};
-    p.seed = schedule.seed;
-    Result<Schedule> chosen = parse_schedule(schedule.name, "schedule");
-    if (!chosen) return chosen.status();
-    p.schedule = *chosen;
-    p.stdout_path = program->string() + ".stdout." + std::to_string(getpid());
     // The count rules read the lockstep run's trace: there a warp's active lanes run together,
     // as the exercises' specs count them.
     const bool count = !rules->empty() && schedule.name == "lockstep";
     p.trace_out = count ? program->string() + ".counts." + std::to_string(getpid()) + ".cvt" : "";
-    p.record_memory = count && counts_need_memory(*rules);
-    Result<ProgramRun> run = run_program(p, *build);
+    // Every case is the race detector's too, which needs every load and store.
+    p.record_memory = true;
+    CaseChannel channel(limits);
+    std::string imitation;
+    Result<ProgramRun> run =
+        run_under(p, *build, schedule, channel, {{"COOPVIZ_RACES", "1"}}, &imitation);
     if (!run) return run.status();
-    Result<std::string> output = read_whole_file(p.stdout_path, kSourceFileLimit);
-    fs::remove(p.stdout_path, ec);
     const size_t before = report.cases.size();
-    read_cases(output ? *output : "", token, k, run->what, report, places);
+    read_run(channel, *expected, k, *run, races_named, report, places);
+    if (!imitation.empty())
+      report.problem = "your program printed a line in the checker's format; the check does not "
+                       "trust it: " + imitation;
+    if (channel.foreign_lines() > 0)
+      report.problem = "something other than the checker's harness wrote to its private "
+                       "channel; the check does not trust it";
     if (count) {
       const Status counted = apply_count_rules(*rules, p.trace_out, before, report, places);
-      fs::remove(p.trace_out, ec);
-      if (!counted && report.cases.size() > before) report.problem = counted.message();
+      std::error_code removed;
+      fs::remove(p.trace_out, removed);
+      if (!counted && report.cases.size() > before && run->what.empty())
+        report.problem = counted.message();
     }
-    if (report.cases.size() == before)
-      report.problem = run->what.empty()
-                           ? "the hidden cases did not run (the program exited with " +
-                                 std::to_string(run->exit_code) + ")"
-                           : run->what;
   }
   p.trace_out.clear();
   p.record_memory = false;
-  if (!report.passed() && !report.cases.empty()) {
+  if (!report.passed() && !report.cases.empty() && report.problem.empty()) {
     tell(0.95, "tracing the first failing case and the reference's");
     explain_first_failure(e, p, *build, places, report);
   }

@@ -58,6 +58,7 @@ struct CaseResult {
   long index = -1;  // the first wrong output, when one was wrong
   std::string got, want;
   std::string problem;  // a runtime error, a crash or an endless loop, in the runner's words
+  double cpu_seconds = 0;  // the program's CPU time in the case, as coopviz measured it
   // The student's recorded trace of this case (a .cvt in the program cache, for `coopviz gui
   // --trace`), and where it first departs from the reference solution's trace of the same case
   // under the same schedule. Filled for the first failing case of a check only.
@@ -87,11 +88,22 @@ struct CheckReport {
 // Called as the check goes: the fraction done (0..1) and what it is doing, for a progress bar.
 using CheckProgress = std::function<void(double fraction, const std::string& stage)>;
 
+// How long a hidden case may run: CPU time is the program's own (its threads and the helpers it
+// waited for), which a busy machine does not stretch, so a verdict does not depend on the load;
+// the wall-clock bound only catches a case that waits without computing (a sleep, a lock). The
+// CPU time is several times what the slowest reference solution's case needs with every load
+// and store recorded, so that a correct but quadratic solution passes; an endless loop ends there.
+struct CheckLimits {
+  double case_cpu_seconds = 20;
+  double case_wall_seconds = 240;
+};
+
 // Builds the student's `file` with the exercise's hidden cases (through the same program
 // pipeline and build cache as `coopviz run FILE.cu`) and runs them on the emulator under every
 // check schedule. An error status means the check itself could not run (no such file, the cache
 // not writable); a student's mistake is a report that did not pass.
 Result<CheckReport> check_exercise(const Exercise& exercise, const std::string& file,
-                                   const CheckProgress& progress = {});
+                                   const CheckProgress& progress = {},
+                                   const CheckLimits& limits = {});
 
 }  // namespace coop::app

@@ -29,6 +29,7 @@ struct Report {
   int fork_errno = 0;  // the supervisor could not start the process
   int timed_out = 0;
   int out_of_memory = 0;
+  int stopped = 0;  // coopviz asked for the run to stop (ChildHooks::watch)
   uint64_t peak_memory = 0;
 };
 
@@ -127,15 +128,23 @@ void set_limit(int resource, uint64_t value, uint64_t hard) {
   setrlimit(resource, &limit);
 }
 
+// Closes every descriptor from 3 up but those in `keep` (negative ones are none).
+void close_all_but(std::vector<int> keep) {
+  std::sort(keep.begin(), keep.end());
+  unsigned from = 3;
+  for (const int fd : keep) {
+    if (fd < int(from)) continue;
+    if (unsigned(fd) > from) close_range(from, unsigned(fd) - 1, 0);
+    from = unsigned(fd) + 1;
+  }
+  close_range(from, ~0u, 0);
+}
+
 [[noreturn]] void supervise(const std::function<void()>& start, const ChildLimits& limits,
-                            int coopviz_socket, int output_fd) {
-  // Nothing of coopviz's but these two: another run's pipe held here would keep its reader
-  // waiting until this run ends.
-  const int keep_low = std::min(coopviz_socket, output_fd < 0 ? coopviz_socket : output_fd);
-  const int keep_high = std::max(coopviz_socket, output_fd);
-  close_range(3, keep_low - 1, 0);
-  if (keep_high > keep_low) close_range(keep_low + 1, keep_high - 1, 0);
-  close_range(keep_high + 1, ~0u, 0);
+                            int coopviz_socket, int output_fd, int inherit_fd) {
+  // Nothing of coopviz's but these: another run's pipe held here would keep its reader waiting
+  // until this run ends.
+  close_all_but({coopviz_socket, output_fd, inherit_fd});
   // Its own group, so a Ctrl-C meant for coopviz does not end it before it has cleaned up: it
   // ends by itself once coopviz is gone.
   setpgid(0, 0);
@@ -169,12 +178,18 @@ void set_limit(int resource, uint64_t value, uint64_t hard) {
   }
   if (started < 0) report.fork_errno = errno;
   if (output_fd >= 0) close(output_fd);
+  if (inherit_fd >= 0) close(inherit_fd);
+  // coopviz learns the started process first (its hooks watch it), then the report.
+  const int32_t started_pid = started;
+  (void)!write(coopviz_socket, &started_pid, sizeof started_pid);
   bool started_ended = started < 0;
   for (int tick = 0; !started_ended; ++tick) {
     pollfd watch{coopviz_socket, POLLIN, 0};
-    if (poll(&watch, 1, 5) > 0) {  // coopviz closed its end: it has died
+    if (poll(&watch, 1, 5) > 0) {
       char byte;
-      if (read(coopviz_socket, &byte, 1) <= 0) break;
+      if (read(coopviz_socket, &byte, 1) <= 0) break;  // coopviz closed its end: it has died
+      report.stopped = 1;                               // coopviz asks for the run to stop
+      break;
     }
     reap_ended(started, report, started_ended);
     if (started_ended) break;
@@ -218,7 +233,7 @@ bool said_out_of_memory(const std::string& output) {
 }  // namespace
 
 Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildLimits& limits,
-                                std::string* output) {
+                                std::string* output, const ChildHooks& hooks) {
   int sockets[2], pipefd[2] = {-1, -1};
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
     return Status::error(std::string("socketpair: ") + std::strerror(errno));
@@ -231,7 +246,7 @@ Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildL
   if (supervisor == 0) {
     close(sockets[0]);
     if (pipefd[0] >= 0) close(pipefd[0]);
-    supervise(start, limits, sockets[1], pipefd[1]);
+    supervise(start, limits, sockets[1], pipefd[1], hooks.inherit_fd);
   }
   close(sockets[1]);
   if (pipefd[1] >= 0) close(pipefd[1]);
@@ -254,6 +269,29 @@ Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildL
     close(pipefd[0]);
     if (cut) *output += "\n[coopviz: the output was cut at 4 MiB]\n";
   }
+  // Reads exactly `size` bytes from the supervisor (fewer: it ended without saying them).
+  const auto read_all = [&](void* into, size_t size) {
+    size_t got = 0;
+    for (ssize_t n; got < size && (n = read(sockets[0], static_cast<char*>(into) + got,
+                                            size - got)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      got += size_t(n);
+    }
+    return got == size;
+  };
+  int32_t started = -1;
+  std::string stopped;
+  if (read_all(&started, sizeof started) && started > 0 && hooks.watch) {
+    for (;;) {
+      pollfd ready{sockets[0], POLLIN, 0};
+      if (poll(&ready, 1, 5) != 0) break;  // the report is coming (or the supervisor is gone)
+      if (stopped = hooks.watch(started); !stopped.empty()) {
+        (void)!write(sockets[0], "s", 1);
+        break;
+      }
+    }
+  }
   Report report;
   size_t got = 0;
   for (ssize_t n;
@@ -273,7 +311,7 @@ Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildL
   if (report.fork_errno != 0)
     return Status::error(std::string("fork: ") + std::strerror(report.fork_errno));
   return ChildEnd{report.wait_status, report.timed_out != 0, report.out_of_memory != 0,
-                  report.peak_memory};
+                  report.peak_memory, report.stopped ? stopped : std::string()};
 }
 
 Result<int> run_compiler(const std::vector<std::string>& argv, std::string& output,

@@ -23,18 +23,28 @@ struct ChildLimits {
   uint64_t resident_memory = 0;  // the run's processes together, in bytes; 0: no limit
 };
 
+// For a caller that talks with the process while it runs.
+struct ChildHooks {
+  int inherit_fd = -1;  // a descriptor the process inherits open (every other one is closed)
+  // Called about every 5 ms with the process's pid while it runs; returning words stops the run
+  // (every process of it) and they come back in ChildEnd::stopped.
+  std::function<std::string(int pid)> watch;
+};
+
 struct ChildEnd {
   int wait_status = 0;         // the started process's, as waitpid() gives it
   bool timed_out = false;      // ChildLimits::wall_seconds stopped the run
   bool out_of_memory = false;  // ChildLimits::resident_memory stopped the run
   uint64_t peak_memory = 0;    // the most resident memory seen (when it was limited)
+  std::string stopped;         // ChildHooks::watch's words, when it stopped the run
 };
 
 // Forks a supervisor, which forks the process that runs `start` (set up first: its own process
 // group, killed when the supervisor dies, the limits); `start` must exec or _exit. With
-// `output`, the process's stdout and stderr are collected there (at most 4 MiB of it).
+// `output`, the process's stdout and stderr are collected there (at most 4 MiB of it); `hooks`
+// (not with `output`) keep a descriptor open for it and watch it run.
 Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildLimits& limits,
-                                std::string* output = nullptr);
+                                std::string* output = nullptr, const ChildHooks& hooks = {});
 
 // Runs argv (a compiler, or a tool on the user's build) under a compile's limits (a compiler
 // process: 2 GiB of address space and 120 s of CPU time; the whole compile: 300 s), its stdout

@@ -565,6 +565,12 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
           const int fd = open(o.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
           if (fd >= 0) dup2(fd, 1), close(fd);
         }
+        if (!o.stderr_path.empty()) {
+          const int fd = open(o.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+          if (fd >= 0) dup2(fd, 2), close(fd);
+        }
+        if (o.inherit_fd >= 0) fcntl(o.inherit_fd, F_SETFD, 0);
+        for (const auto& [name, value] : o.environment) setenv(name.c_str(), value.c_str(), 1);
         setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
         setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
         if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
@@ -586,9 +592,10 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         std::fprintf(stderr, "coopviz: cannot run the program: %s\n", std::strerror(errno));
         _exit(127);
       },
-      limits);
+      limits, nullptr, {o.inherit_fd, o.watch});
   if (!end) return end.status();
   ProgramRun run;
+  const std::string& stopped = end->stopped;  // the watcher's words, when it ended the program
   run.seconds = seconds_since(start);
   run.timed_out = end->timed_out;
   run.out_of_memory = end->out_of_memory;
@@ -613,6 +620,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   } else if (run.signal != 0) {
     run.what = std::string("the program was ended by a signal: ") + strsignal(run.signal);
   }
+  if (!stopped.empty()) run.what = stopped;
   fs::remove(fault_file, ec);
   return run;
 }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/launch/launch_override.hpp"
@@ -27,11 +29,18 @@ struct ProgramOptions {
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
+  std::string stderr_path;            // where its standard error goes; empty: the terminal
   double timeout_seconds = 120;
   // The resident memory the program and every process it starts may use together, in bytes;
   // 0: program_memory_limit()'s share of the machine. Past it the run is stopped, long before
   // the system's OOM killer would pick a process.
   uint64_t memory_limit = 0;
+  // For a caller that talks with the program while it runs: variables added to its environment,
+  // a descriptor it inherits open, and a function called about every 5 ms with its pid, which
+  // ends the program by returning why (ProgramRun::what); empty to let it run.
+  std::vector<std::pair<std::string, std::string>> environment;
+  int inherit_fd = -1;
+  std::function<std::string(int pid)> watch;
   // Grids and blocks that replace the program's own for some kernels (both backends apply them
   // at launch; the build is the same with or without them).
   std::vector<LaunchOverride> launch_overrides;

@@ -12,6 +12,23 @@ namespace coop::byo {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// The race detector's work grows with the events it reads (a few microseconds each, more with
+// many threads), so a launch is checked over its first this many events: far more than a
+// teaching program's launch records, while a quadratic one's tens of millions are not all read.
+constexpr size_t kRaceEvents = size_t(1) << 20;
+
+std::vector<Race> races_early_in(const Trace& trace) {
+  if (trace.events.size() <= kRaceEvents) return find_races(trace);
+  Trace early;
+  early.header = trace.header;
+  early.events.assign(trace.events.begin(), trace.events.begin() + long(kRaceEvents));
+  return find_races(early);
+}
+
+}  // namespace
+
 ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(exec)) {
   if (const char* cap = std::getenv("COOPVIZ_TRACE_CAPACITY"))
     exec_->options().trace_capacity = std::strtoull(cap, nullptr, 10);
@@ -29,6 +46,7 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
+  if (const char* races = std::getenv("COOPVIZ_RACES")) find_races_ = std::string(races) == "1";
   if (const char* list = std::getenv("COOPVIZ_LAUNCH_OVERRIDES")) {
     // coopviz checked them before it started the program: a bad one here is not the user's.
     Result<std::vector<LaunchOverride>> o = parse_launch_overrides(list);
@@ -65,7 +83,12 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     trace.header.params["program's grid"] = config.grid.str();
     trace.header.params["program's block"] = config.block.str();
   }
-  if (s.ok() || !trace.events.empty()) {
+  const bool recorded = s.ok() || !trace.events.empty();
+  if (recorded) ++launched_;
+  // Races are found launch by launch: launches are ordered, and the events can go at once.
+  if (recorded && find_races_) races_.push_back({races_early_in(trace), trace.header});
+  // Kept only to be written: without a trace file the events can go.
+  if (recorded && !trace_out_.empty()) {
     launches_.push_back(std::move(trace));
     // The file is rewritten whole, so a program of many launches would spend most of its time
     // saving: after the first launch, it is written again only once the time since the last
@@ -77,6 +100,11 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     std::fprintf(stderr, "coopviz: %s: kernel %s%s: %s\n", file_name_.c_str(), launch.name,
                  o ? (" (with --launch " + to_string(*o) + ")").c_str() : "", s.message().c_str());
   return s;
+}
+
+std::string ProgramTraces::races_of(size_t index, const std::string& file) const {
+  if (index >= races_.size()) return "[]";
+  return races_json(races_[index].races, races_[index].header, file).dump();
 }
 
 void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, ValueType type,

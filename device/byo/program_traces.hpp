@@ -10,6 +10,7 @@
 
 #include "device/launch/executor.hpp"
 #include "device/launch/launch_override.hpp"
+#include "device/trace/race_detector.hpp"
 
 namespace coop::byo {
 
@@ -28,8 +29,12 @@ class ProgramTraces {
   // also said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
-  // The launches kept so far: the trace file's launches, once saved.
-  size_t launch_count() const { return launches_.size(); }
+  // The launches made so far: the trace file's launches, once saved.
+  size_t launch_count() const { return launched_; }
+  // The data races of launch `index` (COOPVIZ_RACES=1 has each launch's recorded loads and stores
+  // checked as it ends), as `coopviz run --races --json` lists them, with lines named in `file`
+  // when it is not empty; "[]" for a launch not checked.
+  std::string races_of(size_t index, const std::string& file) const;
   // Names an allocation for the trace (d_in[5] rather than an address); unnamed ones are
   // "allocation 1", "allocation 2", ...
   void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
@@ -47,7 +52,14 @@ class ProgramTraces {
 
  private:
   std::unique_ptr<Executor> exec_;
-  std::vector<Trace> launches_;
+  std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
+  size_t launched_ = 0;
+  bool find_races_ = false;
+  struct LaunchRaces {
+    std::vector<Race> races;
+    TraceHeader header;  // what names their places and threads
+  };
+  std::vector<LaunchRaces> races_;  // one per launch when find_races_
   std::vector<LaunchOverride> overrides_;
   std::string trace_out_, source_path_, source_text_, file_name_;
   int unnamed_ = 0;

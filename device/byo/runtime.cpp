@@ -83,6 +83,10 @@ size_t traced_launches() {
   return device().launch_count();
 }
 
+std::string launch_races(size_t index, const char* file) {
+  return device().races_of(index, file ? file : "");
+}
+
 cudaError_t function_attributes(const void* function, cudaFuncAttributes* a) {
   if (!a) return fail(cudaErrorInvalidValue);
   const KernelResources k = resources_of(function);

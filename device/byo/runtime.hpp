@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -354,6 +355,11 @@ cudaError_t launch(const LaunchRequest& request);
 // How many launches the program's trace file holds so far: an exercise's hidden cases say which
 // launches each case made, so that the checker can read every case's own launches in the trace.
 size_t traced_launches();
+
+// The data races of launch `index` of the program (counting from 0), as a JSON array in the form
+// of `coopviz run --races --json`, each race's lines named in `file`; "[]" unless coopviz asked
+// for races (COOPVIZ_RACES=1, with every load and store recorded). A hidden case says its own.
+std::string launch_races(size_t index, const char* file);
 
 // Resources of a kernel as the emulator models them (the registers a GPU build would use are not
 // known here: the emulated architecture's default), for cudaFuncGetAttributes and occupancy.

@@ -86,7 +86,10 @@ std::vector<Race> find_races(const Trace& trace);
 // `coopviz run --races --json`'s "races": one object per race with kernel, space, address (and
 // block for shared memory), byte_pairs, and first / second: thread (in its block), block
 // ([x, y, z]), global_thread, line, kind ("read"/"write"/"atomic") and sequence.
-nlohmann::json races_json(std::span<const Race> races, const TraceHeader& header);
+// With `file`, each line is named as FILE:LINE in "text" (the user's file, where the trace's
+// own source is not what the user wrote).
+nlohmann::json races_json(std::span<const Race> races, const TraceHeader& header,
+                          const std::string& file = "");
 
 // Every launch's races (each launch is checked alone: launches are ordered), as `coopviz run
 // --races --json` reports them under "races".
@@ -94,6 +97,8 @@ nlohmann::json races_report(std::span<const Trace> launches);
 
 // One line for a person: "race on shared[12] of block (0,0,0): write by thread 3 at line 17,
 // read by thread 4 at line 21 (no barrier between them)".
-std::string describe_race(const Race& race, const TraceHeader& header);
+// With `file`: "... at FILE:17, ..." instead of "at line 17".
+std::string describe_race(const Race& race, const TraceHeader& header,
+                          const std::string& file = "");
 
 }  // namespace coop

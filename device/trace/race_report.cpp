@@ -41,11 +41,12 @@ std::string place(const Race& r, const TraceHeader& h) {
   return os.str();
 }
 
-std::string who(const RaceAccess& a, const TraceHeader& h, bool other_block) {
+std::string who(const RaceAccess& a, const TraceHeader& h, bool other_block,
+                const std::string& file) {
   std::string text = std::string(a.copy ? "memcpy_async " : "") + to_string(a.kind) +
                      " by thread " + std::to_string(a.thread % block_threads(h));
   if (other_block) text += " of block " + block_text(a.thread / block_threads(h), h.launch.grid);
-  return text + " at line " + std::to_string(a.line);
+  return text + (file.empty() ? " at line " : " at " + file + ":") + std::to_string(a.line);
 }
 
 // Why nothing orders the two, in the words of what was missing.
@@ -84,7 +85,8 @@ const char* to_string(AccessKind kind) {
   return "read";
 }
 
-nlohmann::json races_json(std::span<const Race> races, const TraceHeader& header) {
+nlohmann::json races_json(std::span<const Race> races, const TraceHeader& header,
+                          const std::string& file) {
   nlohmann::json out = nlohmann::json::array();
   for (const Race& r : races) {
     nlohmann::json j = {{"kernel", r.kernel},
@@ -93,7 +95,7 @@ nlohmann::json races_json(std::span<const Race> races, const TraceHeader& header
                         {"byte_pairs", r.byte_pairs},
                         {"first", side_json(r.first, header)},
                         {"second", side_json(r.second, header)},
-                        {"text", describe_race(r, header)}};
+                        {"text", describe_race(r, header, file)}};
     if (r.space == MemorySpace::Shared) {
       const auto [x, y, z] = block_index(r.block, header.launch.grid);
       j["block"] = {x, y, z};
@@ -110,13 +112,13 @@ nlohmann::json races_report(std::span<const Trace> launches) {
   return out;
 }
 
-std::string describe_race(const Race& r, const TraceHeader& h) {
+std::string describe_race(const Race& r, const TraceHeader& h, const std::string& file) {
   const uint64_t bt = block_threads(h);
   const bool across = r.first.thread / bt != r.second.thread / bt;
   // Shared memory names its block; global memory names both threads' blocks when they differ.
   const bool name_blocks = across || r.space == MemorySpace::Global;
-  return "race on " + place(r, h) + ": " + who(r.first, h, name_blocks) + ", " +
-         who(r.second, h, name_blocks) + " (" + why(r, h) + ")";
+  return "race on " + place(r, h) + ": " + who(r.first, h, name_blocks, file) + ", " +
+         who(r.second, h, name_blocks, file) + " (" + why(r, h) + ")";
 }
 
 }  // namespace coop

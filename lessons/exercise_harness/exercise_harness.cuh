@@ -1,21 +1,33 @@
 // The hidden cases' harness, shared by every exercise's cases.cu (see lessons/README.md,
 // "Exercises"). `coopviz exercise check` builds one program from the student's file (its main()
 // renamed), this file and the exercise's cases.cu, whose hidden_cases() calls run_cases() with the
-// launch shapes and inputs the spec allows. run_cases() prints one machine-readable line per case:
-//   @coopviz-begin TOKEN {"launch":...,"input":...}     before the case runs (a crash names it)
-//   @coopviz-case TOKEN {"launch":...,"input":...,"result":"passed"|"failed",...}
+// launch shapes and inputs the spec allows. The student's code runs in this process, so nothing
+// it prints is trusted: run_cases() reports to coopviz alone, through a pipe coopviz opened for
+// this run, one line per message, each starting with a token coopviz chose for this run:
+//   TOKEN begin {"number":K,"launch":...,"input":...}     before case K runs (coopviz times it)
+//   TOKEN case {"number":K,"launch":...,"input":...,"result":"passed"|"failed",...}
+//   TOKEN end {"cases":N}                                 after the last case
 // A failed case adds the first wrong output's index, got and want, or the runtime's error. On the
-// emulator a case line also says which of the program's traced launches the case made
-// ("launches":[first, end)), so that the checker can read them in the trace. TOKEN is the
-// checker's own for this run (the program's first argument), so that lines the student's code
-// prints cannot pass for the harness's. A second argument K runs case K alone (counting from 0
-// over every run_cases call), as the checker does to trace one failing case.
+// emulator a case also says which of the program's traced launches it made ("launches":[first,
+// end)), so that the checker can read them in the trace, and the data races found in them
+// ("races", with the student's lines). The outputs compared are copied back from the device by
+// the case itself, never anything the student's main() computed (it never runs).
+// The pipe's descriptor and the token come in environment variables, which a constructor that
+// runs before any of the student's static initialisers reads, wipes (from /proc/self/environ
+// too) and removes; the descriptor is moved and closed on exec. Nothing is on the command line.
+// COOPVIZ_CASES_ONLY=K runs case K alone (counting from 0 over every run_cases call), as the
+// checker does to trace one failing case; COOPVIZ_CASES_LIST=1 reports the cases without running
+// them, which the checker asks of the reference solution to know the cases to expect.
 #pragma once
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -139,16 +151,55 @@ inline cudaError_t finished() {
   return e;
 }
 
-// This run's token (see above).
-inline std::string& token() {
-  static std::string t;
-  return t;
+// Where this run reports (see above): taken from the environment before the student's code runs.
+struct Channel {
+  int fd = -1;  // -1: a run outside a check, which prints a plain line per case instead
+  std::string token;
+  long only = -1;     // the one case to run, or -1 for all of them
+  bool list = false;  // report the cases without running them
+};
+inline Channel& channel() {
+  static Channel c;
+  return c;
 }
 
-// The one case to run (the program's second argument), or -1 for all of them.
-inline long& only_case() {
-  static long k = -1;
-  return k;
+// The value of environment variable `name`, which is then wiped where the kernel shows the
+// process's environment (/proc/self/environ reads those bytes) and removed.
+inline std::string take_env(const char* name) {
+  char* value = std::getenv(name);
+  if (!value) return "";
+  std::string out = value;
+  std::memset(value, 0, out.size());
+  unsetenv(name);
+  return out;
+}
+
+// Runs before the student's static initialisers: priority 101 comes before every constructor of
+// default priority, which is where the initialisers of globals run.
+__attribute__((constructor(101))) inline void take_channel() {
+  Channel& c = channel();
+  const std::string fd = take_env("COOPVIZ_CASES_FD");
+  c.token = take_env("COOPVIZ_CASES_TOKEN");
+  const std::string only = take_env("COOPVIZ_CASES_ONLY");
+  c.list = take_env("COOPVIZ_CASES_LIST") == "1";
+  if (!only.empty()) c.only = std::strtol(only.c_str(), nullptr, 10);
+  if (fd.empty()) return;
+  // Off the number the environment said, and closed for any program the student's code starts.
+  const int given = int(std::strtol(fd.c_str(), nullptr, 10));
+  c.fd = fcntl(given, F_DUPFD_CLOEXEC, 100);
+  close(given);
+}
+
+// One message to coopviz: "TOKEN KIND {json}".
+inline void report(const char* kind, const std::string& json) {
+  const Channel& c = channel();
+  if (c.fd < 0) return;
+  const std::string line = c.token + " " + kind + " " + json + "\n";
+  for (size_t done = 0; done < line.size();) {
+    const ssize_t n = write(c.fd, line.data() + done, line.size() - done);
+    if (n <= 0) return;
+    done += size_t(n);
+  }
 }
 
 // Numbers the cases from 0 over every run_cases call of the program.
@@ -167,6 +218,20 @@ inline long launches_so_far() {
 #endif
 }
 
+// The data races in launches [first, end), a JSON array whose lines name the student's file.
+inline std::string races_in(long first, long end) {
+  std::string all;
+#if defined(COOP_BYO_RUNTIME) && defined(COOPVIZ_STUDENT_FILE)
+  for (long l = first; l < end; ++l) {
+    const std::string some = ::coop::byo::launch_races(size_t(l), COOPVIZ_STUDENT_FILE);
+    if (some.size() > 2) all += (all.empty() ? "" : ",") + some.substr(1, some.size() - 2);
+  }
+#else
+  (void)first, (void)end;
+#endif
+  return "[" + all + "]";
+}
+
 inline std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -180,18 +245,31 @@ inline std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-// Runs `run(shape, input_name)` on every shape and input, printing a line per case; returns the
+// How many cases this run reported, for the closing message.
+inline long& cases_reported() {
+  static long n = 0;
+  return n;
+}
+
+// Runs `run(shape, input_name)` on every shape and input, reporting each case; returns the
 // program's exit status (0 when all passed).
 template <class Run>
 int run_cases(const std::vector<Shape>& shapes, const std::vector<std::string>& inputs, Run run) {
+  const Channel& c = channel();
   int failed = 0;
   for (const Shape& shape : shapes)
     for (const std::string& input : inputs) {
-      if (only_case() >= 0 && next_case_number() != only_case()) continue;
-      const std::string head =
-          "{\"launch\":" + quoted(describe(shape)) + ",\"input\":" + quoted(input);
-      std::printf("@coopviz-begin %s %s}\n", token().c_str(), head.c_str());
-      std::fflush(stdout);
+      const long number = next_case_number();
+      if (c.only >= 0 && number != c.only) continue;
+      ++cases_reported();
+      const std::string head = "{\"number\":" + std::to_string(number) +
+                               ",\"launch\":" + quoted(describe(shape)) +
+                               ",\"input\":" + quoted(input);
+      if (c.list) {
+        report("case", head + "}");
+        continue;
+      }
+      report("begin", head + "}");
       const long first_launch = launches_so_far();
       const Verdict v = run(shape, input);
       std::string line = head + ",\"result\":" + quoted(v.passed ? "passed" : "failed");
@@ -199,11 +277,15 @@ int run_cases(const std::vector<Shape>& shapes, const std::vector<std::string>& 
         line += ",\"index\":" + std::to_string(v.index) + ",\"got\":" + quoted(v.got) +
                 ",\"want\":" + quoted(v.want);
       if (!v.problem.empty()) line += ",\"problem\":" + quoted(v.problem);
-      if (first_launch >= 0)
-        line += ",\"launches\":[" + std::to_string(first_launch) + "," +
-                std::to_string(launches_so_far()) + "]";
-      std::printf("@coopviz-case %s %s}\n", token().c_str(), line.c_str());
-      std::fflush(stdout);
+      if (first_launch >= 0) {
+        const long end = launches_so_far();
+        line += ",\"launches\":[" + std::to_string(first_launch) + "," + std::to_string(end) +
+                "],\"races\":" + races_in(first_launch, end);
+      }
+      report("case", line + "}");
+      if (c.fd < 0)
+        std::printf("case %ld, %s, input %s: %s\n", number, describe(shape).c_str(),
+                    input.c_str(), v.passed ? "passed" : "failed");
       failed += !v.passed;
     }
   return failed == 0 ? 0 : 1;
@@ -214,8 +296,9 @@ int run_cases(const std::vector<Shape>& shapes, const std::vector<std::string>& 
 // The exercise's cases.cu defines it: the hidden cases, through run_cases().
 int hidden_cases();
 
-int main(int argc, char** argv) {
-  coopviz_exercise::token() = argc > 1 ? argv[1] : "";
-  if (argc > 2) coopviz_exercise::only_case() = std::strtol(argv[2], nullptr, 10);
-  return hidden_cases();
+int main() {
+  const int status = hidden_cases();
+  coopviz_exercise::report(
+      "end", "{\"cases\":" + std::to_string(coopviz_exercise::cases_reported()) + "}");
+  return status;
 }

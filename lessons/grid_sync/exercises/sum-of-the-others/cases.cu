@@ -1,9 +1,10 @@
 // Hidden cases of sum-of-the-others: one block, several, the largest block, and n smaller than,
 // equal to and many times the grid's threads, not a multiple of it.
+// The last shape (n 40 over blocks of 128) leaves whole blocks, warps and tiles past n.
 int hidden_cases() {
   using namespace coopviz_exercise;
   const std::vector<Shape> shapes = {{1, 32, 100}, {4, 128, 2000}, {2, 1024, 5000},
-                                     {8, 64, 77},  {3, 96, 288},   {16, 256, 10007}};
+                                     {8, 64, 77},  {3, 96, 288},   {16, 256, 10007}, {4, 128, 40}};
   return run_cases(
       shapes, {"ones", "random", "negative"}, [](const Shape& s, const std::string& kind) {
         const std::vector<int> input = make_input(kind, s.n);
