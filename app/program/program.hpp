@@ -27,6 +27,9 @@ struct ProgramOptions {
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
+  // Emulator: a read of memory never written stops the program at its line, as an access
+  // outside its allocation always does (ExecOptions::check_initialisation).
+  bool check_memory = false;
   double timeout_seconds = 120;
   // Grids and blocks that replace the program's own for some kernels (both backends apply them
   // at launch; the build is the same with or without them).
