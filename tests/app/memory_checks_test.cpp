@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,10 @@ struct Stop {
   const char* words;  // what coopviz says after "the program was stopped: "
 };
 
+void PrintTo(const Stop& stop, std::ostream* out) {
+  *out << stop.file;
+}
+
 class OutOfBounds : public ::testing::TestWithParam<Stop> {};
 
 TEST_P(OutOfBounds, StopsTheProgramAtTheLineNamingThreadAllocationSizeAndOffset) {
@@ -58,7 +63,12 @@ INSTANTIATE_TEST_SUITE_P(
              "start of __shared__ s (256 bytes, declared at line 7)"},
         Stop{"dynamic_shared_overrun.cu",
              "thread 63 (block 0) read 4 bytes at buf[64] at dynamic_shared_overrun.cu:9, past "
-             "the end of extern __shared__ buf, the launch's 256 bytes of dynamic shared memory"}));
+             "the end of extern __shared__ buf, the launch's 256 bytes of dynamic shared memory"}),
+    [](const ::testing::TestParamInfo<Stop>& info) {
+      std::string name = std::filesystem::path(info.param.file).stem().string();
+      std::erase(name, '_');
+      return name;
+    });
 
 // Reading never-written memory is found with --check-memory; without it the program computes
 // with the poison fresh device memory holds (0xa5 bytes), as it would with a GPU's garbage.
