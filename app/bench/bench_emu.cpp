@@ -151,6 +151,8 @@ void time_memory_checks(Executor& exec, nlohmann::json& out, bool json) {
                            {"initialisation_seconds", initialised.median_s},
                            {"initialisation_times_untraced", times(initialised)},
                            {"initialisation_correct", initialised.ok}};
+  for (const auto& [key, t] : {std::pair{"bounds_error", &bounds}, {"initialisation_error", &initialised}})
+    if (!t->error.empty()) out["memory_checked"][key] = t->error;
   if (!json)
     std::printf("  untraced with bounds checked: %.3f s (%.2fx); with reads of memory never "
                 "written checked too: %.3f s (%.2fx)\n",

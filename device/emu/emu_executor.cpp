@@ -43,6 +43,7 @@ class EmuExecutor final : public Executor {
   }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
+    emu::host_copied(dst, src, bytes);  // written, for check_initialisation
     return {};
   }
   Status download(void* dst, const void* src, size_t bytes) override {
@@ -51,6 +52,7 @@ class EmuExecutor final : public Executor {
   }
   Status fill(void* dst, int byte, size_t bytes) override {
     std::memset(dst, byte, bytes);
+    emu::host_wrote(dst, bytes);
     return {};
   }
   // The compiler's report for this kernel on the emulated architecture, compiled in at build time
