@@ -130,6 +130,35 @@ bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
   return untraced.ok && recorded.ok && recorded.dropped == 0 && ratio < 3.0;
 }
 
+// The same reduction untraced with every shared and global access checked against its
+// allocation (what a user's program always runs with), and with reads of memory never written
+// checked too (--check-memory, exercise checks): reported against the untraced time, no target.
+void time_memory_checks(Executor& exec, nlohmann::json& out, bool json) {
+  const Dim3 grid{1024, 1, 1}, block{1024, 1, 1};
+  const auto& kernel = lessons::bench::kernels().tree_sum_1024;
+  exec.options().trace = false;
+  exec.options().check_bounds = true;
+  const Timing bounds = time_sum_kernel(exec, kernel, grid, block, 3);
+  exec.options().check_initialisation = true;  // the arrays made from here on keep a shadow
+  const Timing initialised = time_sum_kernel(exec, kernel, grid, block, 3);
+  exec.options().check_bounds = exec.options().check_initialisation = false;
+  exec.options().trace = true;
+  const double untraced = out.value("untraced_seconds", 0.0);
+  const auto times = [untraced](const Timing& t) { return untraced > 0 ? t.median_s / untraced : 0; };
+  out["memory_checked"] = {{"bounds_seconds", bounds.median_s},
+                           {"bounds_times_untraced", times(bounds)},
+                           {"bounds_correct", bounds.ok},
+                           {"initialisation_seconds", initialised.median_s},
+                           {"initialisation_times_untraced", times(initialised)},
+                           {"initialisation_correct", initialised.ok}};
+  for (const auto& [key, t] : {std::pair{"bounds_error", &bounds}, {"initialisation_error", &initialised}})
+    if (!t->error.empty()) out["memory_checked"][key] = t->error;
+  if (!json)
+    std::printf("  untraced with bounds checked: %.3f s (%.2fx); with reads of memory never "
+                "written checked too: %.3f s (%.2fx)\n",
+                bounds.median_s, times(bounds), initialised.median_s, times(initialised));
+}
+
 // Runs scripts/numba_sum_reduce.py with Debian's python3; returns seconds or a negative value.
 double numba_seconds(const std::string& script) {
   const std::string cmd = "/usr/bin/python3 " + script + " 2>/dev/null";
@@ -201,6 +230,7 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
                     "dropped, peak %.0f MiB\n", tree.median_s, o->jobs,
                     (unsigned long long)tree.events, (unsigned long long)tree.dropped, rss);
       pass = time_memory_recording(*exec, out["tree_1m"], o->json) && pass;
+      time_memory_checks(*exec, out["tree_1m"], o->json);
     }
 
     // 2. The Numba kernel: 64 blocks x 512 threads, deterministic single-thread schedule, with the

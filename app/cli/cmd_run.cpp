@@ -30,6 +30,7 @@ struct RunOptions {
   bool json = false;
   bool compare = false;
   bool record_memory = false;
+  bool check_memory = false;
   bool untraced = false;
   bool races = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
@@ -212,6 +213,9 @@ void register_run(CLI::App& app, CliState& state) {
                 "Emulator: record every shared and global access and report data races (two "
                 "accesses to one byte, one a write, not both atomic, that no barrier, atomic, "
                 "fence or copy wait orders); runs with one emulator OS thread");
+  cmd->add_flag("--check-memory", o->check_memory,
+                "Emulator, a program file: also stop at a kernel's read of memory never written "
+                "(an access outside its allocation always stops it), naming the line");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
   cmd->callback([o, &state] {
@@ -231,6 +235,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.json = o->json;
       p.record_memory = o->record_memory;
       p.races = o->races;
+      p.check_memory = o->check_memory;
       if (!(o->timeout > 0 && o->timeout <= 86400))
         return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
       p.timeout_seconds = o->timeout;

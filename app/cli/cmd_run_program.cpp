@@ -44,6 +44,9 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     return usage_error(
         "--record-memory needs the emulator (--backend emu): a GPU records only "
         "traced(...) loads and stores");
+  if (o.check_memory && !gpu_arch.empty())
+    return usage_error(
+        "--check-memory needs the emulator (--backend emu): it sees every load and store");
   if (o.races && !gpu_arch.empty())
     return usage_error(
         "--races needs the emulator (--backend emu): race detection works on every recorded "
@@ -72,6 +75,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.seed = o.emu.seed;
   p.trace_capacity = o.trace_capacity;
   p.record_memory = o.record_memory || o.races;
+  p.check_memory = o.check_memory;
   p.timeout_seconds = o.timeout_seconds;
   p.memory_limit = o.memory_limit;
   for (const std::string& text : o.launches) {
@@ -116,9 +120,13 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   const bool traced = std::filesystem::exists(trace);
   Result<std::vector<Trace>> launches =
       traced ? load_traces(trace) : Result<std::vector<Trace>>(std::vector<Trace>{});
+  // A program the emulator stopped (memory_checks.hpp) stopped in its last launch.
+  const bool stopped_in_launch = run->what.starts_with("the program was stopped: ");
   if (!run->what.empty() && launches && !launches->empty())
     std::cerr << "coopviz: " << o.file << ": "
-              << (launches->size() == 1
+              << (stopped_in_launch
+                      ? std::string("its launches up to the one stopped there are in the trace")
+                  : launches->size() == 1
                       ? std::string("the launch it finished before that is in the trace")
                       : "the " + std::to_string(launches->size()) +
                             " launches it finished before that are in the trace")

@@ -251,6 +251,7 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
   p.file = program->string();
   // The student's own headers, beside the file, are found as they would be by nvcc.
   p.includes = {fs::absolute(file, ec).parent_path().string()};
+  p.check_memory = true;  // a read of memory never written fails the case at its line
   Result<ProgramBuild> build = build_program(p);
   if (!build) {
     report.compiler_output = build.status().message();

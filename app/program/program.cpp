@@ -532,6 +532,15 @@ std::string fault_place(const std::string& fault_file, const std::string& execut
   return " in a kernel at " + place + " (thread " + std::to_string(thread) + ")";
 }
 
+// Why the emulator stopped the program itself, if it did: its runtime wrote "stopped: " and the
+// words to the fault file (device/emu/fault_report.hpp); "" otherwise.
+std::string emulator_stop(const std::string& fault_file) {
+  std::ifstream in(fault_file);
+  std::string line;
+  if (!std::getline(in, line) || !line.starts_with("stopped: ")) return "";
+  return line.substr(9);
+}
+
 }  // namespace
 
 Result<ProgramBuild> build_program(const ProgramOptions& o) {
@@ -579,6 +588,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
         setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
+        setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())
           setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
         else
@@ -606,6 +616,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
                size_words(memory_limit) +
                " of memory and was stopped (a leak, or an allocation sized by mistake? "
                "--memory-limit sets the limit)";
+  } else if (const std::string stop = emulator_stop(fault_file); !stop.empty()) {
+    run.what = "the program was stopped: " + stop;
   } else if (run.timed_out) {
     run.what = "the program ran longer than " + std::to_string(int(o.timeout_seconds)) +
                " s and was stopped (an endless loop, or a kernel waiting for ever?)";

@@ -30,6 +30,9 @@ struct ProgramOptions {
   uint64_t trace_capacity = 1u << 22;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
   std::string stderr_path;            // where its standard error goes; empty: the terminal
+  // Emulator: a read of memory never written stops the program at its line, as an access
+  // outside its allocation always does (ExecOptions::check_initialisation).
+  bool check_memory = false;
   double timeout_seconds = 120;
   // The resident memory the program and every process it starts may use together, in bytes;
   // 0: program_memory_limit()'s share of the machine. Past it the run is stopped, long before

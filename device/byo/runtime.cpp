@@ -18,6 +18,7 @@
 
 #include "device/byo/program_traces.hpp"
 #include "device/emu/fault_report.hpp"
+#include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
@@ -38,6 +39,12 @@ struct Device : ProgramTraces {
   Device() : ProgramTraces(make_emu_executor(device_from_environment())) {
     // A kernel that faults: where, for coopviz to name the user's line (app/program).
     emu::report_faults_to(std::getenv("COOPVIZ_FAULT_OUT"));
+    // A user's kernels are untrusted: an access outside its allocation stops the program at its
+    // line. COOPVIZ_CHECK_MEMORY=1 (coopviz run --check-memory, exercise checks) also stops it
+    // at a read of memory never written.
+    exec().options().check_bounds = true;
+    const char* check = std::getenv("COOPVIZ_CHECK_MEMORY");
+    exec().options().check_initialisation = check && std::string(check) == "1";
   }
 
   static DeviceProps device_from_environment() {
@@ -73,6 +80,13 @@ cudaError_t launch(const LaunchRequest& r) {
   e.emu_body = r.body;
   const Status s = device().launch(e, r.shape.config());
   if (s.ok()) return cudaSuccess;
+  // An access outside its allocation, or a read of memory never written: the program stops
+  // there, as a GPU's would at an illegal address, and coopviz says why (fault_report.hpp).
+  if (const std::string m = emu::take_memory_fault(); !m.empty()) {
+    emu::report_stop(m.c_str());
+    std::fflush(stdout);
+    std::exit(1);  // the trace is written on the way out, with the launch that stopped
+  }
   const std::string& m = s.message();
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
     return fail(cudaErrorCooperativeLaunchTooLarge);
@@ -146,22 +160,33 @@ using coop::byo::fail;
 
 // [SECTION] Memory
 
-cudaError_t cudaMalloc(void** ptr, size_t bytes) {
-  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1);
+cudaError_t cudaMalloc(void** ptr, size_t bytes, std::source_location where) {
+  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMalloc", where);
 }
 
 cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, ValueType type,
-                                uint32_t element_size) {
+                                uint32_t element_size, const char* api,
+                                std::source_location where) {
   if (!ptr) return fail(cudaErrorInvalidValue);
-  Result<void*> p = device().exec().allocate(bytes ? bytes : 1);
+  Result<void*> p = device().exec().allocate(bytes);
   if (!p) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
   *ptr = *p;
+  // Fresh device memory holds whatever was there: the recognisable garbage of fresh shared
+  // memory (0xa5a5a5a5 is -1515870811 as an int), never a zero a program could rely on.
+  std::memset(*p, 0xA5, bytes);
   device().allocations[*p] = bytes;
   device().name_allocation(*p, bytes, name, type, element_size);
+  std::string file = where.file_name();
+  file = file.substr(file.find_last_of('/') + 1);
+  emu::describe_global_memory(*p, name ? name : "", element_size,
+                              std::string(api) + " at " + file + ":" + std::to_string(where.line()));
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) { return cudaMalloc(ptr, bytes); }
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned, std::source_location where) {
+  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMallocManaged",
+                             where);
+}
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
   if (!ptr) return fail(cudaErrorInvalidValue);
   *ptr = std::malloc(bytes ? bytes : 1);
@@ -187,6 +212,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
   if ((!dst || !src) && bytes) return fail(cudaErrorInvalidValue);
   if (bytes) std::memmove(dst, src, bytes);
+  coop::emu::host_copied(dst, src, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
@@ -196,6 +222,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
 cudaError_t cudaMemset(void* dst, int value, size_t bytes) {
   if (!dst && bytes) return fail(cudaErrorInvalidValue);
   if (bytes) std::memset(dst, value, bytes);
+  coop::emu::host_wrote(dst, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t) {
@@ -211,11 +238,13 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, si
 }
 cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
 
-cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height,
+                            std::source_location where) {
   if (!ptr || !pitch) return fail(cudaErrorInvalidValue);
   constexpr size_t kAlign = 512;  // what cudaMallocPitch pads rows to on current GPUs
   *pitch = (std::max<size_t>(width, 1) + kAlign - 1) / kAlign * kAlign;
-  return cudaMalloc(ptr, *pitch * height);
+  return coop::byo::allocate(ptr, *pitch * height, nullptr, coop::ValueType::None, 1,
+                             "cudaMallocPitch", where);
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <source_location>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -213,8 +214,11 @@ struct cudaLaunchConfig_t {  // NOLINT
 
 // [SECTION] Runtime calls (byo/runtime.cpp)
 
-cudaError_t cudaMalloc(void** ptr, size_t bytes);
-cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal);
+// The allocations take the caller's place, which fault reports name ("from cudaMalloc at x.cu:40").
+cudaError_t cudaMalloc(void** ptr, size_t bytes,
+                       std::source_location where = std::source_location::current());
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              std::source_location where = std::source_location::current());
 cudaError_t cudaMallocHost(void** ptr, size_t bytes);
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags);
 cudaError_t cudaFree(void* ptr);
@@ -244,7 +248,8 @@ enum cudaFuncCache {  // NOLINT: a preference the emulator has no cache to apply
 };
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
 // Pitched memory: rows of `width` bytes padded to CUDA's 512-byte pitch alignment.
-cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height,
+                            std::source_location where = std::source_location::current());
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
@@ -323,22 +328,27 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 namespace coop::byo {
 
 // cudaMalloc with what the rewritten source knows: the variable's name and element type, so the
-// trace shows addresses as d_in[5].
+// trace shows addresses as d_in[5]; `api` and `where` say where it was made, for fault reports.
 cudaError_t allocate(void** ptr, size_t bytes, const char* name, ValueType type,
-                     uint32_t element_size);
+                     uint32_t element_size, const char* api = "cudaMalloc",
+                     std::source_location where = std::source_location::current());
 template <class T>
-cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0) {
+cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0,
+                      std::source_location where = std::source_location::current(),
+                      const char* api = "cudaMalloc") {
   void* p = nullptr;
   constexpr uint32_t size = std::is_void_v<T> ? 1 : uint32_t(sizeof(std::conditional_t<std::is_void_v<T>, char, T>));
-  const cudaError_t e = allocate(&p, bytes, name, value_type_of<std::remove_cv_t<T>>(), size);
+  const cudaError_t e =
+      allocate(&p, bytes, name, value_type_of<std::remove_cv_t<T>>(), size, api, where);
   *ptr = static_cast<T*>(p);
   return e;
 }
 
 // Managed memory is host memory here too.
 template <class T>
-cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0) {
-  return malloc_as(name, ptr, bytes, flags);
+cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0,
+                              std::source_location where = std::source_location::current()) {
+  return malloc_as(name, ptr, bytes, flags, where, "cudaMallocManaged");
 }
 
 // [SECTION] Launches
@@ -475,20 +485,23 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F
 
 // The typed forms of the allocations (CUDA's C++ overloads take any T**).
 template <class T>
-cudaError_t cudaMalloc(T** ptr, size_t bytes) {
-  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+cudaError_t cudaMalloc(T** ptr, size_t bytes,
+                       std::source_location where = std::source_location::current()) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes, where);
 }
 template <class T>
-cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height,
+                            std::source_location where = std::source_location::current()) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height, where);
 }
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
   return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
 }
 template <class T>
-cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal,
+                              std::source_location where = std::source_location::current()) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags, where);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, size_t bytes) {

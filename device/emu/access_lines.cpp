@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
 
 namespace coop::emu::detail {
@@ -49,10 +50,16 @@ uint16_t line_of_frame(const std::string& frame) {
   return line <= 0xffff ? uint16_t(line) : 0;
 }
 
+// Where a code offset is in the user's source: the innermost frame outside coop's headers.
+struct CodeFrame {
+  std::string file;  // as the line tables name it
+  uint16_t line = 0;
+};
+
 // Runs addr2line once for `offsets`; unresolved ones map to line 0.
-std::unordered_map<uint32_t, uint16_t> lines_from_addr2line(const std::vector<uint32_t>& offsets) {
-  std::unordered_map<uint32_t, uint16_t> found;
-  for (uint32_t o : offsets) found[o] = 0;
+std::unordered_map<uint32_t, CodeFrame> frames_from_addr2line(const std::vector<uint32_t>& offsets) {
+  std::unordered_map<uint32_t, CodeFrame> found;
+  for (uint32_t o : offsets) found[o] = {};
   char exe[4096];
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return found;
@@ -75,7 +82,8 @@ std::unordered_map<uint32_t, uint16_t> lines_from_addr2line(const std::vector<ui
       have_address = true;
       resolved = false;
     } else if (have_address && !resolved && !is_library_file(text)) {
-      found[current] = line_of_frame(text);
+      const size_t colon = text.rfind(':', text.find(" ("));
+      found[current] = {text.substr(0, colon), line_of_frame(text)};
       resolved = true;
     }
   }
@@ -108,9 +116,19 @@ void fill_access_lines(Event* events, uint64_t count) {
     }
   }
   if (!missing.empty())
-    for (const auto& [offset, line] : lines_from_addr2line(missing)) cache.lines[offset] = line;
+    for (const auto& [offset, frame] : frames_from_addr2line(missing))
+      cache.lines[offset] = frame.line;
   for (uint64_t i = 0; i < count; ++i)
     if (events[i].flags & kFlagInstrumented) events[i].line = cache.lines[events[i].group_id];
+}
+
+std::string code_place(uint32_t code, uint16_t* line) {
+  const CodeFrame frame = frames_from_addr2line({code})[code];
+  *line = frame.line;
+  if (frame.line == 0) return "an unknown line";
+  const size_t slash = frame.file.find_last_of('/');
+  return (slash == std::string::npos ? frame.file : frame.file.substr(slash + 1)) + ":" +
+         std::to_string(frame.line);
 }
 
 }  // namespace coop::emu::detail

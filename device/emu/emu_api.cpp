@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 
@@ -270,7 +271,7 @@ void fault(const std::string& message, uint16_t line) {
   for (;;) yield_to_scheduler(lane);
 }
 
-void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align) {
+void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align, size_t element_size) {
   Lane& lane = current_lane();
   LaunchState& L = *t_worker->launch;
   uint32_t n = L.slot_count.load(std::memory_order_acquire);
@@ -287,20 +288,28 @@ void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align) {
       if (n == LaunchState::kMaxSlots)
         fault("more than 64 __shared__ variables in one kernel", slot.line);
       align = std::max<size_t>(align, 1);
-      const size_t offset = (L.static_top + align - 1) / align * align;
+      const auto align_up = [align](size_t at) { return (at + align - 1) / align * align; };
+      const size_t used = align_up(L.static_used) + bytes;
       const size_t limit = std::max(L.request->device.smem_per_block_optin,
                                     L.request->device.smem_per_block);
-      if (L.dynamic_bytes + offset + bytes > limit)
+      if (L.dynamic_bytes + used > limit)
         fault("__shared__ " + std::string(slot.name) + " (" + std::to_string(bytes) +
               " bytes) takes the block's shared memory past the " + std::to_string(limit) +
               " bytes allowed on " + L.request->device.name, slot.line);
-      L.slots[n] = SlotEntry{&slot, offset, bytes};
-      L.static_top = offset + bytes;
+      // Laid out with a guard zone after each variable (memory_checks.hpp); only `used` counts
+      // against the limit, as on a GPU.
+      const size_t offset = align_up(L.static_top);
+      if (L.static_base + offset + bytes + kSharedGuardBytes > L.smem_bytes)
+        fault("__shared__ " + std::string(slot.name) + " needs more alignment padding than the "
+              "emulator's shared-memory arena leaves", slot.line);
+      L.slots[n] = SlotEntry{&slot, offset, bytes, std::max<size_t>(element_size, 1)};
+      L.static_used = used;
+      L.static_top = offset + bytes + kSharedGuardBytes;
       L.slot_count.store(n + 1, std::memory_order_release);
     }
   }
   const SlotEntry& e = L.slots[index];
-  unsigned char* p = lane.block->smem.get() + L.dynamic_bytes + e.offset;
+  unsigned char* p = lane.block->smem + L.static_base + e.offset;
   if (!(lane.block->smem_touched & (1ull << index))) {
     std::memset(p, 0xA5, e.bytes);  // shared memory starts as garbage, as on a GPU
     lane.block->smem_touched |= 1ull << index;
@@ -308,11 +317,17 @@ void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align) {
   return p;
 }
 
-void* dynamic_shared() { return current_lane().block->smem.get(); }
+void* dynamic_shared(const char* name, size_t element_size) {
+  LaunchState& L = *t_worker->launch;
+  const char* none = nullptr;
+  if (name != nullptr && L.dynamic_name.compare_exchange_strong(none, name))
+    L.dynamic_element_size.store(std::max<size_t>(element_size, 1));
+  return current_lane().block->smem;
+}
 
 int64_t shared_offset(const void* p) {
   const Lane& lane = current_lane();
-  const auto* base = lane.block->smem.get();
+  const auto* base = lane.block->smem;
   const auto* q = static_cast<const unsigned char*>(p);
   if (q < base || q >= base + t_worker->launch->smem_bytes) return -1;
   return q - base;
@@ -322,7 +337,7 @@ bool other_block_shared(const void* p, uint32_t* block, uint64_t* offset) {
   const size_t bytes = t_worker->launch->smem_bytes;
   const auto* q = static_cast<const unsigned char*>(p);
   for (const auto& b : t_worker->resident) {
-    const auto* base = b->smem.get();
+    const auto* base = b->smem;
     if (base == nullptr || q < base || q >= base + bytes) continue;
     *block = b->rank;
     *offset = uint64_t(q - base);
@@ -347,7 +362,7 @@ void* map_shared_rank(const void* p, uint32_t cluster_rank, uint16_t line) {
                                                                 uint64_t(g.y) * (origin.z + local.z));
   Block* target = t_worker->find_block(uint32_t(rank));
   if (target == nullptr) fault("cluster block " + std::to_string(rank) + " is not resident", line);
-  return target->smem.get() + offset;
+  return target->smem + offset;
 }
 
 uint32_t query_shared_rank(const void* p, uint16_t line) {
@@ -355,7 +370,7 @@ uint32_t query_shared_rank(const void* p, uint16_t line) {
   const Dim3 c = lane.info.cluster_dim, b = lane.info.block_idx;
   const size_t bytes = t_worker->launch->smem_bytes;
   for (const auto& block : t_worker->resident) {
-    const auto* base = block->smem.get();
+    const auto* base = block->smem;
     const auto* q = static_cast<const unsigned char*>(p);
     if (q < base || q >= base + bytes) continue;
     const Dim3 i = block->idx;
@@ -386,7 +401,7 @@ uint32_t async_copy_wait(uint32_t keep) {
   auto& batches = lane.copies;
   const size_t land = batches.size() > keep ? batches.size() - keep : 0;
   for (size_t i = 0; i < land; ++i)
-    for (const AsyncCopy& c : batches[i]) std::memmove(c.dst, c.src, c.bytes);
+    for (const AsyncCopy& c : batches[i]) land_copy(c);
   batches.erase(batches.begin(), batches.begin() + ptrdiff_t(land));
   return uint32_t(batches.size());
 }

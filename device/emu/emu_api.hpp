@@ -117,6 +117,11 @@ void record(Event& event);
 // The same for thread `thread` of the launch (the scheduler recording for a suspended lane).
 void record_as(uint32_t thread, Event& event);
 
+// An atomic of `bytes` at `p` by the calling thread at `line`, checked as a load and a store are
+// when the launch checks memory (memory_checks.hpp); `overwrites` when the old value does not
+// matter (a store, an exchange), so that it may initialise memory.
+void check_atomic(const void* p, uint32_t bytes, bool overwrites, int line);
+
 // The current logical time.
 uint64_t now();
 
@@ -129,11 +134,13 @@ struct SharedSlot {
   uint16_t line;
 };
 
-// The calling block's copy of a __shared__ variable of `bytes` bytes.
-void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align);
+// The calling block's copy of a __shared__ variable of `bytes` bytes (an array of elements of
+// `element_size` bytes: fault reports name s[-1] rather than a byte offset).
+void* shared_variable(const SharedSlot& slot, size_t bytes, size_t align, size_t element_size = 1);
 
-// The calling block's dynamic shared memory (extern __shared__), `dynamic_smem` bytes.
-void* dynamic_shared();
+// The calling block's dynamic shared memory (extern __shared__), `dynamic_smem` bytes; `name` and
+// the element size are the declaration's, for fault reports.
+void* dynamic_shared(const char* name = nullptr, size_t element_size = 1);
 
 // Offset of a pointer inside the calling block's shared memory, or -1 if it is not shared.
 int64_t shared_offset(const void* p);

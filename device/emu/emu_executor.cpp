@@ -22,20 +22,28 @@ class EmuExecutor final : public Executor {
   const DeviceProps& device() const override { return device_; }
 
   Result<void*> allocate(size_t bytes) override {
-    // 256-byte alignment like cudaMalloc; zeroed so runs are reproducible.
-    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-    if (p == nullptr)
+    // 256-byte alignment like cudaMalloc, between guard zones (memory_record.hpp); zeroed so runs
+    // are reproducible.
+    constexpr size_t guard = emu::kGlobalGuardBytes;
+    static_assert(guard % 256 == 0);
+    const size_t rounded = (bytes + 255) / 256 * 256;
+    auto* storage = static_cast<char*>(std::aligned_alloc(256, guard + rounded + guard));
+    if (storage == nullptr)
       return Status::error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    char* p = storage + guard;
     std::memset(p, 0, bytes);
-    emu::register_global_memory(p, bytes);  // kernels' accesses to it are recorded
-    return p;
+    // Kernels' accesses to it are recorded and checked.
+    emu::register_global_memory(p, bytes, guard, rounded - bytes + guard,
+                                options_.check_initialisation);
+    return static_cast<void*>(p);
   }
   void release(void* p) override {
     emu::forget_global_memory(p);
-    std::free(p);
+    std::free(static_cast<char*>(p) - emu::kGlobalGuardBytes);
   }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
+    emu::host_copied(dst, src, bytes);  // written, for check_initialisation
     return {};
   }
   Status download(void* dst, const void* src, size_t bytes) override {
@@ -44,6 +52,7 @@ class EmuExecutor final : public Executor {
   }
   Status fill(void* dst, int byte, size_t bytes) override {
     std::memset(dst, byte, bytes);
+    emu::host_wrote(dst, bytes);
     return {};
   }
   // The compiler's report for this kernel on the emulated architecture, compiled in at build time
@@ -82,6 +91,8 @@ class EmuExecutor final : public Executor {
     request.capacity = options_.trace_capacity;
     request.trace = options_.trace;
     request.record_memory = options_.record_memory;
+    request.check_bounds = options_.check_bounds;
+    request.check_initialisation = options_.check_initialisation;
     emu::EmuOptions o;
     o.schedule = options_.schedule;
     o.seed = options_.seed;

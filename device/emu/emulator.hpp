@@ -35,6 +35,8 @@ struct EmuLaunch {
   uint64_t capacity = 1u << 22;   // trace event slots
   bool trace = true;              // false: record nothing (for timing)
   bool record_memory = false;     // also every shared/global load and store (memory_record.hpp)
+  bool check_bounds = false;          // accesses outside their allocation stop the launch
+  bool check_initialisation = false;  // so do reads of bytes never written (memory_checks.hpp)
 };
 
 // Runs the launch; fills trace.events and trace.header.{capacity, attempts, schedule}.

@@ -76,4 +76,14 @@ void report_faults_to(const char* path) {
   sigaction(SIGBUS, &action, nullptr);
 }
 
+void report_stop(const char* message) {
+  if (g_path[0] == '\0') return;
+  const int fd = open(g_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return;
+  (void)!write(fd, "stopped: ", 9);
+  (void)!write(fd, message, std::strlen(message));
+  (void)!write(fd, "\n", 1);
+  close(fd);
+}
+
 }  // namespace coop::emu

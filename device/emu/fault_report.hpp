@@ -12,4 +12,9 @@ namespace coop::emu {
 // empty). The file holds one line: "<address in hex> <thread id, or -1 outside a kernel>".
 void report_faults_to(const char* path);
 
+// The emulator stopped the program itself (an access outside its allocation, a read of memory
+// never written: memory_checks.hpp): the file holds "stopped: " and the message, for coopviz to
+// say instead of a crash's place.
+void report_stop(const char* message);
+
 }  // namespace coop::emu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <type_traits>
 
 #include "device/emu/emu_api.hpp"
 #include "device/emu/vector_types.hpp"
@@ -45,7 +46,8 @@ namespace coop::emu {
 // The block's copy of a lowered `__shared__ T name[...]` declaration.
 template <class T>
 T& shared_decl(const SharedSlot& slot) {
-  return *static_cast<T*>(shared_variable(slot, sizeof(T), alignof(T)));
+  return *static_cast<T*>(
+      shared_variable(slot, sizeof(T), alignof(T), sizeof(std::remove_all_extents_t<T>)));
 }
 
 }  // namespace coop::emu

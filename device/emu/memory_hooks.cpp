@@ -2,15 +2,13 @@
 // units (memory_record.hpp), and the recording behind them. This file itself is compiled without
 // the instrumentation, as is the rest of the emulator.
 //
-// [SECTION] Global allocations
 // [SECTION] Recording one access
 // [SECTION] Entry points: plain, unaligned and volatile accesses, ranges, atomics, no-ops
 #include <algorithm>
 #include <cstring>
-#include <mutex>
-#include <vector>
 
 #include "device/emu/emu_api.hpp"
+#include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 #include "device/trace/value.hpp"
@@ -18,37 +16,9 @@
 namespace coop::emu {
 namespace {
 
-// [SECTION] Global allocations
-
-struct GlobalRegistry {
-  std::mutex mutex;
-  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;  // sorted [begin, end)
-};
-
-GlobalRegistry& registry() {
-  static GlobalRegistry r;
-  return r;
-}
-
 thread_local int t_paused = 0;
 
 }  // namespace
-
-void register_global_memory(const void* base, size_t bytes) {
-  if (base == nullptr || bytes == 0) return;
-  GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  const auto b = reinterpret_cast<uintptr_t>(base);
-  auto it = std::lower_bound(r.ranges.begin(), r.ranges.end(), std::make_pair(b, uintptr_t(0)));
-  r.ranges.insert(it, {b, b + bytes});
-}
-
-void forget_global_memory(const void* base) {
-  GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  const auto b = reinterpret_cast<uintptr_t>(base);
-  std::erase_if(r.ranges, [b](const auto& range) { return range.first == b; });
-}
 
 MemoryRecordingPause::MemoryRecordingPause() {
   ++t_paused;
@@ -66,12 +36,6 @@ bool memory_instrumentation_available() {
 }
 
 namespace detail {
-
-std::vector<std::pair<uintptr_t, uintptr_t>> global_memory_snapshot() {
-  GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  return r.ranges;
-}
 
 void record_pending_store(Worker& w) {
   Event& e = w.pending_store;
@@ -91,19 +55,36 @@ using namespace detail;
 
 // Where `p` lies, if a kernel may share it: the running block's shared memory (as an offset), a
 // registered global allocation, or another block's shared memory (reached through
-// map_shared_rank). Anything else (a fiber's stack, host data) is not recorded.
-bool shared_or_global(const Worker& w, const Lane& lane, uintptr_t p, uint32_t bytes, Event& e) {
-  const auto smem = reinterpret_cast<uintptr_t>(lane.block->smem.get());
-  if (p >= smem && p + bytes <= smem + w.launch->smem_bytes) {
+// map_shared_rank). Anything else (a fiber's stack, host data) is not recorded. With bounds
+// checked, an access outside the variable or allocation it touches stops the lane here, before
+// it happens (memory_checks.hpp).
+bool shared_or_global(const Worker& w, Lane& lane, uintptr_t p, uint32_t bytes, bool write,
+                      uint32_t code, Event& e, uint16_t line = 0) {
+  const LaunchState& L = *w.launch;
+  const bool check = L.check_bounds;
+  const auto smem = reinterpret_cast<uintptr_t>(lane.block->smem);
+  if (check && p + kSharedGuardBytes >= smem && p < smem + L.smem_bytes) {
+    if (!shared_place(L, int64_t(p) - int64_t(smem), bytes).found)
+      out_of_bounds(lane, p, bytes, write, code, line);
     e.address = p - smem;
     e.flags |= kFlagShared;
     return true;
   }
-  const auto& globals = w.launch->globals;
-  auto it = std::upper_bound(globals.begin(), globals.end(), std::make_pair(p, UINTPTR_MAX));
-  if (it != globals.begin() && p + bytes <= std::prev(it)->second && p >= std::prev(it)->first) {
-    e.address = p;
+  if (p >= smem && p + bytes <= smem + L.smem_bytes) {
+    e.address = p - smem;
+    e.flags |= kFlagShared;
     return true;
+  }
+  const auto& globals = L.globals;
+  auto it = std::upper_bound(globals.begin(), globals.end(), p,
+                             [](uintptr_t q, const GlobalRange& g) { return q < g.low; });
+  if (it != globals.begin()) {
+    const GlobalRange& g = *std::prev(it);
+    if (p >= g.begin && p + bytes <= g.end) {
+      e.address = p;
+      return true;
+    }
+    if (check && p < g.high) out_of_bounds(lane, p, bytes, write, code, line);
   }
   uint32_t owner = 0;
   uint64_t offset = 0;
@@ -114,6 +95,19 @@ bool shared_or_global(const Worker& w, const Lane& lane, uintptr_t p, uint32_t b
   e.address = cluster_address(owner, offset);
   e.flags |= kFlagCluster;
   return true;
+}
+
+// With initialisation checked: a read of bytes never written stops the lane; a write marks them.
+void check_written(const Worker& w, Lane& lane, uintptr_t p, uint32_t bytes, bool write,
+                   uint32_t code, uint16_t line = 0) {
+  unsigned char* shadow = written_shadow(w, lane, p);
+  if (shadow == nullptr) return;
+  if (write) {
+    std::memset(shadow, 1, bytes);
+    return;
+  }
+  for (uint32_t i = 0; i < bytes; ++i)
+    if (shadow[i] == 0) read_never_written(lane, p, bytes, code, line);
 }
 
 // The value bits of a 1- to 16-byte access (the first 8 bytes of a 16-byte one), and how to read
@@ -131,10 +125,13 @@ ValueType value_type_of_size(uint32_t bytes) {
   Lane* lane = w.current;
   if (lane == nullptr || t_paused != 0) return;
   Event e{};
-  if (!shared_or_global(w, *lane, reinterpret_cast<uintptr_t>(p), bytes, e)) return;
   // The call's return address minus one lies inside the access's call instruction, whose line
   // the line tables give.
   const auto code = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  if (!shared_or_global(w, *lane, address, bytes, write, code, e)) return;
+  if (w.launch->check_initialisation && !(e.flags & kFlagCluster))
+    check_written(w, *lane, address, bytes, write, code);
   if (w.launch->access_steps && w.no_access_steps == 0) access_step(*lane, code);
   if (!w.launch->record_memory) return;
   e.group_id = code;
@@ -159,8 +156,11 @@ ValueType value_type_of_size(uint32_t bytes) {
 
 inline void on_access(const void* p, uint32_t bytes, bool write, const void* return_address) {
   Worker* w = t_recording_worker;
-  if (w == nullptr) [[likely]]
+  if (w == nullptr) [[likely]] {
+    // The host's own stores (to managed memory) count as initialising it.
+    if (write && g_host_writes_tracked.load(std::memory_order_relaxed)) host_wrote(p, bytes);
     return;
+  }
   const Lane* lane = w->current;
   if (lane == nullptr) return;
   // Most instrumented accesses are to the thread's own frame (locals whose address escapes, the
@@ -170,6 +170,28 @@ inline void on_access(const void* p, uint32_t bytes, bool write, const void* ret
     return;
   see_access(*w, p, bytes, write, return_address);
 }
+
+}  // namespace
+
+// Atomics are coop's traced operations, not instrumented accesses: checked here. An atomic that
+// reads reads first, so a read-modify-write of memory never written (a histogram's bins nobody
+// zeroed) is found.
+[[gnu::noinline]] void check_atomic(const void* p, uint32_t bytes, bool overwrites, int line) {
+  Worker* w = t_recording_worker;
+  if (w == nullptr || w->current == nullptr) return;
+  const LaunchState& L = *w->launch;
+  if (!L.check_bounds && !L.check_initialisation) return;
+  const auto code =
+      uint32_t(static_cast<const char*>(__builtin_return_address(0)) - &__executable_start - 1);
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  Event e{};
+  if (!shared_or_global(*w, *w->current, address, bytes, true, code, e, uint16_t(line))) return;
+  if (!L.check_initialisation || (e.flags & kFlagCluster)) return;
+  if (!overwrites) check_written(*w, *w->current, address, bytes, false, code, uint16_t(line));
+  check_written(*w, *w->current, address, bytes, true, code, uint16_t(line));
+}
+
+namespace {
 
 // A kernel's __threadfence(), recorded with its loads and stores: with relaxed atomics, fences
 // are how a kernel orders its memory for other blocks (the race detector needs them).

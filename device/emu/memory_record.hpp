@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,10 +31,36 @@ extern "C" const char __executable_start;  // NOLINT(bugprone-reserved-identifie
 
 namespace coop::emu {
 
+// Bytes of guard zone the emulator's allocator leaves before and after every global allocation
+// (past the end, counted from the allocation's 256-byte rounding): an access there lies outside
+// every allocation and is named as such when bounds are checked (memory_checks.hpp). A thread of
+// a 1024-thread block that runs past an array of ints lands in it.
+inline constexpr size_t kGlobalGuardBytes = 4096;
+
 // Memory kernels may reach as global memory (cudaMalloc, cudaMallocManaged, lesson buffers):
-// registered by whoever allocates it, forgotten on release. A launch takes a snapshot at start.
-void register_global_memory(const void* base, size_t bytes);
+// registered by whoever allocates it, with the guard zones around it, forgotten on release. A
+// launch takes a snapshot at start. With `track_initialisation` the allocation gets a shadow of
+// one byte per byte saying which were written (by a kernel, or by the host through
+// host_wrote / host_copied).
+void register_global_memory(const void* base, size_t bytes, size_t guard_before = 0,
+                            size_t guard_after = 0, bool track_initialisation = false);
 void forget_global_memory(const void* base);
+
+// What a fault report says of an allocation: its name ("d_out", "" when unnamed), the size of its
+// elements (to write d_out[256] rather than a byte offset) and where it was made
+// ("cudaMalloc at scale.cu:40").
+void describe_global_memory(const void* base, const std::string& name, uint32_t element_size,
+                            const std::string& origin);
+
+// The host wrote `bytes` at `dst` (cudaMemcpy, cudaMemset), or copied them from `src` (device to
+// device: what was never written stays so): the initialisation shadow follows. No-ops for memory
+// that is not a tracked allocation.
+void host_wrote(const void* dst, size_t bytes);
+void host_copied(void* dst, const void* src, size_t bytes);
+
+// The message of the access that stopped the last launch (out of bounds, or a read of memory
+// never written), and forgets it; "" when the launch was not stopped by one.
+std::string take_memory_fault();
 
 // While one exists on a thread, its accesses are not recorded: coop's own implementation of a
 // traced operation records that operation as one event already. Most of it needs none, being
@@ -66,8 +93,15 @@ void record_pending_store(Worker& worker);
 // at them (the random and its schedules) runs on this OS thread: the hooks' one test otherwise.
 inline thread_local Worker* t_recording_worker = nullptr;
 
-// The registered global allocations as sorted [begin, end) ranges, for a launch's snapshot.
-std::vector<std::pair<uintptr_t, uintptr_t>> global_memory_snapshot();
+// A registered global allocation as a launch sees it: [begin, end) is the allocation, [low, high)
+// adds its guard zones; `written` is its initialisation shadow (nullptr when not tracked).
+struct GlobalRange {
+  uintptr_t low = 0, begin = 0, end = 0, high = 0;
+  unsigned char* written = nullptr;
+};
+
+// The registered global allocations, sorted, for a launch's snapshot.
+std::vector<GlobalRange> global_memory_snapshot();
 
 // Fills Event::line of a finished launch's instrumented accesses from the executable's line
 // tables (their group_id holds the code address).

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "device/emu/memory_checks.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu {
@@ -33,7 +34,7 @@ ObjectBarrier& find(const void* bar, uint16_t line, bool creating = false) {
 // The arrival that completes a phase: the phase's copies land (the phase could not complete
 // before them), then every waiter goes on.
 void complete_phase(ObjectBarrier& b) {
-  for (const AsyncCopy& c : b.copies) std::memmove(c.dst, c.src, c.bytes);
+  for (const AsyncCopy& c : b.copies) land_copy(c);
   b.copies.clear();
   b.arrived.clear();
   ++b.completed;

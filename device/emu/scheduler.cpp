@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "device/emu/asan_fibers.hpp"
+#include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/emu/scheduler_state.hpp"
 
@@ -100,9 +101,12 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
   block->lanes.resize(n);
   block->warps.resize((n + 31) / 32);
   block->live = n;
-  block->smem = std::make_unique_for_overwrite<unsigned char[]>(L.smem_bytes);
+  block->smem_storage =
+      std::make_unique_for_overwrite<unsigned char[]>(kSharedGuardBytes + L.smem_bytes);
+  block->smem = block->smem_storage.get() + kSharedGuardBytes;
   // Dynamic shared memory starts with the same recognisable garbage as static variables.
-  std::memset(block->smem.get(), 0xA5, L.dynamic_bytes);
+  std::memset(block->smem, 0xA5, L.dynamic_bytes);
+  if (L.check_initialisation) block->smem_written = std::make_unique<unsigned char[]>(L.smem_bytes);
   const Dim3 cluster = req.config.mode == LaunchMode::Cluster ? req.config.cluster : Dim3{};
   for (uint32_t w = 0; w < block->warps.size(); ++w) {
     Warp& warp = block->warps[w];
@@ -540,7 +544,8 @@ void run_seeded(Worker& worker, unsigned window_units) {
 void run_worker(Worker& worker, unsigned window_units) {
   t_worker = &worker;
   LaunchState& L = *worker.launch;
-  if (L.record_memory || L.access_steps) t_recording_worker = &worker;
+  if (L.record_memory || L.access_steps || L.check_bounds || L.check_initialisation)
+    t_recording_worker = &worker;
   if (L.options->schedule == Schedule::Lockstep)
     run_lockstep(worker, window_units);
   else
@@ -635,12 +640,19 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   L.total_blocks = req.config.grid.count();
   L.dynamic_bytes = (req.config.dynamic_smem + 15) / 16 * 16;
   const size_t limit = std::max(req.device.smem_per_block_optin, req.device.smem_per_block);
-  L.smem_bytes = std::max(limit, L.dynamic_bytes) + 16;
+  // Room for every static variable the block may declare, each with its guard zone, and for
+  // their alignment.
+  L.static_base = L.dynamic_bytes + kSharedGuardBytes;
+  L.smem_bytes = L.static_base + std::max(limit, L.dynamic_bytes) +
+                 LaunchState::kMaxSlots * kSharedGuardBytes + 1024;
   L.start = std::chrono::steady_clock::now();
   L.record_memory = req.trace && req.record_memory;
   L.shuffle = options.seed != 0 || options.schedule != Schedule::Lockstep;
   L.access_steps = options.schedule != Schedule::Lockstep && memory_instrumentation_available();
-  if (L.record_memory || L.access_steps) L.globals = global_memory_snapshot();
+  L.check_bounds = req.check_bounds && memory_instrumentation_available();
+  L.check_initialisation = req.check_initialisation && memory_instrumentation_available();
+  if (L.record_memory || L.access_steps || L.check_bounds || L.check_initialisation)
+    L.globals = global_memory_snapshot();
   L.units = req.config.mode == LaunchMode::Cluster ? L.total_blocks / req.config.cluster.count()
                                                    : L.total_blocks;
 

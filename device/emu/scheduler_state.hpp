@@ -111,7 +111,12 @@ struct Block {
   std::vector<Lane> lanes;
   std::vector<Warp> warps;
   uint32_t live = 0;
-  std::unique_ptr<unsigned char[]> smem;
+  // The block's shared memory: `smem` points into `smem_storage` past a guard zone
+  // (memory_checks.hpp), so that a negative index lands in the guard, not in the heap.
+  std::unique_ptr<unsigned char[]> smem_storage;
+  unsigned char* smem = nullptr;
+  // Its initialisation shadow, one byte per byte of the arena (check_initialisation only).
+  std::unique_ptr<unsigned char[]> smem_written;
   uint64_t smem_touched = 0;  // slots whose initial pattern has been written
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
   std::unordered_map<uint64_t, SplitBarrier> splits;
@@ -123,8 +128,9 @@ struct Block {
 
 struct SlotEntry {
   const SharedSlot* slot = nullptr;
-  size_t offset = 0;
+  size_t offset = 0;  // from LaunchState::static_base
   size_t bytes = 0;
+  size_t element_size = 1;  // of an array's elements, for reports (s[-1])
 };
 
 // Shared by all workers of one launch.
@@ -146,8 +152,15 @@ struct LaunchState {
   uint64_t units = 0;
   uint32_t block_threads = 0;
   uint64_t total_blocks = 0;
-  size_t smem_bytes = 0;        // per-block arena: dynamic first, then static variables
+  // Per-block arena: the dynamic array first, a guard zone, then the static variables, each
+  // followed by a guard zone (memory_checks.hpp).
+  size_t smem_bytes = 0;
   size_t dynamic_bytes = 0;     // aligned dynamic size
+  size_t static_base = 0;       // where the static variables begin
+  // The dynamic array as the kernel declares it (extern __shared__ T name[]), for reports: the
+  // first declaration seen.
+  std::atomic<const char*> dynamic_name{nullptr};
+  std::atomic<size_t> dynamic_element_size{1};
   std::atomic<uint64_t> attempts{0};
   std::atomic<uint64_t> next_block{0};
   std::atomic<bool> failed{false};
@@ -157,7 +170,8 @@ struct LaunchState {
   static constexpr size_t kMaxSlots = 64;
   SlotEntry slots[kMaxSlots];
   std::atomic<uint32_t> slot_count{0};
-  size_t static_top = 0;
+  size_t static_top = 0;   // the layout's end, guard zones included
+  size_t static_used = 0;  // what the variables take without them (the block's limit counts this)
   std::mutex slot_mutex;
   // Grid- and cluster-scope rendezvous (single-worker launches only).
   std::unordered_map<uint64_t, Rendezvous> rendezvous;
@@ -166,7 +180,10 @@ struct LaunchState {
   // Memory recording (memory_record.hpp): on for this launch, and the global allocations known
   // at its start as sorted [begin, end) ranges.
   bool record_memory = false;
-  std::vector<std::pair<uintptr_t, uintptr_t>> globals;
+  std::vector<GlobalRange> globals;
+  // Memory checks (memory_checks.hpp), from the request.
+  bool check_bounds = false;
+  bool check_initialisation = false;
 
   void fail(const std::string& message);
 };

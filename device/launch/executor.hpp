@@ -29,6 +29,12 @@ struct ExecOptions {
   // Emulator: also record every shared/global load and store, not only traced(...) ones. Off by
   // default: it multiplies a trace's events, which every view then walks.
   bool record_memory = false;
+  // Emulator: every shared and global access of a kernel is checked against the allocation it
+  // falls in, and one into the guard zone around an allocation stops the launch at its line
+  // (user programs: their code is untrusted). With check_initialisation a read of bytes nothing
+  // wrote stops it too; that keeps a shadow byte per byte of every allocation made after it is set.
+  bool check_bounds = false;
+  bool check_initialisation = false;
   Schedule schedule = Schedule::Lockstep;  // emulator: how threads interleave
   uint64_t seed = 0;                   // emulator schedule's seed; lockstep 0 is the default order
   unsigned jobs = 1;                   // emulator OS threads for normal launches

@@ -95,14 +95,15 @@ Result<std::string> lower_shared_line(const std::string& line, const std::string
     if (dims != "[]")
       return fail(path, number, "extern __shared__ must be an array of unknown size");
     repl << type << "* " << name << " = reinterpret_cast<" << type
-         << "*>(::coop::emu::dynamic_shared());";
+         << "*>(::coop::emu::dynamic_shared(\"" << name << "\", sizeof(" << type << ")));";
   } else {
     if (dims.find("[]") != std::string::npos)
       return fail(path, number,
                   "a __shared__ array without a size must be declared extern (dynamic shared "
                   "memory)");
+    // __LINE__ rather than the number: a #line directive (an exercise check's program) renumbers.
     repl << "static const ::coop::emu::SharedSlot coop_slot_" << name << "_" << number << "{\""
-         << name << "\", " << number << "}; auto& " << name << " = ::coop::emu::shared_decl<"
+         << name << "\", __LINE__}; auto& " << name << " = ::coop::emu::shared_decl<"
          << type << dims << ">(coop_slot_" << name << "_" << number << ");";
     if (!align.empty()) repl << " static_assert(alignof(" << type << ") <= (" << align << "));";
   }

@@ -5,7 +5,8 @@
 // Every source: each `__shared__` declaration becomes a reference to the running block's copy
 // (the emulator interleaves blocks on one OS thread, so a static variable would be shared):
 //   __shared__ float temp[1024];    ->  ... auto& temp = shared_decl<float[1024]>(slot);
-//   extern __shared__ float dyn[];  ->  float* dyn = reinterpret_cast<float*>(dynamic_shared());
+//   extern __shared__ float dyn[];  ->  float* dyn = reinterpret_cast<float*>(
+//                                         dynamic_shared("dyn", sizeof(float)));
 // Lesson sources: namespace coop::lessons::<id> becomes coop::lessons::emulated::<id>, so the
 // host build of a kernel does not collide with the host stub nvcc emits for the same name.
 // Program sources (a user's own .cu file): launches become calls into the emulator's runtime

@@ -217,6 +217,41 @@ TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
   fs::remove_all(dir);
 }
 
+// Without `if (i < n)`: a write past the output or a read past the input fails its case at the
+// student's line, though no case put a sentinel there (device/emu/memory_checks.hpp).
+TEST(ExerciseCli, AnAccessPastNFailsItsCaseNamingTheLine) {
+  const fs::path dir = scratch("past-n");
+  std::string write = solution_text("tiled_partitions", "tile-ranks");
+  write.replace(write.find("if (i < n) out[i]"), 17, "out[i]");
+  const std::string wrote = first_problem(failed_check(dir, "tile-ranks", "write.cu", write));
+  EXPECT_NE(wrote.find("the program was stopped: thread "), std::string::npos) << wrote;
+  EXPECT_NE(wrote.find(" at write.cu:17, past the end of out, a "), std::string::npos) << wrote;
+
+  std::string read = solution_text("block_reduce", "block-sum");
+  read.replace(read.find("i < n ? input[i] : 0"), 20, "input[i]");
+  const std::string was_read = first_problem(failed_check(dir, "block-sum", "read.cu", read));
+  EXPECT_NE(was_read.find(" read 4 bytes at input["), std::string::npos) << was_read;
+  EXPECT_NE(was_read.find(" at read.cu:22, past the end of input, a "), std::string::npos)
+      << was_read;
+  fs::remove_all(dir);
+}
+
+// Shared bins nobody zeroed: the first atomicAdd reads memory never written, and the case says
+// so at its line rather than only showing a count that is off by 0xa5a5a5a5.
+TEST(ExerciseCli, CountingIntoBinsNobodyZeroedFailsAtTheAtomic) {
+  const fs::path dir = scratch("unzeroed");
+  std::string text = solution_text("atomics_and_races", "block-histogram");
+  const std::string zeroing = "for (int b = t; b < kBins; b += blockDim.x) counts[b] = 0;";
+  text.replace(text.find(zeroing), zeroing.size(), "// the counters are not zeroed");
+  const std::string problem = first_problem(failed_check(dir, "block-histogram", "bins.cu", text));
+  EXPECT_NE(problem.find("read of memory never written: thread "), std::string::npos) << problem;
+  EXPECT_NE(problem.find(" at counts["), std::string::npos) << problem;
+  EXPECT_NE(problem.find("23, in __shared__ counts (64 bytes, declared at line 18)"),
+            std::string::npos)
+      << problem;
+  fs::remove_all(dir);
+}
+
 TEST(ExerciseCli, CheckIsCountedInTheProgressFileThatListShows) {
   const fs::path dir = scratch("progress");
   const std::string progress = (dir / "mine" / "progress.json").string();

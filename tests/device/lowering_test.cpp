@@ -86,10 +86,12 @@ TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
 
 TEST(Lowering, SharedDeclarationsInEitherOrder) {
   EXPECT_NE(program("  extern __shared__ float dyn[];")
-                .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared());"),
+                .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared(\"dyn\", "
+                      "sizeof(float)));"),
             std::string::npos);
   EXPECT_NE(program("  extern double __shared__ x[];")
-                .find("double* x = reinterpret_cast<double*>(::coop::emu::dynamic_shared());"),
+                .find("double* x = reinterpret_cast<double*>(::coop::emu::dynamic_shared(\"x\", "
+                      "sizeof(double)));"),
             std::string::npos);
   EXPECT_NE(program("  __shared__ Pair<int, float> p[4];").find("shared_decl<Pair<int, float>[4]>"),
             std::string::npos);

@@ -56,6 +56,7 @@ template <class T, class Update>
 COOP_EMU_UNRECORDED T atomic_rmw(T* address, T operand, Op op, int line, Update update,
                                  uint16_t flags = 0) {
   const emu::PlainStep step = emu::step_plain(uint16_t(line), op);
+  emu::check_atomic(address, sizeof(T), op == Op::AtomicStore || op == Op::AtomicExch, line);
   std::atomic_ref<T> ref(*address);
   T old = ref.load(std::memory_order_relaxed);
   while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
