@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <sstream>
@@ -314,8 +315,12 @@ std::string describe_rendezvous(const Rendezvous& r, const std::vector<Lane*>& m
     if (std::find(arrived.begin(), arrived.end(), m) != arrived.end()) continue;
     (m->state == LaneState::Done ? exited : elsewhere).push_back(m);
   }
-  os << c.what << " at line " << c.line << ": " << arrived.size() << " of " << c.group.size
-     << " threads arrived (" << describe_threads(arrived) << ")";
+  // __syncwarp's group is the lanes its mask names: the call is shown with that mask.
+  char syncwarp[32];
+  std::snprintf(syncwarp, sizeof syncwarp, "__syncwarp(0x%08x)", unsigned(c.group.id));
+  const bool warp_barrier = c.kind == EventKind::Barrier && c.group.kind == GroupKind::Warp;
+  os << (warp_barrier ? syncwarp : c.what) << " at line " << c.line << ": " << arrived.size()
+     << " of " << c.group.size << " threads arrived (" << describe_threads(arrived) << ")";
   if (!exited.empty())
     os << "; " << exited.size() << " exited without arriving (" << describe_threads(exited) << ")";
   if (!elsewhere.empty()) {

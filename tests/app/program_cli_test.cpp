@@ -203,6 +203,17 @@ TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
   EXPECT_NE(r.out.find("cudaErrorLaunchFailure"), std::string::npos) << r.out;
 }
 
+// A __syncwarp in a deadlock is named by the call with its mask.
+TEST(ProgramCli, ASyncwarpInADeadlockIsNamedWithItsMask) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/syncwarp_deadlock.cu"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("__syncwarp(0xffffffff) at line 7: 16 of 32 threads arrived (threads 0-15"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("4294967295"), std::string::npos) << r.err;
+}
+
 TEST(ProgramCli, ABarrierMissingAnArrivalIsADeadlockNamingTheThreads) {
   const coop::testing::Ran r =
       coopviz("run --backend emu " + program("failing/barrier_missing_arrival.cu"));
