@@ -145,7 +145,11 @@ mapfile -t files < <(find "$corpus" -mindepth 2 -maxdepth 2 -name '*.cu' | sort 
 echo "checking ${#files[@]} files with $coopviz ($jobs at a time, ${timeout_s} s each)" >&2
 
 started=$(date +%s)
-printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$jobs" bash -c 'check_one "$1"' check_one
+# In the background, so that an interrupted run can stop xargs from starting more checks.
+printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$jobs" bash -c 'check_one "$1"' check_one &
+xargs_pid=$!
+trap 'kill "$xargs_pid" 2>/dev/null; exit 130' INT TERM
+wait "$xargs_pid"
 [[ -n "${CORPUS_KEEP:-}" ]] && mkdir -p "$CORPUS_KEEP" && cp -r "$work/out/." "$CORPUS_KEEP/"
 
 cat "$work"/results/*.tsv >"$work/all.tsv" 2>/dev/null
