@@ -263,12 +263,15 @@ PackParse parse_pack(std::string_view text, const std::string& file) {
 
 Result<Pack> load_pack(const std::string& path) {
   Result<std::string> text = read_whole_file(path);
-  // The reader's words name the file and what is wrong with it ("... is a FIFO, not a regular
-  // file"); its "cannot read" opens this one's.
-  if (const std::string said = "cannot read " + path + ": "; !text)
-    return Status::error(
-        "the pack " + path + ": " +
-        (text.message().starts_with(said) ? text.message().substr(said.size()) : text.message()));
+  // The reader's words name the file and what is wrong with it ("cannot read PACK: it is a
+  // FIFO, not a regular file"): what follows the name, after this one's.
+  if (!text) {
+    const size_t named = text.message().find(path + ": ");
+    return Status::error("the pack " + path + ": " +
+                         (named == std::string::npos
+                              ? text.message()
+                              : text.message().substr(named + path.size() + 2)));
+  }
   PackParse parsed = parse_pack(*text, path);
   if (parsed.errors.empty()) return std::move(parsed.pack);
   std::string all;

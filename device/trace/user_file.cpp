@@ -45,7 +45,7 @@ std::string size_words(uint64_t bytes) {
 Result<std::string> read_user_file(const std::string& path, uint64_t limit) {
   // O_NONBLOCK: opening a FIFO no writer has opened would wait for one.
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return Status::error("cannot read " + path + ": " + std::strerror(errno));
+  if (fd < 0) return Status::error("cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
   if (fstat(fd, &st) != 0) {
     const int e = errno;

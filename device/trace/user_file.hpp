@@ -21,7 +21,8 @@ inline constexpr uint64_t kTraceFileLimit = uint64_t(4) << 30;
 // A byte count as messages say it: "2 GiB", "1.5 GiB", "512 MiB", "300 bytes".
 std::string size_words(uint64_t bytes);
 
-// The whole file, or an error naming it and what is wrong ("... is a FIFO, not a regular file",
+// The whole file, or an error naming it and what is wrong ("cannot open ...: No such file or
+// directory", "cannot read ...: it is a FIFO, not a regular file",
 // "... is 3000000 bytes, more than the 1 MiB such a file may be").
 Result<std::string> read_user_file(const std::string& path, uint64_t limit);
 

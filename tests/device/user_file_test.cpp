@@ -39,6 +39,8 @@ TEST(UserFiles, OnlyRegularFilesUnderTheLimitAreRead) {
             "cannot read " + fifo.string() + ": it is a FIFO, not a regular file");
   EXPECT_EQ(refused("/dev/zero", kTextFileLimit),
             "cannot read /dev/zero: it is a character device, not a regular file");
+  EXPECT_EQ(refused((dir / "none").string(), kTextFileLimit),
+            "cannot open " + (dir / "none").string() + ": No such file or directory");
   EXPECT_EQ(refused(dir.string(), kTextFileLimit),
             "cannot read " + dir.string() + ": it is a folder, not a regular file");
   const fs::path big = write_file(dir / "big.txt", std::string(kTextFileLimit + 1, 'x'));
