@@ -30,6 +30,7 @@
 
 #include "device/byo/device_functions.hpp"
 #include "device/emu/cg/warp_intrinsics.hpp"
+#include "device/emu/cg/warp_match_reduce.hpp"
 #include "device/emu/cg_emu.hpp"
 #include "device/emu/kernel_env.hpp"
 
@@ -186,6 +187,14 @@ using ::coop::__activemask;
 using ::coop::__all_sync;
 using ::coop::__any_sync;
 using ::coop::__ballot_sync;
+using ::coop::__match_all_sync;
+using ::coop::__match_any_sync;
+using ::coop::__reduce_add_sync;
+using ::coop::__reduce_and_sync;
+using ::coop::__reduce_max_sync;
+using ::coop::__reduce_min_sync;
+using ::coop::__reduce_or_sync;
+using ::coop::__reduce_xor_sync;
 using ::coop::__shfl_down_sync;
 using ::coop::__shfl_sync;
 using ::coop::__shfl_up_sync;
