@@ -58,8 +58,17 @@ int run_cli(int argc, char** argv) {
   register_questions(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
+  // `--` ends coopviz's options: what follows is the program's, whatever it looks like. Only
+  // `coopviz run FILE.cu` passes arguments to a program; any other command refuses them.
+  const SplitArguments split = split_at_separator(std::vector<std::string>(argv + 1, argv + argc));
+  if (!split.program.empty() && (split.own.empty() || split.own.front() != "run"))
+    return usage_error("unexpected arguments after --: only `coopviz run FILE.cu -- ARGS` passes "
+                       "arguments to a program");
+  state.after_separator = split.program;
+  std::vector<const char*> own = {argv[0]};
+  for (const std::string& a : split.own) own.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(int(own.size()), own.data());
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

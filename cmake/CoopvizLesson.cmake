@@ -166,6 +166,7 @@ function(coopviz_program_check file)
   add_library(coopviz_check_${name}_emu OBJECT ${gen}/${name}.emu.cpp)
   target_include_directories(coopviz_check_${name}_emu PRIVATE
     ${PROJECT_SOURCE_DIR}/device/byo/include ${PROJECT_SOURCE_DIR})
+  target_include_directories(coopviz_check_${name}_emu SYSTEM PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
   target_compile_definitions(coopviz_check_${name}_emu PRIVATE __CUDA_ARCH__=900)
   add_library(coopviz_check_${name}_gpu OBJECT ${gen}/${name}.gpu.cu)
   target_include_directories(coopviz_check_${name}_gpu PRIVATE

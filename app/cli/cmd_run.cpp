@@ -226,6 +226,7 @@ void register_run(CLI::App& app, CliState& state) {
       p.includes = o->includes;
       p.defines = o->defines;
       p.args = o->program_args;
+      p.args.insert(p.args.end(), state.after_separator.begin(), state.after_separator.end());
       p.launches = o->launches;
       if (!request) return void(state.exit_code = usage_error(request.message()));
       p.backend = *request;
@@ -257,9 +258,10 @@ void register_run(CLI::App& app, CliState& state) {
       state.exit_code = run_program_command(p);
       return;
     }
-    if (!o->program_args.empty())
+    if (!o->program_args.empty() || !state.after_separator.empty())
       return void(state.exit_code = usage_error(
-                      "unexpected argument '" + o->program_args.front() +
+                      "unexpected argument '" +
+                      (o->program_args.empty() ? state.after_separator : o->program_args).front() +
                       "': `coopviz run` takes only LESSON (or FILE.cu, then its own arguments "
                       "after --)"));
     if (!o->includes.empty() || !o->defines.empty())
@@ -343,7 +345,10 @@ void register_run(CLI::App& app, CliState& state) {
     if (o->json) {
       nlohmann::json out = report_json(*lesson, run, exec, req, backend->banner);
       if (o->compare) out["comparison"] = comparison;
-      if (o->races) out["races"] = races_report(run.launches);
+      if (o->races) {
+        out["races"] = races_report(run.launches);
+        out["races_complete"] = races_complete(run.launches);
+      }
       std::cout << out.dump(2) << "\n";
     } else {
       print_human(*lesson, run, exec, backend->banner,

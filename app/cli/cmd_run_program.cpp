@@ -22,14 +22,40 @@
 
 namespace coop::app {
 
+namespace {
+
+// 4194304 -> "4,194,304".
+std::string grouped(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
+}
+
+}  // namespace
+
+std::string dropped_events_note(const Trace& t, size_t index) {
+  if (t.dropped() == 0) return "";
+  return "launch " + std::to_string(index + 1) + " (kernel " + t.header.kernel +
+         "): " + grouped(t.events.size()) + " events recorded, " + grouped(t.dropped()) +
+         " dropped: raise --trace-capacity";
+}
+
 void print_races(std::span<const Trace> launches, std::ostream& out) {
   size_t found = 0;
-  for (const Trace& t : launches)
+  uint64_t dropped = 0;
+  for (const Trace& t : launches) {
+    dropped += t.dropped();
     for (const Race& r : find_races(t)) {
       out << "  " << describe_race(r, t.header) << "\n";
       ++found;
     }
-  if (found == 0)
+  }
+  // Accesses that were dropped were never checked: no verdict of "none" over them.
+  if (dropped)
+    out << "  races: incomplete, " << grouped(dropped)
+        << " events were dropped and not checked (raise --trace-capacity); "
+        << (found ? "there may be more races" : "none found among those recorded") << "\n";
+  else if (found == 0)
     out << "  races: none found in " << launches.size()
         << (launches.size() == 1 ? " launch" : " launches") << "\n";
 }
@@ -150,6 +176,11 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
               << " changed nothing: no launch of a kernel named " << l.kernel
               << (names.empty() ? std::string() : " (it launched " + names + ")") << "\n";
   }
+  // A launch that lost events says so here as --json does: the views and checks miss them.
+  if (launches && !o.json)
+    for (size_t k = 0; k < launches->size(); ++k)
+      if (std::string note = dropped_events_note((*launches)[k], k); !note.empty())
+        std::cerr << "coopviz: " << o.file << ": " << note << "\n";
   if (ran) {
     *ran = traced;
     if (!traced) std::cerr << "coopviz: " << o.file << ": no kernel launch to show\n";
@@ -192,7 +223,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
         out["launches"].push_back(std::move(l));
       }
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
-    if (o.races) out["races"] = races_report(launches ? *launches : std::vector<Trace>{});
+    if (o.races) {
+      out["races"] = races_report(launches ? *launches : std::vector<Trace>{});
+      out["races_complete"] = races_complete(launches ? *launches : std::vector<Trace>{});
+    }
     if (!unused.empty()) out["unused_launch_overrides"] = unused;
     if (!o.trace_path.empty()) out["trace"] = o.trace_path;
     // What the program printed, unless it printed without end.

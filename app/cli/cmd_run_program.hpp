@@ -30,8 +30,20 @@ struct RunProgramOptions {
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
 };
 
-// `--races` without --json: one line per race of each launch, or that none was found.
+// `--races` without --json: one line per race of each launch, or that none was found; over
+// launches that dropped events, that the verdict is incomplete.
 void print_races(std::span<const Trace> launches, std::ostream& out);
+
+// Whether every launch kept all its events, so that a race report covers every access.
+inline bool races_complete(std::span<const Trace> launches) {
+  for (const Trace& t : launches)
+    if (t.dropped()) return false;
+  return true;
+}
+
+// "launch 3 (kernel k): 4,194,304 events recorded, 4,194,304 dropped: raise --trace-capacity"
+// for the launch at `index` (from 0) when it dropped events, else "".
+std::string dropped_events_note(const Trace& t, size_t index);
 
 // Builds and runs the program; returns the exit status coopviz should exit with (the program's
 // own, or coopviz's codes when it could not be built or run). `ran` (if given) says whether the

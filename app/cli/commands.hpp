@@ -7,12 +7,26 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace coop::app {
 
 struct CliState {
   int exit_code = 0;
+  // What followed the first `--` on the command line, untouched: a program file's own arguments.
+  // main() takes them off before CLI11 parses, so that no option of coopviz (a repeatable -I or
+  // -D, or -h inside "-hA=64") can take them.
+  std::vector<std::string> after_separator;
 };
+
+// Splits `args` (argv without the program name) at the first `--`: coopviz's own options before
+// it, the program's arguments after it, the `--` in neither.
+struct SplitArguments {
+  std::vector<std::string> own, program;
+  bool separated = false;  // a `--` was given
+};
+SplitArguments split_at_separator(const std::vector<std::string>& args);
 
 void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);

@@ -166,4 +166,13 @@ int usage_errors(const std::string& messages) {
   return 2;
 }
 
+SplitArguments split_at_separator(const std::vector<std::string>& args) {
+  SplitArguments out;
+  for (const std::string& a : args) {
+    if (!out.separated && a == "--") out.separated = true;
+    else (out.separated ? out.program : out.own).push_back(a);
+  }
+  return out;
+}
+
 }  // namespace coop::app

@@ -333,6 +333,10 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
            "-I" + headers + "/device/byo/include",
            "-I" + headers,
            "-I" + source.parent_path().string()};
+    // CUDA's own headers after everything else: the shims in byo/include read them (the types,
+    // enums, macros and declarations are the toolkit's) and add the emulator's runtime.
+    for (const std::string& dir : cmake_list(kProgramCudaIncludes))
+      cmd.insert(cmd.end(), {"-isystem", dir});
     // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
     for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
   }

@@ -47,7 +47,21 @@ COOP_MINMAX(long long)
 COOP_MINMAX(unsigned long long)
 COOP_MINMAX(float)
 COOP_MINMAX(double)
+COOP_MINMAX(long)
+COOP_MINMAX(unsigned long)
 #undef COOP_MINMAX
+// And CUDA's overloads for mixed operands (crt/math_functions.hpp): both converted to the wider
+// or unsigned type, which the result is, so that min(int, unsigned) is not ambiguous.
+#define COOP_MINMAX_MIXED(A, B, R)                                        \
+  inline R min(A a, B b) { return min(static_cast<R>(a), static_cast<R>(b)); } /*NOLINT*/           \
+  inline R min(B a, A b) { return min(static_cast<R>(a), static_cast<R>(b)); } /*NOLINT*/           \
+  inline R max(A a, B b) { return max(static_cast<R>(a), static_cast<R>(b)); } /*NOLINT*/           \
+  inline R max(B a, A b) { return max(static_cast<R>(a), static_cast<R>(b)); } /*NOLINT*/
+COOP_MINMAX_MIXED(int, unsigned, unsigned)
+COOP_MINMAX_MIXED(long, unsigned long, unsigned long)
+COOP_MINMAX_MIXED(long long, unsigned long long, unsigned long long)
+COOP_MINMAX_MIXED(float, double, double)
+#undef COOP_MINMAX_MIXED
 inline unsigned umin(unsigned a, unsigned b) {
   return min(a, b);
 }  // NOLINT

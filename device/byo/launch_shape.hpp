@@ -28,11 +28,6 @@ struct LaunchShape {
   }
 };
 
-template <class D>
-Dim3 dims_of(const D& d) {
-  return {unsigned(d.x), unsigned(d.y), unsigned(d.z)};
-}
-
 // cudaLaunchKernelEx's configuration (CUDA's cudaLaunchConfig_t or the emulator's): its shape,
 // with the cluster dimension and cooperative attributes teaching programs set.
 template <class Config>

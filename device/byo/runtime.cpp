@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,10 +26,6 @@
 
 namespace coop::byo {
 namespace {
-
-// What cudaGetDeviceProperties and cudaMemGetInfo say the device holds (an H100's 80 GB); the
-// program's buffers are the host's memory.
-constexpr size_t kGlobalMemory = size_t(80) << 30;
 
 // The program's one device: the emulator, imitating COOPVIZ_ARCH (default: an H100).
 struct Device : ProgramTraces {
@@ -60,17 +57,28 @@ Device& device() {
   return d;
 }
 
-cudaError_t fail(cudaError_t e) {
-  device().last_error = e;
-  return e;
-}
-
 const DeviceProps& props() { return device().exec().device(); }
 
 // The resources the emulator assumes for a user kernel: the compiler's report is not known here.
 KernelResources resources_of(const void*) { return KernelResources{}; }
 
 }  // namespace
+
+cudaError_t fail(cudaError_t e) {
+  device().last_error = e;
+  return e;
+}
+
+const DeviceProps& emulated_device() { return props(); }
+
+cudaError_t not_supported(const char* function) {
+  static std::mutex said_lock;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> hold(said_lock);
+  if (said.insert(function).second)
+    std::fprintf(stderr, "coopviz: %s is not supported on the emulator yet\n", function);
+  return fail(cudaErrorNotSupported);
+}
 
 // [SECTION] Launches
 
@@ -141,27 +149,38 @@ cudaError_t max_active_blocks(int* blocks, const void* function, int block_size,
   return cudaSuccess;
 }
 
-cudaError_t potential_block_size(int* min_grid, int* block_size, const void* function,
-                                 size_t dynamic_smem, int block_limit) {
-  if (!min_grid || !block_size) return fail(cudaErrorInvalidValue);
-  const KernelResources k = resources_of(function);
-  Result<PotentialBlockSize> r = max_potential_block_size(props(), k.regs_per_thread,
-                                                          k.static_smem, dynamic_smem, block_limit);
-  if (!r) return fail(cudaErrorInvalidValue);
-  *min_grid = r->min_grid_size;
-  *block_size = r->block_size;
-  return cudaSuccess;
-}
-
 }  // namespace coop::byo
 
 using coop::byo::device;
 using coop::byo::fail;
 
+// [SECTION] Kernel queries: CUDA's templates (cuda_runtime.h) pass the kernel as const void*.
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* function) {
+  return coop::byo::function_attributes(function, attributes);
+}
+cudaError_t cudaFuncSetAttribute(const void* function, cudaFuncAttribute attribute, int value) {
+  return coop::byo::set_function_attribute(function, attribute, value);
+}
+cudaError_t cudaFuncSetCacheConfig(const void*, cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* function,
+                                                          int block_size, size_t dynamic_smem) {
+  return coop::byo::max_active_blocks(blocks, function, block_size, dynamic_smem);
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks,
+                                                                   const void* function,
+                                                                   int block_size,
+                                                                   size_t dynamic_smem, unsigned) {
+  return coop::byo::max_active_blocks(blocks, function, block_size, dynamic_smem);
+}
+
 // [SECTION] Memory
 
-cudaError_t cudaMalloc(void** ptr, size_t bytes, std::source_location where) {
-  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMalloc", where);
+// A call the lowering did not name (its variable unknown) has no place either: the toolkit's
+// declarations take none.
+cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMalloc",
+                             std::source_location{});
 }
 
 cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, ValueType type,
@@ -176,16 +195,18 @@ cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, Valu
   std::memset(*p, 0xA5, bytes);
   device().allocations[*p] = bytes;
   device().name_allocation(*p, bytes, name, type, element_size);
-  std::string file = where.file_name();
-  file = file.substr(file.find_last_of('/') + 1);
-  emu::describe_global_memory(*p, name ? name : "", element_size,
-                              std::string(api) + " at " + file + ":" + std::to_string(where.line()));
+  std::string made = api;
+  if (where.line() != 0) {
+    const std::string file = where.file_name();
+    made += " at " + file.substr(file.find_last_of('/') + 1) + ":" + std::to_string(where.line());
+  }
+  emu::describe_global_memory(*p, name ? name : "", element_size, made);
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned, std::source_location where) {
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) {
   return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMallocManaged",
-                             where);
+                             std::source_location{});
 }
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
   if (!ptr) return fail(cudaErrorInvalidValue);
@@ -236,15 +257,34 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, si
                                  cudaMemcpyKind kind) {
   return cudaMemcpy(dst, static_cast<const char*>(symbol) + offset, bytes, kind);
 }
-cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t bytes,
+                                    size_t offset, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t bytes, size_t offset,
+                                      cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+// A __device__ variable's address is the host's: the emulator's device memory is the host's.
+cudaError_t cudaGetSymbolAddress(void** address, const void* symbol) {
+  if (!address || !symbol) return fail(cudaErrorInvalidValue);
+  *address = const_cast<void*>(symbol);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned, cudaStream_t) {
+  return cudaSuccess;
+}
+// Stream-ordered allocation: launches and copies complete before they return, so the stream's
+// order is already kept.
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t) { return cudaMalloc(ptr, bytes); }
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return cudaFree(ptr); }
 
-cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height,
-                            std::source_location where) {
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
   if (!ptr || !pitch) return fail(cudaErrorInvalidValue);
   constexpr size_t kAlign = 512;  // what cudaMallocPitch pads rows to on current GPUs
   *pitch = (std::max<size_t>(width, 1) + kAlign - 1) / kAlign * kAlign;
   return coop::byo::allocate(ptr, *pitch * height, nullptr, coop::ValueType::None, 1,
-                             "cudaMallocPitch", where);
+                             "cudaMallocPitch", std::source_location{});
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
@@ -427,82 +467,9 @@ cudaError_t cudaGetDevice(int* d) {
   return cudaSuccess;
 }
 
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
-  if (!p) return fail(cudaErrorInvalidValue);
-  if (d != 0) return fail(cudaErrorInvalidDevice);
-  const coop::DeviceProps& x = coop::byo::device().exec().device();
-  *p = {};
-  std::snprintf(p->name, sizeof p->name, "%s", x.name.c_str());
-  p->totalGlobalMem = coop::byo::kGlobalMemory;
-  p->sharedMemPerBlock = x.smem_per_block;
-  p->regsPerBlock = x.regs_per_block;
-  p->warpSize = x.warp_size;
-  p->maxThreadsPerBlock = x.max_threads_per_block;
-  p->maxThreadsDim[0] = int(x.max_block_dims.x);
-  p->maxThreadsDim[1] = int(x.max_block_dims.y);
-  p->maxThreadsDim[2] = int(x.max_block_dims.z);
-  p->maxGridSize[0] = int(x.max_grid_dims.x);
-  p->maxGridSize[1] = int(x.max_grid_dims.y);
-  p->maxGridSize[2] = int(x.max_grid_dims.z);
-  p->clockRate = x.clock_mhz * 1000;
-  p->totalConstMem = 64 * 1024;
-  p->major = x.cc_major;
-  p->minor = x.cc_minor;
-  p->multiProcessorCount = x.sm_count;
-  p->maxThreadsPerMultiProcessor = x.max_threads_per_sm;
-  p->maxBlocksPerMultiProcessor = x.max_blocks_per_sm;
-  p->sharedMemPerMultiprocessor = x.smem_per_sm;
-  p->sharedMemPerBlockOptin = x.smem_per_block_optin;
-  p->reservedSharedMemPerBlock = x.reserved_smem_per_block;
-  p->regsPerMultiprocessor = x.regs_per_sm;
-  p->cooperativeLaunch = x.cooperative_launch;
-  p->concurrentKernels = 1;
-  p->managedMemory = 1;
-  p->unifiedAddressing = 1;
-  return cudaSuccess;
-}
-
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
-  if (!value) return fail(cudaErrorInvalidValue);
-  cudaDeviceProp p;
-  if (cudaError_t e = cudaGetDeviceProperties(&p, d); e != cudaSuccess) return e;
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeMode:
-      *value = cudaComputeModeDefault;
-      break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
-    case cudaDevAttrClusterLaunch:
-      *value = coop::byo::device().exec().device().cluster_launch;
-      break;
-    default:
-      return fail(cudaErrorInvalidValue);
-  }
-  return cudaSuccess;
-}
-
 cudaError_t cudaDriverGetVersion(int* v) {
   if (!v) return fail(cudaErrorInvalidValue);
-  *v = 13000;
+  *v = CUDART_VERSION;
   return cudaSuccess;
 }
 cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }

@@ -1,8 +1,11 @@
-// The CUDA runtime a user's own CUDA program sees when coopviz runs it on the emulator: the subset
-// of cuda_runtime.h that teaching programs use, implemented over the emulator executor (memory is
-// host memory, streams run in order, events read the host clock), and kernel launches that record
-// one traced launch each. `coopviz run FILE.cu` compiles the program with the host compiler
-// against this header (through the shim headers in byo/include/) and byo/runtime.cpp.
+// The CUDA runtime a user's own CUDA program sees when coopviz runs it on the emulator: CUDA's own
+// runtime headers (every type, enum, macro and declaration of the toolkit's cuda_runtime.h, read
+// through byo/include/cuda_runtime.h), implemented over the emulator executor (memory is host
+// memory, streams run in order, events read the host clock) by byo/runtime.cpp, and kernel
+// launches that record one traced launch each. A declared function the emulator does not
+// implement links to a generated stub (tools/cuda_stubs) that returns cudaErrorNotSupported and
+// names it. `coopviz run FILE.cu` compiles the program with the host compiler against this header
+// (through the shim headers in byo/include/) and byo/runtime.cpp.
 //
 // Launch syntax is rewritten before compiling (device/emu/lowering.hpp): `k<<<g, b, s, st>>>(a)`
 // becomes `::coop::byo::launcher("k", k, g, b, s, st)(a)`, and cudaLaunchCooperativeKernel and
@@ -10,12 +13,7 @@
 #pragma once
 
 #define COOP_BYO_RUNTIME 1
-// The guards CUDA's own headers define: helper headers test them to see which API they serve
-// (#ifdef __CUDA_RUNTIME_H__ before the runtime's error strings).
-#define __CUDA_RUNTIME_H__
-#define __CUDA_RUNTIME_API_H__
-#define __DRIVER_TYPES_H__
-#define __VECTOR_TYPES_H__
+#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -28,304 +26,32 @@
 #include <utility>
 
 #include "device/byo/launch_shape.hpp"
+#include "device/byo/not_supported.hpp"
 #include "device/launch/dims.hpp"
 #include "device/trace/value.hpp"
 
-// CUDA's dim3: constructible from one to three sizes, and from the built-in variables.
-struct dim3 {  // NOLINT: CUDA's name, in CUDA's (global) namespace
-  unsigned x = 1, y = 1, z = 1;
-  constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
-  constexpr dim3(const ::coop::Dim3& d) : x(d.x), y(d.y), z(d.z) {}
-  constexpr operator ::coop::Dim3() const { return {x, y, z}; }
-};
-
 #include "device/byo/device_functions.hpp"
 #include "device/emu/cg/warp_intrinsics.hpp"
+#include "device/emu/cg/warp_match_reduce.hpp"
 #include "device/emu/cg_emu.hpp"
 #include "device/emu/kernel_env.hpp"
 
-// [SECTION] Types and constants (the values are CUDA's own)
-
-enum cudaError_t {  // NOLINT
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidPitchValue = 12,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchTimeout = 702,
-  cudaErrorAssert = 710,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorCooperativeLaunchTooLarge = 720,
-  cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999,
-};
-using cudaError = cudaError_t;  // NOLINT
-
-enum cudaMemcpyKind {  // NOLINT
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
-};
-
-struct CUstream_st;
-using cudaStream_t = CUstream_st*;  // NOLINT
-struct CUevent_st;
-using cudaEvent_t = CUevent_st*;  // NOLINT
-
-#define cudaStreamDefault 0x00
-#define cudaStreamNonBlocking 0x01
-#define cudaEventDefault 0x00
-#define cudaEventBlockingSync 0x01
-#define cudaEventDisableTiming 0x02
-#define cudaHostAllocDefault 0x00
-#define cudaHostAllocPortable 0x01
-#define cudaHostAllocMapped 0x02
-#define cudaHostAllocWriteCombined 0x04
-#define cudaDeviceScheduleAuto 0x00
-#define cudaDeviceScheduleSpin 0x01
-#define cudaDeviceScheduleYield 0x02
-#define cudaDeviceScheduleBlockingSync 0x04
-#define cudaDeviceMapHost 0x08
-#define cudaDeviceLmemResizeToMax 0x10
-#define cudaMemAttachGlobal 0x01
-#define cudaMemAttachHost 0x02
-
-struct cudaDeviceProp {  // NOLINT: the fields teaching programs read
-  char name[256];
-  size_t totalGlobalMem;
-  size_t sharedMemPerBlock;
-  int regsPerBlock;
-  int warpSize;
-  int maxThreadsPerBlock;
-  int maxThreadsDim[3];
-  int maxGridSize[3];
-  int clockRate;
-  size_t totalConstMem;
-  int major;
-  int minor;
-  int multiProcessorCount;
-  int maxThreadsPerMultiProcessor;
-  int maxBlocksPerMultiProcessor;
-  size_t sharedMemPerMultiprocessor;
-  size_t sharedMemPerBlockOptin;
-  size_t reservedSharedMemPerBlock;
-  int regsPerMultiprocessor;
-  int cooperativeLaunch;
-  int concurrentKernels;
-  int managedMemory;
-  int unifiedAddressing;
-  int memoryClockRate;
-  int memoryBusWidth;
-  int l2CacheSize;
-  int computeMode;
-};
-
-enum cudaDeviceAttr {  // NOLINT
-  cudaDevAttrMaxThreadsPerBlock = 1,
-  cudaDevAttrMaxBlockDimX = 2,
-  cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4,
-  cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrWarpSize = 10,
-  cudaDevAttrMaxRegistersPerBlock = 12,
-  cudaDevAttrClockRate = 13,
-  cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrComputeMode = 20,
-  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-  cudaDevAttrCooperativeLaunch = 95,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-  cudaDevAttrReservedSharedMemoryPerBlock = 111,
-  cudaDevAttrClusterLaunch = 120,
-};
-
-enum cudaComputeMode {  // NOLINT: the emulator is always in the default mode
-  cudaComputeModeDefault = 0,
-  cudaComputeModeExclusive = 1,
-  cudaComputeModeProhibited = 2,
-  cudaComputeModeExclusiveProcess = 3,
-};
-
-struct cudaFuncAttributes {  // NOLINT
-  size_t sharedSizeBytes;
-  size_t constSizeBytes;
-  size_t localSizeBytes;
-  int maxThreadsPerBlock;
-  int numRegs;
-  int ptxVersion;
-  int binaryVersion;
-  int cacheModeCA;
-  int maxDynamicSharedSizeBytes;
-  int preferredShmemCarveout;
-};
-
-enum cudaFuncAttribute {  // NOLINT
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-  cudaFuncAttributeClusterDimMustBeSet = 10,
-  cudaFuncAttributeRequiredClusterWidth = 11,
-  cudaFuncAttributeRequiredClusterHeight = 12,
-  cudaFuncAttributeRequiredClusterDepth = 13,
-  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
-};
-
-// cudaLaunchKernelEx's configuration: the cluster dimension and the cooperative flag are the
-// attributes teaching programs set.
-enum cudaLaunchAttributeID {  // NOLINT
-  cudaLaunchAttributeIgnore = 0,
-  cudaLaunchAttributeCooperative = 2,
-  cudaLaunchAttributeClusterDimension = 4,
-};
-struct cudaLaunchAttributeValue {  // NOLINT
-  struct {
-    unsigned x, y, z;
-  } clusterDim;
-  int cooperative;
-};
-struct cudaLaunchAttribute {  // NOLINT
-  cudaLaunchAttributeID id;
-  char pad[8 - sizeof(int)];
-  cudaLaunchAttributeValue val;
-};
-struct cudaLaunchConfig_t {  // NOLINT
-  dim3 gridDim;
-  dim3 blockDim;
-  size_t dynamicSmemBytes = 0;
-  cudaStream_t stream = nullptr;
-  cudaLaunchAttribute* attrs = nullptr;
-  unsigned numAttrs = 0;
-};
-
-// [SECTION] Runtime calls (byo/runtime.cpp)
-
-// The allocations take the caller's place, which fault reports name ("from cudaMalloc at x.cu:40").
-cudaError_t cudaMalloc(void** ptr, size_t bytes,
-                       std::source_location where = std::source_location::current());
-cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal,
-                              std::source_location where = std::source_location::current());
-cudaError_t cudaMallocHost(void** ptr, size_t bytes);
-cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags);
-cudaError_t cudaFree(void* ptr);
-cudaError_t cudaFreeHost(void* ptr);
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t stream = nullptr);
-cudaError_t cudaMemset(void* dst, int value, size_t bytes);
-cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t stream = nullptr);
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes,
-                               size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice);
-cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
-cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device,
-                                 cudaStream_t stream = nullptr);
-
-enum cudaLimit {  // NOLINT
-  cudaLimitStackSize = 0x00,
-  cudaLimitPrintfFifoSize = 0x01,
-  cudaLimitMallocHeapSize = 0x02,
-};
-enum cudaFuncCache {  // NOLINT: a preference the emulator has no cache to apply to
-  cudaFuncCachePreferNone = 0,
-  cudaFuncCachePreferShared = 1,
-  cudaFuncCachePreferL1 = 2,
-  cudaFuncCachePreferEqual = 3,
-};
-cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
-// Pitched memory: rows of `width` bytes padded to CUDA's 512-byte pitch alignment.
-cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height,
-                            std::source_location where = std::source_location::current());
-cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                         size_t height, cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind,
-                              cudaStream_t stream = nullptr);
-cudaError_t cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
-cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t stream = nullptr);
-// One device: a peer copy is a copy, and no device is another's peer.
-cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
-                           size_t bytes);
-cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
-                                size_t bytes, cudaStream_t stream = nullptr);
-cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
-// Mapped host memory is the device's too: the emulator's device memory is the host's.
-cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned flags);
-enum cudaMemoryType {  // NOLINT
-  cudaMemoryTypeUnregistered = 0,
-  cudaMemoryTypeHost = 1,
-  cudaMemoryTypeDevice = 2,
-  cudaMemoryTypeManaged = 3,
-};
-struct cudaPointerAttributes {  // NOLINT
-  cudaMemoryType type;
-  int device;
-  void* devicePointer;
-  void* hostPointer;
-};
-cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
-cudaError_t cudaSetDeviceFlags(unsigned flags);
-cudaError_t cudaGetDeviceFlags(unsigned* flags);
-cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
-cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
-template <class F>
-cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
-  return cudaSuccess;
+namespace coop {
+struct DeviceProps;
 }
-cudaError_t cudaDeviceSynchronize();
-cudaError_t cudaDeviceReset();
-cudaError_t cudaGetLastError();
-cudaError_t cudaPeekAtLastError();
-const char* cudaGetErrorString(cudaError_t error);
-const char* cudaGetErrorName(cudaError_t error);
-cudaError_t cudaGetDeviceCount(int* count);
-cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDevice(int* device);
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
-cudaError_t cudaDriverGetVersion(int* version);
-cudaError_t cudaRuntimeGetVersion(int* version);
-
-cudaError_t cudaStreamCreate(cudaStream_t* stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
-cudaError_t cudaStreamDestroy(cudaStream_t stream);
-cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-// Launches complete before they return, so a stream has nothing pending: queries say done, a
-// wait on an event is already met, and a host function runs at once, after the work before it.
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned flags, int priority);
-cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
-cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaEventQuery(cudaEvent_t event);
-using cudaHostFn_t = void (*)(void*);  // NOLINT
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data);
-using cudaStreamCallback_t = void (*)(cudaStream_t, cudaError_t, void*);  // NOLINT
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data,
-                                  unsigned flags);
-cudaError_t cudaEventCreate(cudaEvent_t* event);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
-cudaError_t cudaEventDestroy(cudaEvent_t event);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
-cudaError_t cudaEventSynchronize(cudaEvent_t event);
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 namespace coop::byo {
+
+// What cudaGetDeviceProperties and cudaMemGetInfo say the device holds (an H100's 80 GB); the
+// program's buffers are the host's memory.
+inline constexpr size_t kGlobalMemory = size_t(80) << 30;
+
+// The device the emulator imitates (COOPVIZ_ARCH's preset), for the device queries
+// (byo/device_query.cpp).
+const DeviceProps& emulated_device();
+
+// Leaves `e` for the program's next cudaGetLastError, and returns it.
+cudaError_t fail(cudaError_t e);
 
 // cudaMalloc with what the rewritten source knows: the variable's name and element type, so the
 // trace shows addresses as d_in[5]; `api` and `where` say where it was made, for fault reports.
@@ -377,8 +103,6 @@ cudaError_t function_attributes(const void* function, cudaFuncAttributes* attrib
 cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attribute, int value);
 cudaError_t max_active_blocks(int* blocks, const void* function, int block_size,
                               size_t dynamic_smem);
-cudaError_t potential_block_size(int* min_grid, int* block_size, const void* function,
-                                 size_t dynamic_smem, int block_limit);
 
 template <class... P>
 struct Launcher {
@@ -391,8 +115,8 @@ struct Launcher {
     LaunchRequest r;
     r.name = name;
     r.function = reinterpret_cast<const void*>(function);
-    r.shape.grid = grid;
-    r.shape.block = block;
+    r.shape.grid = dims_of(grid);
+    r.shape.block = dims_of(block);
     r.shape.dynamic_smem = smem;
     auto fn = function;
     std::tuple<std::decay_t<P>...> bound(args...);
@@ -424,8 +148,8 @@ cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 gri
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
-  r.shape.grid = grid;
-  r.shape.block = block;
+  r.shape.grid = dims_of(grid);
+  r.shape.block = dims_of(block);
   r.shape.dynamic_smem = smem;
   r.shape.cooperative = cooperative;
   r.body = body_from_array(function, args, std::index_sequence_for<P...>{});
@@ -458,71 +182,15 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
 
 }  // namespace coop::byo
 
-// [SECTION] Kernel queries, typed by the kernel (CUDA's templates take any function pointer)
-
-template <class F>
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, F* function) {
-  return ::coop::byo::function_attributes(reinterpret_cast<const void*>(function), attributes);
-}
-template <class F>
-cudaError_t cudaFuncSetAttribute(F* function, cudaFuncAttribute attribute, int value) {
-  return ::coop::byo::set_function_attribute(reinterpret_cast<const void*>(function), attribute,
-                                             value);
-}
-template <class F>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* function,
-                                                          int block_size, size_t dynamic_smem) {
-  return ::coop::byo::max_active_blocks(blocks, reinterpret_cast<const void*>(function),
-                                        block_size, dynamic_smem);
-}
-template <class F>
-cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, F* function,
-                                               size_t dynamic_smem = 0, int block_limit = 0) {
-  return ::coop::byo::potential_block_size(min_grid, block_size,
-                                           reinterpret_cast<const void*>(function), dynamic_smem,
-                                           block_limit);
-}
-
-// The typed forms of the allocations (CUDA's C++ overloads take any T**).
-template <class T>
-cudaError_t cudaMalloc(T** ptr, size_t bytes,
-                       std::source_location where = std::source_location::current()) {
-  return cudaMalloc(reinterpret_cast<void**>(ptr), bytes, where);
-}
-template <class T>
-cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height,
-                            std::source_location where = std::source_location::current()) {
-  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height, where);
-}
-template <class T>
-cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
-}
-template <class T>
-cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned flags = cudaMemAttachGlobal,
-                              std::source_location where = std::source_location::current()) {
-  return cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags, where);
-}
-template <class T>
-cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
-  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
-}
-template <class T>
-cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned flags) {
-  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
-}
-
-// cudaMemcpyToSymbol(symbol, ...) names the variable itself, as CUDA's C++ overloads do.
-template <class T>
-cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t bytes, size_t offset = 0,
-                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  return cudaMemcpyToSymbol(static_cast<const void*>(&symbol), src, bytes, offset, kind);
-}
-template <class T>
-cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t bytes, size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return cudaMemcpyFromSymbol(dst, static_cast<const void*>(&symbol), bytes, offset, kind);
-}
+// The built-in variables with CUDA's types, as the lowering spells them (device/lowering): the
+// indices are uint3, the sizes dim3, so that `dim3 d(blockDim)` and `uint3 t = threadIdx` read
+// as they do under nvcc.
+namespace coop::byo {
+inline uint3 thread_idx() { return to_cuda<uint3>(emu::this_thread().thread_idx); }
+inline uint3 block_idx() { return to_cuda<uint3>(emu::this_thread().block_idx); }
+inline dim3 block_dim() { return to_cuda<dim3>(emu::this_thread().block_dim); }
+inline dim3 grid_dim() { return to_cuda<dim3>(emu::this_thread().grid_dim); }
+}  // namespace coop::byo
 
 // The traced Cooperative Groups and atomics, under the names CUDA programs use.
 namespace cooperative_groups = ::coop::cg;
@@ -531,6 +199,14 @@ using ::coop::__activemask;
 using ::coop::__all_sync;
 using ::coop::__any_sync;
 using ::coop::__ballot_sync;
+using ::coop::__match_all_sync;
+using ::coop::__match_any_sync;
+using ::coop::__reduce_add_sync;
+using ::coop::__reduce_and_sync;
+using ::coop::__reduce_max_sync;
+using ::coop::__reduce_min_sync;
+using ::coop::__reduce_or_sync;
+using ::coop::__reduce_xor_sync;
 using ::coop::__shfl_down_sync;
 using ::coop::__shfl_sync;
 using ::coop::__shfl_up_sync;
@@ -574,5 +250,13 @@ using ::coop::atomicXor;
 using ::coop::atomicXor_block;
 using ::coop::atomicXor_system;
 
-#define __constant__
-#define __managed__
+// nvcc's own macros, as its host pass defines them, now that CUDA's headers have been read as a
+// host compiler reads them (with __CUDACC__ they would declare nvcc's device built-ins).
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_VER_MAJOR__ (CUDART_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#ifndef CUDA_VERSION
+#define CUDA_VERSION CUDART_VERSION
+#endif

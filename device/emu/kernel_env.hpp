@@ -8,7 +8,9 @@
 #include <type_traits>
 
 #include "device/emu/emu_api.hpp"
+#ifndef COOP_BYO_RUNTIME  // a user program has CUDA's own vector types (byo/runtime.hpp)
 #include "device/emu/vector_types.hpp"
+#endif
 
 #ifndef COOP_BYO_RUNTIME  // a user program gets CUDA's dim3 with its constructors (byo/runtime.hpp)
 using dim3 = ::coop::Dim3;  // NOLINT: CUDA's name, in CUDA's (global) namespace
@@ -30,6 +32,14 @@ inline constexpr int warpSize = 32;  // NOLINT: CUDA's name
 // thread of the device. Emulated threads share host memory, so a C++ fence gives the same order.
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }  // NOLINT
 
+// In a user program, CUDA's host_defines.h came first (byo/runtime.hpp): these replace its forms.
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __forceinline__
+#undef __noinline__
+#undef __align__
+#undef __shared__
 #define __global__
 #define __device__
 #define __host__

@@ -163,10 +163,10 @@ std::string kernel_in_cast(std::string arg) {
 // The built-in variables, where they stand as variables (not as a field after . or ->).
 std::string lower_builtins(const std::string& line) {
   static const std::pair<const char*, const char*> kBuiltins[] = {
-      {"threadIdx", "(::coop::emu::this_thread().thread_idx)"},
-      {"blockIdx", "(::coop::emu::this_thread().block_idx)"},
-      {"blockDim", "(::coop::emu::this_thread().block_dim)"},
-      {"gridDim", "(::coop::emu::this_thread().grid_dim)"},
+      {"threadIdx", "(::coop::byo::thread_idx())"},
+      {"blockIdx", "(::coop::byo::block_idx())"},
+      {"blockDim", "(::coop::byo::block_dim())"},
+      {"gridDim", "(::coop::byo::grid_dim())"},
   };
   std::string code = code_part(line);
   code.resize(line.size(), ' ');

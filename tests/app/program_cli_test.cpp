@@ -81,7 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"partial_tiles.cu", {"tile_sums"}}, Case{"wide_values.cu", {"neighbours"}},
         Case{"block_votes.cu", {"votes"}}, Case{"pitched_rows.cu", {"double_rows"}},
         Case{"every_name.cu", {"groups", "memory"}}, Case{"custom_values.cu", {"summarize"}},
-        Case{"pipeline_roles.cu", {"produce_consume"}}),
+        Case{"pipeline_roles.cu", {"produce_consume"}},
+        Case{"warp_match_reduce.cu", {"match_and_reduce"}}, Case{"mixed_min_max.cu", {"mixed"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -422,7 +423,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
                       "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
                       "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
-                      "../../lessons/block_reduce/block_reduce.cu",
+                      "warp_match_reduce.cu", "mixed_min_max.cu", "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 

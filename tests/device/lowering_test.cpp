@@ -76,12 +76,12 @@ TEST(Lowering, AllocationsAreNamedByTheirVariable) {
 TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
   const std::string out = program("int i = blockIdx.x * blockDim.x + threadIdx.x; c.gridDim = g;"
                                   " p->blockDim = b; int w = prop.warpSize; h = c ? x : blockDim.x;");
-  EXPECT_NE(out.find("(::coop::emu::this_thread().block_idx).x"), std::string::npos) << out;
-  EXPECT_NE(out.find("(::coop::emu::this_thread().thread_idx).x"), std::string::npos) << out;
+  EXPECT_NE(out.find("(::coop::byo::block_idx()).x"), std::string::npos) << out;
+  EXPECT_NE(out.find("(::coop::byo::thread_idx()).x"), std::string::npos) << out;
   EXPECT_NE(out.find("c.gridDim = g"), std::string::npos) << out;
   EXPECT_NE(out.find("p->blockDim = b"), std::string::npos) << out;
   EXPECT_NE(out.find("prop.warpSize"), std::string::npos) << out;
-  EXPECT_NE(out.find("x : (::coop::emu::this_thread().block_dim).x"), std::string::npos) << out;
+  EXPECT_NE(out.find("x : (::coop::byo::block_dim()).x"), std::string::npos) << out;
 }
 
 TEST(Lowering, SharedDeclarationsInEitherOrder) {

@@ -49,8 +49,12 @@ inline void wait(const emu::GroupRef& g, uint64_t token, int line) {
   emu::record(e);
 }
 
-// Linear index of `i` in extent `d`, x fastest (CUDA's block and cluster ranks).
-inline uint32_t linear(const Dim3& i, const Dim3& d) { return i.x + d.x * (i.y + d.y * i.z); }
+// Linear index of `i` in extent `d`, x fastest (CUDA's block and cluster ranks); either may be
+// CUDA's dim3 (a user program's) or the emulator's Dim3.
+template <class I, class D>
+uint32_t linear(const I& i, const D& d) {
+  return i.x + d.x * (i.y + d.y * i.z);
+}
 
 }  // namespace detail
 
@@ -77,10 +81,10 @@ class thread_block : public thread_group {
   static unsigned int size() { return emu::this_thread().block_threads; }
   static unsigned int num_threads() { return emu::this_thread().block_threads; }
   static unsigned int thread_rank() { return emu::this_thread().thread_rank; }
-  static dim3 group_index() { return emu::this_thread().block_idx; }
-  static dim3 thread_index() { return emu::this_thread().thread_idx; }
-  static dim3 group_dim() { return emu::this_thread().block_dim; }
-  static dim3 dim_threads() { return emu::this_thread().block_dim; }
+  static dim3 group_index() { return to_cuda<dim3>(emu::this_thread().block_idx); }
+  static dim3 thread_index() { return to_cuda<dim3>(emu::this_thread().thread_idx); }
+  static dim3 group_dim() { return to_cuda<dim3>(emu::this_thread().block_dim); }
+  static dim3 dim_threads() { return to_cuda<dim3>(emu::this_thread().block_dim); }
   static void sync(int line = __builtin_LINE()) {
     detail::barrier(detail::block_group(), line, "sync()");
   }
@@ -125,9 +129,9 @@ class grid_group : public thread_group {
   static unsigned long long thread_rank() { return emu::this_thread().global_id; }
   static unsigned long long num_blocks() { return emu::this_thread().grid_dim.count(); }
   static unsigned long long block_rank() { return emu::this_thread().block_rank; }
-  static dim3 group_dim() { return emu::this_thread().grid_dim; }
-  static dim3 dim_blocks() { return emu::this_thread().grid_dim; }
-  static dim3 block_index() { return emu::this_thread().block_idx; }
+  static dim3 group_dim() { return to_cuda<dim3>(emu::this_thread().grid_dim); }
+  static dim3 dim_blocks() { return to_cuda<dim3>(emu::this_thread().grid_dim); }
+  static dim3 block_index() { return to_cuda<dim3>(emu::this_thread().block_idx); }
   static dim3 dim_threads() {
     const emu::ThreadInfo& t = emu::this_thread();
     return {t.grid_dim.x * t.block_dim.x, t.grid_dim.y * t.block_dim.y, t.grid_dim.z * t.block_dim.z};
@@ -143,7 +147,7 @@ class grid_group : public thread_group {
     const Dim3 c = t.cluster_dim;
     return {t.grid_dim.x / c.x, t.grid_dim.y / c.y, t.grid_dim.z / c.z};
   }
-  static unsigned long long num_clusters() { return Dim3(dim_clusters()).count(); }
+  static unsigned long long num_clusters() { return dims_of(dim_clusters()).count(); }
   static dim3 cluster_index() {
     const emu::ThreadInfo& t = emu::this_thread();
     const Dim3 c = t.cluster_dim;
@@ -207,7 +211,7 @@ class cluster_group : public thread_group {
     const Dim3 c = t.cluster_dim, b = t.block_idx;
     return {b.x % c.x, b.y % c.y, b.z % c.z};
   }
-  static dim3 dim_blocks() { return emu::this_thread().cluster_dim; }
+  static dim3 dim_blocks() { return to_cuda<dim3>(emu::this_thread().cluster_dim); }
   static unsigned int thread_rank() {
     return block_rank() * emu::this_thread().block_threads + emu::this_thread().thread_rank;
   }
@@ -215,7 +219,7 @@ class cluster_group : public thread_group {
   static unsigned int size() { return num_threads(); }
   static dim3 thread_index() {
     const emu::ThreadInfo& t = emu::this_thread();
-    const Dim3 b = block_index();
+    const Dim3 b = dims_of(block_index());
     return {b.x * t.block_dim.x + t.thread_idx.x, b.y * t.block_dim.y + t.thread_idx.y,
             b.z * t.block_dim.z + t.thread_idx.z};
   }

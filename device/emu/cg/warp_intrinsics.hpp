@@ -1,5 +1,5 @@
 // CUDA's warp intrinsics on the emulator: __shfl*_sync, __any/__all/__ballot_sync, __activemask
-// and __syncwarp. Each is a collective of the lanes its mask names (a warp-level group of kind
+// and __syncwarp (the match and reduce ones are in warp_match_reduce.hpp). Each is a collective of the lanes its mask names (a warp-level group of kind
 // Warp, recorded like a coalesced group's call), so a lane missing from the call deadlocks as on
 // a GPU, and a source lane outside the mask is an error named at its line.
 #pragma once
@@ -27,6 +27,14 @@ inline emu::GroupRef mask_group(uint32_t mask, const char* what, int line) {
                    " is not in its mask",
                uint16_t(line));
   return warp_group(GroupKind::Warp, m, m);
+}
+
+// The lanes of `warp_mask` whose ranks (their order among its lanes) are set in `by_rank`.
+inline uint32_t lanes_of_ranks(uint32_t by_rank, uint32_t warp_mask) {
+  uint32_t lanes = 0;
+  for (uint32_t rank = 0; warp_mask; ++rank, warp_mask &= warp_mask - 1)
+    if (by_rank >> rank & 1u) lanes |= warp_mask & -warp_mask;
+  return lanes;
 }
 
 // A shuffle from lane `src` (already within the caller's segment) of the mask's lanes.
@@ -81,11 +89,7 @@ inline unsigned __ballot_sync(unsigned mask, int predicate,  // NOLINT
                               int line = __builtin_LINE()) {
   const emu::GroupRef g = cg::detail::mask_group(mask, "__ballot_sync()", line);
   const uint32_t by_rank = cg::detail::warp_collectives::vote_on(g, Op::Ballot, predicate, line);
-  uint32_t lanes = 0;
-  uint32_t rest = g.warp_mask;
-  for (uint32_t rank = 0; rest; ++rank, rest &= rest - 1)
-    if (by_rank >> rank & 1u) lanes |= rest & -rest;
-  return lanes;
+  return cg::detail::lanes_of_ranks(by_rank, g.warp_mask);
 }
 inline int __any_sync(unsigned mask, int predicate, int line = __builtin_LINE()) {  // NOLINT
   return int(cg::detail::warp_collectives::vote_on(

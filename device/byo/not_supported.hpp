@@ -1,0 +1,13 @@
+// What a CUDA runtime function the emulator does not implement does (the generated weak stubs,
+// tools/cuda_stubs): says so once per function on stderr, "coopviz: cudaGraphInstantiate is not
+// supported on the emulator yet", and fails with cudaErrorNotSupported, which the program's next
+// cudaGetLastError also reports.
+#pragma once
+
+#include <driver_types.h>
+
+namespace coop::byo {
+
+cudaError_t not_supported(const char* function);
+
+}  // namespace coop::byo
