@@ -12,7 +12,7 @@
 # Usage: scripts/check-corpus.sh [COOPVIZ_BINARY]      (default: build/app/coopviz)
 # Environment:
 #   CORPUS_TIMEOUT   seconds one check may take before it is stopped (default 300)
-#   CORPUS_JOBS      checks at once, 1 or 2 (default 2)
+#   CORPUS_JOBS      checks at once, 1 to 64 (default 2; a machine with more cores may run more)
 #   CORPUS_FILTER    only the files whose path relative to the corpus contains this text
 #   CORPUS_VMEM_KB   address-space limit of one check, a guard for a shared machine against the
 #                    corpus's huge allocations (default 16 GiB; 0 for none)
@@ -33,7 +33,8 @@ die() {
 }
 [[ -x "$coopviz" ]] || die "no coopviz binary at '$coopviz' (build it, or pass its path)"
 [[ -d "$corpus" ]] || die "no corpus at $corpus"
-[[ "$jobs" =~ ^[12]$ ]] || die "CORPUS_JOBS must be 1 or 2, not '$jobs'"
+[[ "$jobs" =~ ^[0-9]+$ && "$jobs" -ge 1 && "$jobs" -le 64 ]] ||
+  die "CORPUS_JOBS must be a whole number from 1 to 64, not '$jobs'"
 [[ "$timeout_s" =~ ^[0-9]+$ && "$timeout_s" -gt 0 ]] || die "CORPUS_TIMEOUT must be seconds > 0"
 command -v python3 >/dev/null || die "python3 is needed to read the checker's JSON"
 command -v timeout >/dev/null || die "coreutils' timeout is needed"
