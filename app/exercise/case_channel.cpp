@@ -132,6 +132,7 @@ std::string CaseChannel::watch(int pid) {
                                ? std::string("your program's code outside the hidden cases (a "
                                              "static initialiser, or code after the last case)")
                                : running_;
+  stopped_for_time_ = cpu > limits_.case_cpu_seconds || wall > limits_.case_wall_seconds;
   if (cpu > limits_.case_cpu_seconds)
     return what + " used more than " + seconds_words(limits_.case_cpu_seconds) +
            " of CPU time and was stopped: an endless loop, or far more work than the case needs";

@@ -25,8 +25,10 @@ namespace coop::app {
 namespace fs = std::filesystem;
 namespace {
 
-// The whole run's wall-clock bound, a last resort: the watcher above stops a case long before.
+// The whole run's wall-clock bound, and the emulator's on one launch, a last resort: the case
+// channel's watcher stops a case long before, by its CPU time.
 constexpr double kRunTimeoutSeconds = 3600;
+constexpr const char* kNoLimit = "3600";
 
 // `text` as the compiler should see it: its lines numbered from 1 as `name`'s.
 std::string as_file(const std::string& name, const std::string& text) {
@@ -284,8 +286,9 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
     p.record_memory = true;
     CaseChannel channel(limits);
     std::string imitation;
-    Result<ProgramRun> run =
-        run_under(p, *build, schedule, channel, {{"COOPVIZ_RACES", "1"}}, &imitation);
+    Result<ProgramRun> run = run_under(p, *build, schedule, channel,
+                                       {{"COOPVIZ_RACES", "1"}, {"COOPVIZ_LAUNCH_TIMEOUT", kNoLimit}},
+                                       &imitation);
     if (!run) return run.status();
     const size_t before = report.cases.size();
     read_run(channel, *expected, k, *run, races_named, report, places);
@@ -301,6 +304,14 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
       fs::remove(p.trace_out, removed);
       if (!counted && report.cases.size() > before && run->what.empty())
         report.problem = counted.message();
+    }
+    // A case past its time would be again under the later schedules, which order more steps.
+    if (channel.stopped_for_time()) {
+      for (size_t later = k + 1; later < schedules.size(); ++later)
+        add_not_run(*expected, 0, later,
+                    "a case ran past its time under the " + schedule.name + " schedule", report,
+                    places);
+      break;
     }
   }
   p.trace_out.clear();
