@@ -14,8 +14,7 @@ namespace coop::app {
 namespace {
 
 double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The CPU time process `pid` has used, with the children it waited for (addr2line, which the
@@ -129,8 +128,9 @@ std::string CaseChannel::watch(int pid) {
   drain();
   const double cpu = cpu_seconds_of(pid) - cpu_from_, wall = wall_now() - wall_from_;
   const std::string what = running_.empty()
-                               ? std::string("your program's code outside the hidden cases (a "
-                                             "static initialiser, or code after the last case)")
+                               ? std::string(
+                                     "your program's code outside the hidden cases (a "
+                                     "static initialiser, or code after the last case)")
                                : running_;
   stopped_for_time_ = cpu > limits_.case_cpu_seconds || wall > limits_.case_wall_seconds;
   if (cpu > limits_.case_cpu_seconds)

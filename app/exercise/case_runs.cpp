@@ -42,9 +42,9 @@ std::string race_words(const nlohmann::json& races, const std::string& file,
     const std::string lines = file + ":" + std::to_string(std::min(a, b)) + " and " + file + ":" +
                               std::to_string(std::max(a, b));
     const bool first_time = named.insert(lines).second;
-    words += (words.empty() ? "" : "; ") +
-             (first_time ? "a data race: " + r.value("text", lines)
-                         : "the same data race again (" + lines + ")");
+    words +=
+        (words.empty() ? "" : "; ") + (first_time ? "a data race: " + r.value("text", lines)
+                                                  : "the same data race again (" + lines + ")");
   }
   return words;
 }
@@ -109,8 +109,8 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
       places.back().first_launch = launches[0].get<long>();
       places.back().end_launch = launches[1].get<long>();
     }
-    if (std::string races = race_words(m.body.value("races", nlohmann::json::array()), file,
-                                       races_named);
+    if (std::string races =
+            race_words(m.body.value("races", nlohmann::json::array()), file, races_named);
         !races.empty()) {
       c.passed = false;
       c.problem = races;

@@ -42,8 +42,7 @@ fs::path variant(const std::string& id, const std::string& name, const std::stri
   return file;
 }
 
-CheckReport check(const std::string& id, const fs::path& file,
-                  coop::app::CheckLimits limits = {}) {
+CheckReport check(const std::string& id, const fs::path& file, coop::app::CheckLimits limits = {}) {
   setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   coop::Result<CheckReport> r = coop::app::check_exercise(exercise(id), file.string(), {}, limits);
   EXPECT_TRUE(r.ok()) << r.message();
@@ -194,8 +193,9 @@ TEST(Verdicts, AQuadraticButCorrectSolutionPasses) {
 // sake), and the case it was in fails, named, in plain words.
 TEST(Verdicts, AnEndlessLoopFailsTheCaseItIsInByCpuTime) {
   const std::string from = "  const int value = i < n ? input[i] : 0;\n";
-  const fs::path file = variant("block-sum", "endless.cu", from,
-                                from + "  if (n == 300) for (volatile int k = 0; k >= 0;) k = 0;\n");
+  const fs::path file =
+      variant("block-sum", "endless.cu", from,
+              from + "  if (n == 300) for (volatile int k = 0; k >= 0;) k = 0;\n");
   coop::app::CheckLimits limits;
   limits.case_cpu_seconds = 2;
   const CheckReport r = check("block-sum", file, limits);
