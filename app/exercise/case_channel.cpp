@@ -132,11 +132,14 @@ std::string CaseChannel::watch(int pid) {
                                      "your program's code outside the hidden cases (a "
                                      "static initialiser, or code after the last case)")
                                : running_;
-  stopped_for_time_ = cpu > limits_.case_cpu_seconds || wall > limits_.case_wall_seconds;
+  // Waiting is a case whose CPU time stands still: a busy machine slows a case that computes, but
+  // it still gets more than a hundredth of a core, which a sleep or a lock never uses.
+  const bool waiting = wall > limits_.case_wall_seconds && cpu < 0.01 * wall;
+  stopped_for_time_ = cpu > limits_.case_cpu_seconds || waiting;
   if (cpu > limits_.case_cpu_seconds)
     return what + " used more than " + seconds_words(limits_.case_cpu_seconds) +
            " of CPU time and was stopped: an endless loop, or far more work than the case needs";
-  if (wall > limits_.case_wall_seconds)
+  if (waiting)
     return what + " did not finish in " + seconds_words(limits_.case_wall_seconds) +
            " while using little CPU time, and was stopped: it waits for something that never "
            "comes (a sleep, a lock)";

@@ -87,7 +87,8 @@ using CheckProgress = std::function<void(double fraction, const std::string& sta
 
 // How long a hidden case may run: CPU time is the program's own (its threads and the helpers it
 // waited for), which a busy machine does not stretch, so a verdict does not depend on the load;
-// the wall-clock bound only catches a case that waits without computing (a sleep, a lock). The
+// the wall-clock bound only catches a case that waits without computing (a sleep, a lock: past it,
+// a case that used under a hundredth of a core's time is stopped, which a slowed case is not). The
 // CPU time is far more than any reference solution's case needs with every load and store
 // recorded (under 3 s), and about three times what a correct but quadratic sum-of-the-others
 // needs in its largest case; an endless loop ends there, once: the later schedules' runs, which
