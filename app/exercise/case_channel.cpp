@@ -14,8 +14,7 @@ namespace coop::app {
 namespace {
 
 double wall_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The CPU time process `pid` has used, with the children it waited for (addr2line, which the
@@ -129,13 +128,18 @@ std::string CaseChannel::watch(int pid) {
   drain();
   const double cpu = cpu_seconds_of(pid) - cpu_from_, wall = wall_now() - wall_from_;
   const std::string what = running_.empty()
-                               ? std::string("your program's code outside the hidden cases (a "
-                                             "static initialiser, or code after the last case)")
+                               ? std::string(
+                                     "your program's code outside the hidden cases (a "
+                                     "static initialiser, or code after the last case)")
                                : running_;
+  // Waiting is a case whose CPU time stands still: a busy machine slows a case that computes, but
+  // it still gets more than a hundredth of a core, which a sleep or a lock never uses.
+  const bool waiting = wall > limits_.case_wall_seconds && cpu < 0.01 * wall;
+  stopped_for_time_ = cpu > limits_.case_cpu_seconds || waiting;
   if (cpu > limits_.case_cpu_seconds)
     return what + " used more than " + seconds_words(limits_.case_cpu_seconds) +
            " of CPU time and was stopped: an endless loop, or far more work than the case needs";
-  if (wall > limits_.case_wall_seconds)
+  if (waiting)
     return what + " did not finish in " + seconds_words(limits_.case_wall_seconds) +
            " while using little CPU time, and was stopped: it waits for something that never "
            "comes (a sleep, a lock)";

@@ -38,6 +38,8 @@ class CaseChannel {
   const std::vector<CaseMessage>& messages() const { return messages_; }
   // Lines on the channel that did not start with this run's token: not the harness's.
   size_t foreign_lines() const { return foreign_; }
+  // Whether the watcher stopped the program for a case past its time.
+  bool stopped_for_time() const { return stopped_for_time_; }
 
  private:
   std::string watch(int pid);
@@ -49,6 +51,7 @@ class CaseChannel {
   std::string token_, pending_;
   std::vector<CaseMessage> messages_;
   size_t foreign_ = 0;
+  bool stopped_for_time_ = false;
   // The case that runs now ("" between cases), and the program's CPU and wall clocks when it
   // (or the time outside any case) began.
   std::string running_;

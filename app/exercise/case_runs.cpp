@@ -1,5 +1,6 @@
 #include "app/exercise/case_runs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -36,17 +37,32 @@ std::string race_words(const nlohmann::json& races, const std::string& file,
   if (!races.is_array()) return words;
   for (const nlohmann::json& r : races) {
     if (!r.is_object() || !r.contains("first") || !r.contains("second")) continue;
-    const std::string lines = file + ":" + std::to_string(r["first"].value("line", 0)) + " and " +
-                              file + ":" + std::to_string(r["second"].value("line", 0));
+    // The pair either way round is one race: which access came first is the schedule's choice.
+    const int a = r["first"].value("line", 0), b = r["second"].value("line", 0);
+    const std::string lines = file + ":" + std::to_string(std::min(a, b)) + " and " + file + ":" +
+                              std::to_string(std::max(a, b));
     const bool first_time = named.insert(lines).second;
-    words += (words.empty() ? "" : "; ") +
-             (first_time ? "a data race: " + r.value("text", lines)
-                         : "the same data race again (" + lines + ")");
+    words +=
+        (words.empty() ? "" : "; ") + (first_time ? "a data race: " + r.value("text", lines)
+                                                  : "the same data race again (" + lines + ")");
   }
   return words;
 }
 
 }  // namespace
+
+void add_not_run(const std::vector<ExpectedCase>& expected, size_t from, size_t schedule_index,
+                 const std::string& why, CheckReport& report, std::vector<CasePlace>& places) {
+  for (size_t k = from; k < expected.size(); ++k) {
+    CaseResult c;
+    c.schedule = check_schedules()[schedule_index].name;
+    c.launch = expected[k].launch;
+    c.input = expected[k].input;
+    c.problem = "not run: " + why;
+    report.cases.push_back(c);
+    places.push_back({schedule_index, long(k)});
+  }
+}
 
 void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expected,
               size_t schedule_index, const ProgramRun& run, std::set<std::string>& races_named,
@@ -93,8 +109,8 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
       places.back().first_launch = launches[0].get<long>();
       places.back().end_launch = launches[1].get<long>();
     }
-    if (std::string races = race_words(m.body.value("races", nlohmann::json::array()), file,
-                                       races_named);
+    if (std::string races =
+            race_words(m.body.value("races", nlohmann::json::array()), file, races_named);
         !races.empty()) {
       c.passed = false;
       c.problem = races;
@@ -102,15 +118,8 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
     open = false;
   }
   const size_t ran = next;
-  for (; next < expected.size(); ++next) {
-    CaseResult c;
-    c.schedule = schedule;
-    c.launch = expected[next].launch;
-    c.input = expected[next].input;
-    c.problem = "not run: the program had stopped before this case";
-    report.cases.push_back(c);
-    places.push_back({schedule_index, long(next)});
-  }
+  add_not_run(expected, next, schedule_index, "the program had stopped before this case", report,
+              places);
   if (!wrong.empty())
     report.problem = wrong;
   else if (!open && ran < expected.size() && !run.what.empty() && report.problem.empty())

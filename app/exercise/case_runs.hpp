@@ -36,6 +36,11 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
               size_t schedule_index, const ProgramRun& run, std::set<std::string>& races_named,
               CheckReport& report, std::vector<CasePlace>& places);
 
+// Fails the expected cases from `from` on of a run under schedule `schedule_index` as not run,
+// saying `why`.
+void add_not_run(const std::vector<ExpectedCase>& expected, size_t from, size_t schedule_index,
+                 const std::string& why, CheckReport& report, std::vector<CasePlace>& places);
+
 // The first line of the file at `path` (the program's own output) that imitates the harness's
 // messages (an "@coopviz-" line), cut to 80 characters; "" when there is none.
 std::string imitation_in(const std::string& path);

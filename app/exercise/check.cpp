@@ -25,8 +25,10 @@ namespace coop::app {
 namespace fs = std::filesystem;
 namespace {
 
-// The whole run's wall-clock bound, a last resort: the watcher above stops a case long before.
+// The whole run's wall-clock bound, and the emulator's on one launch, a last resort: the case
+// channel's watcher stops a case long before, by its CPU time.
 constexpr double kRunTimeoutSeconds = 3600;
+constexpr const char* kNoLimit = "3600";
 
 // `text` as the compiler should see it: its lines numbered from 1 as `name`'s.
 std::string as_file(const std::string& name, const std::string& text) {
@@ -100,12 +102,13 @@ Result<ProgramRun> run_under(ProgramOptions p, const ProgramBuild& build,
 // Runs case `number` alone under `schedule`, recording every event (loads and stores too) into
 // `trace_path`; a case that launched nothing leaves no file there.
 Status trace_case(ProgramOptions p, const ProgramBuild& build, const CheckSchedule& schedule,
-                  long number, const fs::path& trace_path) {
+                  long number, const fs::path& trace_path, const CheckLimits& limits = {}) {
   p.trace_out = trace_path.string();
   p.record_memory = true;
-  CaseChannel channel;
-  Result<ProgramRun> run =
-      run_under(p, build, schedule, channel, {{"COOPVIZ_CASES_ONLY", std::to_string(number)}});
+  CaseChannel channel(limits);
+  Result<ProgramRun> run = run_under(
+      p, build, schedule, channel,
+      {{"COOPVIZ_CASES_ONLY", std::to_string(number)}, {"COOPVIZ_LAUNCH_TIMEOUT", kNoLimit}});
   return run ? Status{} : run.status();
 }
 
@@ -187,7 +190,8 @@ Status show_student_source(const fs::path& trace_path, const std::string& file) 
 // Points the first failing case at the thread and event where the student's trace of it first
 // departs from the reference solution's trace of the same case under the same schedule.
 void explain_first_failure(const Exercise& e, const ProgramOptions& p, const ProgramBuild& build,
-                           const std::vector<CasePlace>& places, CheckReport& report) {
+                           const std::vector<CasePlace>& places, const CheckLimits& limits,
+                           CheckReport& report) {
   size_t c = 0;
   while (c < report.cases.size() && report.cases[c].passed) ++c;
   if (c == report.cases.size()) return;
@@ -198,7 +202,8 @@ void explain_first_failure(const Exercise& e, const ProgramOptions& p, const Pro
                          std::to_string(places[c].number) + ".cvt");
   std::error_code ec;
   fs::remove(mine, ec);
-  Status traced = trace_case(p, build, schedule, places[c].number, mine);
+  // Under the check's limits: a case that ran past its time does so again, no longer.
+  Status traced = trace_case(p, build, schedule, places[c].number, mine, limits);
   // A case whose code launched nothing (a host-side mistake) is compared as no launches.
   const bool launched = traced && fs::exists(mine, ec);
   if (launched) traced = show_student_source(mine, report.file);
@@ -286,7 +291,8 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
     CaseChannel channel(limits);
     std::string imitation;
     Result<ProgramRun> run =
-        run_under(p, *build, schedule, channel, {{"COOPVIZ_RACES", "1"}}, &imitation);
+        run_under(p, *build, schedule, channel,
+                  {{"COOPVIZ_RACES", "1"}, {"COOPVIZ_LAUNCH_TIMEOUT", kNoLimit}}, &imitation);
     if (!run) return run.status();
     const size_t before = report.cases.size();
     read_run(channel, *expected, k, *run, races_named, report, places);
@@ -303,12 +309,20 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
       if (!counted && report.cases.size() > before && run->what.empty())
         report.problem = counted.message();
     }
+    // A case past its time would be again under the later schedules, which order more steps.
+    if (channel.stopped_for_time()) {
+      for (size_t later = k + 1; later < schedules.size(); ++later)
+        add_not_run(*expected, 0, later,
+                    "a case ran past its time under the " + schedule.name + " schedule", report,
+                    places);
+      break;
+    }
   }
   p.trace_out.clear();
   p.record_memory = false;
   if (!report.passed() && !report.cases.empty() && report.problem.empty()) {
     tell(0.95, "tracing the first failing case and the reference's");
-    explain_first_failure(e, p, *build, places, report);
+    explain_first_failure(e, p, *build, places, limits, report);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   tell(1, report.passed() ? "passed" : "failed");

@@ -47,6 +47,10 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
   if (const char* races = std::getenv("COOPVIZ_RACES")) find_races_ = std::string(races) == "1";
+  // A caller that bounds the program's time itself (an exercise check, in CPU time) moves the
+  // emulator's wall-clock bound on a launch out of its way.
+  if (const char* limit = std::getenv("COOPVIZ_LAUNCH_TIMEOUT"))
+    exec_->options().timeout_seconds = std::strtod(limit, nullptr);
   if (const char* list = std::getenv("COOPVIZ_LAUNCH_OVERRIDES")) {
     // coopviz checked them before it started the program: a bad one here is not the user's.
     Result<std::vector<LaunchOverride>> o = parse_launch_overrides(list);

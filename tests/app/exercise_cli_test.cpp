@@ -140,7 +140,7 @@ TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
                        "is 1, want 0"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("tile-ranks: failed (0 of 18 hidden cases passed)"), std::string::npos)
+  EXPECT_NE(r.out.find("tile-ranks: failed (0 of 21 hidden cases passed)"), std::string::npos)
       << r.out;
   // The first failing case points at thread 0's first store that differs from the reference's,
   // and says how to open the trace there.
