@@ -6,9 +6,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <sstream>
+
+#include "app/program/child_process.hpp"
 
 namespace coop::app {
 namespace {
@@ -21,8 +22,11 @@ double wall_now() {
 // emulator runs to name lines), from /proc/PID/stat: utime, stime, cutime and cstime, fields 14
 // to 17, counted after the command's name, which may itself hold spaces and parentheses.
 double cpu_seconds_of(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Not a stream: reading a process that has just ended fails with ESRCH, which libstdc++'s
+  // filebuf throws as an exception.
+  char buf[1024];
+  if (!read_proc_file(pid, "stat", buf, sizeof buf)) return 0;
+  const std::string stat = buf;
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return 0;
   std::istringstream fields(stat.substr(close + 2));

@@ -21,6 +21,19 @@
 #include "device/trace/user_file.hpp"
 
 namespace coop::app {
+
+bool read_proc_file(int pid, const char* name, char* buf, size_t size) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/%s", pid, name);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = read(fd, buf, size - 1);
+  close(fd);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  return true;
+}
+
 namespace {
 
 // What the supervisor tells coopviz once every process of the run is gone.
@@ -39,19 +52,6 @@ struct ProcessEntry {
   pid_t pid, parent;
   bool zombie;
 };
-
-// /proc/PID/NAME's start into `buf`, ended by a NUL; false when the process is gone.
-bool read_proc_file(pid_t pid, const char* name, char* buf, size_t size) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/%s", int(pid), name);
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const ssize_t n = read(fd, buf, size - 1);
-  close(fd);
-  if (n <= 0) return false;
-  buf[n] = '\0';
-  return true;
-}
 
 // Every process of the machine with its parent, from /proc (the supervisor's children may have
 // left its process group or session, never its ancestry: it is their subreaper).

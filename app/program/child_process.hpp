@@ -56,6 +56,10 @@ Result<int> run_compiler(const std::vector<std::string>& argv, std::string& outp
 // The exit code of a wait status: the code, or 128 + the signal that ended it.
 int exit_code_of(int wait_status);
 
+// /proc/PID/NAME's start into `buf`, ended by a NUL; false when the process is gone (a read of a
+// process that ended meanwhile fails with ESRCH: never an exception).
+bool read_proc_file(int pid, const char* name, char* buf, size_t size);
+
 // The machine's memory that is free now (MemAvailable), in bytes; 0 when unknown.
 uint64_t available_memory();
 

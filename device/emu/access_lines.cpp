@@ -60,10 +60,10 @@ struct CodeFrame {
 std::unordered_map<uint32_t, CodeFrame> frames_from_addr2line(const std::vector<uint32_t>& offsets) {
   std::unordered_map<uint32_t, CodeFrame> found;
   for (uint32_t o : offsets) found[o] = {};
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return found;
-  exe[n] = '\0';
+  // This process's own image, whatever its path holds now: a build of the same program that
+  // finished meanwhile replaces the file at that path (and /proc/self/exe then names it
+  // "... (deleted)"), but /proc/PID/exe still opens the image that runs.
+  const std::string exe = "/proc/" + std::to_string(getpid()) + "/exe";
   const uintptr_t start = executable_link_start();
   std::ostringstream cmd;
   cmd << "addr2line -i -a -e '" << exe << "'" << std::hex;
