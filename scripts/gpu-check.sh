@@ -4,13 +4,17 @@
 # include and library paths): GoogleTest, Boost.Context, nlohmann-json, CLI11, libzstd-dev,
 # libmd4c-dev and libmd4c0.
 #
-#   scripts/gpu-check.sh [all|build|test|traces|bench|bench-trace|sass|gui|sanitize|ncu]...
-#   (default: build test traces bench sass ncu)
+#   scripts/gpu-check.sh [all|build|test|traces|steps|bench|bench-trace|sass|gui|sanitize|ncu]...
+#   (default: build test traces steps bench sass ncu)
 #
-# build     cmake with the GUI off, for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90)
+# build     cmake for the GPU's architecture (COOPVIZ_GPU_ARCH, default 90), with the GUI on when
+#           its libraries are there (scripts/device-debs.sh carries them; COOPVIZ_GPU_GUI=OFF
+#           leaves it off), so that the app's state and `coopviz steps` are built
 # test      every test, including the `gpu`-labelled ones, for real (gui-labelled ones: see gui)
 # traces    every lesson on the GPU: checks, a comparison with the emulator, and a saved trace;
 #           lessons that ship no trace in assets/traces/ yet are named
+# steps     every step of every lesson applied with its runs on the GPU (`coopviz steps --backend
+#           gpu --json`): the steps whose view breaks a promise, named (steps-gpu.json)
 # bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep);
 #           with COOPVIZ_BENCH_BEFORE=<an older coopviz> the recorder benchmark alternates
 #           between that build and this one, three runs each (bench-trace: that one alone)
@@ -38,7 +42,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT/logs"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test traces bench sass ncu)
+[ ${#steps[@]} -eq 0 ] && steps=(build test traces steps bench sass ncu)
 want() { for s in "${steps[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
@@ -53,7 +57,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 
 if want build; then
   t0=$(date +%s)
-  cmake -S . -B $B -DCOOPVIZ_GUI=OFF -DCOOPVIZ_TESTS=ON -DCMAKE_BUILD_TYPE=Release \
+  cmake -S . -B $B -DCOOPVIZ_GUI="${COOPVIZ_GPU_GUI:-ON}" -DCOOPVIZ_TESTS=ON -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES="${COOPVIZ_GPU_ARCH:-90}" > "$OUT/logs/build.log" 2>&1 &&
     cmake --build $B -j "$jobs" >> "$OUT/logs/build.log" 2>&1
   rc=$?
@@ -88,6 +92,24 @@ if want traces; then
   missing=$(for lesson in $($C list | awk '/^[a-z]/ {print $1}'); do
     [ -f "assets/traces/$lesson.cvt" ] || printf ' %s' "$lesson"; done)
   say "lessons without a shipped GPU trace:${missing:- none}${missing:+ (add traces/<id>.cvt from traces.tar.gz to assets/traces/)}"
+fi
+
+if want steps; then
+  if [ -x "$C" ] && $C steps --help > /dev/null 2>&1; then
+    $C steps --backend gpu --json > "$OUT/steps-gpu.json" 2> "$OUT/logs/steps-gpu.err"
+    rc=$?
+    total=$(grep -c '"problems":' "$OUT/steps-gpu.json")
+    broken=$(grep '"problems":' "$OUT/steps-gpu.json" | grep -vc '"problems": "ok"')
+    say "steps on the GPU: rc=$rc, $((total - broken)) of $total steps keep their promise $(head -c 300 "$OUT/logs/steps-gpu.err")"
+    python3 - "$OUT/steps-gpu.json" <<'PY' | sed 's/^/  /' | tee -a "$summary"
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    if r["problems"] != "ok" or r["backend"] != "gpu":
+        print(f'{r["lesson"]} step {r["step"]} on {r["backend"] or "nothing"}: {r["problems"]}')
+PY
+  else
+    say "steps on the GPU: this build has no 'steps' command (the GUI was off)"
+  fi
 fi
 
 bench_trace() {  # binary label run

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "app/backend.hpp"
 #include "app/cli/commands.hpp"
 #include "app/gui/step_report.hpp"
 
@@ -22,7 +23,8 @@ void print_text(const StepReport& r) {
             << " % not started), tab " << r.tab << (r.tab_has_content ? "" : " (empty)")
             << "\n    launch panel grid " << r.panel_launch.grid.str() << " block "
             << r.panel_launch.block.str() << ", ran grid " << r.ran_launch.grid.str() << " block "
-            << r.ran_launch.block.str() << (r.run_status == "ok" ? "" : ", run: " + r.run_status)
+            << r.ran_launch.block.str() << (r.backend.empty() ? "" : " on " + r.backend)
+            << (r.run_status == "ok" ? "" : ", run: " + r.run_status)
             << (r.notice.empty() ? "" : "\n    app says: " + r.notice)
             << (r.memory_request.empty() ? "" : "\n    memory request: " + r.memory_request);
   if (r.races_on) {
@@ -42,16 +44,31 @@ void register_steps(CLI::App& app, CliState& state) {
       "steps", "Apply every step of a lesson as the window does and report what each shows");
   auto lesson = std::make_shared<std::string>();
   auto json_out = std::make_shared<bool>(false);
+  auto backend = std::make_shared<std::string>("emu");
   cmd->add_option("lesson", *lesson, "Lesson id (default: every lesson)");
   cmd->add_flag("--json", *json_out, "Print one JSON object per step, in a list");
-  cmd->callback([lesson, json_out, &state] {
+  cmd->add_option("--backend", *backend, "Where the steps run: " + backend_request_words(kNamedBackends))->capture_default_str();
+  cmd->callback([lesson, json_out, backend, &state] {
+    Result<BackendRequest> request = parse_backend_request(*backend, "--backend", kNamedBackends);
+    if (!request) {
+      state.exit_code = usage_error(request.message());
+      return;
+    }
+    // A GPU that cannot be had is said once, before any step, rather than as every step's failure.
+    if (*request == BackendRequest::Gpu) {
+      if (Result<BackendChoice> gpu = choose_backend(*request); !gpu) {
+        std::cerr << "coopviz: error: " << gpu.message() << "\n";
+        state.exit_code = 1;
+        return;
+      }
+    }
     std::vector<std::string> ids;
     if (!lesson->empty()) ids.push_back(*lesson);
     else
       for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
     nlohmann::json all = nlohmann::json::array();
     for (const std::string& id : ids) {
-      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout);
+      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout, *request);
       if (!reports) {
         state.exit_code = lessons::find_lesson(id) ? 1 : usage_error(reports.message());
         if (state.exit_code == 1) std::cerr << "coopviz: error: " << reports.message() << "\n";

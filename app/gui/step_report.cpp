@@ -64,6 +64,7 @@ StepReport report_step(GuiApp& app) {
   r.notice = app.notice;
   r.run_status = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok"
                                                                       : app.outcome->run.status.message();
+  if (app.outcome && app.outcome->backend) r.backend = to_string(*app.outcome->backend);
   r.panel_launch = app.panel_launch();
   r.tab = tab_row(app.resolve_tab()).name;
   r.tab_has_content = app.tab_has_content(app.shown_tab);
@@ -115,6 +116,8 @@ nlohmann::json to_json(const StepReport& r) {
           {"panel_launch", dims(r.panel_launch)},
           {"ran_launch", dims(r.ran_launch)},
           {"run", r.run_status},
+          {"backend", r.backend},
+          {"problems", step_view_problems(r)},
           {"notice", r.notice},
           {"memory_request", r.memory_request},
           {"races_on", r.races_on},
@@ -148,13 +151,14 @@ std::string step_view_problems(const StepReport& r) {
 }
 
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
-                                                    double timeout_seconds) {
+                                                    double timeout_seconds,
+                                                    BackendRequest backend) {
   const lessons::LessonDef* l = lessons::find_lesson(id);
   if (!l) return Status::error("unknown lesson '" + id + "': known lessons are " +
                                lessons::lesson_ids());
   if (!l->steps_error.empty()) return Status::error(l->steps_error);
   GuiApp app;
-  app.backend = BackendRequest::Emu;
+  app.backend = backend;
   std::vector<StepReport> out;
   app.select_lesson(int(l - lessons::registry().data()), 0);
   for (size_t i = 0; i < l->steps.size(); ++i) {

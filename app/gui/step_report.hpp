@@ -31,6 +31,7 @@ struct StepReport {
   std::vector<int> step_lines;
   LaunchConfig panel_launch, ran_launch;
   std::string run_status;  // "ok", or the failure the window shows
+  std::string backend;     // where the step's run ran ("gpu", "emu"; "" when nothing ran)
   std::string notice;      // what the app said in its notice line (a step it could not apply)
   // The Memory tab's one-request view, when the step opens that tab on a launch whose accesses
   // were recorded: "line 30, shared load: 32-way" ("" otherwise), and whether its line is one the
@@ -58,9 +59,11 @@ nlohmann::json to_json(const StepReport& r);
 // ran, nothing said against it); else what is wrong, in words.
 std::string step_view_problems(const StepReport& r);
 
-// Selects every step of `lesson` in turn, as a student clicking Next would, and reports each.
-// Returns an error when a run does not finish within `timeout_seconds`.
+// Selects every step of `lesson` in turn, as a student clicking Next would, with its runs on
+// `backend`, and reports each. Returns an error when a run does not finish within
+// `timeout_seconds`, or when `backend` cannot be had (no GPU for BackendRequest::Gpu).
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& lesson,
-                                                    double timeout_seconds);
+                                                    double timeout_seconds,
+                                                    BackendRequest backend = BackendRequest::Emu);
 
 }  // namespace coop::app

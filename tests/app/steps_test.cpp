@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/backend.hpp"
 #include "app/gui/step_report.hpp"
 #include "lessons/lesson.hpp"
 
@@ -41,6 +42,25 @@ TEST_P(LessonSteps, EveryStepShowsWhatItsTextSays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, LessonSteps, ::testing::ValuesIn(all_lessons()), param_name);
+
+// The same promises with every step's run on the GPU: a step's text may not rest on what only the
+// emulator's schedule shows.
+class LessonStepsOnGpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LessonStepsOnGpu, EveryStepShowsWhatItsTextSays) {
+  if (!choose_backend(BackendRequest::Gpu)) GTEST_SKIP() << "no GPU here";
+  Result<std::vector<StepReport>> reports =
+      report_lesson_steps(GetParam(), 300, BackendRequest::Gpu);
+  ASSERT_TRUE(reports.ok()) << reports.message();
+  ASSERT_EQ(reports->size(), lessons::find_lesson(GetParam())->steps.size());
+  for (const StepReport& r : *reports) {
+    const std::string where = r.lesson + " step " + std::to_string(r.step) + " (" + r.title + ")";
+    EXPECT_EQ(r.backend, "gpu") << where;
+    EXPECT_EQ(step_view_problems(r), "ok") << where;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, LessonStepsOnGpu, ::testing::ValuesIn(all_lessons()), param_name);
 
 }  // namespace
 }  // namespace coop::app
