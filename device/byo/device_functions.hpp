@@ -33,7 +33,6 @@ inline float __powf(float a, float b) { return std::pow(a, b); }  // NOLINT
 inline float __saturatef(float x) { return x < 0 ? 0.0f : x > 1 ? 1.0f : x; }  // NOLINT
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }  // NOLINT
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }  // NOLINT
-inline int __float2int_rn(float x) { return int(std::nearbyint(x)); }  // NOLINT
 inline int __mul24(int a, int b) { return a * b; }  // NOLINT
 inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }  // NOLINT
 

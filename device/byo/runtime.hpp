@@ -31,6 +31,7 @@
 #include "device/trace/value.hpp"
 
 #include "device/byo/device_functions.hpp"
+#include "device/byo/device_intrinsics.hpp"
 #include "device/emu/cg/warp_intrinsics.hpp"
 #include "device/emu/cg/warp_match_reduce.hpp"
 #include "device/emu/cg_emu.hpp"

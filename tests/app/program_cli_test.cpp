@@ -82,7 +82,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"block_votes.cu", {"votes"}}, Case{"pitched_rows.cu", {"double_rows"}},
         Case{"every_name.cu", {"groups", "memory"}}, Case{"custom_values.cu", {"summarize"}},
         Case{"pipeline_roles.cu", {"produce_consume"}},
-        Case{"warp_match_reduce.cu", {"match_and_reduce"}}, Case{"mixed_min_max.cu", {"mixed"}}),
+        Case{"warp_match_reduce.cu", {"match_and_reduce"}}, Case{"mixed_min_max.cu", {"mixed"}},
+        Case{"device_intrinsics.cu", {"intrinsics"}}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 TEST(ProgramCli, JsonKeepsTheProgramsOutputApartFromTheReport) {
@@ -423,7 +424,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
                       "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
                       "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
-                      "warp_match_reduce.cu", "mixed_min_max.cu", "../../lessons/block_reduce/block_reduce.cu",
+                      "warp_match_reduce.cu", "mixed_min_max.cu", "device_intrinsics.cu",
+                      "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 
@@ -553,6 +555,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
                       GpuCase{"pitched_rows.cu", true}, GpuCase{"every_name.cu", true},
                       GpuCase{"custom_values.cu", true}, GpuCase{"pipeline_roles.cu", true},
+                      GpuCase{"warp_match_reduce.cu", true}, GpuCase{"mixed_min_max.cu", true},
+                      GpuCase{"device_intrinsics.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
