@@ -2,6 +2,7 @@
 //   png_check FILE WIDTH HEIGHT   the image has that size and is not blank (many colours, no
 //                                 single colour covering nearly all of it)
 //   png_check --differ A B        the two images differ in at least 1% of their pixels
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
