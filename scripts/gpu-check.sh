@@ -100,12 +100,14 @@ if want steps; then
     rc=$?
     total=$(grep -c '"problems":' "$OUT/steps-gpu.json")
     broken=$(grep '"problems":' "$OUT/steps-gpu.json" | grep -vc '"problems": "ok"')
-    say "steps on the GPU: rc=$rc, $((total - broken)) of $total steps keep their promise $(head -c 300 "$OUT/logs/steps-gpu.err")"
+    on_emu=$(grep -c '"backend": "emu"' "$OUT/steps-gpu.json")
+    say "steps on the GPU: rc=$rc, $((total - broken)) of $total steps keep their promise, $on_emu shown from the emulator (banner says why) $(head -c 300 "$OUT/logs/steps-gpu.err")"
     python3 - "$OUT/steps-gpu.json" <<'PY' | sed 's/^/  /' | tee -a "$summary"
 import json, sys
 for r in json.load(open(sys.argv[1])):
     if r["problems"] != "ok" or r["backend"] != "gpu":
-        print(f'{r["lesson"]} step {r["step"]} on {r["backend"] or "nothing"}: {r["problems"]}')
+        print(f'{r["lesson"]} step {r["step"]} on {r["backend"] or "nothing"}: {r["problems"]}'
+              + (f' ({r["banner"]})' if r["backend"] != "gpu" else ''))
 PY
   else
     say "steps on the GPU: this build has no 'steps' command (the GUI was off)"

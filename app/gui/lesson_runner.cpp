@@ -4,23 +4,62 @@
 
 namespace coop::app {
 
+namespace {
+
+// The executor for `which`, made once per request.
+Result<BackendChoice>& executor_for(BackendRequest which,
+                                    std::map<BackendRequest, Result<BackendChoice>>& executors) {
+  auto it = executors.find(which);
+  if (it == executors.end()) it = executors.emplace(which, choose_backend(which)).first;
+  return it->second;
+}
+
+// Runs `job` on the executor for `which`, filling `out`.
+void run_on(const RunJob& job, BackendRequest which,
+            std::map<BackendRequest, Result<BackendChoice>>& executors, RunOutcome& out) {
+  Result<BackendChoice>& made = executor_for(which, executors);
+  if (!made) {
+    out.run.status = made.status();
+    return;
+  }
+  if (!job.lesson) return;
+  BackendChoice& choice = *made;
+  out.backend = choice.exec->backend();
+  out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
+  out.banner = choice.banner;
+  choice.exec->options().trace_capacity = job.trace_capacity;
+  choice.exec->options().record_memory = job.record_memory;
+  out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
+}
+
+}  // namespace
+
 RunOutcome run_job(const RunJob& job, std::map<BackendRequest, Result<BackendChoice>>& executors) {
   const auto start = std::chrono::steady_clock::now();
   RunOutcome out;
   out.generation = job.generation;
   out.lesson_id = job.lesson ? job.lesson->id : "";
-  auto it = executors.find(job.backend);
-  if (it == executors.end()) it = executors.emplace(job.backend, choose_backend(job.backend)).first;
-  if (!it->second) {
-    out.run.status = it->second.status();
-  } else if (job.lesson) {
-    BackendChoice& choice = *it->second;
-    out.backend = choice.exec->backend();
-    out.device = choice.exec->device().name + " (" + choice.exec->device().arch_string() + ")";
-    out.banner = choice.banner;
-    choice.exec->options().trace_capacity = job.trace_capacity;
-    choice.exec->options().record_memory = job.record_memory;
-    out.run = lessons::run_lesson(*job.lesson, *choice.exec, job.request);
+  if (!job.lesson) {
+    run_on(job, job.backend, executors, out);
+  } else {
+    // What only the emulator can show is shown from the emulator, and the banner says so: every
+    // load and store (the Memory tab, the race finder), and the variants that break CUDA's rules
+    // on purpose, which a GPU would hang on or run into undefined behaviour.
+    std::string why;
+    Result<BackendChoice>& asked = executor_for(job.backend, executors);
+    if (asked && asked->exec->backend() == Backend::Gpu &&
+        (job.record_memory || job.lesson->records_memory))
+      why = "it records every load and store, which only the emulator does";
+    if (why.empty()) run_on(job, job.backend, executors, out);
+    if (why.empty() && out.backend == Backend::Gpu &&
+        explain_gpu_problem(job.backend, out.backend, out.run.status).kind ==
+            GpuProblem::EmulatorOnly)
+      why = "this variant breaks CUDA's rules on purpose, and only the emulator runs it safely";
+    if (!why.empty()) {
+      out = RunOutcome{.generation = job.generation, .lesson_id = job.lesson->id};
+      run_on(job, BackendRequest::Emu, executors, out);
+      out.banner = "Shown from the CPU emulator, not the GPU: " + why + ".";
+    }
     // The timeline models sort a million events; build them here, not on the UI thread.
     for (Trace& t : out.run.launches)
       out.models.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));

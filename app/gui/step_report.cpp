@@ -65,6 +65,7 @@ StepReport report_step(GuiApp& app) {
   r.run_status = !app.outcome ? "none" : app.outcome->run.status.ok() ? "ok"
                                                                       : app.outcome->run.status.message();
   if (app.outcome && app.outcome->backend) r.backend = to_string(*app.outcome->backend);
+  if (app.outcome) r.banner = app.outcome->banner;
   r.panel_launch = app.panel_launch();
   r.tab = tab_row(app.resolve_tab()).name;
   r.tab_has_content = app.tab_has_content(app.shown_tab);
@@ -117,6 +118,7 @@ nlohmann::json to_json(const StepReport& r) {
           {"ran_launch", dims(r.ran_launch)},
           {"run", r.run_status},
           {"backend", r.backend},
+          {"banner", r.banner},
           {"problems", step_view_problems(r)},
           {"notice", r.notice},
           {"memory_request", r.memory_request},

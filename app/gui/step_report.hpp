@@ -32,6 +32,7 @@ struct StepReport {
   LaunchConfig panel_launch, ran_launch;
   std::string run_status;  // "ok", or the failure the window shows
   std::string backend;     // where the step's run ran ("gpu", "emu"; "" when nothing ran)
+  std::string banner;      // what the window's banner says about where it ran
   std::string notice;      // what the app said in its notice line (a step it could not apply)
   // The Memory tab's one-request view, when the step opens that tab on a launch whose accesses
   // were recorded: "line 30, shared load: 32-way" ("" otherwise), and whether its line is one the

@@ -55,7 +55,9 @@ TEST_P(LessonStepsOnGpu, EveryStepShowsWhatItsTextSays) {
   ASSERT_EQ(reports->size(), lessons::find_lesson(GetParam())->steps.size());
   for (const StepReport& r : *reports) {
     const std::string where = r.lesson + " step " + std::to_string(r.step) + " (" + r.title + ")";
-    EXPECT_EQ(r.backend, "gpu") << where;
+    // What only the emulator shows (every load and store, a variant that breaks CUDA's rules on
+    // purpose) runs there, and the banner says so.
+    if (r.backend != "gpu") EXPECT_NE(r.banner.find("Shown from the CPU emulator"), std::string::npos) << where;
     EXPECT_EQ(step_view_problems(r), "ok") << where;
   }
 }
