@@ -90,19 +90,28 @@ bool ProgramTraces::traces_next(const std::string& kind) {
   return false;
 }
 
-uint64_t ProgramTraces::capacity_within_limit() {
+uint64_t ProgramTraces::capacity_within_limit() const {
   const uint64_t asked = exec_->options().trace_capacity;
   if (memory_limit_ == 0) return asked;
   const uint64_t left = kept_bytes_ < memory_limit_ ? memory_limit_ - kept_bytes_ : 0;
-  if (left / sizeof(Event) < asked && !limit_reached_) {
-    limit_reached_ = true;
-    std::fprintf(stderr,
-                 "coopviz: %s: the traces kept in memory reached their limit of %llu MiB "
-                 "(--trace-memory): this launch keeps what fits, and later launches of a kernel "
-                 "already traced run untraced (the trace counts them)\n",
-                 file_name_.c_str(), (unsigned long long)(memory_limit_ >> 20));
-  }
   return std::min<uint64_t>(asked, left / sizeof(Event));
+}
+
+void ProgramTraces::check_memory_limit(Trace& trace, uint64_t capacity, uint64_t asked) {
+  // Reached once a launch lost events to the limit (not to its own capacity) or none fit.
+  const bool cut = capacity < asked && trace.dropped() > 0;
+  if (limit_reached_ || !(cut || kept_bytes_ >= memory_limit_) || memory_limit_ == 0) return;
+  limit_reached_ = true;
+  trace.header.params["trace memory limit"] =
+      std::to_string(memory_limit_ >> 20) +
+      " MiB reached: this launch kept what fit; later launches of kernels already traced ran "
+      "untraced";
+  std::fprintf(stderr,
+               "coopviz: %s: the traces kept in memory reached their limit of %llu MiB "
+               "(--trace-memory): launch %zu of kernel %s kept what fit, and later launches of a "
+               "kernel already traced run untraced (the trace counts them)\n",
+               file_name_.c_str(), (unsigned long long)(memory_limit_ >> 20), launched_ + 1,
+               trace.header.kernel.c_str());
 }
 
 Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream,
@@ -130,11 +139,11 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     exec_->options().trace_capacity = within;
     s = exec_->launch_call(launch, run, trace);
     exec_->options().trace_capacity = asked;
-    if (within < asked)
-      trace.header.params["trace memory limit"] =
-          std::to_string(memory_limit_ >> 20) +
-          " MiB reached: this launch kept what fit; later launches of kernels already traced ran "
-          "untraced";
+    recorded = s.ok() || !trace.events.empty();
+    if (recorded) {
+      kept_bytes_ += trace.events.size() * sizeof(Event) + source_text_.size();
+      check_memory_limit(trace, within, asked);
+    }
     if (o) {
       // Shown beside the launch (the Launch panel lists these), so nobody mistakes the
       // overridden shape for the program's own.
@@ -142,12 +151,10 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
       trace.header.params["program's grid"] = config.grid.str();
       trace.header.params["program's block"] = config.block.str();
     }
-    recorded = s.ok() || !trace.events.empty();
   }
   if (recorded) {
     kinds_[kind].traced_at = launched_++;
     kinds_[kind].untraced = 0;
-    kept_bytes_ += trace.events.size() * sizeof(Event) + source_text_.size();
   }
   // Races are found launch by launch: launches are ordered, and the events can go at once.
   if (recorded && find_races_) races_.push_back({races_early_in(trace), trace.header});

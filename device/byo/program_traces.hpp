@@ -61,8 +61,11 @@ class ProgramTraces {
  private:
   // Whether this launch of its kind is traced; counts it.
   bool traces_next(const std::string& kind);
-  // The event slots a traced launch may fill within the memory limit; says so once it is reached.
-  uint64_t capacity_within_limit();
+  // The event slots a traced launch may fill within the memory limit.
+  uint64_t capacity_within_limit() const;
+  // After a traced launch given `capacity` of the `asked` slots: once the limit is reached, says
+  // so (on stderr and in the launch's parameters) and sends later repeats untraced.
+  void check_memory_limit(Trace& trace, uint64_t capacity, uint64_t asked);
 
   std::unique_ptr<Executor> exec_;
   uint64_t trace_each_ = 1;    // launches of each kind traced; 0: all

@@ -7,7 +7,9 @@
 __global__ void stir(int* x, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  for (int k = 0; k < 16; ++k) x[i] = x[i] + 1;
+  // volatile: sixteen loads and stores, not one add of 16.
+  volatile int* v = x;
+  for (int k = 0; k < 16; ++k) v[i] = v[i] + 1;
 }
 
 int main() {
