@@ -114,7 +114,7 @@ if want bench; then
   say "bench occupancy: rc=$? $(grep -o '"seconds": [0-9.]*' "$OUT/logs/bench-occupancy.json")"
   # A program's own timed loop (its "Average time" line): plain nvcc against coopviz, target 1.5x.
   for prog in timed_reduction.cu tiled_matmul_timed.cu; do
-    $C bench byo --timer --runs 3 --file tests/programs/$prog > "$OUT/logs/bench-timer-$prog.txt" 2>&1
+    $C bench byo --timer --runs 3 --file tests/programs/timed/$prog > "$OUT/logs/bench-timer-$prog.txt" 2>&1
     say "bench byo --timer $prog: rc=$?"
     grep -E "plain nvcc|coopviz run|ratio|error" "$OUT/logs/bench-timer-$prog.txt" | sed 's/^/  /' | tee -a "$summary"
   done
@@ -277,7 +277,8 @@ if want ncu; then
           continue
         fi
         profile "$name" "$OUT/ncu/bin/$name" || continue
-        $C run "$f" --backend emu --record-memory --json > "$OUT/ncu/$name-emu.json" 2> "$OUT/ncu/$name-emu.err"
+        # Every launch, as ncu profiles every launch.
+        $C run "$f" --backend emu --record-memory --trace-launches all --json > "$OUT/ncu/$name-emu.json" 2> "$OUT/ncu/$name-emu.err"
         compare "$name" "$OUT/ncu/$name.csv" "$OUT/ncu/$name-emu.json" "$OUT/ncu/$name-ncu.json"
       done
     fi

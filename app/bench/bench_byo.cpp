@@ -182,7 +182,7 @@ void register_bench_byo(CLI::App& bench, CliState& state) {
     if (!o->timer) return void(state.exit_code = bench_byo(*o));
     const std::string file = cmd->count("--file")
                                  ? o->file
-                                 : (data_dirs().programs / "timed_reduction.cu").string();
+                                 : (data_dirs().programs / "timed" / "timed_reduction.cu").string();
     if (!fs::is_regular_file(file)) return void(state.exit_code = usage_error("--file " + file + ": no such file"));
     if (o->runs < 1 || o->runs > 50) return void(state.exit_code = usage_error("--runs must be between 1 and 50"));
     state.exit_code = bench_program_timer(file, o->runs, o->json);

@@ -1,5 +1,5 @@
 // coopviz bench byo --timer: whether a program's own timer tells the truth under coopviz's GPU
-// backend. The program (default tests/programs/timed_reduction.cu) times a loop of launches with
+// backend. The program (default tests/programs/timed/timed_reduction.cu) times a loop of launches with
 // CUDA events and prints "Average time = X ms"; it is built plainly by nvcc and by coopviz, both
 // are run, and the two averages and their ratio are printed. Only the first launch of each shape
 // is traced, so the loop runs the plain kernel: the ratio should stay under 1.5.

@@ -423,8 +423,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "shared_histogram.cu", "barrier_double_buffer.cu", "pipeline_stages.cu",
                       "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
                       "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
-                      "warp_match_reduce.cu", "mixed_min_max.cu", "timed_reduction.cu",
-                      "tiled_matmul_timed.cu", "repeated_launches.cu",
+                      "warp_match_reduce.cu", "mixed_min_max.cu", "timed/timed_reduction.cu",
+                      "timed/tiled_matmul_timed.cu", "repeated_launches.cu",
                       "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });

@@ -162,7 +162,7 @@ TEST(UntracedLaunches, ATimedReductionRunsItsLoopUntracedAndSaysItsAverage) {
   // run untraced and its own timer is printed.
   const fs::path dir = coop::testing::fresh_folder("timed-reduction");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coopviz("run --backend emu " + program("timed_reduction.cu") +
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("timed/timed_reduction.cu") +
                                        " --trace " + trace + " -- 20000 10");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out;
