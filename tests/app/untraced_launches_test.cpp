@@ -175,3 +175,25 @@ TEST(UntracedLaunches, ATimedReductionRunsItsLoopUntracedAndSaysItsAverage) {
 }
 
 }  // namespace
+
+namespace {
+
+// The GPU's repeats are the plain kernel on the program's stream: the results are still right,
+// and the trace counts them as the emulator's does.
+TEST(UntracedLaunchesGpu, RepeatsRunAsThePlainKernelAndAreCounted) {
+  if (coop::app::local_gpu_arch().empty()) GTEST_SKIP() << "no CUDA device";
+  const fs::path dir = coop::testing::fresh_folder("untraced-gpu");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r = coopviz("run --backend gpu " + program("repeated_launches.cu") +
+                                       " --trace " + trace);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches) << launches.message();
+  ASSERT_EQ(launches->size(), 3u);
+  EXPECT_EQ((*launches)[0].header.untraced, 4u);
+  EXPECT_EQ((*launches)[2].header.untraced, 2u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
