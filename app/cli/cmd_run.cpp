@@ -239,7 +239,7 @@ void register_run(CLI::App& app, CliState& state) {
                 "(an access outside its allocation always stops it), naming the line");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
-  cmd->callback([o, &state] {
+  cmd->callback([o, cmd, &state] {
     const Result<BackendRequest> request = parse_backend_request(o->backend);
     if (is_program_path(o->lesson)) {
       RunProgramOptions p;
@@ -295,6 +295,11 @@ void register_run(CLI::App& app, CliState& state) {
       return void(
           state.exit_code = usage_error(
               "--launch is for a program file (FILE.cu); a lesson takes --grid and --block"));
+    // A lesson traces what its steps show: every launch it makes.
+    if (cmd->count("--trace-launches") || !o->trace_memory.empty())
+      return void(state.exit_code = usage_error(
+                      "--trace-launches and --trace-memory are for a program file (FILE.cu): a "
+                      "lesson traces every launch its steps show"));
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +

@@ -63,7 +63,9 @@ void print_races(std::span<const Trace> launches, std::ostream& out) {
 std::string untraced_note(std::span<const Trace> launches) {
   uint64_t total = 0;
   std::string kinds;
+  bool limited = false;  // some ran untraced because the traces reached --trace-memory
   for (const Trace& t : launches) {
+    limited = limited || t.header.params.count("trace memory limit");
     if (t.header.untraced == 0) continue;
     total += t.header.untraced;
     if (!kinds.empty()) kinds += ", ";
@@ -72,8 +74,9 @@ std::string untraced_note(std::span<const Trace> launches) {
   }
   if (total == 0) return "";
   return grouped(total) + (total == 1 ? " launch" : " launches") +
-         " ran untraced, at full speed (repeats of traced ones: " + kinds +
-         "); --trace-launches all traces them";
+         " ran untraced, at full speed (repeats of traced ones: " + kinds + "); " +
+         (limited ? "the traces kept in memory had reached --trace-memory"
+                  : "--trace-launches all traces them");
 }
 
 int run_program_command(const RunProgramOptions& o, bool* ran) {

@@ -108,6 +108,9 @@ TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_NE(r.err.find("all, first or a count"), std::string::npos) << r.err;
   }
+  const coop::testing::Ran lesson = coopviz("run block-reduce --backend emu --trace-launches all");
+  EXPECT_EQ(lesson.exit_code, 2);
+  EXPECT_NE(lesson.err.find("are for a program file"), std::string::npos) << lesson.err;
 }
 
 TEST(UntracedLaunches, TracesPastTheMemoryLimitStopGrowingAndTheProgramFinishes) {
@@ -149,6 +152,16 @@ TEST(UntracedLaunches, TracesPastTheMemoryLimitStopGrowingAndTheProgramFinishes)
   EXPECT_GT(peak, 0);
   EXPECT_LT(peak, 160) << "peak resident memory " << peak << " MiB";
   fs::remove_all(dir);
+}
+
+TEST(UntracedLaunches, CoopvizRunSaysTheRepeatsRanUntracedBecauseOfTheMemoryLimit) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu --record-memory --trace-launches all --trace-memory 16 " +
+              program("memory_hungry_launches.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("19 launches ran untraced"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("had reached --trace-memory"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--trace-launches all traces them"), std::string::npos) << r.err;
 }
 
 TEST(UntracedLaunches, AProgramsAverageTimeLineIsRead) {
