@@ -31,6 +31,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/traces/ DESTINATION ${COOPVIZ_INS
         FILES_MATCHING PATTERN "*.cvt")
 file(GLOB example_programs ${PROJECT_SOURCE_DIR}/tests/programs/*.cu)
 install(FILES ${example_programs} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/programs)
+# Programs at the sizes public samples use, with their own timed loops (coopviz bench byo --timer).
+file(GLOB timed_programs ${PROJECT_SOURCE_DIR}/tests/programs/timed/*.cu)
+install(FILES ${timed_programs} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/programs/timed)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/packs/ DESTINATION ${COOPVIZ_INSTALL_DATADIR}/packs
         FILES_MATCHING PATTERN "*.pack")
 # (Each lesson folder's files are installed by coopviz_lesson, in CoopvizLesson.cmake.)

@@ -15,7 +15,8 @@
 #           lessons that ship no trace in assets/traces/ yet are named
 # steps     every step of every lesson applied with its runs on the GPU (`coopviz steps --backend
 #           gpu --json`): the steps whose view breaks a promise, named (steps-gpu.json)
-# bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep);
+# bench     the GPU benchmarks (recorder throughput, reductions against CUB, occupancy sweep, and
+#           programs' own cudaEvent timers under `coopviz run --backend gpu` against plain nvcc);
 #           with COOPVIZ_BENCH_BEFORE=<an older coopviz> the recorder benchmark alternates
 #           between that build and this one, three runs each (bench-trace: that one alone)
 # sass      the SASS of a traced block barrier (block-reduce's reduce_block, sm_90), of this build
@@ -135,6 +136,12 @@ if want bench; then
   $C bench reduce --n 268435456 --sweep --json > "$OUT/reduce-last.json" 2>/dev/null
   $C bench occupancy --json > "$OUT/logs/bench-occupancy.json" 2>&1
   say "bench occupancy: rc=$? $(grep -o '"seconds": [0-9.]*' "$OUT/logs/bench-occupancy.json")"
+  # A program's own timed loop (its "Average time" line): plain nvcc against coopviz, target 1.5x.
+  for prog in timed_reduction.cu tiled_matmul_timed.cu; do
+    $C bench byo --timer --runs 3 --file tests/programs/timed/$prog > "$OUT/logs/bench-timer-$prog.txt" 2>&1
+    say "bench byo --timer $prog: rc=$?"
+    grep -E "plain nvcc|coopviz run|ratio|error" "$OUT/logs/bench-timer-$prog.txt" | sed 's/^/  /' | tee -a "$summary"
+  done
 fi
 
 if want sass; then
@@ -294,7 +301,8 @@ if want ncu; then
           continue
         fi
         profile "$name" "$OUT/ncu/bin/$name" || continue
-        $C run "$f" --backend emu --record-memory --json > "$OUT/ncu/$name-emu.json" 2> "$OUT/ncu/$name-emu.err"
+        # Every launch, as ncu profiles every launch.
+        $C run "$f" --backend emu --record-memory --trace-launches all --json > "$OUT/ncu/$name-emu.json" 2> "$OUT/ncu/$name-emu.err"
         compare "$name" "$OUT/ncu/$name.csv" "$OUT/ncu/$name-emu.json" "$OUT/ncu/$name-ncu.json"
       done
     fi

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/backend.hpp"
+#include "app/bench/bench_timer.hpp"
 #include "app/bench/timing.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
@@ -35,6 +36,7 @@ struct BenchOptions {
   int runs = 3;
   std::string backend = "emu";
   bool json = false;
+  bool timer = false;  // the program's own timer, plain nvcc against coopviz (bench_timer.hpp)
 };
 
 struct Timing {
@@ -172,7 +174,19 @@ void register_bench_byo(CLI::App& bench, CliState& state) {
   cmd->add_option("--backend", o->backend, "emu, or gpu (nvcc, on this machine's GPU)")
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->callback([o, &state] { state.exit_code = bench_byo(*o); });
+  cmd->add_flag("--timer", o->timer,
+                "GPU: the program's own timed loop (its \"Average time = X ms\" line) built plainly "
+                "by nvcc and run by coopviz, and their ratio (default program: "
+                "timed_reduction.cu)");
+  cmd->callback([o, cmd, &state] {
+    if (!o->timer) return void(state.exit_code = bench_byo(*o));
+    const std::string file = cmd->count("--file")
+                                 ? o->file
+                                 : (data_dirs().programs / "timed" / "timed_reduction.cu").string();
+    if (!fs::is_regular_file(file)) return void(state.exit_code = usage_error("--file " + file + ": no such file"));
+    if (o->runs < 1 || o->runs > 50) return void(state.exit_code = usage_error("--runs must be between 1 and 50"));
+    state.exit_code = bench_program_timer(file, o->runs, o->json);
+  });
 }
 
 }  // namespace coop::app

@@ -1,5 +1,7 @@
 // coopviz bench emu: how fast the CPU emulator runs kernels, against Numba's CUDA simulator on the
 // atomics notes' sum reduction, and on a million-thread block-tree reduction with tracing on.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "app/bench/timing.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/schedule_options.hpp"
+#include "app/program/child_process.hpp"
 #include "device/launch/executor.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/race_detector.hpp"
@@ -24,19 +27,7 @@ namespace {
 using Clock = BenchClock;
 
 // Peak resident memory of this process so far (VmHWM), in MiB.
-double peak_rss_mib() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmHWM:") {
-      double kib = 0;
-      status >> kib;
-      return kib / 1024.0;
-    }
-    status.ignore(1 << 10, '\n');
-  }
-  return 0;
-}
+double peak_rss_mib() { return peak_resident_mib(getpid()); }
 
 struct Timing {
   double median_s = 0;
@@ -229,6 +220,22 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
         std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu "
                     "dropped, peak %.0f MiB\n", tree.median_s, o->jobs,
                     (unsigned long long)tree.events, (unsigned long long)tree.dropped, rss);
+      // The same launch untraced, as a program's repeats of a traced launch run
+      // (Executor::launch_untraced): threads per second, beside the traced rate.
+      exec->options().trace = false;
+      const Timing bare = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
+                                          Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
+      exec->options().trace = true;
+      const double traced_rate = tree.median_s > 0 ? 1048576 / tree.median_s : 0;
+      const double untraced_rate = bare.median_s > 0 ? 1048576 / bare.median_s : 0;
+      out["tree_1m"]["threads_per_second"] = traced_rate;
+      out["tree_1m"]["untraced"] = {{"seconds", bare.median_s},
+                                    {"threads_per_second", untraced_rate},
+                                    {"correct", bare.ok}};
+      pass = pass && bare.ok;
+      if (!o->json)
+        std::printf("  launch rate: %.2f M threads/s traced, %.2f M threads/s untraced (%.3f s)\n",
+                    traced_rate / 1e6, untraced_rate / 1e6, bare.median_s);
       pass = time_memory_recording(*exec, out["tree_1m"], o->json) && pass;
       time_memory_checks(*exec, out["tree_1m"], o->json);
     }

@@ -35,8 +35,20 @@ struct RunOptions {
   bool races = false;
   std::vector<std::string> includes, defines, program_args, launches;  // a program file's
   double timeout = 120;
-  std::string memory_limit;
+  std::string memory_limit, trace_memory;
+  std::string trace_launches = "first";
 };
+
+// "512" (MiB) or "4G", from 16 MiB to 16 GiB, in bytes; `flag` names the option in the error.
+Result<uint64_t> parse_mib(std::string text, const std::string& flag) {
+  const std::string given = text;
+  const bool gib = text.ends_with('G') || text.ends_with('g');
+  if (gib) text.pop_back();
+  auto n = parse_count(text, flag, gib ? 1u << 14 : 1u << 24);
+  if (!n || *n * (gib ? 1024 : 1) < 16)
+    return Status::error(flag + " must be between 16 (MiB) and 16G: " + given);
+  return *n << (gib ? 30 : 20);
+}
 
 nlohmann::json report_json(const lessons::LessonDef& lesson, const lessons::LessonRun& run,
                            const Executor& exec, const lessons::RunRequest& req,
@@ -193,6 +205,15 @@ void register_run(CLI::App& app, CliState& state) {
                   "A program file's memory limit, with what it starts, in MiB or with G for GiB "
                   "(e.g. 512, 4G); past it the program is stopped (default: 3/4 of the free "
                   "memory)");
+  cmd->add_option("--trace-launches", o->trace_launches,
+                  "A program file's launches traced: all, first (the first of each kernel, grid, "
+                  "block and dynamic shared memory) or N (the first N of each); the others run "
+                  "untraced at full speed and are counted")
+      ->capture_default_str();
+  cmd->add_option("--trace-memory", o->trace_memory,
+                  "A program file's traces kept in memory, in MiB or with G for GiB; past it "
+                  "later launches of a kernel already traced run untraced (default: 1/4 of the "
+                  "available memory)");
   cmd->add_option("--backend", o->backend, backend_request_words())->capture_default_str();
   cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
@@ -218,7 +239,7 @@ void register_run(CLI::App& app, CliState& state) {
                 "(an access outside its allocation always stops it), naming the line");
   cmd->add_flag("--compare", o->compare,
                 "Also run on the emulator (imitating the GPU) and compare the traces field by field");
-  cmd->callback([o, &state] {
+  cmd->callback([o, cmd, &state] {
     const Result<BackendRequest> request = parse_backend_request(o->backend);
     if (is_program_path(o->lesson)) {
       RunProgramOptions p;
@@ -241,15 +262,18 @@ void register_run(CLI::App& app, CliState& state) {
         return void(state.exit_code = usage_error("--timeout must be between 0 and 86400 seconds"));
       p.timeout_seconds = o->timeout;
       if (!o->memory_limit.empty()) {
-        std::string mib = o->memory_limit;
-        const bool gib = mib.ends_with('G') || mib.ends_with('g');
-        if (gib) mib.pop_back();
-        auto limit = parse_count(mib, "--memory-limit", gib ? 1u << 14 : 1u << 24);
-        if (!limit || *limit * (gib ? 1024 : 1) < 16)
-          return void(state.exit_code = usage_error(
-                          "--memory-limit must be between 16 (MiB) and 16G: " + o->memory_limit));
-        p.memory_limit = *limit << (gib ? 30 : 20);
+        Result<uint64_t> limit = parse_mib(o->memory_limit, "--memory-limit");
+        if (!limit) return void(state.exit_code = usage_error(limit.message()));
+        p.memory_limit = *limit;
       }
+      if (!o->trace_memory.empty()) {
+        Result<uint64_t> limit = parse_mib(o->trace_memory, "--trace-memory");
+        if (!limit) return void(state.exit_code = usage_error(limit.message()));
+        p.trace_memory = *limit;
+      }
+      if (Status s = check_trace_launches(o->trace_launches); !s)
+        return void(state.exit_code = usage_error(s.message()));
+      p.trace_launches = o->trace_launches;
       if (!o->capacity.empty()) {
         auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
         if (!cap) return void(state.exit_code = usage_error(cap.message()));
@@ -271,6 +295,11 @@ void register_run(CLI::App& app, CliState& state) {
       return void(
           state.exit_code = usage_error(
               "--launch is for a program file (FILE.cu); a lesson takes --grid and --block"));
+    // A lesson traces what its steps show: every launch it makes.
+    if (cmd->count("--trace-launches") || !o->trace_memory.empty())
+      return void(state.exit_code = usage_error(
+                      "--trace-launches and --trace-memory are for a program file (FILE.cu): a "
+                      "lesson traces every launch its steps show"));
     const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +

@@ -60,6 +60,25 @@ void print_races(std::span<const Trace> launches, std::ostream& out) {
         << (launches.size() == 1 ? " launch" : " launches") << "\n";
 }
 
+std::string untraced_note(std::span<const Trace> launches) {
+  uint64_t total = 0;
+  std::string kinds;
+  bool limited = false;  // some ran untraced because the traces reached --trace-memory
+  for (const Trace& t : launches) {
+    limited = limited || t.header.params.count("trace memory limit");
+    if (t.header.untraced == 0) continue;
+    total += t.header.untraced;
+    if (!kinds.empty()) kinds += ", ";
+    kinds += t.header.kernel + " <<<" + t.header.launch.grid.str() + ", " +
+             t.header.launch.block.str() + ">>> x" + grouped(t.header.untraced);
+  }
+  if (total == 0) return "";
+  return grouped(total) + (total == 1 ? " launch" : " launches") +
+         " ran untraced, at full speed (repeats of traced ones: " + kinds + "); " +
+         (limited ? "the traces kept in memory had reached --trace-memory"
+                  : "--trace-launches all traces them");
+}
+
 int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (ran) *ran = false;
   // auto: the GPU when there is one, built for its architecture.
@@ -104,6 +123,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.check_memory = o.check_memory;
   p.timeout_seconds = o.timeout_seconds;
   p.memory_limit = o.memory_limit;
+  p.trace_launches = o.trace_launches;
+  p.trace_memory = o.trace_memory;
   for (const std::string& text : o.launches) {
     Result<LaunchOverride> l = parse_launch_override(text);
     if (!l) return usage_error(l.message());
@@ -181,6 +202,9 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     for (size_t k = 0; k < launches->size(); ++k)
       if (std::string note = dropped_events_note((*launches)[k], k); !note.empty())
         std::cerr << "coopviz: " << o.file << ": " << note << "\n";
+  if (launches && !o.json)
+    if (const std::string note = untraced_note(*launches); !note.empty())
+      std::cerr << "coopviz: " << o.file << ": " << note << "\n";
   if (ran) {
     *ran = traced;
     if (!traced) std::cerr << "coopviz: " << o.file << ": no kernel launch to show\n";
@@ -209,7 +233,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                             {"grid", dims(t.header.launch.grid)},
                             {"block", dims(t.header.launch.block)},
                             {"events", t.events.size()},
-                            {"dropped", t.dropped()}};
+                            {"dropped", t.dropped()},
+                            {"untraced", t.header.untraced}};
         if (!t.header.schedule.empty()) l["schedule"] = t.header.schedule;
         // An overridden launch also says what the program itself asked for.
         const auto& params = t.header.params;
@@ -222,6 +247,11 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
         }
         out["launches"].push_back(std::move(l));
       }
+    uint64_t untraced = 0;
+    if (launches)
+      for (const Trace& t : *launches) untraced += t.header.untraced;
+    out["untraced_launches"] = untraced;
+    out["trace_launches"] = p.trace_launches;
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
     if (o.races) {
       out["races"] = races_report(launches ? *launches : std::vector<Trace>{});

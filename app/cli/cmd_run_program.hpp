@@ -28,7 +28,13 @@ struct RunProgramOptions {
   bool check_memory = false;   // stop at a read of memory never written (ProgramOptions)
   double timeout_seconds = 120;
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
+  std::string trace_launches = "first";  // ProgramOptions::trace_launches
+  uint64_t trace_memory = 0;             // bytes; 0: ProgramOptions' default
 };
+
+// "299 launches ran untraced (repeats of traced ones: kernel k x299); --trace-launches all
+// traces them", or "" when every launch was traced.
+std::string untraced_note(std::span<const Trace> launches);
 
 // `--races` without --json: one line per race of each launch, or that none was found; over
 // launches that dropped events, that the verdict is incomplete.

@@ -257,6 +257,8 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
   // The student's own headers, beside the file, are found as they would be by nvcc.
   p.includes = {fs::absolute(file, ec).parent_path().string()};
   p.check_memory = true;  // a read of memory never written fails the case at its line
+  // The race detector and the count rules read every launch of every case.
+  p.trace_launches = "all";
   Result<ProgramBuild> build = build_program(p);
   if (!build) {
     report.compiler_output = build.status().message();
@@ -286,7 +288,7 @@ Result<CheckReport> check_exercise(const Exercise& e, const std::string& file,
     // as the exercises' specs count them.
     const bool count = !rules->empty() && schedule.name == "lockstep";
     p.trace_out = count ? program->string() + ".counts." + std::to_string(getpid()) + ".cvt" : "";
-    // Every case is the race detector's too, which needs every load and store.
+    // Every case is the race detector's too, which needs every load and store of every launch.
     p.record_memory = true;
     CaseChannel channel(limits);
     std::string imitation;

@@ -81,6 +81,10 @@ void draw_program_launch(GuiApp& app, double now) {
   const LaunchConfig& ran = m->launch();
   visual::text_wrapped("kernel " + h.kernel + ", launch " + std::to_string(app.launch + 1) +
                        " of " + std::to_string(app.models.size()));
+  if (h.untraced > 0)
+    visual::text_dim_wrapped("then " + std::to_string(h.untraced) +
+                             " more launches like it ran untraced, at full speed "
+                             "(--trace-launches all traces every launch)");
   row_label("grid",
             "Blocks in the grid for every launch of this kernel: X, X,Y or X,Y,Z, or * "
             "for the program's own");

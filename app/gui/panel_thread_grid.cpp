@@ -70,11 +70,15 @@ void draw_thread_grid(GuiApp& app) {
           std::to_string(app.launch + 1) + ": " + current,
           shown_w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2, false);
       if (ImGui::BeginCombo("##launch", preview.c_str())) {
-        for (size_t i = 0; i < app.models.size(); ++i)
-          if (ImGui::Selectable(
-                  (std::to_string(i + 1) + ": " + app.models[i]->trace().header.kernel).c_str(),
-                  int(i) == app.launch))
+        for (size_t i = 0; i < app.models.size(); ++i) {
+          // Repeats that ran untraced are counted beside the launch they repeat.
+          const TraceHeader& h = app.models[i]->trace().header;
+          const std::string repeats =
+              h.untraced ? " (+" + std::to_string(h.untraced) + " untraced)" : "";
+          if (ImGui::Selectable((std::to_string(i + 1) + ": " + h.kernel + repeats).c_str(),
+                                int(i) == app.launch))
             app.show_launch(int(i));
+        }
         ImGui::EndCombo();
       }
     } else if (!current.empty()) {

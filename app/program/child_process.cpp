@@ -34,6 +34,13 @@ bool read_proc_file(int pid, const char* name, char* buf, size_t size) {
   return true;
 }
 
+double peak_resident_mib(int pid) {
+  char status[4096];
+  if (!read_proc_file(pid, "status", status, sizeof status)) return 0;
+  const char* at = std::strstr(status, "VmHWM:");
+  return at ? std::strtod(at + 6, nullptr) / 1024.0 : 0;
+}
+
 namespace {
 
 // What the supervisor tells coopviz once every process of the run is gone.

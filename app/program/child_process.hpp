@@ -60,6 +60,9 @@ int exit_code_of(int wait_status);
 // process that ended meanwhile fails with ESRCH: never an exception).
 bool read_proc_file(int pid, const char* name, char* buf, size_t size);
 
+// The peak resident memory (VmHWM) of process `pid` so far, in MiB; 0 once it has gone.
+double peak_resident_mib(int pid);
+
 // The machine's memory that is free now (MemAvailable), in bytes; 0 when unknown.
 uint64_t available_memory();
 

@@ -180,14 +180,12 @@ std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs) {
   return out;
 }
 
-// nvcc where this coopviz was built, else the one on PATH: an installed coopviz may meet a CUDA
-// toolkit elsewhere, or none (then only the emulator builds programs).
+}  // namespace
+
 std::string nvcc_command() {
   std::error_code ec;
   return fs::exists(kProgramNvcc, ec) ? kProgramNvcc : "nvcc";
 }
-
-}  // namespace
 
 DeviceProps program_device(const ProgramOptions& o) {
   if (!o.gpu_arch.empty())
@@ -560,6 +558,22 @@ uint64_t program_memory_limit(const ProgramOptions& o) {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 2;
 }
 
+uint64_t trace_memory_limit(const ProgramOptions& o) {
+  if (o.trace_memory > 0) return o.trace_memory;
+  const uint64_t free_now = available_memory();
+  if (free_now > 0) return free_now / 4;
+  return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 8;
+}
+
+Status check_trace_launches(const std::string& which) {
+  if (which == "all" || which == "first") return {};
+  const bool digits = !which.empty() && which.size() <= 9 &&
+                      which.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && std::stoul(which) >= 1) return {};
+  return Status::error("--trace-launches must be all, first or a count from 1 to 999999999 (the "
+                       "first N launches of each kernel and shape): not '" + which + "'");
+}
+
 Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& build) {
   const auto start = Clock::now();
   std::error_code ec;
@@ -571,6 +585,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
           .string();
   fs::remove(fault_file, ec);
   const uint64_t memory_limit = program_memory_limit(o);
+  const uint64_t trace_memory = trace_memory_limit(o);
   const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit};
   Result<ChildEnd> end = run_supervised(
       [&] {
@@ -591,6 +606,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
         setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
         setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
+        setenv("COOPVIZ_TRACE_LAUNCHES", o.trace_launches.c_str(), 1);
+        setenv("COOPVIZ_TRACE_MEMORY", std::to_string(trace_memory).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())

@@ -28,6 +28,12 @@ struct ProgramOptions {
   Schedule schedule = Schedule::Lockstep;  // the emulator's (ExecOptions::schedule)
   uint64_t seed = 0;
   uint64_t trace_capacity = 1u << 22;
+  // Which launches are traced: "all", "first" (the first of each kernel, grid, block and dynamic
+  // shared memory) or a count of each; the rest run untraced, at full speed, and are counted.
+  std::string trace_launches = "first";
+  // The bytes of traces the program keeps in memory; past them later launches of a kernel
+  // already traced run untraced. 0: trace_memory_limit()'s share of the machine.
+  uint64_t trace_memory = 0;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
   std::string stderr_path;            // where its standard error goes; empty: the terminal
   // Emulator: a read of memory never written stops the program at its line, as an access
@@ -77,6 +83,12 @@ struct ProgramRun {
 // when it starts.
 uint64_t program_memory_limit(const ProgramOptions& options);
 
+// The trace memory a run gets: options.trace_memory, else a quarter of the memory available.
+uint64_t trace_memory_limit(const ProgramOptions& options);
+
+// "all", "first" or a count from 1: the run's --trace-launches, or why it is none of them.
+Status check_trace_launches(const std::string& which);
+
 // Runs a built program with the terminal's stdin, stdout and stderr; its launches go to
 // options.trace_out. It, and whatever it starts, ends with the run (child_process.hpp).
 Result<ProgramRun> run_program(const ProgramOptions& options, const ProgramBuild& build);
@@ -91,6 +103,10 @@ Status check_launch_overrides(const ProgramOptions& options);
 
 // Where built programs are kept: $XDG_CACHE_HOME/coopviz, else ~/.cache/coopviz.
 std::string program_cache_root();
+
+// nvcc where this coopviz was built, else the one on PATH: an installed coopviz may meet a CUDA
+// toolkit elsewhere, or none (then only the emulator builds programs).
+std::string nvcc_command();
 
 // This machine's GPU as nvcc names its architecture ("sm_90"), or "" when there is none.
 std::string local_gpu_arch();

@@ -18,6 +18,7 @@ struct GpuLaunch {
   GpuKernelEntry entry;
   void** args = nullptr;
   LaunchShape shape;
+  cudaStream_t stream = nullptr;  // the program's; an untraced launch is queued there
 };
 cudaError_t launch_gpu(const GpuLaunch& launch);
 // cudaDeviceReset() as the rewritten source calls it: the trace is written and the executor let go

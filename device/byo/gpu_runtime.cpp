@@ -28,15 +28,20 @@ ProgramTraces& traces() {
 }  // namespace
 
 cudaError_t launch_gpu(const GpuLaunch& l) {
-  // The executor launches on its own stream and waits for the kernel. What the program queued
-  // before (copies and memsets on its streams, in any order CUDA allows) must be done first,
-  // as it would be on the program's stream: so the launch waits for the whole device.
-  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return e;
+  // A traced launch runs on the executor's own stream and waits for the kernel. What the program
+  // queued before (copies, memsets and untraced launches on its streams, in any order CUDA
+  // allows) must be done first, as it would be on the program's stream: so it waits for the
+  // whole device. An untraced launch is queued on the program's stream as nvcc's code would.
+  static cudaError_t waited;
+  waited = cudaSuccess;
+  const auto wait = [] { return (waited = cudaDeviceSynchronize()) == cudaSuccess; };
   ErasedLaunch e;
   e.name = l.name;
   e.gpu = l.entry;
   e.gpu_args = l.args;
-  return traces().launch(e, l.shape.config()).ok() ? cudaSuccess : cudaErrorLaunchFailure;
+  const Status s = traces().launch(e, l.shape.config(), l.stream, wait);
+  if (waited != cudaSuccess) return waited;
+  return s.ok() ? cudaSuccess : cudaErrorLaunchFailure;
 }
 
 cudaError_t device_reset() {

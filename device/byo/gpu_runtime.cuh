@@ -1,8 +1,10 @@
 // What a user's program built for the GPU (nvcc) includes first: its launches go through coop's
 // GPU executor, which points the program's traced Cooperative Groups (gpu_include/) at a trace
 // buffer, launches the kernel, and keeps the launch's events; everything else is CUDA's own
-// runtime. A launch completes before it returns, after all earlier work on the device (the
-// stream it names is not used), so streams lose their overlap but keep their order. The launch syntax is rewritten as for the emulator (device/lowering/lowering.hpp).
+// runtime. A traced launch completes before it returns, after all earlier work on the device
+// (the stream it names is not used), so streams lose their overlap but keep their order; an
+// untraced one (a repeat, ProgramTraces::launch) is the plain kernel queued on the stream it
+// names. The launch syntax is rewritten as for the emulator (device/lowering/lowering.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -53,24 +55,25 @@ cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
 // One launch of `function` with its arguments in an array (cudaLaunchKernel's form).
 template <class... P>
 cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
-                         const LaunchShape& shape) {
+                         const LaunchShape& shape, cudaStream_t stream) {
   GpuLaunch l;
   l.name = name;
   l.entry = COOP_BYO_ENTRY(function);
   l.args = args;
   l.shape = shape;
+  l.stream = stream;
   return launch_gpu(l);
 }
 
 // The same with the arguments as values, converted to the kernel's parameter types.
 template <class... P, class... A>
 cudaError_t launch_values(const char* name, void (*function)(P...), const LaunchShape& shape,
-                          A&&... args) {
+                          cudaStream_t stream, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "a kernel launch with the wrong number of arguments");
   std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
   void* pointers[sizeof...(P) + 1] = {};
   point_at(bound, pointers);
-  return launch_array(name, function, pointers, shape);
+  return launch_array(name, function, pointers, shape, stream);
 }
 
 template <class... P>
@@ -78,42 +81,43 @@ struct Launcher {
   const char* name;
   void (*function)(P...);
   LaunchShape shape;
+  cudaStream_t stream;
   void operator()(std::type_identity_t<P>... args) const {
-    launch_values(name, function, shape, args...);
+    launch_values(name, function, shape, stream, args...);
   }
 };
 
 // `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
 template <class... P>
 Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                        size_t smem = 0, cudaStream_t = nullptr) {
+                        size_t smem = 0, cudaStream_t stream = nullptr) {
   LaunchShape shape;
   shape.grid = dims_of(grid);
   shape.block = dims_of(block);
   shape.dynamic_smem = smem;
-  return {name, function, shape};
+  return {name, function, shape, stream};
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them.
 template <class... P>
 cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                              void** args, size_t smem, bool cooperative) {
+                              void** args, size_t smem, cudaStream_t stream, bool cooperative) {
   LaunchShape shape;
   shape.grid = dims_of(grid);
   shape.block = dims_of(block);
   shape.dynamic_smem = smem;
   shape.cooperative = cooperative;
-  return launch_array(name, function, args, shape);
+  return launch_array(name, function, args, shape, stream);
 }
 template <class... P>
 cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                          void** args, size_t smem = 0, cudaStream_t = nullptr) {
-  return launch_from_array(name, function, grid, block, args, smem, false);
+                          void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, stream, false);
 }
 template <class... P>
 cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
-  return launch_from_array(name, function, grid, block, args, smem, true);
+                               void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
+  return launch_from_array(name, function, grid, block, args, smem, stream, true);
 }
 
 template <class... P, class... A>
@@ -122,7 +126,7 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
   return launch_values(
       name, function,
       shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative),
-      std::forward<A>(args)...);
+      config->stream, std::forward<A>(args)...);
 }
 
 }  // namespace coop::byo

@@ -1,5 +1,6 @@
 #include "device/byo/program_traces.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +48,13 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
   if (const char* races = std::getenv("COOPVIZ_RACES")) find_races_ = std::string(races) == "1";
+  // coopviz checked both (all, first or a count; bytes).
+  if (const char* which = std::getenv("COOPVIZ_TRACE_LAUNCHES"))
+    trace_each_ = std::string(which) == "all"     ? 0
+                  : std::string(which) == "first" ? 1
+                                                  : std::max<uint64_t>(1, std::strtoull(which, nullptr, 10));
+  if (const char* bytes = std::getenv("COOPVIZ_TRACE_MEMORY"))
+    memory_limit_ = std::strtoull(bytes, nullptr, 10);
   // A caller that bounds the program's time itself (an exercise check, in CPU time) moves the
   // emulator's wall-clock bound on a launch out of its way.
   if (const char* limit = std::getenv("COOPVIZ_LAUNCH_TIMEOUT"))
@@ -71,24 +79,83 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   file_name_ = slash == std::string::npos ? source_path_ : source_path_.substr(slash + 1);
 }
 
-Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config) {
+bool ProgramTraces::traces_next(const std::string& kind) {
+  Kind& k = kinds_[kind];
+  const bool repeat = trace_each_ != 0 && k.launched >= trace_each_;
+  ++k.launched;
+  if (k.traced_at == SIZE_MAX) return true;  // every kind is traced once, to be named
+  if (!repeat && !(limit_reached_ && memory_limit_)) return true;
+  ++k.untraced;
+  counts_changed_ = true;
+  return false;
+}
+
+uint64_t ProgramTraces::capacity_within_limit() const {
+  const uint64_t asked = exec_->options().trace_capacity;
+  if (memory_limit_ == 0) return asked;
+  const uint64_t left = kept_bytes_ < memory_limit_ ? memory_limit_ - kept_bytes_ : 0;
+  return std::min<uint64_t>(asked, left / sizeof(Event));
+}
+
+void ProgramTraces::check_memory_limit(Trace& trace, uint64_t capacity, uint64_t asked) {
+  // Reached once a launch lost events to the limit (not to its own capacity) or none fit.
+  const bool cut = capacity < asked && trace.dropped() > 0;
+  if (limit_reached_ || !(cut || kept_bytes_ >= memory_limit_) || memory_limit_ == 0) return;
+  limit_reached_ = true;
+  trace.header.params["trace memory limit"] =
+      std::to_string(memory_limit_ >> 20) +
+      " MiB reached: this launch kept what fit; later launches of kernels already traced ran "
+      "untraced";
+  std::fprintf(stderr,
+               "coopviz: %s: the traces kept in memory reached their limit of %llu MiB "
+               "(--trace-memory): launch %zu of kernel %s kept what fit, and later launches of a "
+               "kernel already traced run untraced (the trace counts them)\n",
+               file_name_.c_str(), (unsigned long long)(memory_limit_ >> 20), launched_ + 1,
+               trace.header.kernel.c_str());
+}
+
+Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream,
+                             bool (*before_traced)()) {
   if (!exec_) {
     std::fprintf(stderr, "coopviz: %s: kernel %s launched after cudaDeviceReset(): not traced\n",
                  file_name_.c_str(), launch.name);
     return Status::error("launched after cudaDeviceReset()");
   }
-  Trace trace;
   const LaunchOverride* o = find_launch_override(overrides_, launch.name);
-  const Status s = exec_->launch_call(launch, o ? apply(*o, config) : config, trace);
-  if (o) {
-    // Shown beside the launch (the Launch panel lists these), so nobody mistakes the overridden
-    // shape for the program's own.
-    trace.header.params["launch override"] = to_string(*o);
-    trace.header.params["program's grid"] = config.grid.str();
-    trace.header.params["program's block"] = config.block.str();
+  const LaunchConfig run = o ? apply(*o, config) : config;
+  // Kinds are the program's own shapes: an override changes every launch of the kernel alike.
+  const std::string kind = std::string(launch.name) + " " + config.grid.str() + " " +
+                           config.block.str() + " " + std::to_string(config.dynamic_smem);
+  Trace trace;
+  Status s;
+  bool recorded = false;
+  if (!traces_next(kind)) {
+    s = exec_->launch_untraced(launch, run, stream);
+  } else if (before_traced && !before_traced()) {
+    s = Status::error("the device failed before the launch");
+  } else {
+    const uint64_t asked = exec_->options().trace_capacity;
+    const uint64_t within = capacity_within_limit();
+    exec_->options().trace_capacity = within;
+    s = exec_->launch_call(launch, run, trace);
+    exec_->options().trace_capacity = asked;
+    recorded = s.ok() || !trace.events.empty();
+    if (recorded) {
+      kept_bytes_ += trace.events.size() * sizeof(Event) + source_text_.size();
+      check_memory_limit(trace, within, asked);
+    }
+    if (o) {
+      // Shown beside the launch (the Launch panel lists these), so nobody mistakes the
+      // overridden shape for the program's own.
+      trace.header.params["launch override"] = to_string(*o);
+      trace.header.params["program's grid"] = config.grid.str();
+      trace.header.params["program's block"] = config.block.str();
+    }
   }
-  const bool recorded = s.ok() || !trace.events.empty();
-  if (recorded) ++launched_;
+  if (recorded) {
+    kinds_[kind].traced_at = launched_++;
+    kinds_[kind].untraced = 0;
+  }
   // Races are found launch by launch: launches are ordered, and the events can go at once.
   if (recorded && find_races_) races_.push_back({races_early_in(trace), trace.header});
   // Kept only to be written: without a trace file the events can go.
@@ -124,11 +191,14 @@ void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, 
 }
 
 void ProgramTraces::save() {
-  if (trace_out_.empty() || launches_.size() == saved_) return;
+  if (trace_out_.empty() || (launches_.size() == saved_ && !counts_changed_)) return;
   for (size_t i = saved_; i < launches_.size(); ++i) {
     launches_[i].header.source_file = file_name_;
     launches_[i].header.source = source_text_;
   }
+  for (const auto& [kind, k] : kinds_)
+    if (k.traced_at < launches_.size()) launches_[k.traced_at].header.untraced = k.untraced;
+  counts_changed_ = false;
   // Written whole each time, through a temporary file: a reader never sees half a trace.
   const auto start = Clock::now();
   if (Status s = save_traces(trace_out_, launches_); !s)

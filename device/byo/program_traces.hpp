@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,8 +29,15 @@ class ProgramTraces {
   // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
   // also said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
-  Status launch(const ErasedLaunch& launch, const LaunchConfig& config);
-  // The launches made so far: the trace file's launches, once saved.
+  // Which launches are traced: COOPVIZ_TRACE_LAUNCHES (all, first or N: the first N of each
+  // kernel, grid, block and dynamic shared memory; default first); the others run untraced
+  // (Executor::launch_untraced, on `stream`) and are counted in the header of the last traced
+  // launch of their kind. So are launches of a kind already traced once the traces kept reach
+  // COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
+  // false from it fails the launch.
+  Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
+                bool (*before_traced)() = nullptr);
+  // The traced launches made so far: the trace file's launches, once saved.
   size_t launch_count() const { return launched_; }
   // The data races of launch `index` (COOPVIZ_RACES=1 has each launch's recorded loads and stores
   // checked as it ends), as `coopviz run --races --json` lists them, with lines named in `file`
@@ -51,7 +59,26 @@ class ProgramTraces {
   }
 
  private:
+  // Whether this launch of its kind is traced; counts it.
+  bool traces_next(const std::string& kind);
+  // The event slots a traced launch may fill within the memory limit.
+  uint64_t capacity_within_limit() const;
+  // After a traced launch given `capacity` of the `asked` slots: once the limit is reached, says
+  // so (on stderr and in the launch's parameters) and sends later repeats untraced.
+  void check_memory_limit(Trace& trace, uint64_t capacity, uint64_t asked);
+
   std::unique_ptr<Executor> exec_;
+  uint64_t trace_each_ = 1;    // launches of each kind traced; 0: all
+  uint64_t memory_limit_ = 0;  // bytes of traces kept in memory; 0: none
+  uint64_t kept_bytes_ = 0;
+  bool limit_reached_ = false;
+  struct Kind {
+    uint64_t launched = 0;
+    size_t traced_at = SIZE_MAX;  // its last traced launch (an index into the trace's launches)
+    uint64_t untraced = 0;        // launched since then untraced
+  };
+  std::map<std::string, Kind> kinds_;  // by kernel, grid, block and dynamic shared memory
+  bool counts_changed_ = false;        // untraced counts not yet written
   std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
   size_t launched_ = 0;
   bool find_races_ = false;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -109,6 +110,7 @@ class GpuExecutor final : public Executor {
     if (const int e = launch.gpu.set_sink(sink, stream_); e != 0)
       return Status::error(std::string("setting the trace sink failed: ") +
                            cudaGetErrorString(cudaError_t(e)));
+    if (sink.enabled) sinks_on_.insert(launch.gpu.set_sink);
 
     cudaEvent_t start{}, stop{};
     COOP_CUDA_STATUS(cudaEventCreate(&start));
@@ -118,7 +120,7 @@ class GpuExecutor final : public Executor {
     // launch runs once so its trace holds one launch's events.
     const unsigned repeat = options_.trace ? 1u : std::max(1u, options_.repeat);
     cudaError_t err = cudaSuccess;
-    for (unsigned r = 0; r < repeat && err == cudaSuccess; ++r) err = launch_once(launch, config);
+    for (unsigned r = 0; r < repeat && err == cudaSuccess; ++r) err = launch_once(launch, config, stream_);
     double timeout = options_.timeout_seconds;
     if (const char* failure = gpu::test_failure_requested(); failure && err == cudaSuccess) {
       // Tests of the app's error reports only (COOPVIZ_TEST_GPU_FAILURE): fault, or spin 3 s past
@@ -152,24 +154,51 @@ class GpuExecutor final : public Executor {
     return {};
   }
 
+  // The plain kernel on the program's stream, not waited for: what nvcc's own launch does, so a
+  // program's cudaEvent timing around it measures the kernel. Its unit's sink is switched off
+  // once after a traced launch (a __constant__ the kernel reads), not per launch.
+  Status launch_untraced(const ErasedLaunch& launch, const LaunchConfig& config,
+                         void* stream) override {
+    if (launch.gpu.function == nullptr)
+      return Status::error(std::string("kernel ") + launch.name + " was not built for the GPU");
+    if (sinks_on_.erase(launch.gpu.set_sink)) {
+      TraceSink off{};
+      off.attempts = static_cast<unsigned long long*>(d_attempts_);
+      if (const int e = launch.gpu.set_sink(off, stream_); e != 0)
+        return Status::error(std::string("switching the trace sink off failed: ") +
+                             cudaGetErrorString(cudaError_t(e)));
+      COOP_CUDA_STATUS(cudaStreamSynchronize(stream_));
+    }
+    if (config.dynamic_smem > 48 * 1024)
+      COOP_CUDA_STATUS(cudaFuncSetAttribute(launch.gpu.function,
+                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            int(config.dynamic_smem)));
+    if (const cudaError_t e = launch_once(launch, config, static_cast<cudaStream_t>(stream));
+        e != cudaSuccess)
+      return Status::error(std::string("launching ") + launch.name + " failed: " +
+                           cudaGetErrorString(e));
+    return {};
+  }
+
  private:
-  // One launch of the kernel in the mode the configuration asks for.
-  cudaError_t launch_once(const ErasedLaunch& launch, const LaunchConfig& config) {
+  // One launch of the kernel in the mode the configuration asks for, on `stream`.
+  cudaError_t launch_once(const ErasedLaunch& launch, const LaunchConfig& config,
+                          cudaStream_t stream) {
     const dim3 grid(config.grid.x, config.grid.y, config.grid.z);
     const dim3 block(config.block.x, config.block.y, config.block.z);
     switch (config.mode) {
       case LaunchMode::Normal:
         return cudaLaunchKernel(launch.gpu.function, grid, block, launch.gpu_args,
-                                config.dynamic_smem, stream_);
+                                config.dynamic_smem, stream);
       case LaunchMode::Cooperative:
         return cudaLaunchCooperativeKernel(launch.gpu.function, grid, block, launch.gpu_args,
-                                            config.dynamic_smem, stream_);
+                                            config.dynamic_smem, stream);
       case LaunchMode::Cluster: {
         cudaLaunchConfig_t lc{};
         lc.gridDim = grid;
         lc.blockDim = block;
         lc.dynamicSmemBytes = config.dynamic_smem;
-        lc.stream = stream_;
+        lc.stream = stream;
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeClusterDimension;
         attr[0].val.clusterDim.x = config.cluster.x;
@@ -222,6 +251,8 @@ class GpuExecutor final : public Executor {
   void* d_attempts_ = nullptr;
   uint64_t capacity_ = 0;
   uint32_t timer_tick_ns_ = 0;  // %globaltimer's measured tick, stated in every trace header
+  // The units whose sink a traced launch left on (GpuKernelEntry::set_sink).
+  std::set<int (*)(const TraceSink&, void*)> sinks_on_;
 };
 
 }  // namespace

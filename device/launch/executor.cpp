@@ -1,6 +1,7 @@
 #include "device/launch/executor.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace coop {
 
@@ -8,6 +9,24 @@ void Executor::name_buffer(const BufferInfo& info) { buffers_.push_back(info); }
 
 void Executor::forget_buffer(uint64_t base) {
   std::erase_if(buffers_, [base](const BufferInfo& b) { return b.base == base; });
+}
+
+Status Executor::launch_untraced(const ErasedLaunch& launch, const LaunchConfig& config, void*) {
+  const ExecOptions kept = options_;
+  options_.trace = false;
+  // Blocks on several OS threads order cross-block atomics as the host's scheduler does, which
+  // CUDA allows; a seeded schedule other than lockstep keeps its one thread to stay reproducible.
+  if (options_.schedule == Schedule::Lockstep)
+    options_.jobs = std::max(1u, std::thread::hardware_concurrency());
+  // A repeat runs without the check of every access against its allocation (half its time on
+  // the emulator): its kernel and shape passed it when traced, and the guard zones around every
+  // allocation still take a stray write. Initialisation checks stay: a checked launch after this
+  // one must know what it wrote.
+  options_.check_bounds = options_.check_initialisation;
+  Trace untraced;
+  const Status s = launch_erased(launch, config, untraced);
+  options_ = kept;
+  return s;
 }
 
 Status Executor::check_options(const LaunchConfig& config) const {

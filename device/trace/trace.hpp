@@ -48,6 +48,9 @@ struct TraceHeader {
   uint64_t capacity = 0;       // event slots reserved before the launch
   uint64_t attempts = 0;       // events offered; dropped = attempts - recorded
   double kernel_ms = 0;        // wall time of the kernel itself (GPU: cudaEvent timing)
+  // A program's later launches of this kernel with the same grid, block and dynamic shared
+  // memory that ran untraced (coopviz run --trace-launches); 0 in files older than the count.
+  uint64_t untraced = 0;
   // What Event::time and barrier departures count, in words ("%globaltimer ns, ...", "emulator
   // steps ..."), and on a GPU how often the timer ticks as measured before the launch (0: not a
   // nanosecond clock). Times within one tick of each other are not ordered by their stamps.

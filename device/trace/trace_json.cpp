@@ -248,6 +248,7 @@ void read_header(const json& j, TraceHeader& h) {
   h.coopviz_version = text(j, "coopviz_version");
   h.capacity = integer(j, "capacity", uint64_t(0));
   h.attempts = integer(j, "attempts", uint64_t(0));
+  h.untraced = integer(j, "untraced", uint64_t(0));
   h.kernel_ms = 0;
   if (const auto it = j.find("kernel_ms"); it != j.end()) {
     if (!it->is_number() || !std::isfinite(it->get<double>()))
@@ -316,6 +317,7 @@ json header_json(const TraceHeader& h) {
           {"coopviz_version", h.coopviz_version},
           {"capacity", h.capacity},
           {"attempts", h.attempts},
+          {"untraced", h.untraced},
           {"kernel_ms", h.kernel_ms},
           {"clock", h.clock},
           {"clock_resolution_ns", h.clock_resolution_ns},

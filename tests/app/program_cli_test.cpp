@@ -425,6 +425,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "partial_tiles.cu", "wide_values.cu", "block_votes.cu", "pitched_rows.cu",
                       "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
                       "warp_match_reduce.cu", "mixed_min_max.cu", "device_intrinsics.cu",
+                      "timed/timed_reduction.cu", "timed/tiled_matmul_timed.cu",
+                      "repeated_launches.cu",
                       "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
