@@ -92,7 +92,6 @@ void GuiApp::select_lesson(int index, double now) {
   code.followed_line = 0;
   step = -1;
   open_step_questions(*this);  // none until a step is selected
-  if (!lesson_errors.empty()) say(lesson_errors, true);
   if (!l.steps.empty()) select_step(0, now);
   run_now();
 }
