@@ -18,7 +18,7 @@ constexpr const char* kExitCodes = R"(Exit codes:
   2  usage error, one line on stderr: a bad command line (an unknown command or option,
      a missing, malformed or out-of-range value, an unknown lesson or --param), or what
      this machine cannot do (a GPU asked for and none here, a window without a display,
-     a trace, script or class pack that cannot be read or has errors)
+     a trace, script, class pack or lesson folder that cannot be read or has errors)
   3  run FILE.cu / gui FILE.cu / exercise check ID FILE: the program did not compile for
      the emulator
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
@@ -32,6 +32,9 @@ emulator when there is none, or with --backend emu) with every kernel launch tra
 Exercises: coopviz exercise list, then exercise start ID --out DIR, exercise check ID FILE
 (your kernel on hidden cases; --json), exercise hint ID [N], and for teachers exercise
 solution ID --teacher --out DIR.
+
+Lesson authors: coopviz lesson check FOLDER (a lesson folder's lesson.md against its kernel
+file: every mistake with its file and line).
 
 Class packs (a teacher's lessons, exercises and questions in order): coopviz pack check FILE,
 coopviz pack summary FILE [--json] (the exercises solved on this machine), coopviz gui --pack
@@ -56,6 +59,7 @@ int run_cli(int argc, char** argv) {
   register_exercise(app, state);
   register_pack(app, state);
   register_questions(app, state);
+  register_lesson(app, state);
   app.footer(kExitCodes);
   app.set_version_flag("--version", "coopviz " COOPVIZ_VERSION);
   // `--` ends coopviz's options: what follows is the program's, whatever it looks like. Only

@@ -71,8 +71,11 @@ struct LessonDef {
                                // registry from the folder, as are source and source_file
   std::string_view source;     // the kernel file
   std::string source_file;     // its name, as shown in the code view
+  std::string text_file;       // lesson.md as messages name it ("lessons/<folder>/lesson.md")
   std::vector<Step> steps;     // from lesson.md's "## Steps"
-  std::string steps_error;     // why lesson.md's steps could not be read ("" when they could)
+  // Every mistake of lesson.md's steps, one "FILE:LINE: what" a line ("" when there is none).
+  // Steps that parse are kept when they only name what the lesson lacks (a kernel, a line).
+  std::string steps_error;
   bool benchmark_tab = false;  // the app offers the reduction benchmark's tab with this lesson
   // The lesson is about memory access: the emulator records every shared and global load and
   // store of its runs (ExecOptions::record_memory), whatever the run asked for, so the Memory
@@ -95,6 +98,11 @@ const std::vector<LessonDef>& registry();
 const LessonDef* find_lesson(std::string_view id);
 // "block-reduce, groups-and-ranks, ..." for error messages.
 std::string lesson_ids();
+
+// Reads `markdown` (a lesson.md, named `file` in messages) into the lesson's text, steps and
+// steps_error; what a step names is checked against the lesson's kernel file (source) and its
+// parameters and launch rules. The lesson's text keeps a view into `markdown`.
+void read_lesson_markdown(LessonDef& lesson, std::string_view markdown, const std::string& file);
 
 // Parses "name=value" items against the lesson's parameters; unknown names and out-of-range
 // values are errors naming the parameter and its range. Missing ones take their defaults.

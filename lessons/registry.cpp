@@ -11,16 +11,20 @@
 namespace coop::lessons {
 namespace {
 
-// A lesson author's edited lesson.md, read instead of the built-in copy when
-// $COOPVIZ_LESSON_SOURCES names a lessons/ folder (edits show without rebuilding).
-std::string_view edited_text(const std::string& folder, std::string_view built_in) {
+// The lesson.md a lesson is read from, and its name in messages: a lesson author's edited copy
+// where $COOPVIZ_LESSON_SOURCES names a lessons/ folder that holds one (edits show without
+// rebuilding), else the built-in copy, named as in the source tree.
+std::pair<std::string_view, std::string> lesson_markdown(const std::string& folder,
+                                                         std::string_view built_in) {
   static std::deque<std::string> texts;  // the views into them live as long as the registry
+  const std::string tree_name = "lessons/" + folder + "/lesson.md";
   const std::filesystem::path dir = data_dirs().edited_lessons;
-  if (dir.empty()) return built_in;
+  if (dir.empty()) return {built_in, tree_name};
   // A lesson.md that is missing or is no plain text file of sensible size: the built-in copy.
-  Result<std::string> text = read_user_file((dir / folder / "lesson.md").string(), kTextFileLimit);
-  if (!text) return built_in;
-  return texts.emplace_back(std::move(*text));
+  const std::string path = (dir / folder / "lesson.md").string();
+  Result<std::string> text = read_user_file(path, kTextFileLimit);
+  if (!text) return {built_in, tree_name};
+  return {texts.emplace_back(std::move(*text)), path};
 }
 
 // The lesson its folder's lesson() defines, with the folder's files.
@@ -32,29 +36,6 @@ LessonDef define(const LessonEntry& entry) {
   return l;
 }
 
-// Splits the lesson's Markdown into its text and its steps, and checks the steps' parameters.
-void read_steps(LessonDef& l, const std::string& folder) {
-  const std::string file = "lessons/" + folder + "/lesson.md";
-  l.text = edited_text(folder, l.text);
-  Result<LessonMarkdown> md = parse_lesson_markdown(l.text, file);
-  if (!md) {
-    l.steps_error = md.message();
-    return;
-  }
-  l.text = md->text;
-  l.steps = std::move(md->steps);
-  for (const Step& s : l.steps) {
-    Params p;
-    for (const ParamDef& d : l.params) p[d.name] = d.default_value;
-    for (const auto& [name, value] : s.params) p[name] = value;
-    if (Status st = check_params(l, p); !st) {
-      l.steps_error = file + ":" + std::to_string(s.md_line) + ": step '" + s.title + "': " +
-                      st.message();
-      return;
-    }
-  }
-}
-
 }  // namespace
 
 const std::vector<LessonDef>& registry() {
@@ -62,7 +43,8 @@ const std::vector<LessonDef>& registry() {
     std::vector<LessonDef> v;
     for (const LessonEntry& entry : lesson_entries()) {
       v.push_back(define(entry));
-      read_steps(v.back(), entry.folder);
+      const auto [markdown, file] = lesson_markdown(entry.folder, v.back().text);
+      read_lesson_markdown(v.back(), markdown, file);
     }
     std::sort(v.begin(), v.end(),
               [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });

@@ -128,90 +128,196 @@ Status check_complete(const Step& s) {
   return {};
 }
 
+// Keys a step block may give more than once; every other key is given at most once.
+bool repeatable(std::string_view key) {
+  return key == "line" || key == "param";
+}
+
+// A fenced code block's opening line: ``` with or without a language.
+bool is_fence(std::string_view line) {
+  return line.starts_with(kFenceClose);
+}
+
+// A line of text rather than a key: a "key" of several words, or no colon and several words.
+// Inside a block it means the block's closing ``` is missing.
+bool is_prose(std::string_view line) {
+  const size_t colon = line.find(':');
+  const std::string_view head = line.substr(0, colon);
+  const size_t words = size_t(std::count(head.begin(), head.end(), ' ')) + 1;
+  return colon == std::string_view::npos ? words >= 4 : words >= 2 && trim(head) == head;
+}
+
+// Reads the lines after "## Steps" into steps, keeping every mistake it meets and going on, so
+// that an author sees all of them at once.
+class StepsReader {
+ public:
+  StepsReader(LessonMarkdown& out, const std::string& file) : out_(out), file_(file) {}
+
+  void line(int no, std::string_view raw) {
+    const std::string_view line = trim(raw);
+    if (in_ == In::Block && line == kFenceClose) {
+      in_ = In::Text;
+    } else if (in_ == In::Question && line == kFenceClose) {
+      in_ = In::Text;
+    } else if ((in_ == In::Block || in_ == In::Question) &&
+               (raw.starts_with("#") || is_fence(line) || is_prose(line))) {
+      // A heading, another block or a sentence inside a block: its closing ``` is missing. Said
+      // once, then the line is read as what it is, so no step after it is swallowed.
+      close_unclosed();
+      this->line(no, raw);
+    } else if (in_ == In::Question) {
+      step().questions.back().body += std::string(raw) + "\n";
+    } else if (in_ == In::Block) {
+      key_line(no, line);
+    } else if (text_fence_ > 0 && !raw.starts_with(kStepHeading)) {
+      if (line == kFenceClose) text_fence_ = 0;
+      step().text += std::string(raw) + "\n";
+    } else if (raw.starts_with(kStepHeading)) {
+      finish();
+      out_.steps.emplace_back();
+      step().title = std::string(trim(raw.substr(kStepHeading.size())));
+      step().md_line = no;
+      if (step().title.empty()) fail(no, "a step heading without a title: write \"### Title\"");
+      in_ = In::Between;
+    } else if (raw.starts_with("# ") || raw.starts_with("## ")) {
+      fail(no,
+           "'" + std::string(line) +
+               "' among the steps: after \"## Steps\" come only steps, "
+               "each a \"### \" heading (a smaller heading, ####, may be part of a step's text)");
+    } else if (out_.steps.empty()) {
+      if (!line.empty()) fail(no, "text after \"## Steps\" before the first \"### \" step heading");
+    } else if (in_ == In::Between && line == kFenceOpen) {
+      in_ = In::Block;
+      block_line_ = no;
+    } else if (in_ == In::Between) {
+      if (!line.empty()) {
+        fail(no, "step '" + step().title + "': a ```step block must follow its heading");
+        broken_ = true;
+        in_ = In::Text;
+        this->line(no, raw);
+      }
+    } else if (line == kFenceOpen) {
+      fail(no, "step '" + step().title +
+                   "': a second ```step block (a step is one \"### \" "
+                   "heading, one ```step block, then its text)");
+      in_ = In::Block;
+      block_line_ = no;
+      ignore_keys_ = true;
+    } else if (line == kQuestionFence) {
+      step().questions.push_back({no, ""});
+      in_ = In::Question;
+    } else {
+      if (is_fence(line)) text_fence_ = no;
+      step().text += std::string(raw) + "\n";
+    }
+  }
+
+  // After the last line: the last step is complete, or what it lacks is said.
+  void finish() {
+    if (out_.steps.empty()) return;
+    close_unclosed();
+    Step& s = step();
+    if (text_fence_ > 0)
+      fail(text_fence_, "step '" + s.title + "': this code block is not closed (a ``` line)");
+    text_fence_ = 0;
+    if (!broken_) {
+      if (Status st = check_complete(s); !st)
+        fail(s.md_line, "step '" + s.title + "': " + st.message());
+      else if (!s.key_lines.contains("colour"))
+        fail(s.md_line, "step '" + s.title + "': the step block lacks colour");
+    }
+    broken_ = ignore_keys_ = false;
+    s.text = std::string(trim(s.text));
+  }
+
+  const std::string& errors() const { return errors_; }
+
+ private:
+  enum class In { Between, Block, Text, Question };
+
+  Step& step() { return out_.steps.back(); }
+
+  void fail(int line, const std::string& what) {
+    errors_ += (errors_.empty() ? "" : "\n") + file_ + ":" + std::to_string(line) + ": " + what;
+  }
+
+  void close_unclosed() {
+    if (in_ == In::Block)
+      fail(block_line_,
+           "step '" + step().title + "': its ```step block is not closed (a ``` line)");
+    if (in_ == In::Question)
+      fail(step().questions.back().md_line,
+           "step '" + step().title + "': its ```question block is not closed (a ``` line)");
+    if (in_ == In::Block && !ignore_keys_) broken_ = true;  // its keys may be cut short
+    if (in_ == In::Block || in_ == In::Question) in_ = In::Text;
+  }
+
+  void key_line(int no, std::string_view line) {
+    if (line.empty() || ignore_keys_) return;
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      fail(no, "'" + std::string(line) + "' is not a key: value line");
+      return;
+    }
+    const std::string_view key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
+    Step& s = step();
+    if (const auto first = s.key_lines.find(key); first != s.key_lines.end() && !repeatable(key)) {
+      fail(no, "'" + std::string(key) + "' is given twice in one step block (first on line " +
+                   std::to_string(first->second) + ")");
+      return;
+    }
+    if (value.empty()) {
+      fail(no, "'" + std::string(key) + "' has no value");
+      return;
+    }
+    if (Status st = apply_key(s, key, value); !st) {
+      fail(no, st.message());
+      return;
+    }
+    s.key_lines.emplace(std::string(key), no);
+    if (key == "line") s.code_lines.push_back(no);
+  }
+
+  LessonMarkdown& out_;
+  const std::string& file_;
+  std::string errors_;
+  In in_ = In::Between;
+  int block_line_ = 0;        // the open ```step fence
+  int text_fence_ = 0;        // an open code block of the step's text (0: none)
+  bool broken_ = false;       // the step's block is missing or cut short: what it lacks is moot
+  bool ignore_keys_ = false;  // the open block is a second one, already reported
+};
+
 }  // namespace
 
 Result<LessonMarkdown> parse_lesson_markdown(std::string_view md, const std::string& file) {
   LessonMarkdown out;
-  const size_t steps_at = [&] {
-    for (size_t at = md.find(kStepsHeading); at != std::string_view::npos;
-         at = md.find(kStepsHeading, at + 1))
-      if ((at == 0 || md[at - 1] == '\n') &&
-          trim(md.substr(at, md.find('\n', at) - at)) == kStepsHeading)
-        return at;
-    return std::string_view::npos;
-  }();
-  out.text = md.substr(0, steps_at);
-  if (steps_at == std::string_view::npos) return out;
-
-  int line_no = int(std::count(md.begin(), md.begin() + ptrdiff_t(steps_at), '\n')) + 1;
-  enum class In { Between, Block, Text, Question } in = In::Between;
-  bool colour_given = false;
-  auto fail = [&](int line, const std::string& what) {
-    return Status::error(file + ":" + std::to_string(line) + ": " + what);
-  };
-  auto finish = [&]() -> Status {
-    if (out.steps.empty()) return {};
-    Step& s = out.steps.back();
-    if (in == In::Block) return fail(s.md_line, "step '" + s.title + "': its ```step block is not closed");
-    if (in == In::Question)
-      return fail(s.questions.back().md_line,
-                  "step '" + s.title + "': its ```question block is not closed");
-    if (Status st = check_complete(s); !st)
-      return fail(s.md_line, "step '" + s.title + "': " + st.message());
-    if (!colour_given) return fail(s.md_line, "step '" + s.title + "': the step block lacks colour");
-    s.text = std::string(trim(s.text));
-    return {};
-  };
-  size_t pos = steps_at;
-  while (pos < md.size()) {
-    size_t end = md.find('\n', pos);
-    if (end == std::string_view::npos) end = md.size();
+  StepsReader reader(out, file);
+  std::string before;  // mistakes in the text before "## Steps"
+  bool in_steps = false;
+  int no = 1;
+  for (size_t pos = 0; pos <= md.size(); ++no) {
+    const size_t end = std::min(md.find('\n', pos), md.size());
     const std::string_view raw = md.substr(pos, end - pos);
-    const std::string_view line = trim(raw);
-    if (line_no > 0 && pos != steps_at) {
-      if (in == In::Question) {
-        if (line == kFenceClose)
-          in = In::Text;
-        else
-          out.steps.back().questions.back().body += std::string(raw) + "\n";
-      } else if (in != In::Block && raw.starts_with(kStepHeading)) {
-        if (Status s = finish(); !s) return s;
-        out.steps.emplace_back();
-        out.steps.back().title = std::string(trim(raw.substr(kStepHeading.size())));
-        out.steps.back().md_line = line_no;
-        colour_given = false;
-        in = In::Between;
-      } else if (out.steps.empty()) {
-        if (!line.empty())
-          return fail(line_no, "text after \"## Steps\" before the first \"### \" step heading");
-      } else if (in == In::Between && line == kFenceOpen) {
-        in = In::Block;
-      } else if (in == In::Block && line == kFenceClose) {
-        in = In::Text;
-      } else if (in == In::Block) {
-        if (!line.empty()) {
-          const size_t colon = line.find(':');
-          if (colon == std::string_view::npos)
-            return fail(line_no, "'" + std::string(line) + "' is not a key: value line");
-          const std::string_view key = trim(line.substr(0, colon));
-          if (Status s = apply_key(out.steps.back(), key, trim(line.substr(colon + 1))); !s)
-            return fail(line_no, s.message());
-          colour_given |= key == "colour";
-        }
-      } else if (in == In::Text && line == kQuestionFence) {
-        out.steps.back().questions.push_back({line_no, ""});
-        in = In::Question;
-      } else if (in == In::Between && !line.empty()) {
-        return fail(line_no, "step '" + out.steps.back().title +
-                                 "': a ```step block must follow its heading");
-      } else {
-        out.steps.back().text += std::string(raw) + "\n";
-      }
+    if (in_steps) {
+      reader.line(no, raw);
+    } else if (raw.starts_with(kStepsHeading) && trim(raw) == kStepsHeading) {
+      out.text = md.substr(0, pos);
+      in_steps = true;
+    } else if (trim(raw) == kFenceOpen || trim(raw) == kQuestionFence) {
+      before += (before.empty() ? "" : "\n") + file + ":" + std::to_string(no) + ": a " +
+                std::string(trim(raw)) +
+                " block before the \"## Steps\" heading (steps and their "
+                "questions follow it)";
     }
+    if (end == md.size()) break;
     pos = end + 1;
-    ++line_no;
   }
-  if (Status s = finish(); !s) return s;
+  if (!in_steps) out.text = md;
+  reader.finish();
+  std::string errors = before;
+  if (!reader.errors().empty()) errors += (errors.empty() ? "" : "\n") + reader.errors();
+  if (!errors.empty()) return Status::error(errors);
   return out;
 }
 

@@ -25,6 +25,7 @@
 // reads them). They are kept apart from the text, which the student reads before answering.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,6 +76,10 @@ struct Step {
   float zoom = 0;  // cell size in pixels; 0: fit the whole grid
   std::vector<StepQuestionBlock> questions;  // asked before the step is shown
   bool races = false;  // the run records every access and its data races are shown
+  // Where each key of the step block is in lesson.md (its first line), and each `line:`
+  // snippet's line (as `code`): messages about what a key names point there.
+  std::map<std::string, int, std::less<>> key_lines;
+  std::vector<int> code_lines;
 };
 
 // A lesson.md split into the lesson text and its steps.
@@ -83,9 +88,12 @@ struct LessonMarkdown {
   std::vector<Step> steps;
 };
 
-// Parses a lesson.md. Errors name the file (`file` is only used in messages), the line and what
-// was wrong: an unknown key, a missing required key (kernel, moment, colour, tab, line), a value
-// that does not parse.
+// Parses a lesson.md. Nothing is passed over: every line after "## Steps" is a heading, a key of
+// a step block, a question block's or the step's text. The error holds every mistake, one a line,
+// "FILE:LINE: what is wrong" (`file` is only used in messages): an unknown or repeated key, a
+// missing required key (kernel, moment, colour, tab, line), a value that does not parse, a block
+// or code block that is not closed, a second step block, a "#" or "##" heading among the steps, a
+// step or question block before "## Steps".
 Result<LessonMarkdown> parse_lesson_markdown(std::string_view markdown, const std::string& file);
 
 // "block", "tile", ..., "blockIdx", "warp" for a colour.

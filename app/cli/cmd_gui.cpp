@@ -109,15 +109,10 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
     app.select_lesson(int(l - lessons::registry().data()), 0);
   }
   if (!o.step.empty()) {
-    const lessons::LessonDef* l = app.lesson_def();
-    const size_t steps = l ? l->steps.size() : 0;
     Result<uint64_t> n = parse_count(o.step, "--step", 1u << 20);
     if (!n) return n.status();
-    if (*n < 1 || *n > steps)
-      return Status::error(
-          "--step " + o.step + ": " +
-          (l ? "lesson " + l->id + " has steps 1 to " + std::to_string(steps)
-             : std::string("this trace is from no known lesson, so it has no steps")));
+    if (Status s = app.has_step(int64_t(*n)); !s)
+      return Status::error("--step " + o.step + ": " + s.message());
     app.select_step(int(*n) - 1, 0);
   }
   return {};

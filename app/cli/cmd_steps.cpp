@@ -69,9 +69,13 @@ void register_steps(CLI::App& app, CliState& state) {
     nlohmann::json all = nlohmann::json::array();
     for (const std::string& id : ids) {
       Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout, *request);
-      if (!reports) {
-        state.exit_code = lessons::find_lesson(id) ? 1 : usage_error(reports.message());
-        if (state.exit_code == 1) std::cerr << "coopviz: error: " << reports.message() << "\n";
+      if (!reports && !lessons::find_lesson(id)) {
+        state.exit_code = usage_error(reports.message());
+        return;
+      }
+      if (!reports) {  // the lesson's mistakes, one a line, as `coopviz lesson check` says them
+        usage_errors(reports.message());
+        state.exit_code = 1;
         return;
       }
       for (const StepReport& r : *reports) {

@@ -40,6 +40,7 @@ void register_export(CLI::App& app, CliState& state);      // a saved trace in o
 void register_exercise(CLI::App& app, CliState& state);    // exercises: list, start, check, ...
 void register_pack(CLI::App& app, CliState& state);        // class packs: check, summary
 void register_questions(CLI::App& app, CliState& state);   // a lesson's questions, answered
+void register_lesson(CLI::App& app, CliState& state);      // lesson check FOLDER
 
 // Benchmarks: each adds its subcommand to `coopviz bench` (cmd_bench.cpp lists them).
 void register_bench_reduce(CLI::App& bench, CliState& state);      // reduction kernels vs CUB

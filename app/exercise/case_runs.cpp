@@ -1,6 +1,7 @@
 #include "app/exercise/case_runs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -47,6 +48,25 @@ std::string race_words(const nlohmann::json& races, const std::string& file,
                                                   : "the same data race again (" + lines + ")");
   }
   return words;
+}
+
+// A case's problem (a deadlock, a fault: the runtime's words at the student's lines) in full the
+// first time the check meets it, then named again by its first line and the lines of `file` it
+// names: the same deadlock in every case would otherwise fill the report. `said` keeps those.
+std::string problem_words(const std::string& problem, const std::string& file,
+                          std::set<std::string>& said) {
+  const std::string first = problem.substr(0, problem.find('\n'));
+  std::string lines;
+  for (size_t at = problem.find(file + ":"); !file.empty() && at != std::string::npos;
+       at = problem.find(file + ":", at + 1)) {
+    size_t end = at + file.size() + 1;
+    while (end < problem.size() && std::isdigit(static_cast<unsigned char>(problem[end]))) ++end;
+    const std::string line = problem.substr(at, end - at);
+    if (lines.find(line) == std::string::npos) lines += (lines.empty() ? "" : ", ") + line;
+  }
+  if (first == problem && lines.empty()) return problem;  // one line that names no line
+  if (said.insert("problem: " + first + " at " + lines).second) return problem;
+  return "again: " + first + (lines.empty() ? "" : " (at " + lines + ")");
 }
 
 }  // namespace
@@ -103,6 +123,7 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
     }
     CaseResult& c = report.cases.back();
     c = case_from(m.body, schedule);
+    if (!c.problem.empty()) c.problem = problem_words(c.problem, file, races_named);
     c.cpu_seconds = m.cpu_seconds;
     const nlohmann::json launches = m.body.value("launches", nlohmann::json::array());
     if (launches.size() == 2 && launches[0].is_number() && launches[1].is_number()) {

@@ -222,7 +222,7 @@ void explain_first_failure(const Exercise& e, const ProgramOptions& p, const Pro
         "no trace to compare: " + (student ? reference.message() : student.message());
     return;
   }
-  failed.first_difference = first_difference(*student, *reference);
+  failed.first_difference = first_difference(*student, *reference, failed.problem);
 }
 
 }  // namespace

@@ -120,10 +120,19 @@ CaseResult::FirstDifference in_launch(long launch, const Trace& s, const Trace& 
 }  // namespace
 
 CaseResult::FirstDifference first_difference(const std::vector<Trace>& student,
-                                             const std::vector<Trace>& reference) {
+                                             const std::vector<Trace>& reference,
+                                             const std::string& stopped) {
   for (size_t l = 0; l < student.size() || l < reference.size(); ++l) {
     CaseResult::FirstDifference d;
     d.launch = long(l);
+    if (l >= student.size() && !stopped.empty()) {
+      d.launch = -1;
+      d.what = "your launch " + std::to_string(l) + " of " + reference[l].header.kernel +
+               " did not finish, so the run kept no trace of it (" + stopped +
+               "); the reference's launch " + std::to_string(l) + " is " +
+               kernel_words(reference[l]);
+      return d;
+    }
     if (l >= student.size()) {
       d.launch = -1;
       d.what = "your code made " + std::to_string(student.size()) +

@@ -4,6 +4,7 @@
 // else than the reference's same thread did at the same point of its own history.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "app/exercise/exercise.hpp"
@@ -12,8 +13,12 @@
 namespace coop::app {
 
 // What differs first; `what` says so in words. Traces that agree give launch -1 and a `what`
-// that says they agree (the outputs differ by something the traces do not record).
+// that says they agree (the outputs differ by something the traces do not record). `stopped`:
+// why the student's run of the case ended early (the case's problem: a crash, an endless loop),
+// or "": a run that was stopped keeps no trace of the launch it was in, which is then said to
+// have not finished, not to have not been made.
 CaseResult::FirstDifference first_difference(const std::vector<Trace>& student,
-                                             const std::vector<Trace>& reference);
+                                             const std::vector<Trace>& reference,
+                                             const std::string& stopped = "");
 
 }  // namespace coop::app

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "app/gui/exercise_tab.hpp"
+#include "app/questions/lesson_check.hpp"
 #include "device/trace/trace_file.hpp"
 #include "visual/moment.hpp"
 
@@ -27,6 +28,15 @@ const lessons::LessonDef* GuiApp::lesson_def() const {
 const lessons::Step* GuiApp::step_def() const {
   const lessons::LessonDef* l = lesson_def();
   return l && step >= 0 && size_t(step) < l->steps.size() ? &l->steps[size_t(step)] : nullptr;
+}
+
+Status GuiApp::has_step(int64_t n) const {
+  const lessons::LessonDef* l = lesson_def();
+  if (!l) return Status::error("this trace is from no known lesson, so it has no steps");
+  if (l->steps.empty() && !lesson_errors.empty()) return Status::error(lesson_errors);
+  if (n < 1 || size_t(n) > l->steps.size())
+    return Status::error("lesson " + l->id + " has steps 1 to " + std::to_string(l->steps.size()));
+  return {};
 }
 
 const visual::TimelineModel* GuiApp::model() const {
@@ -66,6 +76,7 @@ void GuiApp::select_lesson(int index, double now) {
   lesson = index;
   exercise_tab_wanted = false;  // another lesson asked for by hand
   lesson_text = visual::parse_markdown(l.text);
+  lesson_errors = app::lesson_errors(l);
   step_text.clear();
   whole_lesson = l.steps.empty();
   config = l.default_config;
@@ -81,7 +92,6 @@ void GuiApp::select_lesson(int index, double now) {
   code.followed_line = 0;
   step = -1;
   open_step_questions(*this);  // none until a step is selected
-  if (!l.steps_error.empty()) say(l.steps_error, true);
   if (!l.steps.empty()) select_step(0, now);
   run_now();
 }
@@ -421,6 +431,7 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   ++generation;  // a run still in flight must not replace the trace
   lesson = -1;
   lesson_text.clear();
+  lesson_errors.clear();
   step_text.clear();
   whole_lesson = true;
   if (!loaded.empty()) {
@@ -430,6 +441,7 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
       if (all[i].id == id) {
         lesson = int(i);
         lesson_text = visual::parse_markdown(all[i].text);
+        lesson_errors = app::lesson_errors(all[i]);
       }
     config = loaded.front()->launch();
   }

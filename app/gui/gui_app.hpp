@@ -54,6 +54,9 @@ struct GuiApp {
   int lesson = -1;  // index in lessons::registry(), -1: none (a trace of no lesson)
   int step = -1;    // index in the lesson's steps, -1: none
   std::vector<visual::TextBlock> lesson_text;
+  // Every mistake of the lesson's lesson.md (app/questions/lesson_check.hpp), one a line, shown
+  // above its text: what `coopviz lesson check` and `coopviz steps` say of it.
+  std::string lesson_errors;
   std::vector<visual::TextBlock> step_text;  // the current step's own text
   bool whole_lesson = false;  // the middle column shows the lesson text instead of the step's
   PackNavigator pack;         // the class pack open, if any, and its item shown
@@ -221,6 +224,9 @@ struct GuiApp {
 
   const lessons::LessonDef* lesson_def() const;
   const lessons::Step* step_def() const;  // the current step, or null
+  // Whether the lesson shown has step `n` (from 1), or why not: a trace of no lesson, a lesson
+  // whose lesson.md has mistakes (they are the error), a step past its last.
+  Status has_step(int64_t n) const;
   const visual::TimelineModel* model() const;
   const Trace* shown_trace() const;  // the shown launch's trace, or null
   // The launch the Launch panel shows: what the user typed, else what the shown launch ran with

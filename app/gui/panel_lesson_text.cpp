@@ -18,6 +18,15 @@ void draw_lesson_text(GuiApp& app, double now) {
     ImGui::TextDisabled("No lesson text for this trace.");
     return;
   }
+  if (!app.lesson_errors.empty()) {
+    // The author's mistakes stay in sight, whichever step or text is shown below them.
+    ImGui::PushStyleColor(ImGuiCol_Text, visual::view_style().colors.error);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(("lesson.md has mistakes:\n" + app.lesson_errors).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::Separator();
+  }
   if (s && app.presentation) {
     // Presentation: one row of arrows and a step picker that also opens the whole lesson, so the
     // text below keeps the height (the steps list and its buttons are hidden).

@@ -192,7 +192,10 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     ++next_;
   }
   if (!error_.empty()) {
-    if (!reported_) std::cerr << "coopviz: error: " << error_ << "\n";
+    // One line each, as every command says its errors: a lesson's mistakes are several.
+    std::istringstream lines(reported_ ? std::string() : error_);
+    for (std::string line; std::getline(lines, line);)
+      std::cerr << "coopviz: error: " << line << "\n";
     reported_ = true;
     return false;
   }
@@ -218,13 +221,13 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       return Status::error("unknown lesson '" + a0 + "': known lessons are " +
                            lessons::lesson_ids());
     app.select_lesson(int(l - lessons::registry().data()), now);
+    // The window shows the lesson and its mistakes; a script cannot go on as if it had none.
+    if (!app.lesson_errors.empty())
+      return Status::error("lesson " + a0 + ": its lesson.md has mistakes\n" + app.lesson_errors);
   } else if (c.verb == "step") {
-    const lessons::LessonDef* l = app.lesson_def();
     Result<int64_t> n = count_arg(c, 0, 1);
     if (!n) return n.status();
-    if (!l || *n < 1 || size_t(*n) > l->steps.size())
-      return Status::error("step " + a0 + ": the lesson has steps 1 to " +
-                           std::to_string(l ? l->steps.size() : 0));
+    if (Status s = app.has_step(*n); !s) return Status::error("step " + a0 + ": " + s.message());
     app.select_step(int(*n - 1), now);
   } else if (c.verb == "grid" || c.verb == "block" || c.verb == "param" || c.verb == "seed" ||
              c.verb == "capacity") {
@@ -445,7 +448,7 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
     } else if (a0 == "tab") {
       // The tab a step asked for opens on the next frame; until then it is the one that counts.
       const ResultTab shown = app.tab_request != ResultTab::None ? app.tab_request : app.shown_tab;
-      got = shown == ResultTab::None ? "none" : tab_row(shown).name;
+      got = shown == ResultTab::None ? "none" : tab_name(shown);
     } else
       return Status::error(
           "expect " + a0 +

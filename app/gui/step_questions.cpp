@@ -53,7 +53,7 @@ void open_step_questions(GuiApp& app) {
   const lessons::LessonDef* l = app.lesson_def();
   if (!l || app.step < 0) return;
   Result<std::vector<Question>> all = lesson_questions(*l);
-  if (!all) return app.say(all.message(), true);
+  if (!all) return;  // the lesson's mistakes: the lesson text panel shows them, once
   for (const Question& q : *all)
     if (q.step == app.step + 1 && !sq.done.count(question_key(q))) sq.asked.push_back(q);
 }

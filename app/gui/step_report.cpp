@@ -4,6 +4,7 @@
 
 #include "app/gui/panels.hpp"
 #include "app/gui/tab_memory.hpp"
+#include "app/questions/lesson_check.hpp"
 #include "device/trace/names.hpp"
 #include "visual/thread_colors.hpp"
 
@@ -29,7 +30,7 @@ nlohmann::json dims(const LaunchConfig& c) {
 
 // What the Memory tab's one-request view shows, where the step opens that tab.
 void describe_memory_request(GuiApp& app, StepReport& r) {
-  if (r.tab != tab_row(ResultTab::Memory).name) return;
+  if (r.tab != tab_name(ResultTab::Memory)) return;
   const visual::RequestBrowser* b = request_browser(app);
   const MemoryRequest* req = b && b->recorded ? b->picked() : nullptr;
   if (!req) return;
@@ -67,7 +68,7 @@ StepReport report_step(GuiApp& app) {
   if (app.outcome && app.outcome->backend) r.backend = to_string(*app.outcome->backend);
   if (app.outcome) r.banner = app.outcome->banner;
   r.panel_launch = app.panel_launch();
-  r.tab = tab_row(app.resolve_tab()).name;
+  r.tab = tab_name(app.resolve_tab());
   r.tab_has_content = app.tab_has_content(app.shown_tab);
   const visual::TimelineModel* m = app.model();
   if (!m) return r;
@@ -158,7 +159,7 @@ Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
   const lessons::LessonDef* l = lessons::find_lesson(id);
   if (!l) return Status::error("unknown lesson '" + id + "': known lessons are " +
                                lessons::lesson_ids());
-  if (!l->steps_error.empty()) return Status::error(l->steps_error);
+  if (const std::string errors = lesson_errors(*l); !errors.empty()) return Status::error(errors);
   GuiApp app;
   app.backend = backend;
   std::vector<StepReport> out;

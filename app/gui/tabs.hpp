@@ -51,7 +51,6 @@ struct TabView {
 
 struct TabRow {
   ResultTab id;
-  const char* name;       // in scripts and lesson steps ("barriers")
   const char* title;      // on screen ("Barriers")
   const char* window_id;  // "###id": a popped-out window keeps its place when retitled
   const TabView* view;
@@ -65,6 +64,9 @@ struct TabRow {
 // Every tab, in the order the tab row shows them.
 std::span<const TabRow> tab_rows();
 const TabRow& tab_row(ResultTab tab);
+// The tabs' names in scripts and lesson steps ("barriers"), which need no window (tab_names.cpp,
+// linked without the GUI: `coopviz lesson check` checks a step's tab by it).
+const char* tab_name(ResultTab tab);
 // The tab a script or step names, or nullopt.
 std::optional<ResultTab> tab_named(std::string_view name);
 // "checks, events, barriers, ..." for messages.

@@ -133,6 +133,10 @@ class PackParser {
                       PackItem& item) {
     LaunchPreset& p = item.preset;
     if (key == "step") {
+      if (l.steps.empty() && !l.steps_error.empty())
+        return Status::error("lesson " + l.id + " has no steps: its lesson.md has mistakes (" +
+                             "`coopviz lesson check` names them), the first " +
+                             l.steps_error.substr(0, l.steps_error.find('\n')));
       const std::string range =
           "lesson " + l.id + " has steps 1 to " + std::to_string(l.steps.size());
       Result<uint64_t> n = parse_count(value, "step", 1u << 20);

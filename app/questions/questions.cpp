@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "app/questions/lesson_check.hpp"
 #include "app/questions/query.hpp"
 #include "device/launch/trim.hpp"
 
@@ -89,6 +90,7 @@ Result<Question> parse_block(const lessons::LessonDef& l, int step,
     } else if (key == "query") {
       if (Result<Query> parsed = parse_query(value); !parsed) return fail(parsed.message());
       q.query = std::string(value);
+      q.query_line = line_no;
     } else if (key == "why") {
       q.why = std::string(value);
     } else {
@@ -189,20 +191,32 @@ const char* to_string(AnswerKind kind) {
 }
 
 Result<std::vector<Question>> lesson_questions(const lessons::LessonDef& l) {
-  if (!l.steps_error.empty()) return Status::error(l.steps_error);
-  std::string folder = l.id;  // the lesson's folder: its id with '-' written '_'
-  std::replace(folder.begin(), folder.end(), '-', '_');
-  const std::string file = "lessons/" + folder + "/lesson.md";
+  if (std::string errors = lesson_errors(l); !errors.empty()) return Status::error(errors);
+  std::string none;
+  return parse_lesson_questions(l, none);
+}
+
+std::vector<Question> parse_lesson_questions(const lessons::LessonDef& l, std::string& errors) {
+  std::string file = l.text_file;
+  if (file.empty()) {  // a lesson made in code: its folder is its id with '-' written '_'
+    std::string folder = l.id;
+    std::replace(folder.begin(), folder.end(), '-', '_');
+    file = "lessons/" + folder + "/lesson.md";
+  }
   std::vector<Question> out;
   std::set<std::string> ids;
+  auto fail = [&](const std::string& what) { errors += (errors.empty() ? "" : "\n") + what; };
   for (size_t s = 0; s < l.steps.size(); ++s)
     for (const lessons::StepQuestionBlock& b : l.steps[s].questions) {
       Result<Question> q = parse_block(l, int(s + 1), b, file);
-      if (!q) return q.status();
-      if (!ids.insert(q->id).second)
-        return Status::error(file + ":" + std::to_string(b.md_line) + ": question id '" + q->id +
-                             "' is used twice in lesson " + l.id);
-      out.push_back(std::move(*q));
+      if (!q) {
+        fail(q.message());
+      } else if (!ids.insert(q->id).second) {
+        fail(file + ":" + std::to_string(b.md_line) + ": question id '" + q->id +
+             "' is used twice in lesson " + l.id);
+      } else {
+        out.push_back(std::move(*q));
+      }
     }
   return out;
 }

@@ -35,6 +35,7 @@ struct Question {
   std::string query;                 // what the true answer is, in the query grammar
   std::string why;                   // the concept behind the answer, one line (may be "")
   int md_line = 0;                   // its block's line in lesson.md
+  int query_line = 0;                // its query's line in lesson.md
 };
 
 // Every question of the lesson, in step order; an error names the lesson.md line of a block that
@@ -42,6 +43,9 @@ struct Question {
 // id) or an unknown lesson.
 Result<std::vector<Question>> find_questions(const std::string& lesson_id);
 Result<std::vector<Question>> lesson_questions(const lessons::LessonDef& lesson);
+// The questions of the lesson's steps that parse, whatever else is wrong with the lesson; every
+// block's mistake goes to `errors`, one "FILE:LINE: what" a line (lesson_errors() gathers all).
+std::vector<Question> parse_lesson_questions(const lessons::LessonDef& lesson, std::string& errors);
 
 // "integer", "number", "thread", "lane", "choice".
 const char* to_string(AnswerKind kind);

@@ -5,6 +5,7 @@
 // kernel's name, as a GPU's runtime would leave the program to check for itself.
 #include "device/byo/runtime.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/byo/program_traces.hpp"
@@ -82,12 +84,23 @@ cudaError_t not_supported(const char* function) {
 
 // [SECTION] Launches
 
+namespace {
+
+// The last failed launch's words, until take_launch_problem() takes them.
+std::string& launch_problem() {
+  static std::string problem;
+  return problem;
+}
+
+}  // namespace
+
 cudaError_t launch(const LaunchRequest& r) {
   ErasedLaunch e;
   e.name = r.name;
   e.emu_body = r.body;
   const Status s = device().launch(e, r.shape.config());
   if (s.ok()) return cudaSuccess;
+  launch_problem() = "kernel " + std::string(r.name) + ": " + s.message();
   // An access outside its allocation, or a read of memory never written: the program stops
   // there, as a GPU's would at an illegal address, and coopviz says why (fault_report.hpp).
   if (const std::string m = emu::take_memory_fault(); !m.empty()) {
@@ -99,6 +112,17 @@ cudaError_t launch(const LaunchRequest& r) {
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
     return fail(cudaErrorCooperativeLaunchTooLarge);
   return fail(cudaErrorLaunchFailure);
+}
+
+std::string take_launch_problem(const char* file) {
+  std::string problem = std::exchange(launch_problem(), std::string());
+  // The emulator names a kernel line "line N" (scheduler.cpp, fault_report.hpp): the file's.
+  const std::string at = std::string(file ? file : "") + ":";
+  for (size_t i = problem.find("line "); file && i != std::string::npos;
+       i = problem.find("line ", i + at.size()))
+    if (i + 5 < problem.size() && std::isdigit(static_cast<unsigned char>(problem[i + 5])))
+      problem.replace(i, 5, at);
+  return problem;
 }
 
 size_t traced_launches() {

@@ -89,6 +89,12 @@ struct LaunchRequest {
 };
 cudaError_t launch(const LaunchRequest& request);
 
+// Why the program's last failed launch failed, in the emulator's words ("kernel K: deadlock: no
+// thread can make progress" and where each thread waits), or "" when none failed since the last
+// call: each problem is taken once. The kernel's lines are named `file`:N, for an exercise's
+// harness, whose program compiles the student's file under its own name (#line).
+std::string take_launch_problem(const char* file);
+
 // How many launches the program's trace file holds so far: an exercise's hidden cases say which
 // launches each case made, so that the checker can read every case's own launches in the trace.
 size_t traced_launches();

@@ -121,6 +121,18 @@ struct Verdict {
   std::string got, want, problem;
 };
 
+// An output that still holds what the emulator fills fresh memory with (0xa5 in every byte,
+// -1515870811 as an int) was most likely never written: said so, since the number alone means
+// nothing to a student.
+template <class T>
+std::string output_words(const T& value) {
+  unsigned char fill[sizeof(T)];
+  std::memset(fill, 0xA5, sizeof(T));
+  const std::string number = std::to_string(value);
+  if (std::memcmp(&value, fill, sizeof(T)) != 0) return number;
+  return number + " (never written: every byte is 0xa5, which fills memory no thread wrote)";
+}
+
 // Compares element by element; the first difference fails the case.
 template <class T>
 Verdict compare(const std::vector<T>& got, const std::vector<T>& want) {
@@ -129,18 +141,23 @@ Verdict compare(const std::vector<T>& got, const std::vector<T>& want) {
     if (i < got.size() && got[i] == want[i]) continue;
     v.passed = false;
     v.index = long(i);
-    v.got = i < got.size() ? std::to_string(got[i]) : "nothing";
+    v.got = i < got.size() ? output_words(got[i]) : "nothing";
     v.want = std::to_string(want[i]);
     return v;
   }
   return v;
 }
 
-// A runtime error of the launch (a deadlock, a fault, an illegal launch) fails the case.
+// A runtime error of the launch (a deadlock, a fault, an illegal launch) fails the case: on the
+// emulator in its words, at the student's lines; else in the runtime's error name and text.
 inline Verdict failure(cudaError_t e) {
   Verdict v;
   v.passed = false;
   v.problem = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+#if defined(COOP_BYO_RUNTIME) && defined(COOPVIZ_STUDENT_FILE)
+  if (std::string why = ::coop::byo::take_launch_problem(COOPVIZ_STUDENT_FILE); !why.empty())
+    v.problem = why;
+#endif
   return v;
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -214,6 +215,58 @@ TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
   deadlock.replace(deadlock.find("  block.sync();"), 15, "  if (r % 2 == 0) block.sync();");
   const nlohmann::json d = failed_check(dir, "fix-the-race", "deadlock.cu", deadlock);
   EXPECT_FALSE(first_problem(d).empty()) << d.dump(2);
+  fs::remove_all(dir);
+}
+
+// A deadlock is said in the runtime's words at the student's file and line (never the program
+// the check builds, check.cu, nor only "unspecified launch failure"), in full once per check.
+TEST(ExerciseCli, ADeadlockNamesTheStudentsLineOnce) {
+  const fs::path dir = scratch("deadlock-line");
+  std::string text = solution_text("synchronization_hazards", "fix-the-race");
+  const size_t sync = text.find("  block.sync();\n");
+  ASSERT_NE(sync, std::string::npos);
+  text.insert(sync + 16, "  if (r % 2 == 0) block.sync();\n");  // the line after the sync
+  const int line = int(std::count(text.begin(), text.begin() + long(sync) + 16, '\n')) + 1;
+  const nlohmann::json d = failed_check(dir, "fix-the-race", "stuck.cu", text);
+  const std::string at = "sync() at stuck.cu:" + std::to_string(line) + ":";
+  size_t full = 0, again = 0;
+  for (const auto& c : d.value("cases", nlohmann::json::array())) {
+    const std::string p = c.value("problem", "");
+    EXPECT_EQ(p.find("check.cu"), std::string::npos) << p;
+    EXPECT_EQ(p.find("unspecified launch failure"), std::string::npos) << p;
+    if (p.starts_with("kernel reverse_slices: deadlock: no thread can make progress\n")) {
+      EXPECT_NE(p.find(at), std::string::npos) << p;
+      ++full;
+    }
+    if (p == "again: kernel reverse_slices: deadlock: no thread can make progress (at stuck.cu:" +
+                 std::to_string(line) + ")")
+      ++again;
+  }
+  EXPECT_EQ(full, 1u) << d.dump(2);
+  EXPECT_GT(again, 0u) << d.dump(2);
+  fs::remove_all(dir);
+}
+
+// An output that still holds the emulator's fill of fresh memory (0xa5 in every byte) is said to
+// be one no thread wrote, not only shown as -1515870811: the harness's compare, run as a program.
+TEST(ExerciseCli, AnOutputNeverWrittenIsSaidSo) {
+  const fs::path dir = scratch("never-written");
+  std::ofstream(dir / "poison.cu")
+      << "#include <cstring>\n#include <vector>\n#include \"exercise_harness.cuh\"\n"
+         "int hidden_cases() {\n"
+         "  std::vector<int> got(2, 7);\n"
+         "  std::memset(&got[1], 0xA5, sizeof(int));\n"
+         "  const auto v = coopviz_exercise::compare(got, std::vector<int>{7, 5});\n"
+         "  std::printf(\"%ld: %s\\n\", v.index, v.got.c_str());\n"
+         "  return 0;\n}\n";
+  const coop::testing::Ran r =
+      coopviz("run " + (dir / "poison.cu").string() +
+              " --backend emu -I " COOPVIZ_SOURCE_DIR "/lessons/exercise_harness");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("1: -1515870811 (never written: every byte is 0xa5, which fills memory no "
+                       "thread wrote)"),
+            std::string::npos)
+      << r.out << r.err;
   fs::remove_all(dir);
 }
 

@@ -495,6 +495,14 @@ TEST(FirstDifference, TheEarliestMomentsLowestThreadIsNamed) {
   const coop::app::CaseResult::FirstDifference none = coop::app::first_difference({}, {reference});
   EXPECT_EQ(none.launch, -1);
   EXPECT_NE(none.what.find("made 0 launches"), std::string::npos) << none.what;
+  // A run that was stopped (an endless loop) kept no trace: its launch did not finish.
+  const coop::app::CaseResult::FirstDifference hung =
+      coop::app::first_difference({}, {reference}, "the case ran 60 s of CPU time and was stopped");
+  EXPECT_EQ(hung.launch, -1);
+  EXPECT_EQ(hung.what,
+            "your launch 0 of k did not finish, so the run kept no trace of it (the case ran 60 s "
+            "of CPU time and was stopped); the reference's launch 0 is k (grid 1 x block 64)")
+      << hung.what;
   const coop::app::CaseResult::FirstDifference same =
       coop::app::first_difference({reference}, {reference});
   EXPECT_EQ(same.launch, -1);

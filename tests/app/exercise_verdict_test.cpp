@@ -3,6 +3,7 @@
 // race detector's findings in every case; and time limits in CPU time, case by case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 namespace {
 namespace fs = std::filesystem;
+using coop::app::CaseResult;
 using coop::app::CheckReport;
 using coop::app::Exercise;
 
@@ -70,6 +72,7 @@ std::string summary(const CheckReport& r) {
 constexpr const char* kForger = R"(#include <fcntl.h>
 #include <unistd.h>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -219,6 +222,13 @@ TEST(Verdicts, AnEndlessLoopFailsTheCaseItIsInByCpuTime) {
       << summary(r);
   // The cases before it ran and passed.
   EXPECT_GT(passed_cases(r), 0u) << summary(r);
+  // Its run was stopped, which keeps no trace: the launch did not finish, it was made.
+  const auto first_failed =
+      std::find_if(r.cases.begin(), r.cases.end(), [](const CaseResult& c) { return !c.passed; });
+  ASSERT_NE(first_failed, r.cases.end());
+  const std::string& what = first_failed->first_difference.what;
+  EXPECT_NE(what.find("your launch 0 of block_sum did not finish"), std::string::npos) << what;
+  EXPECT_EQ(what.find("made 0 launches"), std::string::npos) << what;
 }
 
 }  // namespace

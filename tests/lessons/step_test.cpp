@@ -92,9 +92,9 @@ TEST(LessonSteps, ErrorsNameTheFileLineAndProblem) {
   EXPECT_NE(error_of(block + "line: x\n").find("block is not closed"), std::string::npos);
   EXPECT_NE(error_of("stray\n").find("l.md:3: text after \"## Steps\""), std::string::npos);
   EXPECT_NE(error_of("### S\nno block\n").find("a ```step block must follow"), std::string::npos);
-  EXPECT_NE(error_of(block + "line: x\nmoment: soon\n```\n").find("l.md:10: moment 'soon'"),
+  EXPECT_NE(error_of("### S\n```step\nmoment: soon\n```\n").find("l.md:5: moment 'soon'"),
             std::string::npos);
-  EXPECT_NE(error_of(block + "line: x\ncolour: purple\n```\n").find("colour 'purple'"),
+  EXPECT_NE(error_of("### S\n```step\ncolour: purple\n```\n").find("colour 'purple'"),
             std::string::npos);
   EXPECT_NE(error_of(block + "line: x\nselect: lane 3\n```\n").find("select 'lane 3'"),
             std::string::npos);
@@ -121,6 +121,83 @@ TEST(LessonSteps, RacesAreOffUnlessTheStepSwitchesThemOn) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("l.md:9: races 'yes': on or off"), std::string::npos)
       << bad.message();
+}
+
+// Nothing after "## Steps" is passed over: a mistake that used to be read as text, or to swallow
+// the next step, is an error at its line, and every mistake of the file is said, each once.
+TEST(LessonSteps, NoLineIsSilentlyIgnored) {
+  auto errors_of = [](const std::string& md) {
+    Result<LessonMarkdown> r = parse_lesson_markdown(md, "l.md");
+    return r.ok() ? std::string("accepted") : r.message();
+  };
+  const std::string block =
+      "```step\nkernel: k\nmoment: end\ncolour: block\ntab: checks\nline: x\n```\n";
+  // An unclosed question block took the next step (heading, block and all) as its body.
+  const std::string swallowed = errors_of("## Steps\n### A\n" + block +
+                                          "Text.\n```question\n"
+                                          "id: q\n### B\n" +
+                                          block);
+  EXPECT_NE(swallowed.find("l.md:11: step 'A': its ```question block is not closed"),
+            std::string::npos)
+      << swallowed;
+  Result<LessonMarkdown> kept = parse_lesson_markdown("## Steps\n### A\n" + block, "l.md");
+  ASSERT_TRUE(kept.ok()) << kept.message();
+  // A step block whose closing fence is missing: said once, not once for each line of text.
+  EXPECT_EQ(errors_of("## Steps\n### A\n" + block.substr(0, block.size() - 4) +
+                      "The step's text, read as keys.\nMore of it.\n### B\n" + block),
+            "l.md:3: step 'A': its ```step block is not closed (a ``` line)");
+  // A second step block under one heading was read as the step's text.
+  EXPECT_NE(errors_of("## Steps\n### A\n" + block + block)
+                .find("l.md:10: step 'A': a second "
+                      "```step block"),
+            std::string::npos);
+  // A heading of the lesson text among the steps, and a step block before "## Steps".
+  EXPECT_NE(errors_of("## Steps\n### A\n" + block + "## More\n").find("l.md:10: '## More' among"),
+            std::string::npos);
+  EXPECT_NE(errors_of("Intro\n" + block + "## Steps\n### A\n" + block)
+                .find("l.md:2: a ```step block before the \"## Steps\" heading"),
+            std::string::npos);
+  EXPECT_NE(errors_of("Intro\n" + block).find("l.md:2: a ```step block before"), std::string::npos)
+      << "a lesson.md without \"## Steps\" but with a step block";
+  // A key given twice (the second used to win), a key without a value, a heading without a title.
+  EXPECT_NE(errors_of("## Steps\n### A\n```step\nkernel: k\nkernel: j\n")
+                .find("l.md:5: 'kernel' is given twice in one step block (first on line 4)"),
+            std::string::npos);
+  EXPECT_NE(errors_of("## Steps\n### A\n```step\nkernel:\n").find("l.md:4: 'kernel' has no value"),
+            std::string::npos);
+  EXPECT_NE(errors_of("## Steps\n### \n" + block).find("l.md:2: a step heading without a title"),
+            std::string::npos);
+  // A code block of the text that is never closed would hide the next step in the window.
+  EXPECT_NE(errors_of("## Steps\n### A\n" + block + "```cpp\nint x;\n### B\n" + block)
+                .find("l.md:10: step 'A': this code block is not closed"),
+            std::string::npos);
+  // Every mistake, one a line, each once.
+  const std::string two = errors_of("## Steps\n### A\n```step\nwho: me\n" + block.substr(8) +
+                                    "### B\n```step\nzoom: 99\n" + block.substr(8));
+  EXPECT_EQ(two,
+            "l.md:4: unknown key 'who' (kernel, launch, moment, colour, tab, select, line, param, "
+            "grid, block, zoom, races)\nl.md:13: zoom '99': fit, or 2 to 48 pixels");
+}
+
+// What a step names must be in the lesson: its kernel and its lines.
+TEST(LessonSteps, WhatAStepNamesIsCheckedAgainstTheKernelFile) {
+  LessonDef l;
+  l.id = "probe";
+  l.source = "__global__ void k(int* a) {\n  a[threadIdx.x] = 1;\n}\n";
+  l.source_file = "probe.cuh";
+  l.default_config.grid = {2, 1, 1};
+  l.default_config.block = {64, 1, 1};
+  const std::string md =
+      "Text.\n## Steps\n### A\n```step\nkernel: k\nmoment: end\ncolour: block\ntab: checks\n"
+      "line: a[threadIdx.x]\n```\n### B\n```step\nkernel: gone\nmoment: end\ncolour: block\n"
+      "tab: checks\nline: a[threadIdx.y]\n```\n";
+  read_lesson_markdown(l, md, "lessons/probe/lesson.md");
+  EXPECT_EQ(l.steps.size(), 2u) << "steps that parse are kept";
+  EXPECT_EQ(l.steps_error,
+            "lessons/probe/lesson.md:13: step 'B': kernel 'gone': probe.cuh defines no __global__ "
+            "function of that name\n"
+            "lessons/probe/lesson.md:17: step 'B': line 'a[threadIdx.y]': no line of probe.cuh "
+            "holds it");
 }
 
 TEST(KernelLines, FindTheKernelsDefinitionAndNotANameThatContainsIt) {

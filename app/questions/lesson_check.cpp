@@ -1,0 +1,94 @@
+#include "app/questions/lesson_check.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+#include "app/gui/tabs.hpp"
+#include "app/questions/query.hpp"
+#include "app/questions/questions.hpp"
+#include "device/trace/user_file.hpp"
+
+namespace coop::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+void add(std::string& errors, const std::string& error) {
+  errors += (errors.empty() ? "" : "\n") + error;
+}
+
+// What a question's query names that the lesson's kernel file does not have. A thread outside
+// the launch is left to the run, whose launch the lesson may derive from its parameters.
+void check_query(const lessons::LessonDef& l, const Question& q, const std::string& file,
+                 std::string& errors) {
+  Result<Query> query = parse_query(q.query);
+  if (!query) return;  // parse_lesson_questions said so
+  const std::string at = file + ":" + std::to_string(q.query_line) + ": question '" + q.id + "': ";
+  if (!query->snippet.empty() && lessons::lines_with(l.source, query->snippet).empty())
+    add(errors, at + "query '" + q.query + "': no line of " + l.source_file + " holds \"" +
+                    query->snippet + "\"");
+}
+
+}  // namespace
+
+std::string lesson_errors(const lessons::LessonDef& l) {
+  std::string errors = l.steps_error;
+  for (const lessons::Step& s : l.steps)
+    if (!tab_named(s.tab)) {
+      const auto at = s.key_lines.find("tab");
+      add(errors, l.text_file + ":" +
+                      std::to_string(at == s.key_lines.end() ? s.md_line : at->second) +
+                      ": step '" + s.title + "': tab '" + s.tab + "': choose " + tab_names());
+    }
+  for (const Question& q : parse_lesson_questions(l, errors))
+    check_query(l, q, l.text_file, errors);
+  return errors;
+}
+
+Result<std::unique_ptr<LessonFolder>> read_lesson_folder(const std::string& folder) {
+  const fs::path dir = fs::path(folder).lexically_normal();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Status::error(folder + ": no such folder");
+  const std::string name = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+  std::string id = name;
+  std::replace(id.begin(), id.end(), '_', '-');
+  const lessons::LessonDef* built_in = lessons::find_lesson(id);
+  if (!built_in)
+    return Status::error(folder + ": coopviz has no lesson '" + id +
+                         "' built in, whose lesson.cpp gives the parameters and launch rules the "
+                         "steps are checked against (known lessons are " +
+                         lessons::lesson_ids() + ")");
+  std::vector<fs::path> kernels;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".cuh") kernels.push_back(e.path());
+  if (kernels.size() != 1)
+    return Status::error(folder +
+                         ": a lesson folder holds exactly one kernel file (.cuh); this one "
+                         "holds " +
+                         std::to_string(kernels.size()));
+  auto out = std::make_unique<LessonFolder>();
+  const fs::path md = dir / "lesson.md";
+  Result<std::string> text = read_user_file(md.string(), kTextFileLimit);
+  if (!text) return text.status();
+  Result<std::string> kernel = read_user_file(kernels[0].string(), kTextFileLimit);
+  if (!kernel) return kernel.status();
+  out->markdown = std::move(*text);
+  out->kernel = std::move(*kernel);
+  out->lesson = *built_in;
+  out->lesson.source = out->kernel;
+  out->lesson.source_file = kernels[0].filename().string();
+  lessons::read_lesson_markdown(out->lesson, out->markdown, md.string());
+  return out;
+}
+
+std::string lesson_summary(const lessons::LessonDef& l) {
+  size_t lines = 0;
+  for (const lessons::Step& s : l.steps) lines += s.code.size();
+  std::string errors;
+  const size_t asked = parse_lesson_questions(l, errors).size();
+  return std::to_string(l.steps.size()) + " steps, " + std::to_string(asked) + " questions, " +
+         std::to_string(lines) + " line references found in " + l.source_file;
+}
+
+}  // namespace coop::app
