@@ -139,6 +139,17 @@ void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expec
     open = false;
   }
   const size_t ran = next;
+  // A process the program leaves behind outlives the check and may change what the next case
+  // or check sees: no case of this run can pass, whatever its outputs.
+  if (run.left_running > 0) {
+    const std::string left = file + ": the program left " + std::to_string(run.left_running) +
+                             (run.left_running == 1 ? " process" : " processes") +
+                             " it started still running when it ended (ended by the check): "
+                             "a program must wait for every process it starts";
+    for (size_t c = report.cases.size() - std::min(report.cases.size(), ran);
+         c < report.cases.size(); ++c)
+      if (report.cases[c].passed) report.cases[c].passed = false, report.cases[c].problem = left;
+  }
   add_not_run(expected, next, schedule_index, "the program had stopped before this case", report,
               places);
   if (!wrong.empty())

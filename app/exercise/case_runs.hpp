@@ -30,9 +30,9 @@ struct CasePlace {
 // never finished fails with the runner's words for how the program ended; every expected case
 // it never reached fails as not run; a case whose data races the harness found fails with them,
 // each pair of lines in full the first time in the check (`races_named` keeps those, and the
-// problems of cases, said in full once and then named by their first line). A run that
-// reported another case than the expected one, or ended early without saying why, is the
-// report's problem.
+// problems of cases, said in full once and then named by their first line); every case of a run
+// whose program left a process running fails, saying so. A run that reported another case than
+// the expected one, or ended early without saying why, is the report's problem.
 void read_run(const CaseChannel& channel, const std::vector<ExpectedCase>& expected,
               size_t schedule_index, const ProgramRun& run, std::set<std::string>& races_named,
               CheckReport& report, std::vector<CasePlace>& places);

@@ -19,13 +19,22 @@ namespace coop::app {
 
 struct CountRule {
   std::string kernel;  // the launches of this kernel are counted
-  EventKind kind = EventKind::None;
-  std::optional<Op> op;           // only this op ("atomic_add")
+  std::vector<EventKind> kinds;  // events of any of these kinds ("event": one name or a list)
+  // Only these ops ("op": "atomic_add" or a list), or with `ops_excluded` every op but these
+  // ("not_op": the shuffles, for "no collective but shuffles").
+  std::vector<Op> ops;
+  bool ops_excluded = false;
   std::optional<bool> shared;     // "memory": "shared" or "global" accesses only
   std::optional<uint32_t> extra;  // only events with this extra (wait_prior's N)
   // Only the events a thread makes after one of kind `after` and before its next of kind
   // `before` ("between": "barrier_arrive..barrier_wait"): work placed where it overlaps a wait.
   std::optional<EventKind> after, before;
+  // "while": "copies_in_flight >= N": only the events a thread makes while at least N of its
+  // async copies are issued and not yet waited for (a copy_issue adds one; a wait that lets K
+  // stay in flight, wait_prior<K>, leaves at most K): using a tile while the next is copied,
+  // whatever order the code states it in.
+  std::optional<uint32_t> in_flight_at_least;
+  bool distinct_addresses = false;  // "distinct": "address": count the addresses, not events
   enum class Per { Thread, Warp, Block, Launch } per = Per::Warp;
   long at_most = -1, at_least = -1;  // -1: no bound
   std::string says;                  // what the rule asks of the student, in the spec's words

@@ -50,6 +50,7 @@ struct Report {
   int timed_out = 0;
   int out_of_memory = 0;
   int stopped = 0;  // coopviz asked for the run to stop (ChildHooks::watch)
+  int left_running = 0;  // processes still running when the started one ended by itself
   uint64_t peak_memory = 0;
 };
 
@@ -217,6 +218,9 @@ void close_all_but(std::vector<int> keep) {
       }
     }
   }
+  // What the program started and did not see end outlives it (a daemon, a setsid() child): the
+  // run ends it below, and its caller learns that the program left it behind.
+  if (started_ended && started > 0) report.left_running = int(descendants(supervisor).size());
   if (started > 0) kill_all(started, report, started_ended);
   (void)!write(coopviz_socket, &report, sizeof report);
   _exit(0);
@@ -318,7 +322,8 @@ Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildL
   if (report.fork_errno != 0)
     return Status::error(std::string("fork: ") + std::strerror(report.fork_errno));
   return ChildEnd{report.wait_status, report.timed_out != 0, report.out_of_memory != 0,
-                  report.peak_memory, report.stopped ? stopped : std::string()};
+                  report.peak_memory, report.stopped ? stopped : std::string(),
+                  report.left_running};
 }
 
 Result<int> run_compiler(const std::vector<std::string>& argv, std::string& output,

@@ -37,6 +37,8 @@ struct ChildEnd {
   bool out_of_memory = false;  // ChildLimits::resident_memory stopped the run
   uint64_t peak_memory = 0;    // the most resident memory seen (when it was limited)
   std::string stopped;         // ChildHooks::watch's words, when it stopped the run
+  int left_running = 0;        // processes of the run still running when the started one ended
+                               // by itself (then killed, as every process of the run is)
 };
 
 // Forks a supervisor, which forks the process that runs `start` (set up first: its own process

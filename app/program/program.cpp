@@ -631,6 +631,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   run.timed_out = end->timed_out;
   run.out_of_memory = end->out_of_memory;
   run.exit_code = exit_code_of(end->wait_status);
+  run.left_running = end->left_running;
   if (WIFSIGNALED(end->wait_status)) run.signal = WTERMSIG(end->wait_status);
   if (run.out_of_memory) {
     run.what = "the program (with the processes it started) used more than " +

@@ -77,6 +77,7 @@ struct ProgramRun {
   bool out_of_memory = false;  // it passed its memory limit and was ended
   double seconds = 0;
   std::string what;        // in plain words, when it did not exit normally
+  int left_running = 0;    // processes it started that outlived it (ended with the run)
 };
 
 // The memory limit a run gets: options.memory_limit, else three quarters of the memory free

@@ -353,6 +353,19 @@ const Wrong kCountedSolutions[] = {
      "n - first);\n    if (t < count) out[first + t] = here[t] + here[(t + 1) % count];\n    "
      "cg::wait(block);\n    fetch(block, buffers[(k + 1) % 2], in, tile + gridDim.x, n);",
      "start the next copy before reading this tile"},
+    {"tile-shuffle-sum",
+     "  for (int offset = tile.num_threads() / 2; offset > 0; offset /= 2)\n    value += "
+     "tile.shfl_down(value, offset);",
+     "  __shared__ int staged[1024];\n  staged[threadIdx.x] = value;\n  tile.sync();\n  if "
+     "(tile.thread_rank() == 0)\n    for (int k = 1; k < 32; ++k) value += staged[threadIdx.x + "
+     "k];",
+     "use shuffles only: no shared memory"},
+    {"block-sum", "const int tile_sum = cg::reduce(tile, value, cg::plus<int>());",
+     "int tile_sum = value;\n  for (int d = 16; d > 0; d /= 2) tile_sum += tile.shfl_xor(tile_sum, "
+     "d);",
+     "reduce over each 32-thread tile with cg::reduce"},
+    {"overlap-the-wait", "published[r] + published[(r + 1) % count]",
+     "published[r] + in[first + (r + 1) % count]", "the neighbour comes from shared memory"},
 };
 
 class CountedSolution : public ::testing::TestWithParam<Wrong> {};
@@ -382,7 +395,33 @@ TEST_P(CountedSolution, RightOutputsButTheCountRuleFailsItAndSaysWhy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Exercises, CountedSolution, ::testing::ValuesIn(kCountedSolutions),
-                         named_by_id<Wrong>);
+                         [](const ::testing::TestParamInfo<Wrong>& info) {
+                           return named_by_id(info) + "_" + std::to_string(info.index);
+                         });
+
+// A count rule states the property, not the reference's order: a right solution that has the
+// property another way passes. Double buffering with the next copy issued first and
+// wait_prior<1> (this tile landed, the next still on its way), a plain wait on the last tile.
+TEST(CountRules, ARightSolutionInAnotherOrderPasses) {
+  const Wrong w = {"double-buffer",
+                   "    cg::wait(block);\n    // The next tile is copied into the other buffer "
+                   "while this one is used.\n    fetch(block, buffers[(k + 1) % 2], in, tile + "
+                   "gridDim.x, n);",
+                   "    block.sync();  // nobody still reads the other buffer\n"
+                   "    if (tile + int(gridDim.x) < tiles) {\n      fetch(block, buffers[(k + 1) "
+                   "% 2], in, tile + gridDim.x, n);\n      cg::wait_prior<1>(block);\n    } "
+                   "else {\n      cg::wait(block);\n    }",
+                   "issue, wait_prior<1>, compute"};
+  coop::Result<Exercise> e = coop::app::find_exercise(w.id);
+  ASSERT_TRUE(e.ok()) << e.message();
+  const fs::path dir = scratch("counted-other-order");
+  const fs::path file = dir / "other_order.cu";
+  ASSERT_NO_FATAL_FAILURE(write_variant(*e, w, file));
+  const CheckReport r = check(*e, file);
+  ASSERT_TRUE(r.compiled) << r.compiler_output;
+  EXPECT_TRUE(r.passed()) << w.why << summary(r);
+  fs::remove_all(dir);
+}
 
 TEST(CountRules, AMalformedRuleIsAnErrorNamingTheFileTheRuleAndWhatIsWrong) {
   const fs::path dir = scratch("counts");

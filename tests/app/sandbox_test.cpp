@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/exercise/exercise.hpp"
 #include "app/program/program.hpp"
 #include "tests/app/run_coopviz.hpp"
 
@@ -127,6 +128,7 @@ TEST_F(Sandbox, WhatAProgramForksEndsWithIt) {
     Result<ProgramRun> run = run_program(o, *build);
     ASSERT_TRUE(run.ok()) << run.status().message();
     EXPECT_EQ(run->exit_code, 0) << how << ": " << run->what;
+    EXPECT_EQ(run->left_running, 1) << how << ": the sleeper outlived the program";
     const pid_t sleeper = pid_in(o.args[0]);
     ASSERT_GT(sleeper, 0) << how;
     // Ended and reaped by the time run_program returns.
@@ -143,6 +145,7 @@ TEST_F(Sandbox, AProgramThatNeverEndsIsStoppedWithWhatItForked) {
   Result<ProgramRun> run = run_program(o, *build);
   ASSERT_TRUE(run.ok()) << run.status().message();
   EXPECT_TRUE(run->timed_out);
+  EXPECT_EQ(run->left_running, 0) << "the program did not end by itself: nothing outlived it";
   const pid_t sleeper = pid_in(o.args[0]), main = pid_in(o.args[0] + ".main");
   ASSERT_GT(sleeper, 0);
   EXPECT_TRUE(kill(sleeper, 0) != 0 && errno == ESRCH) << "the escaped sleeper lives";
@@ -182,6 +185,39 @@ TEST_F(Sandbox, ACompileThatIncludesADeviceStopsAtTheMemoryLimit) {
   EXPECT_NE(build.status().message().find("an #include of a device or a huge file?"),
             std::string::npos)
       << build.status().message();
+}
+
+// A right solution that leaves a process running (forked before main, in a session of its own)
+// fails its check, which says so at the student's file: what outlives the program could change
+// what the next case or check sees, and the supervisor ends it, not the program.
+TEST_F(Sandbox, ACheckFailsASolutionThatLeavesAProcessRunning) {
+  Result<Exercise> e = find_exercise("tile-ranks");
+  ASSERT_TRUE(e.ok()) << e.message();
+  std::ifstream in(e->solution());
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string source = text.str();
+  const size_t kernel = source.find("__global__");
+  ASSERT_NE(kernel, std::string::npos);
+  source.insert(kernel, R"(#include <unistd.h>
+__attribute__((constructor)) static void start_logger() {
+  if (fork() == 0) {
+    setsid();
+    sleep(20);
+    _exit(0);
+  }
+}
+)");
+  const fs::path file = write_file(dir_ / "logger.cu", source);
+  Result<CheckReport> r = check_exercise(*e, file.string());
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_TRUE(r->compiled) << r->compiler_output;
+  EXPECT_FALSE(r->passed());
+  size_t said = 0;
+  for (const CaseResult& c : r->cases)
+    said += !c.passed && c.problem.find("logger.cu: the program left 1 process it started still "
+                                        "running when it ended") != std::string::npos;
+  EXPECT_EQ(said, r->cases.size()) << "every case of every run says so";
 }
 
 // Starts `coopviz ARGS` (with `cache` as XDG_CACHE_HOME), its output discarded.

@@ -1,4 +1,5 @@
-// expect: fail — __ballot_sync / __shfl_sync with a full mask after some lanes returned
+// expect: pass — __ballot_sync / __shfl_sync with a full mask after some lanes returned: lanes that
+// returned have exited, and CUDA asks only the non-exited lanes a mask names to take part
 // Exercise: keep the positive values, one atomic per group of active lanes
 // (divergence-and-coalesced lesson). Build it with nvcc, or run it with `coopviz run
 // solution.cu`; check it with `coopviz exercise check aggregated-append solution.cu`.
