@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/program/child_process.hpp"
+#include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
 #include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
@@ -226,29 +227,52 @@ bool is_program_path(const std::string& name) {
 
 namespace {
 
+// The .cu files of its own folder the program includes ("kernels.cu"), lowered beside it like
+// its headers. Only those it names: a folder of programs holds many .cu files.
+std::vector<fs::path> included_cu_files(const fs::path& source, const std::string& text) {
+  static const std::regex include_cu(R"re(^\s*#\s*include\s*"([^"/]+\.cu)")re");
+  std::vector<fs::path> files;
+  std::istringstream lines(text);
+  std::error_code ec;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include_cu)) continue;
+    const fs::path file = source.parent_path() / m[1].str();
+    if (file != source && fs::is_regular_file(file, ec)) files.push_back(file);
+  }
+  return files;
+}
+
 // The program's own headers, lowered as `kind` like the program: those beside it into `to`
 // (where the lowered program is, so `#include "x.cuh"` finds them first), those of each -I
 // folder into to/include<k>, which the returned -I options search before the original folder.
-Result<std::vector<std::string>> lower_headers(const fs::path& source,
+Result<std::vector<std::string>> lower_headers(const fs::path& source, const std::string& text,
                                                const std::vector<std::string>& includes,
-                                               SourceKind kind, const fs::path& to) {
+                                               SourceKind kind, const fs::path& to,
+                                               ProgramLowering& lowering) {
   std::error_code ec;
+  auto lower_file = [&](const fs::path& file, const fs::path& into) -> Status {
+    Result<std::string> h = read_file(file.string());
+    if (!h) return h.status();
+    Result<std::string> l = lowering.lower(*h, file.string(), kind);
+    if (!l) return l.status();
+    std::ofstream out(into / file.filename());
+    out << "#pragma once\n" << *l;
+    return {};
+  };
   auto lower_folder = [&](const fs::path& from, const fs::path& into) -> Status {
     fs::create_directories(into, ec);
     for (const auto& entry : fs::directory_iterator(from, ec)) {
       if (entry.path() == source || !entry.is_regular_file() ||
           !is_header_path(entry.path().string()))
         continue;
-      Result<std::string> h = read_file(entry.path().string());
-      if (!h) return h.status();
-      Result<std::string> l = lower_source(*h, entry.path().string(), kind);
-      if (!l) return l.status();
-      std::ofstream out(into / entry.path().filename());
-      out << "#pragma once\n" << *l;
+      if (Status s = lower_file(entry.path(), into); !s) return s;
     }
     return {};
   };
   if (Status s = lower_folder(source.parent_path(), to); !s) return s;
+  for (const fs::path& file : included_cu_files(source, text))
+    if (Status s = lower_file(file, to); !s) return s;
   std::vector<std::string> options;
   for (size_t k = 0; k < includes.size(); ++k) {
     const fs::path lowered = to / ("include" + std::to_string(k));
@@ -367,16 +391,19 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
                     std::to_string(st.st_mtim.tv_nsec));
   };
   for (const std::string& lib : libraries) stamp(lib);
+  stamp(dirs.front_end.string());  // what lowers the program is part of the build
   std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
   for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
   std::sort(header_files.begin(), header_files.end());
   for (const std::string& file : header_files) stamp(file);
-  // Headers next to the program (its own helpers) are part of what it is.
+  // Headers next to the program (its own helpers) and .cu files it includes are part of it.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
     if (entry.path() != source && is_header_path(entry.path().string()))
       if (Result<std::string> h = read_file(entry.path().string())) key.push_back(*h);
   }
+  for (const fs::path& file : included_cu_files(source, *text))
+    if (Result<std::string> cu = read_file(file.string())) key.push_back(*cu);
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
   const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
@@ -408,13 +435,19 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   const std::string partial = build.executable + ".partial." + mine;
   const std::string partial_cubin = build.executable + ".cubin.partial." + mine;
 
+  // The program's files read by Clang's front end once for both of a GPU build's halves.
+  std::vector<std::string> clang_options;
+  for (const std::string& i : o.includes)
+    clang_options.push_back("-I" + fs::absolute(i, ec).string());
+  for (const std::string& d : o.defines) clang_options.push_back("-D" + d);
+  ProgramLowering lowering(clang_options);
   // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
   auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* extension,
                            std::vector<std::string>& into) -> Result<fs::path> {
-    Result<std::string> lowered = lower_source(*text, source.string(), kind);
+    Result<std::string> lowered = lowering.lower(*text, source.string(), kind);
     if (!lowered) return lowered.status();
     Result<std::vector<std::string>> include_options =
-        lower_headers(source, o.includes, kind, folder);
+        lower_headers(source, *text, o.includes, kind, folder, lowering);
     if (!include_options) return include_options.status();
     into.insert(into.end(), include_options->begin(), include_options->end());
     const fs::path path = folder / ("program." + mine + extension);
@@ -497,6 +530,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   if (split) fs::rename(partial_cubin, build.executable + ".cubin", ec);
   if (!ec) fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
+  build.front_end_note = lowering.note();
   build.seconds = seconds_since(start);
   return build;
 }
