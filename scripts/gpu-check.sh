@@ -80,7 +80,13 @@ if want test; then
   (cd $B && ctest --output-on-failure -j "$jobs" -LE 'gpu|gui' > "$OUT/logs/ctest.log" 2>&1)
   say "ctest (not gpu, not gui): $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest.log")"
   grep -E "\(Failed\)|\(Timeout\)" "$OUT/logs/ctest.log" | sed 's/^/  /' | tee -a "$summary"
-  (cd $B && ctest -L gpu --output-on-failure -V > "$OUT/logs/ctest-gpu.log" 2>&1)
+  # The launch-forms corpus on the GPU (tests/app/launch_forms_test.cpp): 46 small programs,
+  # independent of one another, so several at once.
+  forms=RunOnTheGpuAndPassTheirOwnCheck
+  (cd $B && ctest -L gpu -R $forms -j "$jobs" --output-on-failure > "$OUT/logs/ctest-forms.log" 2>&1)
+  say "launch forms on the GPU: $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest-forms.log")"
+  grep -E "\(Failed\)|\(Skipped\)" "$OUT/logs/ctest-forms.log" | sed 's/^/  /' | tee -a "$summary"
+  (cd $B && ctest -L gpu -E $forms --output-on-failure -V > "$OUT/logs/ctest-gpu.log" 2>&1)
   say "ctest -L gpu: $(grep -E 'tests passed|tests failed' "$OUT/logs/ctest-gpu.log")"
   grep -E "\(Failed\)|\(Skipped\)" "$OUT/logs/ctest-gpu.log" | sed 's/^/  /' | tee -a "$summary"
   grep -ohE "(occupancy agreement|potential block size agreement|resource table agreement)[^\"]*" \

@@ -227,6 +227,14 @@ bool is_program_path(const std::string& name) {
 
 namespace {
 
+// The first line of a compiler's output that names an error ("" when none does).
+std::string first_error_line(const std::string& output) {
+  std::istringstream said(output);
+  for (std::string l; std::getline(said, l);)
+    if (l.find("error") != std::string::npos) return l;
+  return "";
+}
+
 // The .cu files of its own folder the program includes ("kernels.cu"), lowered beside it like
 // its headers. Only those it names: a folder of programs holds many .cu files.
 std::vector<fs::path> included_cu_files(const fs::path& source, const std::string& text) {
@@ -311,8 +319,9 @@ std::string as_the_user_wrote_it(const std::string& output, const fs::path& sour
   return said;
 }
 
-// The build; `halves` false has nvcc build a GPU program whole.
-Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
+// The build; `halves` false has nvcc build a GPU program whole, `front_end` false lowers it line
+// by line alone.
+Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool front_end) {
   const auto start = Clock::now();
   std::error_code ec;
   const fs::path source = fs::absolute(o.file, ec);
@@ -391,7 +400,9 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
                     std::to_string(st.st_mtim.tv_nsec));
   };
   for (const std::string& lib : libraries) stamp(lib);
-  stamp(dirs.front_end.string());  // what lowers the program is part of the build
+  // What lowers the program is part of the build.
+  if (front_end) stamp(dirs.front_end.string());
+  else key.push_back("lowered line by line");
   std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
   for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
@@ -414,7 +425,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   // Halves tried before, whose host half did not compile apart: nvcc's whole build of it.
   if (std::string why; split && fs::exists(dir / "whole_because", ec) &&
                        std::getline(std::ifstream(dir / "whole_because"), why)) {
-    Result<ProgramBuild> whole = compile_program(o, false);
+    Result<ProgramBuild> whole = compile_program(o, false, front_end);
     if (whole) {
       whole->whole_because = why;
       whole->seconds = seconds_since(start);
@@ -440,7 +451,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   for (const std::string& i : o.includes)
     clang_options.push_back("-I" + fs::absolute(i, ec).string());
   for (const std::string& d : o.defines) clang_options.push_back("-D" + d);
-  ProgramLowering lowering(clang_options);
+  ProgramLowering lowering(clang_options, front_end);
   // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
   auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* extension,
                            std::vector<std::string>& into) -> Result<fs::path> {
@@ -497,14 +508,12 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
     if (rc && *rc == 0 && (!host_rc || *host_rc != 0)) {
       // Something of the host half the lowering did not foresee: nvcc builds the program whole
       // and has the last word.
-      std::string first_line = host_rc ? "" : host_rc.status().message();
-      std::istringstream said(host_output);
-      for (std::string l; first_line.empty() && std::getline(said, l);)
-        if (l.find("error") != std::string::npos) first_line = l;
+      const std::string first_line =
+          host_rc ? first_error_line(host_output) : host_rc.status().message();
       fs::remove_all(dir, ec);
       fs::create_directories(dir, ec);
       const std::string why = "the host half did not compile apart: " + first_line;
-      Result<ProgramBuild> again = compile_program(o, false);
+      Result<ProgramBuild> again = compile_program(o, false, front_end);
       if (again) {
         again->whole_because = why;
         again->seconds = seconds_since(start);
@@ -584,7 +593,18 @@ std::string emulator_stop(const std::string& fault_file) {
 Result<ProgramBuild> build_program(const ProgramOptions& o) {
   // COOPVIZ_GPU_BUILD=whole: nvcc builds GPU programs whole (to compare the two ways).
   const char* way = std::getenv("COOPVIZ_GPU_BUILD");
-  return compile_program(o, !(way && std::string(way) == "whole"));
+  const bool halves = !(way && std::string(way) == "whole");
+  Result<ProgramBuild> build = compile_program(o, halves, true);
+  std::error_code ec;
+  if (build || !fs::exists(data_dirs().front_end, ec)) return build;
+  // A program that compiles lowered line by line is never refused for what the front end made
+  // of it (a construct it rewrote in a way the compiler did not take): that build, with a note.
+  // A program that fails both ways gets the front end's words, about the user's lines alike.
+  Result<ProgramBuild> lined = compile_program(o, halves, false);
+  if (!lined) return build;
+  lined->front_end_note = "the front end's lowering did not compile, so it was lowered line by "
+                          "line: " + first_error_line(build.status().message());
+  return lined;
 }
 
 uint64_t program_memory_limit(const ProgramOptions& o) {

@@ -55,14 +55,15 @@ Result<FrontEndEdits> run_front_end(const fs::path& tool, const std::string& tex
 
 }  // namespace
 
-ProgramLowering::ProgramLowering(std::vector<std::string> clang_options)
-    : clang_options_(std::move(clang_options)) {}
+ProgramLowering::ProgramLowering(std::vector<std::string> clang_options, bool use_front_end)
+    : clang_options_(std::move(clang_options)), use_front_end_(use_front_end) {}
 
 Result<std::string> ProgramLowering::lower(const std::string& text, const std::string& path,
                                            SourceKind kind) {
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).string();
   auto read = read_.find(absolute);
+  if (read == read_.end() && !use_front_end_) read = read_.emplace(absolute, FrontEndEdits{}).first;
   if (read == read_.end()) {
     const fs::path tool = data_dirs().front_end;
     Result<FrontEndEdits> edits = Status::error("COOPVIZ_FRONTEND=off");

@@ -17,8 +17,9 @@ namespace coop::app {
 
 class ProgramLowering {
  public:
-  // `clang_options`: the program's own -I and -D, as the compiler gets them.
-  explicit ProgramLowering(std::vector<std::string> clang_options);
+  // `clang_options`: the program's own -I and -D, as the compiler gets them. `use_front_end`
+  // false lowers line by line alone (build_program's second try, program.hpp).
+  ProgramLowering(std::vector<std::string> clang_options, bool use_front_end);
 
   // `text`, read from `path`, lowered as `kind` (a program's kind, not SourceKind::Lesson).
   Result<std::string> lower(const std::string& text, const std::string& path, SourceKind kind);
@@ -28,6 +29,7 @@ class ProgramLowering {
 
  private:
   std::vector<std::string> clang_options_;
+  bool use_front_end_;
   std::map<std::string, FrontEndEdits> read_;  // by path: the GPU's two halves read it once
   std::string note_;
 };
