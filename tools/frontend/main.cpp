@@ -24,6 +24,8 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "tools/frontend/launch_edits.hpp"
 
 namespace {
@@ -52,6 +54,21 @@ std::string escaped(const std::string& s) {
   }
   return out;
 }
+
+// The real file system, less what is not a regular file: an #include of a FIFO or a device
+// would block the front end or never end (the compiler after it meets the same include under
+// coopviz's limits, and says so). Clang takes such a file as one it cannot open.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+ public:
+  RegularFilesOnly() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(
+      const llvm::Twine& path) override {
+    llvm::ErrorOr<llvm::vfs::Status> st = status(path);
+    if (st && st->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::permission_denied);
+    return ProxyFileSystem::openFileForRead(path);
+  }
+};
 
 class Consumer : public clang::ASTConsumer {
  public:
@@ -111,9 +128,14 @@ int main(int argc, char** argv) {
                                    "-include",
                                    kPreludePath};
   for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
-  const bool ran = clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<Action>(), text, args, file, "coopviz-frontend",
-      std::make_shared<clang::PCHContainerOperations>(), {{kPreludePath, kPrelude}});
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
+  auto in_memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  in_memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(text));
+  in_memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
+  files->pushOverlay(in_memory);
+  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(), text, files,
+                                                         args, file, "coopviz-frontend");
   // Errors in the source are no failure (they were counted above); a tool that did not run is.
   (void)ran;
   std::cout.flush();
