@@ -27,10 +27,12 @@ Result<FrontEndEdits> run_front_end(const fs::path& tool, const std::string& tex
   std::vector<std::string> argv = {tool.string(), path};
   argv.insert(argv.end(), options.begin(), options.end());
   std::string output;
-  // Clang reads a program and its headers in about a second; a minute means something is wrong.
+  // Clang reads a program and its headers in about a second and a few hundred MiB; a minute or
+  // 4 GiB means something is wrong (a huge include), and the line lowering takes over.
   ChildLimits limits;
   limits.wall_seconds = 60;
   limits.cpu_seconds = 60;
+  limits.address_space = uint64_t(4) << 30;
   Result<ChildEnd> end = run_supervised(
       [&] {
         const int in = ::open(input, O_RDONLY);
