@@ -23,6 +23,11 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # binutils' addr2line names the source line of each recorded load and store (--record-memory).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++, binutils, libzstd1, fonts-dejavu-core, fonts-jetbrains-mono")
+if(COOPVIZ_FRONTEND)
+  # coopviz-frontend links libclang-cpp16 and libllvm16 (found by SHLIBDEPS, named here too) and
+  # reads Clang's built-in headers (stddef.h, the CUDA built-in variables) from their package.
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libclang-cpp16, libllvm16, libclang-common-16-dev")
+endif()
 # GPU programs need NVIDIA's driver and CUDA toolkit (nvcc, CUDA 12 or newer), which are not in
 # Debian's main archive: suggested, not required.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cuda-toolkit")

@@ -11,6 +11,8 @@ packages=(
   fonts-dejavu-core fonts-jetbrains-mono
   xvfb xauth
   desktop-file-utils  # checks the installed coopviz.desktop (tests/install)
+  # coopviz-frontend, Clang's C++ front end of the lowering (tools/frontend)
+  libclang-16-dev libclang-cpp16-dev llvm-16-dev libclang-common-16-dev
 )
 
 missing=()

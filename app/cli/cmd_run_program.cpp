@@ -157,6 +157,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                 << "\n";
     return 3;
   }
+  if (!build->front_end_note.empty() && !o.json)
+    std::cerr << "coopviz: note: " << build->front_end_note << "\n";
   std::fflush(stdout);
   Result<ProgramRun> run = run_program(p, *build);
   if (!run) {
@@ -216,6 +218,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;
+    if (!build->front_end_note.empty()) out["front_end_note"] = build->front_end_note;
     if (!gpu_arch.empty()) {
       out["gpu_build"] = build->halves ? "halves" : "whole";
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;

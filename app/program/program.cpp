@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/program/child_process.hpp"
+#include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
 #include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
@@ -224,29 +225,60 @@ bool is_program_path(const std::string& name) {
 
 namespace {
 
+// The first line of a compiler's output that names an error ("" when none does).
+std::string first_error_line(const std::string& output) {
+  std::istringstream said(output);
+  for (std::string l; std::getline(said, l);)
+    if (l.find("error") != std::string::npos) return l;
+  return "";
+}
+
+// The .cu files of its own folder the program includes ("kernels.cu"), lowered beside it like
+// its headers. Only those it names: a folder of programs holds many .cu files.
+std::vector<fs::path> included_cu_files(const fs::path& source, const std::string& text) {
+  static const std::regex include_cu(R"re(^\s*#\s*include\s*"([^"/]+\.cu)")re");
+  std::vector<fs::path> files;
+  std::istringstream lines(text);
+  std::error_code ec;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include_cu)) continue;
+    const fs::path file = source.parent_path() / m[1].str();
+    if (file != source && fs::is_regular_file(file, ec)) files.push_back(file);
+  }
+  return files;
+}
+
 // The program's own headers, lowered as `kind` like the program: those beside it into `to`
 // (where the lowered program is, so `#include "x.cuh"` finds them first), those of each -I
 // folder into to/include<k>, which the returned -I options search before the original folder.
-Result<std::vector<std::string>> lower_headers(const fs::path& source,
+Result<std::vector<std::string>> lower_headers(const fs::path& source, const std::string& text,
                                                const std::vector<std::string>& includes,
-                                               SourceKind kind, const fs::path& to) {
+                                               SourceKind kind, const fs::path& to,
+                                               ProgramLowering& lowering) {
   std::error_code ec;
+  auto lower_file = [&](const fs::path& file, const fs::path& into) -> Status {
+    Result<std::string> h = read_file(file.string());
+    if (!h) return h.status();
+    Result<std::string> l = lowering.lower(*h, file.string(), kind);
+    if (!l) return l.status();
+    std::ofstream out(into / file.filename());
+    out << "#pragma once\n" << *l;
+    return {};
+  };
   auto lower_folder = [&](const fs::path& from, const fs::path& into) -> Status {
     fs::create_directories(into, ec);
     for (const auto& entry : fs::directory_iterator(from, ec)) {
       if (entry.path() == source || !entry.is_regular_file() ||
           !is_header_path(entry.path().string()))
         continue;
-      Result<std::string> h = read_file(entry.path().string());
-      if (!h) return h.status();
-      Result<std::string> l = lower_source(*h, entry.path().string(), kind);
-      if (!l) return l.status();
-      std::ofstream out(into / entry.path().filename());
-      out << "#pragma once\n" << *l;
+      if (Status s = lower_file(entry.path(), into); !s) return s;
     }
     return {};
   };
   if (Status s = lower_folder(source.parent_path(), to); !s) return s;
+  for (const fs::path& file : included_cu_files(source, text))
+    if (Status s = lower_file(file, to); !s) return s;
   std::vector<std::string> options;
   for (size_t k = 0; k < includes.size(); ++k) {
     const fs::path lowered = to / ("include" + std::to_string(k));
@@ -285,8 +317,9 @@ std::string as_the_user_wrote_it(const std::string& output, const fs::path& sour
   return said;
 }
 
-// The build; `halves` false has nvcc build a GPU program whole.
-Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
+// The build; `halves` false has nvcc build a GPU program whole, `front_end` false lowers it line
+// by line alone.
+Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool front_end) {
   const auto start = Clock::now();
   std::error_code ec;
   const fs::path source = fs::absolute(o.file, ec);
@@ -365,16 +398,21 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
                     std::to_string(st.st_mtim.tv_nsec));
   };
   for (const std::string& lib : libraries) stamp(lib);
+  // What lowers the program is part of the build.
+  if (front_end) stamp(dirs.front_end.string());
+  else key.push_back("lowered line by line");
   std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
   for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
   std::sort(header_files.begin(), header_files.end());
   for (const std::string& file : header_files) stamp(file);
-  // Headers next to the program (its own helpers) are part of what it is.
+  // Headers next to the program (its own helpers) and .cu files it includes are part of it.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
     if (entry.path() != source && is_header_path(entry.path().string()))
       if (Result<std::string> h = read_file(entry.path().string())) key.push_back(*h);
   }
+  for (const fs::path& file : included_cu_files(source, *text))
+    if (Result<std::string> cu = read_file(file.string())) key.push_back(*cu);
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
   const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
@@ -385,7 +423,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   // Halves tried before, whose host half did not compile apart: nvcc's whole build of it.
   if (std::string why; split && fs::exists(dir / "whole_because", ec) &&
                        std::getline(std::ifstream(dir / "whole_because"), why)) {
-    Result<ProgramBuild> whole = compile_program(o, false);
+    Result<ProgramBuild> whole = compile_program(o, false, front_end);
     if (whole) {
       whole->whole_because = why;
       whole->seconds = seconds_since(start);
@@ -406,13 +444,19 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   const std::string partial = build.executable + ".partial." + mine;
   const std::string partial_cubin = build.executable + ".cubin.partial." + mine;
 
+  // The program's files read by Clang's front end once for both of a GPU build's halves.
+  std::vector<std::string> clang_options;
+  for (const std::string& i : o.includes)
+    clang_options.push_back("-I" + fs::absolute(i, ec).string());
+  for (const std::string& d : o.defines) clang_options.push_back("-D" + d);
+  ProgramLowering lowering(clang_options, front_end);
   // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
   auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* extension,
                            std::vector<std::string>& into) -> Result<fs::path> {
-    Result<std::string> lowered = lower_source(*text, source.string(), kind);
+    Result<std::string> lowered = lowering.lower(*text, source.string(), kind);
     if (!lowered) return lowered.status();
     Result<std::vector<std::string>> include_options =
-        lower_headers(source, o.includes, kind, folder);
+        lower_headers(source, *text, o.includes, kind, folder, lowering);
     if (!include_options) return include_options.status();
     into.insert(into.end(), include_options->begin(), include_options->end());
     const fs::path path = folder / ("program." + mine + extension);
@@ -462,14 +506,12 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
     if (rc && *rc == 0 && (!host_rc || *host_rc != 0)) {
       // Something of the host half the lowering did not foresee: nvcc builds the program whole
       // and has the last word.
-      std::string first_line = host_rc ? "" : host_rc.status().message();
-      std::istringstream said(host_output);
-      for (std::string l; first_line.empty() && std::getline(said, l);)
-        if (l.find("error") != std::string::npos) first_line = l;
+      const std::string first_line =
+          host_rc ? first_error_line(host_output) : host_rc.status().message();
       fs::remove_all(dir, ec);
       fs::create_directories(dir, ec);
       const std::string why = "the host half did not compile apart: " + first_line;
-      Result<ProgramBuild> again = compile_program(o, false);
+      Result<ProgramBuild> again = compile_program(o, false, front_end);
       if (again) {
         again->whole_because = why;
         again->seconds = seconds_since(start);
@@ -495,6 +537,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves) {
   if (split) fs::rename(partial_cubin, build.executable + ".cubin", ec);
   if (!ec) fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
+  build.front_end_note = lowering.note();
   build.seconds = seconds_since(start);
   return build;
 }
@@ -548,7 +591,18 @@ std::string emulator_stop(const std::string& fault_file) {
 Result<ProgramBuild> build_program(const ProgramOptions& o) {
   // COOPVIZ_GPU_BUILD=whole: nvcc builds GPU programs whole (to compare the two ways).
   const char* way = std::getenv("COOPVIZ_GPU_BUILD");
-  return compile_program(o, !(way && std::string(way) == "whole"));
+  const bool halves = !(way && std::string(way) == "whole");
+  Result<ProgramBuild> build = compile_program(o, halves, true);
+  std::error_code ec;
+  if (build || !fs::exists(data_dirs().front_end, ec)) return build;
+  // A program that compiles lowered line by line is never refused for what the front end made
+  // of it (a construct it rewrote in a way the compiler did not take): that build, with a note.
+  // A program that fails both ways gets the front end's words, about the user's lines alike.
+  Result<ProgramBuild> lined = compile_program(o, halves, false);
+  if (!lined) return build;
+  lined->front_end_note = "the front end's lowering did not compile, so it was lowered line by "
+                          "line: " + first_error_line(build.status().message());
+  return lined;
 }
 
 uint64_t program_memory_limit(const ProgramOptions& o) {

@@ -64,6 +64,9 @@ struct ProgramBuild {
   // way); else why nvcc built it whole.
   bool halves = false;
   std::string whole_because;
+  // Why the line lowering alone lowered a file of the program ("" when the C++ front end read
+  // them all; program_lowering.hpp).
+  std::string front_end_note;
 };
 
 // Lowers and compiles the program (or reuses the build of identical inputs). A compile error is

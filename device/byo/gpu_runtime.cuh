@@ -32,24 +32,31 @@
 namespace coop::byo {
 
 // cudaMalloc and cudaMallocManaged as the rewritten source calls them: named by their variable.
+// A pointer to const data (`const float* in` of a parameter struct) is allocated as CUDA's
+// void** cast allows: its constness is the program's view, not the allocation's.
+template <class T>
+std::remove_cv_t<T>** writable(T** ptr) {
+  return const_cast<std::remove_cv_t<T>**>(ptr);
+}
 template <class T>
 cudaError_t name_if_allocated(cudaError_t e, const char* name, T** ptr, size_t bytes) {
   if (e == cudaSuccess) {
     constexpr bool untyped = std::is_void_v<T>;
-    name_allocation(*ptr, bytes, name, value_type_of<std::remove_cv_t<T>>(),
+    name_allocation(*writable(ptr), bytes, name, value_type_of<std::remove_cv_t<T>>(),
                     untyped ? 1u : uint32_t(sizeof(std::conditional_t<untyped, char, T>)));
   }
   return e;
 }
 template <class T>
 cudaError_t malloc_as(const char* name, T** ptr, size_t bytes) {
-  return name_if_allocated(cudaMalloc(reinterpret_cast<void**>(ptr), bytes), name, ptr, bytes);
+  return name_if_allocated(cudaMalloc(reinterpret_cast<void**>(writable(ptr)), bytes), name, ptr,
+                           bytes);
 }
 template <class T>
 cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
                               unsigned flags = cudaMemAttachGlobal) {
-  return name_if_allocated(cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags), name,
-                           ptr, bytes);
+  return name_if_allocated(
+      cudaMallocManaged(reinterpret_cast<void**>(writable(ptr)), bytes, flags), name, ptr, bytes);
 }
 
 // One launch of `function` with its arguments in an array (cudaLaunchKernel's form).

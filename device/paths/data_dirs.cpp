@@ -20,6 +20,7 @@ DataDirs data_dirs() {
     d.fonts = share / "fonts";
     d.headers = share / "include";
     d.libraries = (bin / COOPVIZ_LIBRARIES_FROM_BIN).lexically_normal();
+    d.front_end = bin / "coopviz-frontend";
   } else {
     const fs::path source = COOPVIZ_SOURCE_DIR;
     d.traces = {source / "assets" / "traces"};
@@ -29,7 +30,10 @@ DataDirs data_dirs() {
     d.fonts = COOPVIZ_SYSTEM_FONTS;
     d.headers = source;
     d.libraries = COOPVIZ_LIBRARY_DIR;
+    d.front_end = COOPVIZ_FRONT_END;
   }
+  if (const char* front_end = std::getenv("COOPVIZ_FRONTEND"); front_end && *front_end)
+    d.front_end = std::string(front_end) == "off" ? fs::path() : fs::path(front_end);
   if (const char* assets = std::getenv("COOPVIZ_ASSETS"); assets && *assets)
     d.traces.insert(d.traces.begin(), fs::path(assets) / "traces");
   if (const char* lessons = std::getenv("COOPVIZ_LESSON_SOURCES"); lessons && *lessons)

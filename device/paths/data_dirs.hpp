@@ -22,6 +22,9 @@ struct DataDirs {
   std::filesystem::path fonts;      // dejavu/ and jetbrains-mono/
   std::filesystem::path headers;    // where "device/byo/runtime.hpp" and the shim folders are
   std::filesystem::path libraries;  // the static libraries a user's program links
+  // coopviz-frontend, the Clang front end of the lowering (device/lowering/front_end.hpp):
+  // $COOPVIZ_FRONTEND when set ("off": none), else beside the binary, else the build tree's.
+  std::filesystem::path front_end;
 };
 
 // Looked up on each call, so a changed environment (as in tests) is seen; it costs a readlink.

@@ -16,7 +16,7 @@ trap 'rm -rf "$work/home"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 share=$prefix/share/coopviz
-for f in bin/coopviz lib/coopviz/libcoopviz_byo_runtime.a lib/coopviz/libcoopviz_byo_gpu_runtime.a \
+for f in bin/coopviz bin/coopviz-frontend lib/coopviz/libcoopviz_byo_runtime.a lib/coopviz/libcoopviz_byo_gpu_runtime.a \
          lib/coopviz/libcoopviz_emu.a lib/coopviz/libcoopviz_gpu.a lib/coopviz/libcoopviz_launch.a \
          lib/coopviz/libcoopviz_occupancy.a lib/coopviz/libcoopviz_trace.a \
          share/coopviz/traces/grid-sync.cvt \

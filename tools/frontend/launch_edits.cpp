@@ -1,0 +1,310 @@
+#include "tools/frontend/launch_edits.hpp"
+
+#include <algorithm>
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace coop::frontend {
+namespace {
+
+using namespace clang;
+
+std::string quoted(std::string s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\n' || c == '\t') c = ' ';
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The edits of one construct: all of them, or none when one place is not the main file's text.
+class Rewrite {
+ public:
+  Rewrite(const SourceManager& sm, const LangOptions& lang) : sm_(sm), lang_(lang) {}
+
+  // Where each key location of the construct is written. A construct written in the main file
+  // (also as a macro's argument, CHECK(k<<<1, 32>>>(x))) is edited there; one written in a
+  // macro's body is edited in the body, and a part of it that is the macro's argument at the
+  // parameter's place (so `#define RUN(k) k<<<1, 32>>>()` names the kernel `#k`).
+  void locate(std::vector<SourceLocation> keys) {
+    bool argument = false, body = false;
+    for (SourceLocation l : keys) {
+      if (l.isInvalid()) ok_ = false;
+      if (l.isMacroID()) (sm_.isMacroArgExpansion(l) ? argument : body) = true;
+    }
+    mixed_ = argument && body;
+    body_ = body;
+  }
+  // Written in a macro's body, which each expansion shares.
+  bool in_macro_body() const { return body_; }
+  SourceLocation at(SourceLocation l, bool* from_argument = nullptr) const {
+    if (mixed_ && l.isMacroID() && sm_.isMacroArgExpansion(l)) {
+      if (from_argument) *from_argument = true;
+      l = sm_.getImmediateExpansionRange(l).getBegin();
+    }
+    return sm_.getSpellingLoc(l);
+  }
+  bool in_main(SourceLocation l) const {
+    return l.isValid() && l.isFileID() && sm_.isWrittenInMainFile(l);
+  }
+  // The text of the tokens from `b` to `e` (both already mapped by at()).
+  std::string text(SourceLocation b, SourceLocation e) {
+    if (!in_main(b) || !in_main(e) || sm_.getFileOffset(e) < sm_.getFileOffset(b)) {
+      ok_ = false;
+      return "";
+    }
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(b, e), sm_, lang_).str();
+  }
+  void replace(SourceLocation b, SourceLocation e, std::string with) {
+    const std::string old = text(b, e);
+    if (!ok_) return;
+    with.append(std::count(old.begin(), old.end(), '\n'), '\n');  // keep the lines
+    edits_.push_back({sm_.getFileOffset(b), unsigned(old.size()), std::move(with)});
+  }
+  void insert(SourceLocation l, std::string what) {
+    if (!in_main(l)) ok_ = false;
+    if (ok_) edits_.push_back({sm_.getFileOffset(l), 0, std::move(what)});
+  }
+  // A token of known spelling (`<<<`, `>>>`) replaced.
+  void replace_token(SourceLocation l, const char* spelled, std::string with) {
+    if (text(l, l) != spelled) ok_ = false;
+    replace(l, l, std::move(with));
+  }
+  bool ok() const { return ok_; }
+  std::vector<Edit>& edits() { return edits_; }
+
+ private:
+  const SourceManager& sm_;
+  const LangOptions& lang_;
+  bool ok_ = true, mixed_ = false, body_ = false;
+  std::vector<Edit> edits_;
+};
+
+// The function a callee expression names, without casts and `&` (`(void*)&k`, `k`).
+const Expr* kernel_expression(const Expr* e) {
+  e = e->IgnoreParenCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    e = u->getSubExpr()->IgnoreParenCasts();
+  return e;
+}
+
+class Visitor : public RecursiveASTVisitor<Visitor> {
+ public:
+  explicit Visitor(ASTContext& context)
+      : context_(context), sm_(context.getSourceManager()), policy_(context.getPrintingPolicy()) {
+    policy_.SuppressTagKeyword = true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* call) {
+    const CallExpr* config = call->getConfig();
+    const Expr* callee = call->getCallee()->IgnoreImpCasts();
+    if (!config) return skip(call->getBeginLoc(), "a launch without its configuration");
+    const SourceLocation open = config->getCallee()->getBeginLoc(), close = config->getRParenLoc();
+    Rewrite r(sm_, context_.getLangOpts());
+    r.locate({callee->getBeginLoc(), callee->getEndLoc(), open, close, call->getRParenLoc()});
+    bool from_argument = false;
+    const SourceLocation b = r.at(callee->getBeginLoc(), &from_argument);
+    const SourceLocation e = r.at(callee->getEndLoc());
+    const std::string written = r.text(b, e);
+    // In a macro's body the deduced arguments may differ from one expansion to the next.
+    std::string full_name;
+    const std::string deduced = r.in_macro_body() ? "" : deduced_arguments(callee, r, &full_name);
+    const std::string name = from_argument       ? "#" + written
+                             : full_name.empty() ? quoted(written + deduced)
+                                                 : quoted(full_name);
+    r.insert(b, "::coop::byo::launcher(" + name + ", ");
+    r.replace_token(r.at(open), "<<<", ", ");
+    r.replace_token(r.at(close), ">>>", ")");
+    // Default arguments the launch leaves out: the pointer the runtime calls through has none.
+    std::string defaults;
+    unsigned given = 0;
+    for (const Expr* arg : call->arguments()) {
+      if (const auto* d = dyn_cast<CXXDefaultArgExpr>(arg)) {
+        const std::string value = default_argument(*d, call->getDirectCallee());
+        if (value.empty()) return skip(call->getBeginLoc(), "a default argument without text");
+        defaults += (given++ || !defaults.empty() ? ", " : "") + value;
+      } else {
+        ++given;
+      }
+    }
+    if (!defaults.empty()) r.insert(r.at(call->getRParenLoc()), defaults);
+    return commit(r, call->getBeginLoc(), "a launch not written in this file", true);
+  }
+
+  bool VisitCallExpr(CallExpr* call) {
+    if (isa<CUDAKernelCallExpr>(call) || call->getNumArgs() < 2) return true;
+    const Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+    std::string api;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(callee)) api = ref->getNameInfo().getAsString();
+    if (const auto* over = dyn_cast<OverloadExpr>(callee)) api = over->getName().getAsString();
+    const char* to = api == "cudaLaunchCooperativeKernel" ? "::coop::byo::launch_cooperative"
+                     : api == "cudaLaunchKernel"          ? "::coop::byo::launch_kernel"
+                     : api == "cudaLaunchKernelEx"        ? "::coop::byo::launch_ex"
+                                                          : nullptr;
+    if (!to) return true;
+    const unsigned index = api == "cudaLaunchKernelEx" ? 1 : 0;
+    const Expr* arg = call->getArg(index);
+    const Expr* kernel = kernel_expression(arg);
+    const QualType type = kernel->getType();
+    const bool typed = type->isFunctionType() || type->isFunctionPointerType() ||
+                       type->isDependentType() ||
+                       type->isSpecificBuiltinType(BuiltinType::Overload);
+    Rewrite r(sm_, context_.getLangOpts());
+    r.locate({callee->getBeginLoc(), arg->getBeginLoc(), arg->getEndLoc(), kernel->getBeginLoc(),
+              kernel->getEndLoc(), call->getArg(0)->getBeginLoc()});
+    if (!typed) {
+      // A void* the kernel's type cannot be read from: CUDA's own call stays (the parentheses
+      // keep the line lowering from rewriting it).
+      r.replace(r.at(callee->getBeginLoc()), r.at(callee->getEndLoc()), "(" + api + ")");
+      commit(r, call->getBeginLoc(), "", true);
+      --result_.launches;
+      return skip(call->getBeginLoc(), api + ": the kernel is a " + type.getAsString(policy_) +
+                                           ", whose parameter types cannot be known");
+    }
+    const std::string kernel_text = r.text(r.at(kernel->getBeginLoc()), r.at(kernel->getEndLoc())) +
+                                    deduced_arguments(kernel, r);
+    r.replace(r.at(callee->getBeginLoc()), r.at(callee->getEndLoc()), to);
+    if (index == 0) {
+      r.replace(r.at(arg->getBeginLoc()), r.at(arg->getEndLoc()),
+                quoted(kernel_text) + ", " + kernel_text);
+    } else {
+      r.insert(r.at(call->getArg(0)->getBeginLoc()), quoted(kernel_text) + ", ");
+      r.replace(r.at(arg->getBeginLoc()), r.at(arg->getEndLoc()), kernel_text);
+    }
+    return commit(r, call->getBeginLoc(), api + " not written in this file", true);
+  }
+
+  // Each variable of a __shared__ declaration becomes a reference to the running block's copy
+  // (device/lowering/lowering.hpp), all on the declaration's first line.
+  bool VisitDeclStmt(DeclStmt* statement) {
+    std::string lowered;
+    int shared = 0;
+    for (const Decl* d : statement->decls()) {
+      const auto* var = dyn_cast<VarDecl>(d);
+      if (!var || !var->hasAttr<CUDASharedAttr>()) continue;
+      ++shared;
+      if (var->isInvalidDecl() || var->getType()->containsErrors())
+        return skip(statement->getBeginLoc(), "a __shared__ declaration Clang could not read");
+      if (var->hasInit()) return skip(statement->getBeginLoc(), "a __shared__ initializer");
+      lowered += shared_variable(*var);
+    }
+    if (!shared) return true;
+    // Where it is written: `__shared__` itself is a macro of CUDA's headers.
+    Rewrite r(sm_, context_.getLangOpts());
+    r.replace(sm_.getExpansionRange(statement->getBeginLoc()).getBegin(),
+              sm_.getExpansionRange(statement->getEndLoc()).getEnd(), lowered);
+    if (r.ok()) result_.shared_variables += shared;
+    return commit(r, statement->getBeginLoc(), "a __shared__ declaration not in this file", false);
+  }
+
+  LaunchEdits& result() { return result_; }
+
+ private:
+  // The template arguments Clang deduced for a kernel template named without (all of) them, as
+  // `<float, 4>`; an edit spells them after the name, or in place of the partial list.
+  std::string deduced_arguments(const Expr* callee, Rewrite& r, std::string* full_name = nullptr) {
+    const auto* ref = dyn_cast<DeclRefExpr>(kernel_expression(callee));
+    const auto* fn = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
+    const TemplateArgumentList* args = fn ? fn->getTemplateSpecializationArgs() : nullptr;
+    if (!args || (ref->hasExplicitTemplateArgs() && ref->getNumTemplateArgs() == args->size()))
+      return "";
+    std::string printed;
+    llvm::raw_string_ostream out(printed);
+    printTemplateArgumentList(out, args->asArray(), policy_);
+    out.flush();
+    if (ref->hasExplicitTemplateArgs()) {
+      // `k<4>` of k<int, typename>: the whole list in place of the one written, and in the name.
+      if (full_name)
+        *full_name =
+            r.text(r.at(callee->getBeginLoc()), r.at(ref->getNameInfo().getEndLoc())) + printed;
+      r.replace(r.at(ref->getLAngleLoc()), r.at(ref->getRAngleLoc()), printed);
+      return "";
+    }
+    r.insert(Lexer::getLocForEndOfToken(r.at(ref->getNameInfo().getEndLoc()), 0, sm_,
+                                        context_.getLangOpts()),
+             printed);
+    return printed;
+  }
+
+  // A default argument as the launch must spell it: as written, or for a kernel template's
+  // instance, as instantiated (`T(1)` of bump<int> is `int(1)`).
+  std::string default_argument(const CXXDefaultArgExpr& d, const FunctionDecl* kernel) {
+    if (kernel && kernel->isTemplateInstantiation()) {
+      std::string printed;
+      llvm::raw_string_ostream out(printed);
+      d.getExpr()->printPretty(out, nullptr, policy_);
+      return out.str();
+    }
+    return Lexer::getSourceText(sm_.getExpansionRange(d.getParam()->getDefaultArgRange()), sm_,
+                                context_.getLangOpts())
+        .str();
+  }
+
+  std::string shared_variable(const VarDecl& var) {
+    const std::string name = var.getNameAsString();
+    QualType type = var.getType();
+    if (var.hasExternalStorage()) {
+      const ArrayType* array = type->getAsArrayTypeUnsafe();
+      const std::string element = (array ? array->getElementType() : type).getAsString(policy_);
+      return element + "* " + name + " = reinterpret_cast<" + element +
+             "*>(::coop::emu::dynamic_shared(\"" + name + "\", sizeof(" + element + "))); ";
+    }
+    const std::string slot =
+        "coop_slot_" + name + "_" + std::to_string(sm_.getSpellingLineNumber(var.getLocation()));
+    return "static const ::coop::emu::SharedSlot " + slot + "{\"" + name + "\", __LINE__}; auto& " +
+           name + " = ::coop::emu::shared_decl<" + type.getAsString(policy_) + ">(" + slot + "); ";
+  }
+
+  bool skip(SourceLocation at, const std::string& why) {
+    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
+    if (p.isValid() && sm_.isWrittenInMainFile(sm_.getExpansionLoc(at)))
+      result_.skipped.push_back(
+          {std::string(p.getFilename()) + ":" + std::to_string(p.getLine()), why});
+    return true;
+  }
+
+  bool commit(Rewrite& r, SourceLocation at, const std::string& why, bool launch) {
+    if (!r.ok()) return why.empty() ? true : skip(at, why);
+    for (Edit& e : r.edits()) {
+      e.shared = !launch;
+      result_.edits.push_back(std::move(e));
+    }
+    if (launch) ++result_.launches;
+    return true;
+  }
+
+  ASTContext& context_;
+  const SourceManager& sm_;
+  PrintingPolicy policy_;
+  LaunchEdits result_;
+};
+
+}  // namespace
+
+LaunchEdits collect_launch_edits(clang::ASTContext& context) {
+  Visitor visitor(context);
+  visitor.TraverseDecl(context.getTranslationUnitDecl());
+  LaunchEdits result = std::move(visitor.result());
+  // A launch in a macro is seen once per expansion: its edits once. Of two that overlap, the first.
+  std::stable_sort(result.edits.begin(), result.edits.end(),
+                   [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
+  std::vector<Edit> kept;
+  for (Edit& e : result.edits) {
+    const bool same = std::any_of(kept.begin(), kept.end(), [&](const Edit& k) {
+      return k.offset == e.offset && k.length == e.length && k.text == e.text;
+    });
+    if (same) continue;
+    if (!kept.empty() && kept.back().offset + kept.back().length > e.offset) continue;
+    kept.push_back(std::move(e));
+  }
+  result.edits = std::move(kept);
+  return result;
+}
+
+}  // namespace coop::frontend
