@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "device/byo/launch_progress.hpp"
 #include "device/byo/program_traces.hpp"
 #include "device/emu/fault_report.hpp"
 #include "device/emu/memory_record.hpp"
@@ -42,6 +43,8 @@ struct Device : ProgramTraces {
     exec().options().check_bounds = true;
     const char* check = std::getenv("COOPVIZ_CHECK_MEMORY");
     exec().options().check_initialisation = check && std::string(check) == "1";
+    // A launch that runs long says how far it got, for coopviz's report if it stops the program.
+    exec().options().progress = progress_reporter();
   }
 
   static DeviceProps device_from_environment() {
@@ -86,7 +89,9 @@ cudaError_t launch(const LaunchRequest& r) {
   ErasedLaunch e;
   e.name = r.name;
   e.emu_body = r.body;
+  progress_kernel(r.name);
   const Status s = device().launch(e, r.shape.config());
+  progress_kernel(nullptr);
   if (s.ok()) return cudaSuccess;
   // An access outside its allocation, or a read of memory never written: the program stops
   // there, as a GPU's would at an illegal address, and coopviz says why (fault_report.hpp).

@@ -7,6 +7,7 @@
 
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
+#include "device/emu/modelled_time.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu {
@@ -174,6 +175,7 @@ void rendezvous(CollectiveCall& call) {
                     call.wide_bytes);
   }
   const uint64_t t = ++w.clock;
+  meet_clocks(arrived);
   for (Lane* l : arrived) {
     l->call->depart_time = t;
     l->call = nullptr;
