@@ -56,8 +56,8 @@ std::string LaunchMonitor::stuck_thread() {
   for (const auto& w : workers_) {
     const Lane* lane = w->running.load(std::memory_order_relaxed);
     if (lane == nullptr) continue;
-    os << "thread (" << lane->info.thread_idx.str() << ") of block ("
-       << lane->info.block_idx.str() << ") runs ";
+    os << "thread (" << lane->info.thread_idx.str() << ") of block (" << lane->info.block_idx.str()
+       << ") runs ";
     uint16_t line = 0;
     const uint32_t code = w->last_code.load(std::memory_order_relaxed);
     if (code) code_place(code, &line);

@@ -42,7 +42,9 @@ int modelled_clock_mhz(const DeviceProps& device) {
   return device.clock_mhz > 0 ? device.clock_mhz : 1000;
 }
 
-bool in_emulated_thread() { return detail::t_worker != nullptr && detail::t_worker->current; }
+bool in_emulated_thread() {
+  return detail::t_worker != nullptr && detail::t_worker->current;
+}
 
 uint64_t clock_cycles(uint16_t line) {
   detail::Lane& lane = detail::current_lane();
@@ -51,8 +53,8 @@ uint64_t clock_cycles(uint16_t line) {
     lane.spin_step = kClockReadCycles;
     lane.spin_from = lane.cycles;
   } else {  // nothing but clock reads since: a spin, whose steps grow with its length
-    lane.spin_step = std::clamp((lane.cycles - lane.spin_from) / kSpinGrowth, lane.spin_step,
-                                kMaxSpinStep);
+    lane.spin_step =
+        std::clamp((lane.cycles - lane.spin_from) / kSpinGrowth, lane.spin_step, kMaxSpinStep);
   }
   lane.cycles += lane.spin_step;
   return lane.cycles;
@@ -92,8 +94,8 @@ void finish_launch_clock(LaunchState& L) {
 }
 
 void start_block_clock(LaunchState& L, Block& block) {
-  const uint64_t start = L.sm_cycles[block.lanes.front().info.sm % L.sm_count].load(
-      std::memory_order_relaxed);
+  const uint64_t start =
+      L.sm_cycles[block.lanes.front().info.sm % L.sm_count].load(std::memory_order_relaxed);
   for (Lane& lane : block.lanes) lane.cycles = start;
 }
 

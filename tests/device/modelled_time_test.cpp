@@ -41,13 +41,14 @@ TEST(ModelledTime, ASpinOnClock64For10MsOfGpuTimeEndsWellUnderASecond) {
   std::vector<uint64_t> waited;
   Trace trace;
   const auto start = std::chrono::steady_clock::now();
-  const Status s = emulate(launch_of({8, 1, 1}, {128, 1, 1}, [&] {
-                             const uint64_t from = clock_cycles(__LINE__);
-                             uint64_t now = from;
-                             while (now - from < wait) now = clock_cycles(__LINE__);
-                             std::lock_guard<std::mutex> hold(lock);
-                             waited.push_back(now - from);
-                           }),
+  const Status s = emulate(launch_of({8, 1, 1}, {128, 1, 1},
+                                     [&] {
+                                       const uint64_t from = clock_cycles(__LINE__);
+                                       uint64_t now = from;
+                                       while (now - from < wait) now = clock_cycles(__LINE__);
+                                       std::lock_guard<std::mutex> hold(lock);
+                                       waited.push_back(now - from);
+                                     }),
                            EmuOptions{}, trace);
   const double wall = seconds_since(start);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -87,16 +88,17 @@ TEST(ModelledTime, NanosleepMovesTheGlobalTimerOnByAtLeastItsArgument) {
   std::vector<uint64_t> slept(sleeps.size());
   std::vector<uint64_t> cycles(sleeps.size());
   Trace trace;
-  const Status s = emulate(launch_of({1, 1, 1}, {1, 1, 1}, [&] {
-                             for (size_t i = 0; i < sleeps.size(); ++i) {
-                               const uint64_t c0 = clock_cycles(__LINE__);
-                               const uint64_t t0 = globaltimer_ns(__LINE__);
-                               nanosleep_for(sleeps[i], __LINE__);
-                               const uint64_t t1 = globaltimer_ns(__LINE__);
-                               slept[i] = t1 - t0;
-                               cycles[i] = clock_cycles(__LINE__) - c0;
-                             }
-                           }),
+  const Status s = emulate(launch_of({1, 1, 1}, {1, 1, 1},
+                                     [&] {
+                                       for (size_t i = 0; i < sleeps.size(); ++i) {
+                                         const uint64_t c0 = clock_cycles(__LINE__);
+                                         const uint64_t t0 = globaltimer_ns(__LINE__);
+                                         nanosleep_for(sleeps[i], __LINE__);
+                                         const uint64_t t1 = globaltimer_ns(__LINE__);
+                                         slept[i] = t1 - t0;
+                                         cycles[i] = clock_cycles(__LINE__) - c0;
+                                       }
+                                     }),
                            EmuOptions{}, trace);
   ASSERT_TRUE(s.ok()) << s.message();
   const double mhz = modelled_clock_mhz(default_emulated_device());
@@ -129,10 +131,11 @@ TEST(ModelledTime, ALaunchPastItsTimeLimitSaysItWasStillMakingProgress) {
     ++reports;
   };
   Trace trace;
-  const Status s = emulate(launch_of({4, 1, 1}, {32, 1, 1}, [] {
-                             if (this_thread().block_rank == 0) return;
-                             for (;;) nanosleep_for(1000, __LINE__);
-                           }),
+  const Status s = emulate(launch_of({4, 1, 1}, {32, 1, 1},
+                                     [] {
+                                       if (this_thread().block_rank == 0) return;
+                                       for (;;) nanosleep_for(1000, __LINE__);
+                                     }),
                            o, trace);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("while still making progress (1 of 4 blocks finished"),
