@@ -299,6 +299,35 @@ std::string lower_clock_reads(const std::string& line) {
   return out;
 }
 
+// A kernel cast to void* (`(void*)k`, `(const void *)&k`): a CUDA Graph's kernel node gets only
+// that address, so the runtime is told here which kernel it is (device/byo/graphs.hpp):
+//   (void*)k  ->  (void*)::coop::byo::kernel_pointer("k", k)
+// Any other operand of the cast (a buffer, an integer) goes through unchanged; an operand that
+// continues past the name (a call, an index, a member) is not matched.
+std::string lower_kernel_casts(const std::string& line) {
+  if (line.find("void") == std::string::npos) return line;
+  // (void*)k, with what may follow the operand; reinterpret_cast<void*>(k), with its parenthesis.
+  static const std::regex cast_re(
+      R"((\(\s*(?:const\s+)?void\s*\*\s*\))\s*(&\s*)?((?:::)?[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?))"
+      R"((?=\s*(?:[,;)}?:]|$))|)"
+      R"((reinterpret_cast\s*<\s*(?:const\s+)?void\s*\*\s*>\s*\()\s*(&\s*)?)"
+      R"(((?:::)?[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)(?=\s*\)))");
+  std::string code = code_part(line);
+  code.resize(line.size(), ' ');
+  std::string out;
+  size_t copied = 0;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), cast_re);
+       it != std::sregex_iterator(); ++it) {
+    const int g = (*it)[1].matched ? 1 : 4;  // which of the two forms
+    const std::string name = line.substr(size_t(it->position(g + 2)), size_t(it->length(g + 2)));
+    if (name == "nullptr" || name == "NULL" || name == "this") continue;
+    out += line.substr(copied, size_t(it->position(0)) - copied) + it->str(g) +
+           "::coop::byo::kernel_pointer(\"" + name + "\", " + it->str(g + 1) + name + ")";
+    copied = size_t(it->position(0) + it->length(0));
+  }
+  return out + line.substr(copied);
+}
+
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).
 Result<std::string> lower_program_line(std::string line, const std::string& path, int number,
                                        SourceKind kind) {
@@ -389,7 +418,7 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       from = at + head.size();
     }
   }
-  return line;
+  return lower_kernel_casts(line);
 }
 
 }  // namespace

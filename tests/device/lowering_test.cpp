@@ -103,6 +103,24 @@ TEST(Lowering, ClockReadsAndTimerRegistersBecomeModelledTime) {
   EXPECT_EQ(program(other).substr(15), other);
 }
 
+// A kernel cast to void* is named for the runtime, which a graph's kernel node knows only by
+// that address; a cast of anything else keeps its value (kernel_pointer returns it).
+TEST(Lowering, KernelsCastToVoidPointersAreNamed) {
+  EXPECT_EQ(program("p.func = (void *)reduce;\n").substr(15),
+            "p.func = (void *)::coop::byo::kernel_pointer(\"reduce\", reduce);\n");
+  EXPECT_EQ(program("f((const void*)&ns::k<float, 2>, (void*)&d_in, n);\n").substr(15),
+            "f((const void*)::coop::byo::kernel_pointer(\"ns::k<float, 2>\", &ns::k<float, 2>), "
+            "(void*)::coop::byo::kernel_pointer(\"d_in\", &d_in), n);\n");
+  EXPECT_EQ(program("p.func = reinterpret_cast<void*>(&k);\n").substr(15),
+            "p.func = reinterpret_cast<void*>(::coop::byo::kernel_pointer(\"k\", &k));\n");
+  for (const char* kept : {"q = (void*)p[3];\n", "q = (void*)f(x);\n", "q = (void*)s.ptr;\n",
+                           "q = (void*)nullptr;\n", "cudaMalloc((void**)&d, n);\n"})
+    EXPECT_EQ(program(kept).substr(15).find("kernel_pointer"), std::string::npos) << kept;
+  // A launch through cudaLaunchKernel names its kernel as before.
+  EXPECT_EQ(program("cudaLaunchKernel((void*)k, g, b, args);\n").substr(15),
+            "::coop::byo::launch_kernel(\"k\", k, g, b, args);\n");
+}
+
 TEST(Lowering, SharedDeclarationsInEitherOrder) {
   EXPECT_NE(program("  extern __shared__ float dyn[];")
                 .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared(\"dyn\", "
