@@ -107,10 +107,4 @@ void finish_block_clock(LaunchState& L, const Block& block) {
   L.blocks_done.fetch_add(1, std::memory_order_relaxed);
 }
 
-void meet_clocks(std::span<Lane* const> members) {
-  uint64_t latest = 0;
-  for (const Lane* l : members) latest = std::max(latest, l->cycles);
-  for (Lane* l : members) l->cycles = latest;
-}
-
 }  // namespace coop::emu::detail

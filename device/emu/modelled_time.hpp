@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 
 #include "device/launch/device_props.hpp"
 
@@ -42,7 +41,5 @@ void finish_launch_clock(LaunchState& launch);
 // A new block's threads start at its SM's clock; a finished block moves the SM's clock on.
 void start_block_clock(LaunchState& launch, Block& block);
 void finish_block_clock(LaunchState& launch, const Block& block);
-// The members of a barrier or collective leave it together, at the latest member's cycle.
-void meet_clocks(std::span<Lane* const> members);
 
 }  // namespace coop::emu::detail

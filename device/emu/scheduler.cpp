@@ -66,6 +66,9 @@ void set_state(Lane& lane, LaneState state) {
 void yield_to_scheduler(Lane& lane) {
   Worker& worker = *t_worker;
   flush_pending_store(worker);
+  // The work up to this step point, in modelled cycles; a clock read after it is no spin.
+  lane.cycles += kCyclesPerStep;
+  lane.spin_step = 0;
   switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
   lane.back = std::move(lane.back).resume();
   switched(lane.asan_fake_stack, nullptr, nullptr);
@@ -173,9 +176,6 @@ void prefetch_context(const Lane& lane) {
 void resume(Worker& worker, Lane& lane) {
   t_thread = &lane.info;
   worker.current = &lane;
-  // The work up to its next step point, in modelled cycles; a clock read after it is no spin.
-  lane.cycles += kCyclesPerStep;
-  lane.spin_step = 0;
   worker.last_code.store(0, std::memory_order_relaxed);
   worker.running.store(&lane, std::memory_order_relaxed);
   worker.last_resumed.store(uint64_t(lane.info.global_id) << 16 | lane.line,

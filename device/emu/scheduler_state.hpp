@@ -73,6 +73,7 @@ struct Warp {
 struct Rendezvous {
   CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
   std::vector<Lane*> arrived;
+  uint64_t latest_cycles = 0;  // the latest arrival's modelled cycle: everyone leaves at it
 };
 
 struct SplitBarrier {
