@@ -586,6 +586,27 @@ std::string emulator_stop(const std::string& fault_file) {
   return line.substr(9);
 }
 
+// Why a program that ran past its time limit was stopped, from what the emulator's launch
+// monitor last said of the launch in flight (device/byo/launch_progress.hpp): threads still
+// making progress (how far they got: maybe it only needs longer), or none moving (which thread,
+// at which line). No launch in flight: the program's own host code was running.
+std::string timeout_words(double timeout_seconds, const std::string& progress_file) {
+  const std::string limit = std::to_string(int(timeout_seconds));
+  std::string said;
+  std::ifstream in(progress_file);
+  std::getline(in, said);
+  const std::string stopped = "the program ran longer than " + limit + " s and was stopped";
+  if (said.empty())
+    return stopped + " (an endless loop, or a kernel waiting for ever?)";
+  const size_t colon = said.find(": ");
+  const std::string kernel = said.substr(0, colon);
+  const std::string words = colon == std::string::npos ? "" : said.substr(colon + 2);
+  if (words.starts_with("no thread moved"))
+    return stopped + " in kernel " + kernel + ": " + words;
+  return stopped + " in kernel " + kernel + ", " + words +
+         " (if it only needs longer, --timeout " + limit + " can be raised)";
+}
+
 }  // namespace
 
 Result<ProgramBuild> build_program(const ProgramOptions& o) {
@@ -638,6 +659,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
        ("coopviz-fault-" + std::to_string(getpid()) + "-" + std::to_string(runs++)))
           .string();
   fs::remove(fault_file, ec);
+  const std::string progress_file = fault_file + "-progress";
+  fs::remove(progress_file, ec);
   const uint64_t memory_limit = program_memory_limit(o);
   const uint64_t trace_memory = trace_memory_limit(o);
   const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit};
@@ -655,6 +678,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         for (const auto& [name, value] : o.environment) setenv(name.c_str(), value.c_str(), 1);
         setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
         setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
+        setenv("COOPVIZ_PROGRESS_OUT", progress_file.c_str(), 1);
         if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
         if (!o.arch.empty()) setenv("COOPVIZ_ARCH", o.arch.c_str(), 1);
         setenv("COOPVIZ_SCHEDULE", to_string(o.schedule), 1);
@@ -695,8 +719,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   } else if (const std::string stop = emulator_stop(fault_file); !stop.empty()) {
     run.what = "the program was stopped: " + stop;
   } else if (run.timed_out) {
-    run.what = "the program ran longer than " + std::to_string(int(o.timeout_seconds)) +
-               " s and was stopped (an endless loop, or a kernel waiting for ever?)";
+    run.what = timeout_words(o.timeout_seconds, progress_file);
   } else if (run.signal == SIGABRT) {
     run.what = "the program aborted (a failed assert, or an uncaught exception)";
   } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
@@ -710,6 +733,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   }
   if (!stopped.empty()) run.what = stopped;
   fs::remove(fault_file, ec);
+  fs::remove(progress_file, ec);
   return run;
 }
 

@@ -1,10 +1,12 @@
 // The device functions CUDA programs call that are plain arithmetic on the host: bit
-// intrinsics, fast-math variants, min/max overloads, __ldg, clock64(). Included by runtime.hpp.
+// intrinsics, fast-math variants, min/max overloads, __ldg, clock64(), clock(). Included by runtime.hpp.
 #pragma once
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <ctime>
+#include <source_location>
 
 #include "device/emu/emu_api.hpp"
 
@@ -87,6 +89,34 @@ T __ldg(const T* p) {  // NOLINT: a read-only load is a load
 }
 inline void __threadfence_block() {}   // NOLINT: emulated threads of a block share one OS thread
 inline void __threadfence_system() {}  // NOLINT
-// The emulator's logical clock: steps, not cycles (clock() is the C library's, as on the host).
-inline long long clock64() { return (long long)::coop::emu::now(); }  // NOLINT
-inline void __nanosleep(unsigned) {}                                  // NOLINT
+// [SECTION] Time, in the emulator's modelled cycles (device/emu/modelled_time.hpp): a spin on
+// clock64() for 10 ms of GPU time ends after a few hundred reads. The caller's line says where a
+// thread that never stops spinning is.
+inline long long clock64(  // NOLINT: CUDA's name
+    std::source_location where = std::source_location::current()) {
+  return (long long)::coop::emu::clock_cycles(uint16_t(where.line()));
+}
+inline void __nanosleep(  // NOLINT
+    unsigned ns, std::source_location where = std::source_location::current()) {
+  ::coop::emu::nanosleep_for(ns, uint16_t(where.line()));
+}
+namespace coop::byo {
+// clock() in a kernel, as the lowering spells it: the low 32 bits of the cycle count (the %clock
+// register), sign-extended as a GPU's clock() returns it; on the host, the C library's clock().
+inline clock_t device_clock(std::source_location where = std::source_location::current()) {
+  if (!::coop::emu::in_emulated_thread()) return std::clock();
+  return clock_t(int32_t(uint32_t(::coop::emu::clock_cycles(uint16_t(where.line())))));
+}
+// Reads of the timer registers in inline PTX (`asm("mov.u64 %0, %%globaltimer;" : "=l"(t))`), as
+// the lowering rewrites them.
+inline unsigned long long globaltimer(std::source_location where = std::source_location::current()) {
+  return ::coop::emu::globaltimer_ns(uint16_t(where.line()));
+}
+inline unsigned long long clock64_register(
+    std::source_location where = std::source_location::current()) {
+  return ::coop::emu::clock_cycles(uint16_t(where.line()));
+}
+inline unsigned clock_register(std::source_location where = std::source_location::current()) {
+  return uint32_t(::coop::emu::clock_cycles(uint16_t(where.line())));
+}
+}  // namespace coop::byo

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "device/byo/runtime.hpp"
+#include "device/emu/modelled_time.hpp"
 #include "device/launch/device_props.hpp"
 
 namespace {
@@ -118,7 +119,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
     case cudaDevAttrWarpSize: *value = p.warpSize; break;
     case cudaDevAttrMaxPitch: *value = clamp(p.memPitch); break;
     case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = x.clock_mhz * 1000; break;
+    // The rate the emulator's modelled clock() and %globaltimer count at (modelled_time.hpp).
+    case cudaDevAttrClockRate: *value = coop::emu::modelled_clock_mhz(x) * 1000; break;
     case cudaDevAttrTextureAlignment: *value = clamp(p.textureAlignment); break;
     case cudaDevAttrGpuOverlap: *value = 1; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;

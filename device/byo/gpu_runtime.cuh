@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "device/byo/gpu_launch.hpp"
+#include "device/byo/graphs.hpp"
 #ifdef __CUDACC__
 #include "device/gpu/module.cuh"
 // The kernel as this translation unit, which nvcc compiled with it, knows it.
@@ -59,10 +60,28 @@ cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
       cudaMallocManaged(reinterpret_cast<void**>(writable(ptr)), bytes, flags), name, ptr, bytes);
 }
 
-// One launch of `function` with its arguments in an array (cudaLaunchKernel's form).
+// The kernel's arguments copied out of the void* array a launch passes (a graph node keeps them).
+template <class... P, size_t... I>
+std::tuple<std::decay_t<P>...> copy_arguments(void** args, std::index_sequence<I...>) {
+  return {*static_cast<std::decay_t<P>*>(args[I])...};
+}
+
+template <class... P>
+BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
+                         std::tuple<std::decay_t<P>...> bound);
+
+// One launch of `function` with its arguments in an array (cudaLaunchKernel's form); on a stream
+// being captured, a node of the captured graph (graphs.hpp) instead.
 template <class... P>
 cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
-                         const LaunchShape& shape, cudaStream_t stream) {
+                         const LaunchShape& shape, cudaStream_t stream = nullptr) {
+  if (stream && capturing(stream))
+    return capture_launch(
+        stream, reinterpret_cast<const void*>(function),
+        dim3(shape.grid.x, shape.grid.y, shape.grid.z),
+        dim3(shape.block.x, shape.block.y, shape.block.z), shape.dynamic_smem,
+        bound_launch(name, function, shape,
+                     copy_arguments<P...>(args, std::index_sequence_for<P...>{})));
   GpuLaunch l;
   l.name = name;
   l.entry = COOP_BYO_ENTRY(function);
@@ -70,6 +89,17 @@ cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
   l.shape = shape;
   l.stream = stream;
   return launch_gpu(l);
+}
+
+// A launch of `function` with a copy of its arguments, to run when a graph node runs.
+template <class... P>
+BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
+                         std::tuple<std::decay_t<P>...> bound) {
+  return [name, function, shape, bound]() mutable {
+    void* pointers[sizeof...(P) + 1] = {};
+    point_at(bound, pointers);
+    return launch_array(name, function, pointers, shape);
+  };
 }
 
 // The same with the arguments as values, converted to the kernel's parameter types.
@@ -134,6 +164,44 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
       name, function,
       shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative),
       config->stream, std::forward<A>(args)...);
+}
+
+// Device code may cast too: nvcc compiles kernel_pointer for both sides (the host half's compiler
+// knows no such qualifiers).
+#ifdef __CUDACC__
+#define COOP_BYO_HOST_DEVICE __host__ __device__
+#else
+#define COOP_BYO_HOST_DEVICE
+#endif
+
+// `(void*)k` as the rewritten source spells it (device/lowering): the kernel's address, noted
+// with its name and a way to bind it to arguments, for graph kernel nodes (graphs.hpp), which
+// are given only the address. Any other operand of such a cast (also in device code) is returned
+// as the cast would.
+template <class... P>
+COOP_BYO_HOST_DEVICE void* kernel_pointer(const char* name, void (*function)(P...)) {
+#ifndef __CUDA_ARCH__
+  register_kernel(reinterpret_cast<const void*>(function), name,
+                  [name, function](dim3 grid, dim3 block, size_t smem, void** args) -> BoundLaunch {
+                    LaunchShape shape;
+                    shape.grid = dims_of(grid);
+                    shape.block = dims_of(block);
+                    shape.dynamic_smem = smem;
+                    return bound_launch(
+                        name, function, shape,
+                        copy_arguments<P...>(args, std::index_sequence_for<P...>{}));
+                  });
+#endif
+  return (void*)function;  // NOLINT: the C cast the program wrote
+}
+template <class T>
+COOP_BYO_HOST_DEVICE void* kernel_pointer(const char*, T* pointer) {
+  return (void*)pointer;  // NOLINT: as the program wrote it (it may drop const or volatile)
+}
+template <class T>
+  requires(!std::is_pointer_v<T>)
+COOP_BYO_HOST_DEVICE void* kernel_pointer(const char*, T value) {
+  return (void*)value;  // NOLINT: as above (an integer, nullptr)
 }
 
 }  // namespace coop::byo

@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "device/byo/graphs.hpp"
 #include "device/byo/launch_shape.hpp"
 #include "device/byo/not_supported.hpp"
 #include "device/launch/dims.hpp"
@@ -71,6 +72,10 @@ cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0,
   return e;
 }
 
+// Memory pools give back what they keep past their release threshold when the program
+// synchronizes (memory_pools.cpp).
+void release_pools_to_threshold();
+
 // Managed memory is host memory here too.
 template <class T>
 cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0,
@@ -86,6 +91,7 @@ struct LaunchRequest {
   const void* function = nullptr;  // the kernel's address, for attributes and occupancy queries
   std::function<void()> body;      // one emulated thread
   LaunchShape shape;
+  cudaStream_t stream = nullptr;   // a stream being captured takes the launch as a graph node
 };
 cudaError_t launch(const LaunchRequest& request);
 
@@ -117,6 +123,7 @@ struct Launcher {
   void (*function)(P...);
   dim3 grid, block;
   size_t smem;
+  cudaStream_t stream;
   // The kernel's arguments convert to its parameter types, as in a real launch.
   void operator()(std::type_identity_t<P>... args) const {
     LaunchRequest r;
@@ -125,6 +132,7 @@ struct Launcher {
     r.shape.grid = dims_of(grid);
     r.shape.block = dims_of(block);
     r.shape.dynamic_smem = smem;
+    r.stream = stream;
     auto fn = function;
     std::tuple<std::decay_t<P>...> bound(args...);
     r.body = [fn, bound] { std::apply(fn, bound); };
@@ -135,8 +143,8 @@ struct Launcher {
 // `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
 template <class... P>
 Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                        size_t smem = 0, cudaStream_t = nullptr) {
-  return {name, function, grid, block, smem};
+                        size_t smem = 0, cudaStream_t stream = nullptr) {
+  return {name, function, grid, block, smem, stream};
 }
 
 // The kernel's parameters read back from the void* array a cooperative or Ex launch passes.
@@ -150,8 +158,9 @@ std::function<void()> body_from_array(void (*fn)(P...), void** args, std::index_
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them: the
 // kernel's arguments in a void* array.
 template <class... P>
-cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                              void** args, size_t smem, bool cooperative) {
+LaunchRequest request_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+                                 void** args, size_t smem, bool cooperative,
+                                 cudaStream_t stream) {
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
@@ -159,18 +168,41 @@ cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 gri
   r.shape.block = dims_of(block);
   r.shape.dynamic_smem = smem;
   r.shape.cooperative = cooperative;
+  r.stream = stream;
   r.body = body_from_array(function, args, std::index_sequence_for<P...>{});
-  return launch(r);
+  return r;
 }
 template <class... P>
 cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                          void** args, size_t smem = 0, cudaStream_t = nullptr) {
-  return launch_from_array(name, function, grid, block, args, smem, false);
+                          void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
+  return launch(request_from_array(name, function, grid, block, args, smem, false, stream));
 }
 template <class... P>
 cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                               void** args, size_t smem = 0, cudaStream_t = nullptr) {
-  return launch_from_array(name, function, grid, block, args, smem, true);
+                               void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
+  return launch(request_from_array(name, function, grid, block, args, smem, true, stream));
+}
+
+// `(void*)k` as the rewritten source spells it (device/lowering): the kernel's address, noted
+// with its name and a way to bind it to arguments, for graph kernel nodes (graphs.hpp), which
+// are given only the address. Any other operand of such a cast is returned as the cast would.
+template <class... P>
+void* kernel_pointer(const char* name, void (*function)(P...)) {
+  register_kernel(reinterpret_cast<const void*>(function), name,
+                  [name, function](dim3 grid, dim3 block, size_t smem, void** args) -> BoundLaunch {
+                    return [r = request_from_array(name, function, grid, block, args, smem, false,
+                                                   nullptr)] { return launch(r); };
+                  });
+  return reinterpret_cast<void*>(function);
+}
+template <class T>
+void* kernel_pointer(const char*, T* pointer) {
+  return (void*)pointer;  // NOLINT: the C cast the program wrote (it may drop const or volatile)
+}
+template <class T>
+  requires(!std::is_pointer_v<T>)
+void* kernel_pointer(const char*, T value) {
+  return (void*)value;  // NOLINT: as above (an integer, nullptr)
 }
 
 template <class... P, class... A>
@@ -184,6 +216,7 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
   std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
   auto fn = function;
   r.body = [fn, bound] { std::apply(fn, bound); };
+  r.stream = config->stream;
   return launch(r);
 }
 

@@ -1,5 +1,6 @@
 // [SECTION] Kernel-side emulator services: step points, rendezvous, split barriers, recording,
 // shared memory. Everything here runs inside an emulated thread's fiber.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <sstream>
@@ -7,6 +8,7 @@
 
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
+#include "device/emu/modelled_time.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu {
@@ -144,6 +146,7 @@ void rendezvous(CollectiveCall& call) {
   lane.line = call.line;
   lane.waiting_what = call.what;
   r.arrived.push_back(&lane);
+  r.latest_cycles = std::max(r.latest_cycles, lane.cycles);
   if (r.arrived.size() < members_needed(lane, call.group)) {
     set_state(lane, LaneState::Waiting);
     yield_to_scheduler(lane);
@@ -154,6 +157,8 @@ void rendezvous(CollectiveCall& call) {
   }
   // Last arrival: resolve for everyone, release them, and continue without yielding.
   std::vector<Lane*> arrived = std::move(r.arrived);
+  // The members leave together, one step after the latest arrival (modelled_time.hpp).
+  const uint64_t leave_at = r.latest_cycles + kCyclesPerStep;
   if (b.last_rendezvous == rp) b.last_rendezvous = nullptr;
   table.erase(call.group.key);
   if (call.resolve) {  // pure barriers need no ordering by rank
@@ -175,6 +180,7 @@ void rendezvous(CollectiveCall& call) {
   }
   const uint64_t t = ++w.clock;
   for (Lane* l : arrived) {
+    l->cycles = leave_at;
     l->call->depart_time = t;
     l->call = nullptr;
     l->waiting_what = nullptr;

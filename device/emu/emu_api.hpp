@@ -122,8 +122,20 @@ void record_as(uint32_t thread, Event& event);
 // matter (a store, an exchange), so that it may initialise memory.
 void check_atomic(const void* p, uint32_t bytes, bool overwrites, int line);
 
-// The current logical time.
+// The current logical time (the order of events, not a clock a kernel reads).
 uint64_t now();
+
+// [SECTION] Modelled time (modelled_time.hpp): what a kernel's clock reads see. `line` is where
+// the kernel reads it, for reports of where a thread was.
+// clock64(): the calling thread's SM cycle count; a run of reads with nothing else between them
+// is a spin-wait, and each read moves the count on further.
+uint64_t clock_cycles(uint16_t line);
+// %globaltimer: ns, the same count at the emulated device's clock rate.
+uint64_t globaltimer_ns(uint16_t line);
+// __nanosleep(ns): the thread's clock moves on by at least `ns`, and other threads get a turn.
+void nanosleep_for(uint64_t ns, uint16_t line);
+// Whether the caller is an emulated thread (host code reading clock() gets the C library's).
+bool in_emulated_thread();
 
 // Stops the launch with an error naming the line (the emulator's "trap").
 [[noreturn]] void fault(const std::string& message, uint16_t line);

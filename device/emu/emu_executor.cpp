@@ -99,6 +99,7 @@ class EmuExecutor final : public Executor {
     o.jobs = options_.jobs;
     o.window = options_.window;
     o.watchdog_seconds = options_.timeout_seconds;
+    o.progress = options_.progress;
     Status status = emu::emulate(request, o, trace);
     if (request.record_memory) type_recorded_accesses(trace);
     finalize_trace(trace);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "device/launch/device_props.hpp"
 #include "device/launch/launch_config.hpp"
@@ -25,6 +26,10 @@ struct EmuOptions {
   double watchdog_seconds = 60;   // wall-clock bound on one launch
   uint64_t max_steps = 0;         // bound on scheduler steps (0: none)
   size_t stack_bytes = 64 * 1024; // per emulated thread
+  // Called from another OS thread about every 0.25 s while a launch runs, with how far it got:
+  // "still making progress: ..." or "no thread moved for N s: thread ... runs at FILE:LINE ..."
+  // (launch_monitor.hpp). Empty: no monitor.
+  std::function<void(const std::string&)> progress;
 };
 
 struct EmuLaunch {

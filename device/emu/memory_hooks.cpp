@@ -128,6 +128,9 @@ ValueType value_type_of_size(uint32_t bytes) {
   // The call's return address minus one lies inside the access's call instruction, whose line
   // the line tables give.
   const auto code = uint32_t(static_cast<const char*>(return_address) - &__executable_start - 1);
+  // Where the running thread is, for the launch monitor: a thread that loops on a load reaches
+  // no step point, and this is the only place it shows (launch_monitor.hpp).
+  w.last_code.store(code, std::memory_order_relaxed);
   const auto address = reinterpret_cast<uintptr_t>(p);
   if (!shared_or_global(w, *lane, address, bytes, write, code, e)) return;
   if (w.launch->check_initialisation && !(e.flags & kFlagCluster))

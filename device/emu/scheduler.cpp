@@ -14,12 +14,15 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "device/emu/asan_fibers.hpp"
+#include "device/emu/launch_monitor.hpp"
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
+#include "device/emu/modelled_time.hpp"
 #include "device/emu/scheduler_state.hpp"
 
 namespace coop::emu::detail {
@@ -53,7 +56,7 @@ void set_state(Lane& lane, LaneState state) {
   if (state == LaneState::Pending) w.pending |= bit;
   if (state == LaneState::Done && lane.state != LaneState::Done) {
     w.live &= ~bit;
-    --lane.block->live;
+    if (--lane.block->live == 0) finish_block_clock(*t_worker->launch, *lane.block);
   }
   lane.state = state;
 }
@@ -63,6 +66,9 @@ void set_state(Lane& lane, LaneState state) {
 void yield_to_scheduler(Lane& lane) {
   Worker& worker = *t_worker;
   flush_pending_store(worker);
+  // The work up to this step point, in modelled cycles; a clock read after it is no spin.
+  lane.cycles += kCyclesPerStep;
+  lane.spin_step = 0;
   switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
   lane.back = std::move(lane.back).resume();
   switched(lane.asan_fake_stack, nullptr, nullptr);
@@ -146,6 +152,7 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
           return std::move(lane.back);
         });
   }
+  start_block_clock(L, *block);
   return block;
 }
 
@@ -169,11 +176,16 @@ void prefetch_context(const Lane& lane) {
 void resume(Worker& worker, Lane& lane) {
   t_thread = &lane.info;
   worker.current = &lane;
+  worker.last_code.store(0, std::memory_order_relaxed);
+  worker.running.store(&lane, std::memory_order_relaxed);
+  worker.last_resumed.store(uint64_t(lane.info.global_id) << 16 | lane.line,
+                            std::memory_order_relaxed);
   switching_to(&worker.asan_fake_stack, lane.stack_low, lane.stack_size);
   lane.fiber = std::move(lane.fiber).resume();
   switched(worker.asan_fake_stack, nullptr, nullptr);
+  worker.running.store(nullptr, std::memory_order_relaxed);
   worker.current = nullptr;
-  ++worker.steps;
+  worker.steps.store(worker.steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 // Lanes still suspended after a fault or a deadlock are dropped, not unwound: a lane may wait
@@ -470,14 +482,18 @@ void retire_finished(Worker& worker) {
 void watchdog(Worker& worker) {
   LaunchState& L = *worker.launch;
   const EmuOptions& o = *L.options;
-  if (o.max_steps && worker.steps > o.max_steps)
+  if (o.max_steps && worker.steps.load(std::memory_order_relaxed) > o.max_steps)
     L.fail("watchdog: the launch took more than " + std::to_string(o.max_steps) +
            " scheduler steps");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - L.start).count();
+  // The scheduler has control, so its threads were still taking steps: say how far they got
+  // (a thread that never hands control back is the launch monitor's to name).
   if (seconds > o.watchdog_seconds)
     L.fail("watchdog: the launch ran longer than " + std::to_string(int(o.watchdog_seconds)) +
-           " s; a thread may be spinning on a value no other thread will change");
+           " s while still making progress (" + launch_progress_words(L, seconds) +
+           "): a longer kernel than the time limit allows (--timeout gives it more), or threads "
+           "spinning on a value no other thread will change");
 }
 
 // Nothing can run: completes a warp rendezvous whose missing members exited, or else records the
@@ -675,13 +691,19 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
     workers.back()->rng = options.seed * 0x2545F4914F6CDD1Dull + j;
   }
   if (options.schedule != Schedule::Lockstep) pick_block_order(L, *workers[0]);
-  if (jobs == 1) {
-    run_worker(*workers[0], window);
-  } else {
-    std::vector<std::thread> threads;
-    for (auto& w : workers) threads.emplace_back([&w, window] { run_worker(*w, window); });
-    for (auto& t : threads) t.join();
+  start_launch_clock(L, uint32_t(std::max(1, req.device.sm_count)), modelled_clock_mhz(req.device));
+  {
+    std::optional<LaunchMonitor> monitor;
+    if (options.progress) monitor.emplace(L, workers);
+    if (jobs == 1) {
+      run_worker(*workers[0], window);
+    } else {
+      std::vector<std::thread> threads;
+      for (auto& w : workers) threads.emplace_back([&w, window] { run_worker(*w, window); });
+      for (auto& t : threads) t.join();
+    }
   }
+  finish_launch_clock(L);
 
   // Close the gaps left by unused sequence batches, renumber, and keep the first `capacity`
   // events, as the GPU recorder does.

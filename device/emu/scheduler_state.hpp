@@ -55,6 +55,11 @@ struct Lane {
   std::vector<std::vector<AsyncCopy>> copies;
   // Copies issued and not yet committed to a batch or handed to a barrier.
   std::vector<AsyncCopy> staged;
+  // Modelled SM cycles (modelled_time.hpp), and the clock-read spin in progress: the step of
+  // its last read (0: the thread did something else since) and where the spin began.
+  uint64_t cycles = 0;
+  uint64_t spin_step = 0;
+  uint64_t spin_from = 0;
 };
 
 struct Warp {
@@ -68,6 +73,7 @@ struct Warp {
 struct Rendezvous {
   CollectiveCall* first = nullptr;  // the first arrival defines what everyone must call
   std::vector<Lane*> arrived;
+  uint64_t latest_cycles = 0;  // the latest arrival's modelled cycle: everyone leaves at it
 };
 
 struct SplitBarrier {
@@ -184,6 +190,14 @@ struct LaunchState {
   // Memory checks (memory_checks.hpp), from the request.
   bool check_bounds = false;
   bool check_initialisation = false;
+  // Modelled time (modelled_time.hpp): the clock rate, each SM's clock (the cycle its next block
+  // starts at), the latest cycle a finished block reached, and how many blocks have finished.
+  int clock_mhz = 1000;
+  uint64_t start_cycles = 0;
+  uint32_t sm_count = 1;
+  std::unique_ptr<std::atomic<uint64_t>[]> sm_cycles;
+  std::atomic<uint64_t> latest_cycles{0};
+  std::atomic<uint64_t> blocks_done{0};
 
   void fail(const std::string& message);
 };
@@ -193,7 +207,14 @@ struct Worker {
   StackPoolHandle pool;
   std::vector<std::unique_ptr<Block>> resident;
   uint64_t clock = 0;
-  uint64_t steps = 0;
+  // Scheduler steps (lane resumptions); read by the launch monitor from another OS thread
+  // (launch_monitor.hpp), as is the lane running now.
+  std::atomic<uint64_t> steps{0};
+  std::atomic<const Lane*> running{nullptr};
+  std::atomic<uint32_t> last_code{0};  // the running lane's last checked access (memory_hooks)
+  // The lane resumed last, as (global id << 16 | the line it left): kept after the launch's
+  // lanes are gone, for the monitor's word on where threads were.
+  std::atomic<uint64_t> last_resumed{0};
   // Sequence numbers are taken from the launch's counter a batch at a time, so that workers do
   // not fight over one cache line per event; the unused tail of the last batch is a gap that
   // emulate() closes up afterwards.

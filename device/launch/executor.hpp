@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -40,6 +41,8 @@ struct ExecOptions {
   unsigned jobs = 1;                   // emulator OS threads for normal launches
   unsigned window = 0;                 // emulator blocks interleaved per OS thread (0: automatic)
   double timeout_seconds = 60;         // GPU: give up waiting; emulator: watchdog
+  // Emulator: told from another OS thread how far a long launch got (EmuOptions::progress).
+  std::function<void(const std::string&)> progress;
   // GPU timing runs: launches the kernel this many times back to back between the two timing
   // events, so launch gaps stay out of the measurement; kernel_ms is then the time per launch.
   // Ignored while tracing, and by the emulator, which launches once.

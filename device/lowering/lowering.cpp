@@ -252,11 +252,87 @@ std::string traced_calls(const std::string& line) {
   return out.find("cuda::") == std::string::npos ? out : prefix_coop(out, name_re, 0);
 }
 
+// A kernel's reads of the clock, in the emulator's modelled time (device/emu/modelled_time.hpp):
+// clock() (the C library's name, which host code keeps: std::clock() is not rewritten, and
+// device_clock() outside a kernel is the C library's), and the special registers that inline
+// PTX reads with one mov, which the host compiler cannot assemble:
+//   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));  ->  (t) = ::coop::byo::globaltimer();
+// Other inline PTX is left for the compiler to refuse.
+std::string lower_clock_reads(const std::string& line) {
+  static const std::regex clock_re(R"(\b(clock)\s*\(\s*\))");
+  static const std::regex asm_re(
+      R"(\b(?:asm|__asm__|__asm)\s*(?:volatile|__volatile__)?\s*\(\s*"\s*mov\.[ub](?:32|64)\s+%0\s*,)"
+      R"(\s*%%(globaltimer|clock64|clock|smid|laneid)\s*;?\s*"\s*:\s*"=[lr]"\s*\(([^()]*)\)\s*)"
+      R"((?::[^;]*)?\)\s*;)");
+  std::string out = line;
+  if (out.find("clock") != std::string::npos) {
+    std::string code = code_part(out);
+    code.resize(out.size(), ' ');
+    std::string rewritten;
+    size_t copied = 0;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), clock_re);
+         it != std::sregex_iterator(); ++it) {
+      const size_t at = size_t(it->position(1));
+      const size_t start = global_qualifier(code, at);
+      const char before = start > 0 ? code[start - 1] : ' ';
+      if (start == at && (before == ':' || before == '.' || before == '>')) continue;
+      rewritten += out.substr(copied, start - copied) + "::coop::byo::device_clock()";
+      copied = at + size_t(it->length(0));
+    }
+    out = rewritten + out.substr(copied);
+  }
+  if (out.find("asm") == std::string::npos) return out;
+  static const std::pair<const char*, const char*> kRegisters[] = {
+      {"globaltimer", "::coop::byo::globaltimer()"},
+      {"clock64", "::coop::byo::clock64_register()"},
+      {"clock", "::coop::byo::clock_register()"},
+      {"smid", "::coop::emu::this_thread().sm"},
+      {"laneid", "::coop::emu::this_thread().lane"},
+  };
+  std::smatch m;
+  while (std::regex_search(out, m, asm_re)) {
+    const char* read = "";
+    for (const auto& [name, call] : kRegisters)
+      if (m[1] == name) read = call;
+    out = m.prefix().str() + "(" + m[2].str() + ") = " + read + ";" + m.suffix().str();
+  }
+  return out;
+}
+
+// A kernel cast to void* (`(void*)k`, `(const void *)&k`): a CUDA Graph's kernel node gets only
+// that address, so the runtime is told here which kernel it is (device/byo/graphs.hpp):
+//   (void*)k  ->  (void*)::coop::byo::kernel_pointer("k", k)
+// Any other operand of the cast (a buffer, an integer) goes through unchanged; an operand that
+// continues past the name (a call, an index, a member) is not matched.
+std::string lower_kernel_casts(const std::string& line) {
+  if (line.find("void") == std::string::npos) return line;
+  // (void*)k, with what may follow the operand; reinterpret_cast<void*>(k), with its parenthesis.
+  static const std::regex cast_re(
+      R"((\(\s*(?:const\s+)?void\s*\*\s*\))\s*(&\s*)?((?:::)?[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?))"
+      R"((?=\s*(?:[,;)}?:]|$))|)"
+      R"((reinterpret_cast\s*<\s*(?:const\s+)?void\s*\*\s*>\s*\()\s*(&\s*)?)"
+      R"(((?:::)?[A-Za-z_][\w:]*(?:\s*<[^<>;()]*>)?)(?=\s*\)))");
+  std::string code = code_part(line);
+  code.resize(line.size(), ' ');
+  std::string out;
+  size_t copied = 0;
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), cast_re);
+       it != std::sregex_iterator(); ++it) {
+    const int g = (*it)[1].matched ? 1 : 4;  // which of the two forms
+    const std::string name = line.substr(size_t(it->position(g + 2)), size_t(it->length(g + 2)));
+    if (name == "nullptr" || name == "NULL" || name == "this") continue;
+    out += line.substr(copied, size_t(it->position(0)) - copied) + it->str(g) +
+           "::coop::byo::kernel_pointer(\"" + name + "\", " + it->str(g + 1) + name + ")";
+    copied = size_t(it->position(0) + it->length(0));
+  }
+  return out + line.substr(copied);
+}
+
 // Rewrites the launches and allocations of one line of a program (see lowering.hpp).
 Result<std::string> lower_program_line(std::string line, const std::string& path, int number,
                                        SourceKind kind) {
   if (kind == SourceKind::GpuProgram) line = traced_calls(line);
-  if (kind == SourceKind::Program) line = lower_builtins(line);
+  if (kind == SourceKind::Program) line = lower_clock_reads(lower_builtins(line));
   for (size_t from = 0;;) {
     std::string code = code_part(line);
     code.resize(line.size(), ' ');
@@ -342,7 +418,7 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       from = at + head.size();
     }
   }
-  return line;
+  return lower_kernel_casts(line);
 }
 
 }  // namespace

@@ -84,6 +84,43 @@ TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
   EXPECT_NE(out.find("x : (::coop::byo::block_dim()).x"), std::string::npos) << out;
 }
 
+// A kernel's clock reads run in the emulator's modelled time: clock() (not std::clock(), not a
+// member named clock) and the timer registers inline PTX reads, which the host cannot assemble.
+TEST(Lowering, ClockReadsAndTimerRegistersBecomeModelledTime) {
+  EXPECT_EQ(program("t = clock() - s;\n").substr(15), "t = ::coop::byo::device_clock() - s;\n");
+  EXPECT_EQ(program("t = ::clock();\n").substr(15), "t = ::coop::byo::device_clock();\n");
+  for (const char* kept : {"t = std::clock();\n", "t = c.clock();\n", "t = p->clock ();\n",
+                           "puts(\"clock()\");\n", "long clock_count = 2;\n"})
+    EXPECT_EQ(program(kept).substr(15), kept);
+  EXPECT_EQ(program("  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n").substr(15),
+            "  (t) = ::coop::byo::globaltimer();\n");
+  EXPECT_EQ(program("asm(\"mov.u64 %0, %%clock64;\" : \"=l\"(c[i]) :: \"memory\"); x();\n").substr(15),
+            "(c[i]) = ::coop::byo::clock64_register(); x();\n");
+  EXPECT_EQ(program("asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n").substr(15),
+            "(sm) = ::coop::emu::this_thread().sm;\n");
+  // Other inline PTX is left for the compiler to refuse.
+  const std::string other = "asm(\"add.u32 %0, %1, 1;\" : \"=r\"(a) : \"r\"(b));\n";
+  EXPECT_EQ(program(other).substr(15), other);
+}
+
+// A kernel cast to void* is named for the runtime, which a graph's kernel node knows only by
+// that address; a cast of anything else keeps its value (kernel_pointer returns it).
+TEST(Lowering, KernelsCastToVoidPointersAreNamed) {
+  EXPECT_EQ(program("p.func = (void *)reduce;\n").substr(15),
+            "p.func = (void *)::coop::byo::kernel_pointer(\"reduce\", reduce);\n");
+  EXPECT_EQ(program("f((const void*)&ns::k<float, 2>, (void*)&d_in, n);\n").substr(15),
+            "f((const void*)::coop::byo::kernel_pointer(\"ns::k<float, 2>\", &ns::k<float, 2>), "
+            "(void*)::coop::byo::kernel_pointer(\"d_in\", &d_in), n);\n");
+  EXPECT_EQ(program("p.func = reinterpret_cast<void*>(&k);\n").substr(15),
+            "p.func = reinterpret_cast<void*>(::coop::byo::kernel_pointer(\"k\", &k));\n");
+  for (const char* kept : {"q = (void*)p[3];\n", "q = (void*)f(x);\n", "q = (void*)s.ptr;\n",
+                           "q = (void*)nullptr;\n", "cudaMalloc((void**)&d, n);\n"})
+    EXPECT_EQ(program(kept).substr(15).find("kernel_pointer"), std::string::npos) << kept;
+  // A launch through cudaLaunchKernel names its kernel as before.
+  EXPECT_EQ(program("cudaLaunchKernel((void*)k, g, b, args);\n").substr(15),
+            "::coop::byo::launch_kernel(\"k\", k, g, b, args);\n");
+}
+
 TEST(Lowering, SharedDeclarationsInEitherOrder) {
   EXPECT_NE(program("  extern __shared__ float dyn[];")
                 .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared(\"dyn\", "

@@ -1,0 +1,127 @@
+// CUDA Graphs for a user's program, on either backend: graphs built node by node (kernel,
+// memcpy, memset, host and empty nodes with their dependencies) or captured from streams
+// (cudaStreamBeginCapture .. cudaStreamEndCapture, forks and joins through events), instantiated
+// and launched. A graph is kept and replayed here, on the host: launching it runs its nodes in an
+// order its dependencies allow, each kernel node through the backend's own launch path, so that
+// every kernel node is traced as a launch (a GPU's own graph would run kernels coop never sees).
+//
+// The program's calls reach these functions by name: runtime.hpp and gpu_runtime.cuh include this
+// header, which defines each CUDA name as the coop_byo_ function of the same signature.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+
+namespace coop::byo {
+
+// A kernel launch bound to a copy of its arguments, run through the backend's launch path.
+using BoundLaunch = std::function<cudaError_t()>;
+// Binds the kernel registered under an address to a copy of the arguments `args` points at.
+using KernelBinder = std::function<BoundLaunch(dim3 grid, dim3 block, size_t smem, void** args)>;
+
+// What a kernel node needs of a kernel it knows only by address (cudaKernelNodeParams::func): its
+// name and a binder. Registered by kernel_pointer (runtime.hpp, gpu_runtime.cuh) wherever the
+// program casts a kernel to void* (the lowering rewrites `(void*)k` to call it).
+void register_kernel(const void* function, const char* name, KernelBinder binder);
+
+// Whether `stream` is being captured into a graph; if so, capture_launch adds the launch as a
+// kernel node there (after the stream's last captured work) instead of running it.
+bool capturing(cudaStream_t stream);
+cudaError_t capture_launch(cudaStream_t stream, const void* function, dim3 grid, dim3 block,
+                           size_t smem, BoundLaunch launch);
+
+}  // namespace coop::byo
+
+// CUDA's calls as coop keeps them, at global scope under a prefix, so that a call spelled
+// ::cudaGraphLaunch(...) still names one.
+
+cudaError_t coop_byo_cudaGraphCreate(cudaGraph_t* graph, unsigned flags);
+cudaError_t coop_byo_cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t coop_byo_cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                            const cudaGraphNode_t* dependencies, size_t count,
+                                            const cudaKernelNodeParams* params);
+cudaError_t coop_byo_cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+                                                  cudaKernelNodeParams* params);
+cudaError_t coop_byo_cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                                  const cudaKernelNodeParams* params);
+cudaError_t coop_byo_cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                            const cudaGraphNode_t* dependencies, size_t count,
+                                            const cudaMemcpy3DParms* params);
+cudaError_t coop_byo_cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph,
+                                              const cudaGraphNode_t* dependencies, size_t count,
+                                              void* dst, const void* src, size_t bytes,
+                                              cudaMemcpyKind kind);
+cudaError_t coop_byo_cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                            const cudaGraphNode_t* dependencies, size_t count,
+                                            const cudaMemsetParams* params);
+cudaError_t coop_byo_cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                          const cudaGraphNode_t* dependencies, size_t count,
+                                          const cudaHostNodeParams* params);
+cudaError_t coop_byo_cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                           const cudaGraphNode_t* dependencies, size_t count);
+cudaError_t coop_byo_cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
+                                              const cudaGraphNode_t* to,
+                                              const cudaGraphEdgeData* edges, size_t count);
+cudaError_t coop_byo_cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count);
+cudaError_t coop_byo_cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes,
+                                           size_t* count);
+cudaError_t coop_byo_cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                          unsigned long long flags = 0);
+cudaError_t coop_byo_cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                   unsigned long long flags = 0);
+cudaError_t coop_byo_cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t coop_byo_cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t coop_byo_cudaGraphExecDestroy(cudaGraphExec_t exec);
+
+cudaError_t coop_byo_cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t coop_byo_cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t coop_byo_cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t coop_byo_cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* status,
+                                              unsigned long long* id = nullptr,
+                                              cudaGraph_t* graph = nullptr,
+                                              const cudaGraphNode_t** dependencies = nullptr,
+                                              const cudaGraphEdgeData** edges = nullptr,
+                                              size_t* count = nullptr);
+// The stream calls a capture takes in: on a capturing stream they become nodes (or, for events,
+// the points other streams fork from and join at); elsewhere they are CUDA's (or the emulator's).
+cudaError_t coop_byo_cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
+                                     cudaStream_t stream = nullptr);
+cudaError_t coop_byo_cudaMemsetAsync(void* dst, int value, size_t bytes,
+                                     cudaStream_t stream = nullptr);
+cudaError_t coop_byo_cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data);
+cudaError_t coop_byo_cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t coop_byo_cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                         unsigned flags = 0);
+
+// The program's calls, by CUDA's names (after CUDA's headers have declared them); not in the
+// runtimes' own sources, which define or call CUDA's functions of these names.
+#ifndef COOP_BYO_KEEP_CUDA_NAMES
+#define cudaGraphCreate coop_byo_cudaGraphCreate
+#define cudaGraphDestroy coop_byo_cudaGraphDestroy
+#define cudaGraphAddKernelNode coop_byo_cudaGraphAddKernelNode
+#define cudaGraphKernelNodeGetParams coop_byo_cudaGraphKernelNodeGetParams
+#define cudaGraphKernelNodeSetParams coop_byo_cudaGraphKernelNodeSetParams
+#define cudaGraphAddMemcpyNode coop_byo_cudaGraphAddMemcpyNode
+#define cudaGraphAddMemcpyNode1D coop_byo_cudaGraphAddMemcpyNode1D
+#define cudaGraphAddMemsetNode coop_byo_cudaGraphAddMemsetNode
+#define cudaGraphAddHostNode coop_byo_cudaGraphAddHostNode
+#define cudaGraphAddEmptyNode coop_byo_cudaGraphAddEmptyNode
+#define cudaGraphAddDependencies coop_byo_cudaGraphAddDependencies
+#define cudaGraphGetNodes coop_byo_cudaGraphGetNodes
+#define cudaGraphGetRootNodes coop_byo_cudaGraphGetRootNodes
+#define cudaGraphInstantiate coop_byo_cudaGraphInstantiate
+#define cudaGraphInstantiateWithFlags coop_byo_cudaGraphInstantiateWithFlags
+#define cudaGraphUpload coop_byo_cudaGraphUpload
+#define cudaGraphLaunch coop_byo_cudaGraphLaunch
+#define cudaGraphExecDestroy coop_byo_cudaGraphExecDestroy
+#define cudaStreamBeginCapture coop_byo_cudaStreamBeginCapture
+#define cudaStreamEndCapture coop_byo_cudaStreamEndCapture
+#define cudaStreamIsCapturing coop_byo_cudaStreamIsCapturing
+#define cudaStreamGetCaptureInfo coop_byo_cudaStreamGetCaptureInfo
+#define cudaMemcpyAsync coop_byo_cudaMemcpyAsync
+#define cudaMemsetAsync coop_byo_cudaMemsetAsync
+#define cudaLaunchHostFunc coop_byo_cudaLaunchHostFunc
+#define cudaEventRecord coop_byo_cudaEventRecord
+#define cudaStreamWaitEvent coop_byo_cudaStreamWaitEvent
+#endif

@@ -1,0 +1,143 @@
+// The runtime surface of user programs beyond plain launches. Programs that time themselves or
+// wait on the clock (tests/programs/clock_blocks.cu, spin_delay.cu) run on the emulator in
+// modelled time and pass their own checks; a program stopped at its time limit is told apart by
+// whether its threads were still making progress or none had moved. CUDA Graphs built node by
+// node and captured from streams (every kernel node traced as a launch), stream-ordered
+// allocation with memory pools, and every error code's name and words. All build with nvcc and,
+// where there is a GPU, pass on the GPU backend.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/program/program.hpp"
+#include "device/trace/trace_file.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace {
+
+std::string program(const std::string& name) {
+  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
+}
+
+std::string cache_dir() {
+  return (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+}
+
+coop::testing::Ran coopviz(const std::string& args) {
+  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache_dir(), args);
+}
+
+// Five kernels that each wait 10 ms of GPU time on clock(), clock64() or __nanosleep take well
+// under a second of the program's own wall clock on the emulator.
+TEST(ModelledTimePrograms, WaitsOf10MsOfGpuTimeTakeWellUnderASecond) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("spin_delay.cu"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const size_t at = r.out.find(" s of wall time");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double wall = std::stod(r.out.substr(r.out.rfind(' ', at - 1) + 1));
+  EXPECT_LT(wall, 1.0) << r.out;
+  EXPECT_NE(r.out.find("waited 10."), std::string::npos) << r.out;
+}
+
+// A thread looping on a load nobody changes never reaches a step point: named, with its line.
+TEST(ProgramTimeouts, NoThreadMovedNamesTheThreadAndItsLine) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 3");
+  EXPECT_EQ(r.exit_code, 128 + 9);
+  EXPECT_NE(r.err.find("ran longer than 3 s and was stopped in kernel spin: no thread moved for"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("thread (0,0,0) of block (0,0,0) runs at line 3 "), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("still making progress"), std::string::npos) << r.err;
+}
+
+// Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
+TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/slow_progress.cu") + " --timeout 3");
+  EXPECT_EQ(r.exit_code, 128 + 9);
+  EXPECT_NE(r.err.find("ran longer than 3 s and was stopped in kernel count_up, still making "
+                       "progress: 0 of 4 blocks finished"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("was at line 5"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--timeout 3 can be raised"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("no thread moved"), std::string::npos) << r.err;
+}
+
+struct Case {
+  const char* file;
+  std::vector<std::string> kernels;  // the launches its trace holds, in order
+};
+
+// Six graph launches of two kernel nodes each: three of the graph built by hand, three captured.
+std::vector<std::string> graph_launches() {
+  std::vector<std::string> k;
+  for (int i = 0; i < 6; ++i) k.insert(k.end(), {"reduce", "reduceFinal"});
+  return k;
+}
+
+class SurfacePrograms : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SurfacePrograms, PassOnTheEmulatorWithEveryLaunchTraced) {
+  const Case c = GetParam();
+  const std::string stem = std::filesystem::path(c.file).stem().string();
+  const std::string trace =
+      (std::filesystem::temp_directory_path() / (stem + "-surface.cvt")).string();
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program(c.file) + " --trace " + trace);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  auto launches = coop::load_traces(trace);
+  if (c.kernels.empty()) return;
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), c.kernels.size());
+  // Each launch is in the trace under its kernel's name (a kernel with no barrier or atomic
+  // records no events of its own).
+  for (size_t k = 0; k < c.kernels.size(); ++k)
+    EXPECT_EQ((*launches)[k].header.kernel, c.kernels[k]) << "launch " << k;
+  std::filesystem::remove(trace);
+}
+
+// Both ways nvcc builds a program: device code and host half apart (the default), and whole.
+TEST_P(SurfacePrograms, BuildForTheGpuWithNvccBothWays) {
+  coop::app::ProgramOptions p;
+  p.file = program(GetParam().file);
+  p.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME", cache_dir().c_str(), 1);
+  for (const bool whole : {false, true}) {
+    if (whole) setenv("COOPVIZ_GPU_BUILD", "whole", 1);
+    auto build = coop::app::build_program(p);
+    unsetenv("COOPVIZ_GPU_BUILD");
+    ASSERT_TRUE(build.ok()) << (whole ? "whole: " : "apart: ") << build.status().message();
+    EXPECT_TRUE(std::filesystem::exists(build->executable));
+    EXPECT_EQ(build->halves, !whole) << build->whole_because;
+  }
+}
+
+TEST_P(SurfacePrograms, PassOnTheGpu) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const coop::testing::Ran r = coopviz("run --backend gpu " + program(GetParam().file));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Runtime, SurfacePrograms,
+                         ::testing::Values(Case{"clock_blocks.cu", {"timedReduction"}},
+                                           Case{"spin_delay.cu",
+                                                {"clock_block", "clock_block", "clock_block",
+                                                 "clock_block", "spin_clock64", "sleep_steps"}},
+                                           Case{"graph_sum.cu", graph_launches()},
+                                           Case{"memory_pool.cu", {"vectorAdd"}},
+                                           Case{"error_names.cu", {}}),
+                         [](const auto& info) {
+                           return std::filesystem::path(info.param.file).stem().string();
+                         });
+
+}  // namespace
