@@ -76,7 +76,8 @@ void run_form(const std::string& file, const std::string& backend) {
   const std::vector<std::string> kernels = expected_kernels(file);
   ASSERT_FALSE(kernels.empty()) << file << " does not name its kernels on its first line";
   const coop::testing::Ran r =
-      coopviz("run --json --backend " + backend + " " + (corpus() / file).string());
+      coopviz("run --json --trace-launches all --backend " + backend + " " +
+                (corpus() / file).string());
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
   ASSERT_EQ(j.value("status", ""), "ran") << j.dump(2) << r.err;
