@@ -557,7 +557,10 @@ INSTANTIATE_TEST_SUITE_P(
                       GpuCase{"wide_values.cu", true}, GpuCase{"block_votes.cu", true},
                       GpuCase{"pitched_rows.cu", true}, GpuCase{"every_name.cu", true},
                       GpuCase{"custom_values.cu", true}, GpuCase{"pipeline_roles.cu", true},
-                      GpuCase{"warp_match_reduce.cu", true}, GpuCase{"mixed_min_max.cu", true},
+                      // The emulator records __match_*_sync and __reduce_*_sync as collectives
+                      // (64 events); the GPU runs CUDA's own intrinsics, which its recorder does
+                      // not see: the program's check passes on both, the traces differ.
+                      GpuCase{"warp_match_reduce.cu", false}, GpuCase{"mixed_min_max.cu", true},
                       GpuCase{"device_intrinsics.cu", true},
                       GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
