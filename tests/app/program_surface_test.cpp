@@ -90,7 +90,7 @@ TEST_P(SurfacePrograms, PassOnTheEmulatorWithEveryLaunchTraced) {
   const std::string trace =
       (std::filesystem::temp_directory_path() / (stem + "-surface.cvt")).string();
   const coop::testing::Ran r =
-      coopviz("run --backend emu " + program(c.file) + " --trace " + trace);
+      coopviz("run --backend emu --trace-launches all " + program(c.file) + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   auto launches = coop::load_traces(trace);
