@@ -23,9 +23,10 @@ struct LineCache {
   std::unordered_map<uint32_t, uint16_t> lines;  // code offset -> kernel source line (0: unknown)
 };
 
+// Never destroyed, like memory_checks' registry: a trace saved at exit may still look lines up.
 LineCache& line_cache() {
-  static LineCache cache;
-  return cache;
+  static LineCache* cache = new LineCache;
+  return *cache;
 }
 
 // The executable's first loaded address as its line tables count (0 for a position-independent

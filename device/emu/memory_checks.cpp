@@ -33,9 +33,11 @@ struct GlobalRegistry {
   std::string fault;  // the message of the access that stopped the last launch
 };
 
+// Never destroyed: the program's device saves its trace from a static destructor at exit, and
+// the instrumented host code on that path still reports its stores here (host_wrote).
 GlobalRegistry& registry() {
-  static GlobalRegistry r;
-  return r;
+  static GlobalRegistry* r = new GlobalRegistry;
+  return *r;
 }
 
 // The allocation holding `p` (within its guard zones when `guards`), or nullptr. Lock held.

@@ -78,9 +78,10 @@ struct PoolCache {
   std::mutex mutex;
   std::vector<std::unique_ptr<StackPool>> pools;
 };
+// Never destroyed: an executor destroyed at exit (the program's device) hands its pool back here.
 PoolCache& pool_cache() {
-  static PoolCache cache;
-  return cache;
+  static PoolCache* cache = new PoolCache;
+  return *cache;
 }
 }  // namespace
 

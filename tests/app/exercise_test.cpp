@@ -360,6 +360,10 @@ const Wrong kCountedSolutions[] = {
      "(tile.thread_rank() == 0)\n    for (int k = 1; k < 32; ++k) value += staged[threadIdx.x + "
      "k];",
      "use shuffles only: no shared memory"},
+    {"block-sum", "const int tile_sum = cg::reduce(tile, value, cg::plus<int>());",
+     "int tile_sum = value;\n  for (int d = 16; d > 0; d /= 2) tile_sum += tile.shfl_xor(tile_sum, "
+     "d);",
+     "reduce over each 32-thread tile with cg::reduce"},
     {"overlap-the-wait", "published[r] + published[(r + 1) % count]",
      "published[r] + in[first + (r + 1) % count]", "the neighbour comes from shared memory"},
 };
