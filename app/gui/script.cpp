@@ -25,7 +25,7 @@ const std::map<std::string, Arity>& verbs() {
   static const std::map<std::string, Arity> v = {
       {"lesson", {1, 1}},     {"step", {1, 1}},         {"grid", {1, 1}},
       {"block", {1, 1}},      {"param", {1, 1}},        {"backend", {1, 1}},
-      {"seed", {1, 1}},       {"wait", {0, 0}},         {"next-event", {0, 1}},
+      {"seed", {1, 1}},       {"wait", {0, 1}},         {"next-event", {0, 1}},
       {"prev-event", {0, 1}}, {"next-phase", {0, 1}},   {"prev-phase", {0, 1}},
       {"start", {0, 0}},      {"end", {0, 0}},          {"seek", {1, 1}},
       {"tab", {1, 1}},        {"presentation", {1, 1}}, {"demo", {1, 1}},
@@ -35,7 +35,7 @@ const std::map<std::string, Arity>& verbs() {
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
       {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}},
       {"answer", {1, 16}},    {"skip", {0, 0}},       {"questions", {1, 1}},
-      {"type", {1, 16}},      {"press", {1, 1}}};
+      {"type", {1, 16}},      {"press", {1, 1}},      {"program", {0, 0}}};
   return v;
 }
 
@@ -162,6 +162,16 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     io.KeysDown[io.KeyMap[ImGuiKey_Enter]] = false;
     enter_down_ = false;
   }
+  if (saves_seen_ >= 0) {  // `wait saved`: until the program's next rerun lands
+    if (app.program.runs > saves_seen_) {
+      saves_seen_ = -1;
+    } else if (now > wait_until_) {
+      error_ = "wait saved: the program was not saved and run again within " +
+               std::to_string(int(kSaveWait)) + " s";
+    } else {
+      return true;
+    }
+  }
   if (frames_to_wait_ > 0) {  // let the window act on the last command (an export)
     --frames_to_wait_;
     return true;
@@ -172,7 +182,8 @@ bool ScriptRunner::step(GuiApp& app, double now) {
     frames_to_wait_ = 1;
     return true;
   }
-  while (next_ < commands_.size() && !quit_ && error_.empty() && frames_to_wait_ == 0) {
+  while (next_ < commands_.size() && !quit_ && error_.empty() && frames_to_wait_ == 0 &&
+         saves_seen_ < 0) {
     const ScriptCommand& c = commands_[next_];
     // Everything except editing waits for the lesson to finish re-running, as a user would.
     const bool edit = c.verb == "grid" || c.verb == "block" || c.verb == "param" ||
@@ -385,8 +396,18 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
       got = report_step(app).colour_by;
     else if (a0 == "view")  // `expect view ok`: the step shows what its text promises
       got = step_view_problems(report_step(app));
-    else if (a0 == "refused")  // `expect refused grid`: the grid field holds a refused value
-      got = app.fields.count(want) && !app.fields.at(want).error.empty() ? want : "not refused";
+    else if (a0 == "refused") {  // `expect refused grid`: the grid field holds a refused value
+      got = want == "none" ? "none" : "not refused";
+      for (const auto& [name, f] : app.fields)  // `expect refused none`: no field does
+        if (!f.error.empty() && (want == "none" || name == want)) got = name;
+    } else if (a0 == "races") {  // found in the launch shown (with the races switch on)
+      const size_t n = shown_races(app).size();
+      got = want == "some" && n > 0 ? "some" : std::to_string(n);
+    } else if (a0 == "accesses")  // the launch shown recorded loads and stores
+      got = app.launch_event_kinds() & (1u << unsigned(EventKind::Load) |
+                                        1u << unsigned(EventKind::Store))
+                ? "yes"
+                : "no";
     else if (a0 == "events")
       got = m ? std::to_string(m->size()) : "none";
     else if (a0 == "lesson")
@@ -439,6 +460,8 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
         got = std::to_string(layout_request(*r).ways);
       else
         got = std::to_string(layout_request(*r).sectors.size());
+    } else if (a0 == "printed" || a0 == "compile-errors" || a0 == "code") {
+      got = program_fact(app, a0, want);
     } else if (a0.starts_with("exercise")) {
       got = exercise_fact(app, a0);
       if (got.empty())
@@ -456,12 +479,20 @@ Status ScriptRunner::execute(const ScriptCommand& c, GuiApp& app, double now) {
           "step, status, "
           "problem, dropped, capacity, replay, trace-backend, schedule, notice-error, "
           "bench-report, pack-item, request-site, request-ways, request-sectors, question, score, "
-          "verdict or tab");
+          "verdict, tab, races, accesses, printed, compile-errors or code");
     if (got != want)
       return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
                            status_line(app) + ")");
   } else if (c.verb == "print") {
     std::cout << "script: " << status_line(app) << "\n";
+  } else if (c.verb == "wait" && !c.args.empty()) {
+    if (a0 != "saved") return Status::error("wait takes nothing, or saved");
+    if (app.program.file.empty()) return Status::error("wait saved: no program is open");
+    saves_seen_ = app.program.runs;
+    wait_until_ = now + kSaveWait;
+  } else if (c.verb == "program") {
+    if (app.program.file.empty()) return Status::error("program: no program was opened");
+    app.show_program();
   } else if (c.verb == "quit") {
     quit_ = true;
   }
