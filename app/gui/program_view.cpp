@@ -62,6 +62,8 @@ void GuiApp::leave_program() {
   program.models = models;
   program.launch = launch;
   program.cursor = playback.cursor;
+  program.selection = selection;
+  program.tab = shown_tab;
   swap_sides(*this);
   program.shown = false;
   say("");  // what was said of the program is not the lesson's
@@ -76,7 +78,9 @@ void GuiApp::show_program() {
   if (const visual::TimelineModel* m = model()) {
     visual::seek(playback, *m, std::min(program.cursor, m->size()));
     snapshot.update(*m, playback.cursor);
+    if (program.selection.thread < int64_t(m->thread_count())) selection = program.selection;
   }
+  tab_request = program.tab;  // a tab with nothing for the launch gives way, as always
   program.models.clear();
   say("");  // a lesson's notice is not the program's
   if (!program.errors.empty()) code.scroll_to_line = program.errors.front().line;

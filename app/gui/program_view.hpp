@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/tabs.hpp"
 #include "app/program/compile_errors.hpp"
 #include "app/program/watcher.hpp"
 #include "visual/field_text.hpp"
+#include "visual/selection.hpp"
 #include "visual/timeline_model.hpp"
 
 namespace coop::app {
@@ -39,10 +41,13 @@ struct ProgramView {
   std::map<std::string, visual::FieldText> fields;
   bool record_memory = false, find_races = false;
   int runs = 0;  // reruns handed back by the watcher (a script waits for the next one)
-  // The program's launches while a lesson is shown, the one shown and the playback moment.
+  // The program's launches while a lesson is shown, the one shown, the playback moment, the
+  // threads selected and the tab under the grid.
   std::vector<std::shared_ptr<const visual::TimelineModel>> models;
   int launch = 0;
   size_t cursor = 0;
+  visual::Selection selection;
+  ResultTab tab = ResultTab::None;
 };
 
 // What a script's `expect printed|compile-errors|code WANT` compares with WANT: WANT itself when

@@ -73,6 +73,11 @@ namespace coop::app {
 
 class GuiWindow;
 
+// [script_expect.cpp] `expect WHAT VALUE` (args: WHAT, VALUE): an error saying what was found
+// instead, with the status line; and `print`'s status line.
+Status expect_command(const std::vector<std::string>& args, GuiApp& app);
+std::string status_line(const GuiApp& app);
+
 struct ScriptCommand {
   int line = 0;
   std::string verb;

@@ -84,6 +84,7 @@ expect kernel where_am_i
 # The program again, as it was left: its launch, its output, its switches, no lesson error.
 program
 expect kernel count
+expect tab memory
 expect grid 4
 expect block 64
 expect refused none
