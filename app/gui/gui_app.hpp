@@ -231,7 +231,11 @@ struct GuiApp {
   // Blocks until no run is queued or running and the last outcome is shown (screenshots,
   // scripts); false on timeout.
   bool wait_for_runs(double timeout_seconds);
-  bool running() const { return runner.busy() || run_due >= 0 || program_running(); }
+  // What is shown is being run: the lesson's run, or the program's while it is shown (the
+  // program rerunning aside, after a save, must not hold a lesson's step view or question back).
+  bool running() const {
+    return runner.busy() || run_due >= 0 || (program_shown() && program_running());
+  }
   // The user's program is being rebuilt or rerun, or a rerun was asked for.
   bool program_running() const {
     return program.watcher && (program.watcher->busy() || program.watcher->rerun_wanted());

@@ -22,6 +22,16 @@ void swap_sides(GuiApp& app) {
   std::swap(app.find_races, app.program.find_races);
 }
 
+// What the notice line says of a saved version that does not compile: its first error, at its
+// file and line, and how many more the code view marks.
+std::string refusal(const ProgramView& p) {
+  std::string first = p.errors.empty() ? p.build_error.substr(0, p.build_error.find('\n'))
+                                       : p.errors.front().text;
+  if (p.errors.size() > 1)
+    first += " (and " + std::to_string(p.errors.size() - 1) + " more, marked in the code)";
+  return p.file + " as saved does not compile: " + first;
+}
+
 }  // namespace
 
 std::vector<std::string> error_marks(const std::vector<CompileError>& errors) {
@@ -83,6 +93,7 @@ void GuiApp::show_program() {
   tab_request = program.tab;  // a tab with nothing for the launch gives way, as always
   program.models.clear();
   say("");  // a lesson's notice is not the program's
+  if (!program.build_error.empty()) say(refusal(program), true);
   if (!program.errors.empty()) code.scroll_to_line = program.errors.front().line;
 }
 
@@ -157,15 +168,9 @@ void GuiApp::take_program_rerun(double now) {
     program.errors = compile_errors(o->message, file);
     Result<std::string> text = read_user_file(file, kSourceFileLimit);
     program.new_source = text ? *text : "// " + text.message() + "\n";
-    std::string first = program.errors.empty() ? o->message.substr(0, o->message.find('\n'))
-                                               : program.errors.front().text;
-    const size_t more = program.errors.size() > 1 ? program.errors.size() - 1 : 0;
-    if (more > 0) first += " (and " + std::to_string(more) + " more, marked in the code)";
     if (!program_shown()) return say(file + " was saved but does not compile: pick it above");
     if (!program.errors.empty()) code.scroll_to_line = program.errors.front().line;
-    return say(file + (o->saved ? ": the new version does not compile: " : " does not compile: ") +
-                   first,
-               true);
+    return say(refusal(program), true);
   }
   program.build_error.clear();
   program.new_source.clear();

@@ -74,15 +74,20 @@ void collect_output(int fd, const ChildLimits& limits, std::string& output) {
     if (output.size() > 2 * cap) output.erase(0, output.size() - cap);  // seldom: cheap enough
   }
   if (total <= cap) return;
-  const std::string words = std::to_string(total - cap) + " bytes of " + std::to_string(total);
   if (!limits.keep_last_output) {
     output += "\n[coopviz: the output was cut: the first " + std::to_string(cap) +
-              " bytes are kept, the last " + words + " were dropped]\n";
+              " bytes are kept, the last " + std::to_string(total - cap) + " bytes of " +
+              std::to_string(total) + " were dropped]\n";
     return;
   }
+  // The last bytes, from the start of a line where one starts among them.
   output.erase(0, output.size() - cap);
-  output.insert(0, "[coopviz: the output was cut: the first " + words +
-                       " were dropped, the last " + std::to_string(cap) + " follow]\n");
+  if (const size_t newline = output.find('\n'); newline + 1 < output.size())
+    output.erase(0, newline + 1);
+  output.insert(0, "[coopviz: the output was cut: the first " +
+                       std::to_string(total - output.size()) + " bytes of " +
+                       std::to_string(total) + " were dropped, the last " +
+                       std::to_string(output.size()) + " follow]\n");
 }
 
 struct ProcessEntry {

@@ -54,8 +54,11 @@ TEST(ProgramOutput, APrintingLoopKeepsItsLastBytesAndSaysWhatWasCut) {
   EXPECT_LE(output.size(), kProgramOutputKeep + 200);
   EXPECT_TRUE(output.ends_with("sum: FAILED\n")) << output.substr(output.size() - 100);
   EXPECT_TRUE(output.starts_with("[coopviz: the output was cut: the first ")) << output.substr(0, 200);
-  // Lines of 63 x and a newline: 8 MiB of x, 8 MiB / 63 newlines, an empty line and the verdict.
-  const uint64_t total = 8388608 + (8388608 + 62) / 63 + 1 + 12;
+  // What is kept starts at a line: the one after the note is a whole line of the program's.
+  const size_t second = output.find('\n') + 1;
+  EXPECT_EQ(output.substr(second, 64), std::string(63, 'x') + "\n");
+  // 8 MiB of x in lines of 63 (the last one shorter, ended by the echo), and the verdict.
+  const uint64_t total = 8388608 + 8388608 / 63 + 1 + 12;
   EXPECT_NE(output.find(" bytes of " + std::to_string(total) + " were dropped"), std::string::npos)
       << output.substr(0, 200);
 }

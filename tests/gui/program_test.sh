@@ -81,7 +81,14 @@ wait
 expect lesson groups-and-ranks
 expect grid 3
 expect kernel where_am_i
-# The program again, as it was left: its launch, its output, its switches, no lesson error.
+# Saved with a name never declared while the lesson is shown: the lesson stays as it is.
+screenshot ready-to-break.png 1024x768
+wait saved
+expect lesson groups-and-ranks
+expect kernel where_am_i
+expect code ran
+# The program again, as it was left: its launch, tab, output, switches, no lesson error; and
+# the code view shows the file as saved, the error's line marked.
 program
 expect kernel count
 expect tab memory
@@ -90,10 +97,7 @@ expect block 64
 expect refused none
 expect printed FAILED
 expect races some
-screenshot back.png 1280x800
-# Saved with a name never declared: the code view shows the file as saved, the line marked.
-screenshot ready-to-break.png 1024x768
-wait saved
+expect notice-error yes
 expect code saved
 expect compile-errors $line
 screenshot error-1280.png 1280x800
@@ -104,6 +108,7 @@ wait saved
 expect code ran
 expect compile-errors none
 expect kernel count
+screenshot back.png 1280x800
 quit
 SCRIPT
 # Saves own.cu broken, then fixed, once the window is waiting for each save.
