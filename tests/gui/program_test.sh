@@ -71,8 +71,11 @@ screenshot races.png 1280x800
 tab memory
 expect tab memory
 screenshot memory-1024.png 1024x768
-# A lesson opened meanwhile runs on its own edits; its refusals stay its own.
+# A lesson opened meanwhile runs on its own edits (once its run has landed, as a user types);
+# its refusals stay its own.
 lesson groups-and-ranks
+wait
+expect kernel where_am_i
 expect races 0
 block 4096
 expect refused block
@@ -130,6 +133,8 @@ status=0
 kill $saver 2>/dev/null || true
 wait $saver 2>/dev/null || true
 [ $status -eq 0 ] || { cat window.log; exit 1; }
+grep -q "launch panel refuses block: 4096 is too large: block x" window.log ||
+  { cat window.log; echo "FAIL: the lesson's block was not refused by the lesson's rules"; exit 1; }
 grep -q "own.cu:$line:.*error: .counter. was not declared" window.log ||
   { cat window.log; echo "FAIL: the compiler's error does not name own.cu:$line"; exit 1; }
 for f in printed races back error-1280; do "$png_check" "$f.png" 1280 800; done
