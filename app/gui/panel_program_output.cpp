@@ -14,8 +14,9 @@ void draw_program_output(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   const ProgramView& p = app.program;
   panel_title(("What " + p.file + " printed").c_str());
-  visual::text_dim_wrapped("Its own standard output and error, as it wrote them: what it says of "
-                           "its results is its own check, not coopviz's.");
+  visual::text_dim_wrapped(
+      "Its own standard output and error, as it wrote them: what it says of "
+      "its results is its own check, not coopviz's.");
   if (!p.build_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(st.colors.error));
     visual::text_wrapped("The saved version does not compile; its errors are marked in the code:");

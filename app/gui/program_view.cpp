@@ -25,8 +25,8 @@ void swap_sides(GuiApp& app) {
 // What the notice line says of a saved version that does not compile: its first error, at its
 // file and line, and how many more the code view marks.
 std::string refusal(const ProgramView& p) {
-  std::string first = p.errors.empty() ? p.build_error.substr(0, p.build_error.find('\n'))
-                                       : p.errors.front().text;
+  std::string first =
+      p.errors.empty() ? p.build_error.substr(0, p.build_error.find('\n')) : p.errors.front().text;
   if (p.errors.size() > 1)
     first += " (and " + std::to_string(p.errors.size() - 1) + " more, marked in the code)";
   return p.file + " as saved does not compile: " + first;
@@ -51,7 +51,8 @@ std::string program_fact(const GuiApp& app, const std::string& what, const std::
                                                     : "output '" + p.output.substr(0, 300) + "'";
   if (what == "code") return app.program_shown() && !p.new_source.empty() ? "saved" : "ran";
   std::string lines;
-  for (const CompileError& e : p.errors) lines += (lines.empty() ? "" : ",") + std::to_string(e.line);
+  for (const CompileError& e : p.errors)
+    lines += (lines.empty() ? "" : ",") + std::to_string(e.line);
   return lines.empty() ? "none" : lines;
 }
 
@@ -181,7 +182,8 @@ void GuiApp::take_program_rerun(double now) {
       o->ok ? load_traces(o->trace) : Result<std::vector<Trace>>(Status::error(o->message));
   if (!traces || traces->empty()) {
     const std::string why = traces ? file + " holds no launches" : traces.status().message();
-    if (program_shown()) say(file + (o->saved ? ": the new version did not run: " : " did not run: ") + why, true);
+    if (program_shown())
+      say(file + (o->saved ? ": the new version did not run: " : " did not run: ") + why, true);
     return;
   }
   std::vector<std::shared_ptr<const visual::TimelineModel>> loaded;

@@ -76,8 +76,8 @@ Status expect_command(const std::vector<std::string>& args, GuiApp& app) {
     const size_t n = shown_races(app).size();
     got = want == "some" && n > 0 ? "some" : std::to_string(n);
   } else if (a0 == "accesses")  // the launch shown recorded loads and stores
-    got = app.launch_event_kinds() & (1u << unsigned(EventKind::Load) |
-                                      1u << unsigned(EventKind::Store))
+    got = app.launch_event_kinds() &
+                  (1u << unsigned(EventKind::Load) | 1u << unsigned(EventKind::Store))
               ? "yes"
               : "no";
   else if (a0 == "events")
@@ -91,8 +91,8 @@ Status expect_command(const std::vector<std::string>& args, GuiApp& app) {
   else if (a0 == "problem")
     got = app.outcome ? to_string(app.outcome->problem.kind) : "none";
   else if (a0 == "dropped")
-    got = want == "some" && app.dropped_events() > 0 ? "some"
-                                                     : std::to_string(app.dropped_events());
+    got =
+        want == "some" && app.dropped_events() > 0 ? "some" : std::to_string(app.dropped_events());
   else if (a0 == "trace-backend")
     got = m ? to_string(m->trace().header.backend) : "none";
   else if (a0 == "schedule")  // the emulator's schedule the shown trace ran under
@@ -153,8 +153,8 @@ Status expect_command(const std::vector<std::string>& args, GuiApp& app) {
         "bench-report, pack-item, request-site, request-ways, request-sectors, question, score, "
         "verdict, tab, races, accesses, printed, compile-errors or code");
   if (got != want)
-    return Status::error("expected " + a0 + " " + want + ", got " + got + " (" +
-                         status_line(app) + ")");
+    return Status::error("expected " + a0 + " " + want + ", got " + got + " (" + status_line(app) +
+                         ")");
   return {};
 }
 

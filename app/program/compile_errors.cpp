@@ -57,8 +57,8 @@ std::vector<CompileError> compile_errors(std::string_view output, const std::str
       if (where == std::string_view::npos) continue;
       const int line = line_before(text.substr(0, where), name);
       if (line <= 0) break;
-      errors.push_back({line, name + ":" + std::to_string(line) + ": " +
-                                  std::string(text.substr(where + 2))});
+      errors.push_back(
+          {line, name + ":" + std::to_string(line) + ": " + std::string(text.substr(where + 2))});
       break;
     }
   }

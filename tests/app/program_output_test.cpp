@@ -53,7 +53,8 @@ TEST(ProgramOutput, APrintingLoopKeepsItsLastBytesAndSaysWhatWasCut) {
   ASSERT_TRUE(end) << end.status().message();
   EXPECT_LE(output.size(), kProgramOutputKeep + 200);
   EXPECT_TRUE(output.ends_with("sum: FAILED\n")) << output.substr(output.size() - 100);
-  EXPECT_TRUE(output.starts_with("[coopviz: the output was cut: the first ")) << output.substr(0, 200);
+  EXPECT_TRUE(output.starts_with("[coopviz: the output was cut: the first "))
+      << output.substr(0, 200);
   // What is kept starts at a line: the one after the note is a whole line of the program's.
   const size_t second = output.find('\n') + 1;
   EXPECT_EQ(output.substr(second, 64), std::string(63, 'x') + "\n");
