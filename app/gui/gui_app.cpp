@@ -1,7 +1,6 @@
 #include "app/gui/gui_app.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
 #include <thread>
 
