@@ -277,11 +277,13 @@ void register_gui(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error(
                       "give --pack or a lesson, trace or program, not both (the pack chooses "
                       "its lessons)"));
+    std::string printed;  // what the program printed in its first run
     if (!gui->program.empty()) {
       if (!gui->trace.empty() || !gui->lesson.empty())
         return void(state.exit_code =
                         usage_error("give a program file, --lesson or --trace, one of them"));
-      // The program runs first (its output in the terminal); the window replays its launches.
+      // The program runs first; the window replays its launches and shows what it printed
+      // (said in the terminal too, for those who start it from one).
       RunProgramOptions p;
       p.file = gui->program;
       p.includes = gui->includes;
@@ -294,8 +296,10 @@ void register_gui(CLI::App& app, CliState& state) {
       p.trace_path = (std::filesystem::temp_directory_path() /
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
+      p.output = &printed;
       bool ran = false;
       const int rc = run_program_command(p, &ran);
+      std::cout << printed << std::flush;
       if (!ran) return void(state.exit_code = rc);
       gui->trace = p.trace_path;
     }
@@ -337,7 +341,6 @@ void register_gui(CLI::App& app, CliState& state) {
     }
     if (!gui->program.empty()) {
       std::filesystem::remove(gui->trace);  // read in: no longer needed
-      app.program = gui->program;
       // Saving the file reruns it; its launches then replace these.
       ProgramOptions watched;
       watched.file = gui->program;
@@ -352,7 +355,7 @@ void register_gui(CLI::App& app, CliState& state) {
       watched.seed = gui->emu.seed;
       // As the first run: the GPU if there is one and the emulator was not asked for.
       if (app.backend != BackendRequest::Emu) watched.gpu_arch = local_gpu_arch();
-      app.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
+      app.open_program(std::move(watched), std::move(printed));
     }
     if (!gui->pack.empty()) {
       if (Status s = open_pack(app, gui->pack, 0, true, 0); !s)

@@ -125,6 +125,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.memory_limit = o.memory_limit;
   p.trace_launches = o.trace_launches;
   p.trace_memory = o.trace_memory;
+  p.output = o.output;
   for (const std::string& text : o.launches) {
     Result<LaunchOverride> l = parse_launch_override(text);
     if (!l) return usage_error(l.message());

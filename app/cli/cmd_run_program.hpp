@@ -30,6 +30,7 @@ struct RunProgramOptions {
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
   std::string trace_launches = "first";  // ProgramOptions::trace_launches
   uint64_t trace_memory = 0;             // bytes; 0: ProgramOptions' default
+  std::string* output = nullptr;  // collects what the program prints (ProgramOptions::output)
 };
 
 // "299 launches ran untraced (repeats of traced ones: kernel k x299); --trace-launches all

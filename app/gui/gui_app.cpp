@@ -1,7 +1,6 @@
 #include "app/gui/gui_app.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
 #include <thread>
 
@@ -44,6 +43,8 @@ const visual::TimelineModel* GuiApp::model() const {
 }
 
 std::string_view GuiApp::source() const {
+  // A saved program that does not compile: the file as it is now, its errors marked.
+  if (program_shown() && !program.new_source.empty()) return program.new_source;
   if (const visual::TimelineModel* m = model(); m && !m->trace().header.source.empty())
     return m->trace().header.source;
   const lessons::LessonDef* l = lesson_def();
@@ -73,6 +74,7 @@ void GuiApp::select_lesson(int index, double now) {
   const auto& all = lessons::registry();
   if (index < 0 || size_t(index) >= all.size()) return;
   const lessons::LessonDef& l = all[size_t(index)];
+  leave_program();
   lesson = index;
   exercise_tab_wanted = false;  // another lesson asked for by hand
   lesson_text = visual::parse_markdown(l.text);
@@ -145,6 +147,7 @@ void GuiApp::reset_to_defaults(double now) {
 }
 
 void GuiApp::config_edited(double now) {
+  if (program_shown()) return program_recording_changed();
   if (replay) return;
   run_due = now + kEditDelay;
 }
@@ -190,7 +193,8 @@ void GuiApp::open_recorded(const std::string& path) {
 }
 
 Status GuiApp::commit_field(std::string_view field, std::string_view text, double now) {
-  if (watcher && (field == "grid" || field == "block")) return commit_program_launch(field, text);
+  if (program_shown() && (field == "grid" || field == "block"))
+    return commit_program_launch(field, text);
   const lessons::LessonDef* l = lesson_def();
   if (!l) return Status::error("no lesson is selected");
   LaunchConfig next = config;
@@ -237,52 +241,6 @@ Status GuiApp::commit_field(std::string_view field, std::string_view text, doubl
   params = std::move(next_params);
   config_edited(now);
   return {};
-}
-
-const LaunchOverride* GuiApp::shown_launch_override() const {
-  const visual::TimelineModel* m = model();
-  if (!watcher || !m) return nullptr;
-  return find_launch_override(watcher->launch_overrides(), m->trace().header.kernel);
-}
-
-Status GuiApp::commit_program_launch(std::string_view field, std::string_view text) {
-  const visual::TimelineModel* m = model();
-  if (!watcher || !m) return Status::error("no program launch is shown");
-  const std::string& kernel = m->trace().header.kernel;
-  std::vector<LaunchOverride> list = watcher->launch_overrides();
-  // The override this edit changes: the one that applies to the shown kernel, else a new one.
-  auto it = std::find_if(list.begin(), list.end(),
-                         [&](const LaunchOverride& o) { return overrides_kernel(o, kernel); });
-  LaunchOverride o = it != list.end() ? *it : LaunchOverride{kernel, {}, {}};
-  std::optional<Dim3>& part = field == "grid" ? o.grid : o.block;
-  const std::string typed(text);
-  if (typed.empty() || typed == "*") {
-    part.reset();
-  } else {
-    Result<Dim3> d = parse_dim3(typed, field);
-    if (!d) return d.status();
-    part = *d;
-  }
-  if (Status s = check_launch_override(o, watcher->device()); !s) return s;
-  if (it != list.end()) list.erase(it);
-  if (o.grid || o.block) list.push_back(o);
-  watcher->set_launch_overrides(std::move(list));
-  say("running " + kernel +
-      (o.grid || o.block ? " with --launch " + to_string(o) : " as the program launches it") +
-      "...");
-  return {};
-}
-
-void GuiApp::clear_program_launch() {
-  const visual::TimelineModel* m = model();
-  if (!watcher || !m) return;
-  std::vector<LaunchOverride> list = watcher->launch_overrides();
-  std::erase_if(
-      list, [&](const LaunchOverride& o) { return overrides_kernel(o, m->trace().header.kernel); });
-  fields.erase("grid");
-  fields.erase("block");
-  watcher->set_launch_overrides(std::move(list));
-  say("running " + m->trace().header.kernel + " as the program launches it...");
 }
 
 Status GuiApp::type_into(const std::string& field, std::string_view text, double now) {
@@ -425,6 +383,12 @@ void GuiApp::show_traces(std::vector<Trace> traces, const std::string& label) {
   std::vector<std::shared_ptr<const visual::TimelineModel>> loaded;
   for (Trace& t : traces)
     loaded.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
+  leave_program();
+  show_loaded(std::move(loaded), label);
+}
+
+void GuiApp::show_loaded(std::vector<std::shared_ptr<const visual::TimelineModel>> loaded,
+                         const std::string& label) {
   replay = true;
   trace_path = label;
   run_due = -1;
@@ -623,7 +587,7 @@ void GuiApp::jump_to_line(int line) {
 }
 
 void GuiApp::update(double now, double frame_seconds) {
-  if (watcher) take_program_rerun(now);
+  if (program.watcher) take_program_rerun(now);
   if (run_due >= 0 && now >= run_due) run_now();
   if (std::optional<RunOutcome> done = runner.poll()) take(std::move(*done));
   if (exercise) exercise->poll();  // a finished check
@@ -631,38 +595,6 @@ void GuiApp::update(double now, double frame_seconds) {
     visual::advance(playback, *m, frame_seconds);
     snapshot.update(*m, playback.cursor);
   }
-}
-
-void GuiApp::take_program_rerun(double now) {
-  std::optional<ProgramWatcher::Outcome> o = watcher->poll(now);
-  if (!o) return;
-  if (!o->ok) {
-    // The compiler's first lines (all of them are in the terminal too).
-    std::string shown;
-    int lines = 0;
-    for (size_t at = 0; at < o->message.size() && lines < 6; ++lines) {
-      const size_t end = std::min(o->message.find('\n', at), o->message.size());
-      shown += o->message.substr(at, end - at) + "\n";
-      at = end + 1;
-    }
-    std::fprintf(stderr, "%s\n", o->message.c_str());
-    say(watcher->file() + (o->saved ? ": the new version did not run: " : " did not run: ") + shown,
-        true);
-    return;
-  }
-  const int shown_launch = launch;
-  const size_t cursor = playback.cursor;
-  if (Status s = open_trace(o->trace); !s) {
-    say(s.message(), true);
-    return;
-  }
-  show_launch(shown_launch);
-  if (const visual::TimelineModel* m = model()) {
-    visual::seek(playback, *m, std::min(cursor, m->size()));
-    snapshot.update(*m, playback.cursor);
-  }
-  say(o->saved ? watcher->file() + " saved: rebuilt and ran again (" + o->message + ")"
-               : watcher->file() + " ran again with the launch shown (" + o->message + ")");
 }
 
 bool GuiApp::wait_for_runs(double timeout_seconds) {

@@ -16,7 +16,7 @@
 #include "app/gui/settings.hpp"
 #include "app/gui/step_questions.hpp"
 #include "app/gui/tabs.hpp"
-#include "app/program/watcher.hpp"
+#include "app/gui/program_view.hpp"
 #include "device/trace/race_detector.hpp"
 #include "visual/barrier_timeline.hpp"
 #include "visual/collective_flow.hpp"
@@ -87,10 +87,10 @@ struct GuiApp {
   std::optional<RunOutcome> outcome;  // the run whose trace is shown
   bool replay = false;                // showing a trace file; nothing runs
   std::string trace_path;
-  std::string program;  // the user's own program file whose launches are shown (coopviz gui FILE.cu)
-  // Set with `program`: rebuilds and reruns it when it is saved; the new launches replace the
-  // shown ones, at the same launch and moment where the new run still has them.
-  std::unique_ptr<ProgramWatcher> watcher;
+  // The user's own program (coopviz gui FILE.cu), shown or kept aside while a lesson is: when
+  // saved it is rebuilt and rerun, and the new launches replace its old ones, at the same launch
+  // and moment where the new run still has them (program_view.cpp).
+  ProgramView program;
   std::string trace_field;  // a recorded trace to open when the GPU cannot run the lesson
   std::string trace_error;  // why it could not be opened
 
@@ -193,6 +193,19 @@ struct GuiApp {
   // kept as the user's (until Defaults) and the lesson runs again; refused, the error names
   // what is wrong and the limit, and nothing changes.
   Status commit_field(std::string_view field, std::string_view text, double now);
+  // [program_view.cpp] The program is what the window shows (not a lesson nor a saved trace).
+  bool program_shown() const { return program.shown; }
+  // Makes the launches shown (its first run's, opened as a trace) the program's, kept live by a
+  // watcher with `watched`, with what it printed.
+  void open_program(ProgramOptions watched, std::string output);
+  // Shows the program again as it was left (its launch, moment, fields and switches), or its
+  // newer run; a lesson's run in flight is forgotten.
+  void show_program();
+  // Puts the program aside, with its launch, moment, fields and switches (a lesson is picked).
+  void leave_program();
+  // The program's memory and races switches changed: it runs again recording every load and
+  // store, or not (the emulator only: a GPU build runs on the emulator while they are recorded).
+  void program_recording_changed();
   // A program's grid or block field finished typing: the shown launch's kernel runs with it in
   // every launch (a launch override, applied on both backends), "*" or nothing meaning the
   // program's own. Refused with the limit named; taken, the program runs again.
@@ -218,9 +231,15 @@ struct GuiApp {
   // Blocks until no run is queued or running and the last outcome is shown (screenshots,
   // scripts); false on timeout.
   bool wait_for_runs(double timeout_seconds);
-  bool running() const { return runner.busy() || run_due >= 0 || program_running(); }
+  // What is shown is being run: the lesson's run, or the program's while it is shown (the
+  // program rerunning aside, after a save, must not hold a lesson's step view or question back).
+  bool running() const {
+    return runner.busy() || run_due >= 0 || (program_shown() && program_running());
+  }
   // The user's program is being rebuilt or rerun, or a rerun was asked for.
-  bool program_running() const { return watcher && (watcher->busy() || watcher->rerun_wanted()); }
+  bool program_running() const {
+    return program.watcher && (program.watcher->busy() || program.watcher->rerun_wanted());
+  }
 
   const lessons::LessonDef* lesson_def() const;
   const lessons::Step* step_def() const;  // the current step, or null
@@ -255,6 +274,9 @@ struct GuiApp {
  private:
   void show_exercise_tab();
   void take(RunOutcome outcome);
+  // Shows loaded launches instead of a lesson's run (a saved trace's, the program's).
+  void show_loaded(std::vector<std::shared_ptr<const visual::TimelineModel>> models,
+                   const std::string& label);
   void show_models(std::vector<std::shared_ptr<const visual::TimelineModel>> models);
 };
 

@@ -17,9 +17,14 @@
 namespace coop::app {
 
 void draw_kernel_code(GuiApp& app) {
-  const visual::TimelineModel* m = app.model();
+  // A saved program that does not compile: the file as it is now (app.source()), its errors
+  // marked; the launches shown ran an older version, so their threads are not drawn on it.
+  const bool refused = app.program_shown() && !app.program.new_source.empty();
+  const visual::TimelineModel* m = refused ? nullptr : app.model();
   std::string title = "Kernel";
-  if (m && !m->trace().header.source_file.empty())
+  if (refused)
+    title = app.program.file + ", as saved: it does not compile";
+  else if (m && !m->trace().header.source_file.empty())
     title = m->trace().header.source_file;
   else if (const lessons::LessonDef* l = app.lesson_def())
     title = l->source_file;
@@ -62,8 +67,10 @@ void draw_kernel_code(GuiApp& app) {
     }
     in.memory = &app.memory_badges;
   }
-  const std::vector<std::string> races = race_marks(app);
+  const std::vector<std::string> races = refused ? std::vector<std::string>() : race_marks(app);
   if (!races.empty()) in.races = &races;
+  const std::vector<std::string> errors = error_marks(app.program.errors);
+  if (refused) in.errors = &errors;
   const int clicked = visual::draw_code_view("code", in, app.code, 0);
   if (clicked > 0) app.jump_to_line(clicked);
 }

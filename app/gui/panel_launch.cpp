@@ -72,6 +72,35 @@ void backend_list(GuiApp& app, double now) {
   }
 }
 
+// The memory and races switches, a lesson's or a program's: switched, the run is redone
+// recording every load and store (the emulator only).
+void recording_switches(GuiApp& app, double now) {
+  row_label("memory",
+            "Emulator: record all shared and global loads and stores, not only traced ones, and "
+            "show their sectors per request and bank conflicts beside the code (more events: "
+            "slower views)");
+  if (const lessons::LessonDef* l = app.lesson_def(); l && l->records_memory && !app.replay) {
+    // The lesson is about its accesses: they are recorded whatever the switch says.
+    bool on = true;
+    ImGui::BeginDisabled();
+    ImGui::Checkbox("all##memory", &on);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("This lesson always records every load and store on the emulator");
+  } else if (ImGui::Checkbox("all##memory", &app.record_memory)) {
+    app.config_edited(now);
+  }
+  // Beside it where the panel has room (a checkbox: its box, a gap, its label).
+  visual::same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                            ImGui::CalcTextSize("races").x);
+  // Races need every access recorded: switching them on records memory for the run.
+  if (ImGui::Checkbox("races##races", &app.find_races)) app.config_edited(now);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Emulator: record every access and find data races (two accesses to one byte, one a "
+        "write, not both atomic, that nothing orders); marked in the code, listed in Checks");
+}
+
 // A program's launches: the shown one as it ran, and its kernel's grid and block to try others
 // with (a launch override: every launch of that kernel, on either backend, until cleared).
 void draw_program_launch(GuiApp& app, double now) {
@@ -114,6 +143,7 @@ void draw_program_launch(GuiApp& app, double now) {
   } else {
     visual::text_dim_wrapped("as the program launches it; type a grid or block to try another");
   }
+  recording_switches(app, now);
   visual::text_dim_wrapped(std::string("recorded on ") + to_string(h.backend) + " (" +
                            h.device.name + ")");
 }
@@ -124,7 +154,7 @@ void draw_launch(GuiApp& app, double now) {
   const visual::ViewStyle& st = visual::view_style();
   panel_title("Launch");
   const lessons::LessonDef* l = app.lesson_def();
-  if (app.replay && app.watcher) return draw_program_launch(app, now);
+  if (app.program_shown()) return draw_program_launch(app, now);
   if (app.replay) {
     const LaunchConfig c = app.panel_launch();
     ImGui::Text("grid %s, block %s", c.grid.str().c_str(), c.block.str().c_str());
@@ -180,30 +210,7 @@ void draw_launch(GuiApp& app, double now) {
             "Events recorded per launch, 64 bytes each. Events past it are counted as dropped, "
             "not recorded.");
   field(app, "capacity", std::to_string(app.trace_capacity), now);
-  row_label("memory",
-            "Emulator: record all shared and global loads and stores, not only traced ones, and "
-            "show their sectors per request and bank conflicts beside the code (more events: "
-            "slower views)");
-  if (const lessons::LessonDef* l = app.lesson_def(); l && l->records_memory && !app.replay) {
-    // The lesson is about its accesses: they are recorded whatever the switch says.
-    bool on = true;
-    ImGui::BeginDisabled();
-    ImGui::Checkbox("all##memory", &on);
-    ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("This lesson always records every load and store on the emulator");
-  } else if (ImGui::Checkbox("all##memory", &app.record_memory)) {
-    app.config_edited(now);
-  }
-  // Beside it where the panel has room (a checkbox: its box, a gap, its label).
-  visual::same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                            ImGui::CalcTextSize("races").x);
-  // Races need every access recorded: switching them on records memory for the run.
-  if (ImGui::Checkbox("races##races", &app.find_races)) app.config_edited(now);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "Emulator: record every access and find data races (two accesses to one byte, one a "
-        "write, not both atomic, that nothing orders); marked in the code, listed in Checks");
+  recording_switches(app, now);
 
   ImGui::Spacing();
   if (ImGui::Button("Run again")) app.run_now();

@@ -11,6 +11,7 @@
 namespace coop::app {
 
 void draw_lesson_text(GuiApp& app, double now) {
+  if (app.program_shown()) return draw_program_output(app);  // a program has no lesson text
   const lessons::LessonDef* l = app.lesson_def();
   const lessons::Step* s = app.step_def();
   if (app.lesson_text.empty() && !s) {

@@ -13,7 +13,7 @@ void draw_steps(GuiApp& app, double now) {
   const lessons::LessonDef* l = app.lesson_def();
   panel_title("Steps");
   if (!l) {
-    visual::text_dim_wrapped(app.program.empty()
+    visual::text_dim_wrapped(!app.program_shown()
                                  ? "This trace is not from a known lesson."
                                  : "Steps belong to lessons. Play the program's launches with the "
                                    "bar below, pick one above the grid, click a thread to follow "

@@ -49,6 +49,10 @@ void draw_thread_grid(GuiApp& app) {
   const visual::TimelineModel* m = app.model();
   if (m) {
     if (problem || failed) ImGui::Separator();
+    // A saved program that does not compile: these threads ran the version before it.
+    if (app.program_shown() && !app.program.build_error.empty())
+      visual::text_dim_wrapped("The launches of the last version of " + app.program.file +
+                               " that compiled:");
     const LaunchConfig& l = m->launch();
     const std::string title = "Threads: " + visual::count_of(l.grid.count(), "block") + " of " +
                               std::to_string(l.block.count()) + " (" +

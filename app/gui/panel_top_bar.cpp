@@ -16,8 +16,8 @@ namespace {
 void lesson_picker(GuiApp& app, double now, float width) {
   const auto& all = lessons::registry();
   const lessons::LessonDef* shown = app.lesson_def();
-  const std::string current = shown                  ? shown->title
-                              : !app.program.empty() ? "your program: " + app.program
+  const std::string current = app.program_shown() ? "your program: " + app.program.file
+                              : shown                ? shown->title
                               : app.replay           ? "a saved trace"
                                                      : "Pick a lesson";
   ImGui::SetNextItemWidth(width);
@@ -26,6 +26,12 @@ void lesson_picker(GuiApp& app, double now, float width) {
   const bool open = ImGui::BeginCombo("##lesson", preview.c_str(), ImGuiComboFlags_HeightLarge);
   if (preview != current && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.c_str());
   if (open) {
+    // The program opened with the window stays one pick away while lessons are shown.
+    if (!app.program.file.empty()) {
+      if (ImGui::Selectable(("Your program: " + app.program.file).c_str(), app.program_shown()))
+        app.show_program();
+      ImGui::Separator();
+    }
     for (size_t i = 0; i < all.size(); ++i) {
       const lessons::LessonDef& l = all[i];
       ImGui::PushID(int(i));
@@ -128,10 +134,10 @@ void draw_top_bar(GuiApp& app, double now) {
     ImGui::PopStyleColor();
   }
   if (app.replay) {
-    if (app.program.empty())
+    if (!app.program_shown())
       ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
     else
-      visual::text_dim_wrapped("The launches of " + app.program + ", run on the " +
+      visual::text_dim_wrapped("The launches of " + app.program.file + ", run on the " +
                                (app.model() && app.model()->trace().header.backend == Backend::Gpu
                                     ? "GPU"
                                     : "emulator") +

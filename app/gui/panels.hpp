@@ -54,6 +54,10 @@ void draw_lesson_text(GuiApp& app, double now);
 void draw_step_question(GuiApp& app);
 void draw_question_cover(GuiApp& app);
 void draw_question_switch(GuiApp& app);
+// [panel_program_output.cpp] In the lesson text's place while the user's program is shown: what
+// it printed (its own words, not a verdict of coopviz), and the errors of a save that did not
+// compile.
+void draw_program_output(GuiApp& app);
 // [panel_kernel_code.cpp] The kernel source, with the threads at each line.
 void draw_kernel_code(GuiApp& app);
 // [panel_thread_grid.cpp] The launch shown and its threads, after why a run stopped, if it did.

@@ -10,6 +10,8 @@
 //   seed N
 //   schedule lockstep|random|its   the emulator's schedule (the Launch panel's combo)
 //   wait                 wait until the re-run has landed (commands below wait anyway)
+//   wait saved           wait until the program (coopviz gui FILE.cu) is saved and run again
+//   program              show the program again (the lesson picker's "Your program")
 //   next-event [N]  prev-event [N]  next-phase [N]  prev-phase [N]  start  end  seek N
 //   tab checks|events|barriers|atomics|flow|memory|occupancy|schedule|benchmark|exercise
 //   popout TAB           show the tab in a window of its own
@@ -52,6 +54,11 @@
 //   expect question ID|none   expect score RIGHT/ASKED (this session's)
 //   expect field TEXT|empty   (what the answer field holds)
 //   expect verdict right|wrong|skipped|none   (of the last question answered or skipped)
+//   expect refused FIELD|none   (a Launch field holds a refused value; none: no field does)
+//   expect races N|some   expect accesses yes|no   (loads and stores recorded in the launch shown)
+//   expect printed WORD   (what the program printed holds WORD)
+//   expect compile-errors LINE,LINE...|none   (the lines the code view marks)
+//   expect code saved|ran   (the code view shows the file as saved, or the version that ran)
 //   print                one line: lesson, step, launch, threads, cursor, error, warning
 //   quit
 // Blank lines and lines starting with # are ignored.
@@ -65,6 +72,11 @@
 namespace coop::app {
 
 class GuiWindow;
+
+// [script_expect.cpp] `expect WHAT VALUE` (args: WHAT, VALUE): an error saying what was found
+// instead, with the status line; and `print`'s status line.
+Status expect_command(const std::vector<std::string>& args, GuiApp& app);
+std::string status_line(const GuiApp& app);
 
 struct ScriptCommand {
   int line = 0;
@@ -99,6 +111,10 @@ class ScriptRunner {
   std::string error_;
   bool quit_ = false;
   bool reported_ = false;
+  // `wait saved`: the program's reruns seen when it started (-1: not waiting), and until when.
+  static constexpr double kSaveWait = 300;
+  int saves_seen_ = -1;
+  double wait_until_ = 0;
 };
 
 }  // namespace coop::app

@@ -15,10 +15,10 @@ void draw(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   draw_race_list(app);
   if (app.replay) {
-    visual::text_dim_wrapped(app.program.empty()
+    visual::text_dim_wrapped(!app.program_shown()
                                  ? "A saved trace: nothing was run, so there is nothing to check."
-                                 : "Your program checks its own results: what it printed is in "
-                                   "the terminal.");
+                                 : "Your program checks its own results: what it printed is "
+                                   "in the panel \"What " + app.program.file + " printed\".");
   } else if (!app.outcome) {
     ImGui::TextDisabled(app.running() ? "running..." : "No run yet.");
   } else {

@@ -56,6 +56,40 @@ struct Report {
 
 constexpr size_t kMaxOutput = size_t(4) << 20;
 
+// Reads `fd` until every holder of the pipe has ended. What passes the cap is read and dropped,
+// so that the process never blocks on a full pipe and coopviz never holds more than twice the cap.
+void collect_output(int fd, const ChildLimits& limits, std::string& output) {
+  const size_t cap = limits.output_bytes ? limits.output_bytes : kMaxOutput;
+  char buf[4096];
+  uint64_t total = 0;
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    total += uint64_t(n);
+    if (!limits.keep_last_output) {
+      output.append(buf, std::min(cap - std::min(cap, output.size()), size_t(n)));
+      continue;
+    }
+    output.append(buf, size_t(n));
+    if (output.size() > 2 * cap) output.erase(0, output.size() - cap);  // seldom: cheap enough
+  }
+  if (total <= cap) return;
+  if (!limits.keep_last_output) {
+    output += "\n[coopviz: the output was cut: the first " + std::to_string(cap) +
+              " bytes are kept, the last " + std::to_string(total - cap) + " bytes of " +
+              std::to_string(total) + " were dropped]\n";
+    return;
+  }
+  // The last bytes, from the start of a line where one starts among them.
+  output.erase(0, output.size() - cap);
+  if (const size_t newline = output.find('\n'); newline + 1 < output.size())
+    output.erase(0, newline + 1);
+  output.insert(0, "[coopviz: the output was cut: the first " +
+                       std::to_string(total - output.size()) + " bytes of " +
+                       std::to_string(total) + " were dropped, the last " +
+                       std::to_string(output.size()) + " follow]\n");
+}
+
 struct ProcessEntry {
   pid_t pid, parent;
   bool zombie;
@@ -267,18 +301,8 @@ Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildL
     return Status::error(std::string("fork: ") + std::strerror(errno));
   }
   if (output) {
-    // Until every holder of the pipe has ended; what passes the cap is read and dropped.
-    char buf[4096];
-    bool cut = false;
-    for (ssize_t n; (n = read(pipefd[0], buf, sizeof buf)) != 0;) {
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) break;
-      const size_t room = kMaxOutput - std::min(kMaxOutput, output->size());
-      output->append(buf, std::min(room, size_t(n)));
-      cut |= size_t(n) > room;
-    }
+    collect_output(pipefd[0], limits, *output);
     close(pipefd[0]);
-    if (cut) *output += "\n[coopviz: the output was cut at 4 MiB]\n";
   }
   // Reads exactly `size` bytes from the supervisor (fewer: it ended without saying them).
   const auto read_all = [&](void* into, size_t size) {

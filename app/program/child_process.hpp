@@ -21,6 +21,11 @@ struct ChildLimits {
   uint64_t cpu_seconds = 0;      // RLIMIT_CPU of each process; 0: none
   uint64_t address_space = 0;    // RLIMIT_AS of each process, in bytes; 0: none
   uint64_t resident_memory = 0;  // the run's processes together, in bytes; 0: no limit
+  // The output run_supervised collects, at most (0: 4 MiB). Past it the first bytes are kept (a
+  // compiler's first errors are the ones to read), or with keep_last_output the last ones (a
+  // program prints its verdict last), after a line that says how much was cut before them.
+  size_t output_bytes = 0;
+  bool keep_last_output = false;
 };
 
 // For a caller that talks with the process while it runs.
@@ -43,8 +48,8 @@ struct ChildEnd {
 
 // Forks a supervisor, which forks the process that runs `start` (set up first: its own process
 // group, killed when the supervisor dies, the limits); `start` must exec or _exit. With
-// `output`, the process's stdout and stderr are collected there (at most 4 MiB of it); `hooks`
-// (not with `output`) keep a descriptor open for it and watch it run.
+// `output`, the process's stdout and stderr are collected there (bounded: ChildLimits::
+// output_bytes); `hooks` (not with `output`) keep a descriptor open for it and watch it run.
 Result<ChildEnd> run_supervised(const std::function<void()>& start, const ChildLimits& limits,
                                 std::string* output = nullptr, const ChildHooks& hooks = {});
 

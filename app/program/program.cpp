@@ -663,7 +663,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   fs::remove(progress_file, ec);
   const uint64_t memory_limit = program_memory_limit(o);
   const uint64_t trace_memory = trace_memory_limit(o);
-  const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit};
+  const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit, kProgramOutputKeep, true};
   Result<ChildEnd> end = run_supervised(
       [&] {
         if (!o.stdout_path.empty()) {
@@ -701,7 +701,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         std::fprintf(stderr, "coopviz: cannot run the program: %s\n", std::strerror(errno));
         _exit(127);
       },
-      limits, nullptr, {o.inherit_fd, o.watch});
+      limits, o.output, {o.inherit_fd, o.watch});
   if (!end) return end.status();
   ProgramRun run;
   const std::string& stopped = end->stopped;  // the watcher's words, when it ended the program

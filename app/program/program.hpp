@@ -36,6 +36,10 @@ struct ProgramOptions {
   uint64_t trace_memory = 0;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
   std::string stderr_path;            // where its standard error goes; empty: the terminal
+  // With it, the program's stdout and stderr are collected here, together, instead (the window
+  // shows what it printed): the last kProgramOutputKeep bytes, after a line that says how much
+  // was cut before them. Not with `watch` or `inherit_fd`.
+  std::string* output = nullptr;
   // Emulator: a read of memory never written stops the program at its line, as an access
   // outside its allocation always does (ExecOptions::check_initialisation).
   bool check_memory = false;
@@ -54,6 +58,10 @@ struct ProgramOptions {
   // at launch; the build is the same with or without them).
   std::vector<LaunchOverride> launch_overrides;
 };
+
+// The bytes of a program's output ProgramOptions::output keeps: its last lines, where programs
+// print their verdict, and never a printing loop's gigabytes in coopviz's memory.
+inline constexpr size_t kProgramOutputKeep = size_t(64) << 10;
 
 struct ProgramBuild {
   std::string executable;

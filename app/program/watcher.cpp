@@ -8,12 +8,19 @@ namespace fs = std::filesystem;
 ProgramWatcher::ProgramWatcher(ProgramOptions options, double check_every_seconds)
     : options_(std::move(options)),
       wanted_overrides_(options_.launch_overrides),
+      wanted_record_memory_(options_.record_memory),
+      gpu_arch_(options_.gpu_arch),
       device_(program_device(options_)),
       every_(check_every_seconds),
       seen_(fingerprint()) {}
 
 void ProgramWatcher::set_launch_overrides(std::vector<LaunchOverride> overrides) {
   wanted_overrides_ = std::move(overrides);
+  rerun_wanted_ = true;
+}
+
+void ProgramWatcher::set_record_memory(bool on) {
+  wanted_record_memory_ = on;
   rerun_wanted_ = true;
 }
 
@@ -56,6 +63,8 @@ std::optional<ProgramWatcher::Outcome> ProgramWatcher::poll(double now) {
   seen_ = f;
   rerun_wanted_ = false;
   options_.launch_overrides = wanted_overrides_;
+  options_.record_memory = wanted_record_memory_;
+  options_.gpu_arch = wanted_record_memory_ ? "" : gpu_arch_;
   busy_ = true;
   worker_ = std::thread([this, saved] {
     Outcome o;
@@ -63,7 +72,9 @@ std::optional<ProgramWatcher::Outcome> ProgramWatcher::poll(double now) {
     std::error_code gone;
     fs::remove(options_.trace_out, gone);  // a rerun that launches nothing leaves no old trace
     Result<ProgramBuild> build = build_program(options_);
+    options_.output = &o.output;
     if (!build) {
+      o.compiled = false;
       o.message = build.status().message();
     } else if (Result<ProgramRun> run = run_program(options_, *build); !run) {
       o.message = run.status().message();
@@ -75,6 +86,7 @@ std::optional<ProgramWatcher::Outcome> ProgramWatcher::poll(double now) {
                   : !o.ok            ? "it made no kernel launch"
                                      : "exit status " + std::to_string(run->exit_code);
     }
+    options_.output = nullptr;  // `o` is this run's
     result_ = std::move(o);
     finished_ = true;
   });

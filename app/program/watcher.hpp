@@ -27,6 +27,8 @@ class ProgramWatcher {
     std::string message;  // what happened, in words; a build failure's compiler output
     std::string trace;    // the trace file, when ok
     bool saved = true;    // a save started it (else a change of the launch overrides)
+    bool compiled = true;  // false: the build failed and `message` is the compiler's output
+    std::string output;    // what the program printed (ProgramOptions::output), when it ran
   };
   // Starts a rebuild when the sources changed since the last one; returns one that finished.
   std::optional<Outcome> poll(double now);
@@ -37,6 +39,11 @@ class ProgramWatcher {
   void set_launch_overrides(std::vector<LaunchOverride> overrides);
   // The overrides of the latest set_launch_overrides (or of the options at the start).
   const std::vector<LaunchOverride>& launch_overrides() const { return wanted_overrides_; }
+  // Runs the program again (as set_launch_overrides does) recording every load and store or not.
+  // They are seen on the emulator only: a program built for the GPU is built for the emulator
+  // while they are recorded.
+  void set_record_memory(bool on);
+  bool record_memory() const { return wanted_record_memory_; }
   // A rerun asked for by set_launch_overrides has not started yet.
   bool rerun_wanted() const { return rerun_wanted_; }
   // The device the program runs on, whose limits an override must respect.
@@ -47,6 +54,8 @@ class ProgramWatcher {
 
   ProgramOptions options_;  // read by the worker while busy: changed only between runs
   std::vector<LaunchOverride> wanted_overrides_;
+  bool wanted_record_memory_ = false;
+  std::string gpu_arch_;  // the options' at the start: the GPU the program runs on when it may
   bool rerun_wanted_ = false;
   DeviceProps device_;
   double every_, next_check_ = 0;

@@ -3,9 +3,14 @@
 # shown launch's grid and block; typing another block reruns the program with it (a launch
 # override) without a save; an illegal one is refused in the field with its limit; "Program's
 # own launch" is the program's shape again.
-#   program_test.sh COOPVIZ PNG_CHECK PROGRAM OUT_DIR
+# Then a program file has what a lesson has (RACY: failing/lost_update.cu): its races and memory
+# switches rerun it recording every access, and the Races and Memory views fill; what it printed
+# ("FAILED") is in the window, as its own words; a save that does not compile shows the new
+# source with the error line marked; and its state never leaks: a lesson opened meanwhile runs on
+# its own edits and errors, and picking the program again shows the program as it was left.
+#   program_test.sh COOPVIZ PNG_CHECK PROGRAM RACY OUT_DIR
 set -euo pipefail
-coopviz=$1 png_check=$2 program=$3 out=$4
+coopviz=$1 png_check=$2 program=$3 racy=$4 out=$5
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" "$0" "$@"
 fi
@@ -14,6 +19,7 @@ export XDG_CACHE_HOME=$out/cache
 
 cat > override.txt <<SCRIPT
 expect kernel tile_ranks
+expect printed PASSED
 expect block 128
 expect grid 2
 screenshot program-own.png 1280x800
@@ -48,4 +54,90 @@ quit
 SCRIPT
 "$coopviz" gui --backend emu "$program" --launch 'tile_ranks=8/32' --script started.txt \
   --settings settings.json > started.log 2>&1 || { cat started.log; exit 1; }
+
+cp "$racy" own.cu
+line=$(grep -n 'int v = \*c;' own.cu | cut -d: -f1)
+
+cat > window.txt <<SCRIPT
+expect kernel count
+expect printed FAILED
+expect accesses no
+screenshot printed.png 1280x800
+races on
+wait
+expect accesses yes
+expect races some
+screenshot races.png 1280x800
+tab memory
+expect tab memory
+screenshot memory-1024.png 1024x768
+# A lesson opened meanwhile runs on its own edits (once its run has landed, as a user types);
+# its refusals stay its own.
+lesson groups-and-ranks
+wait
+expect kernel where_am_i
+expect races 0
+block 4096
+expect refused block
+grid 3
+wait
+expect lesson groups-and-ranks
+expect grid 3
+expect kernel where_am_i
+# Saved with a name never declared while the lesson is shown: the lesson stays as it is.
+screenshot ready-to-break.png 1024x768
+wait saved
+expect lesson groups-and-ranks
+expect kernel where_am_i
+expect code ran
+# The program again, as it was left: its launch, tab, output, switches, no lesson error; and
+# the code view shows the file as saved, the error's line marked.
+program
+expect kernel count
+expect tab memory
+expect grid 4
+expect block 64
+expect refused none
+expect printed FAILED
+expect races some
+expect notice-error yes
+expect code saved
+expect compile-errors $line
+screenshot error-1280.png 1280x800
+screenshot error-1024.png 1024x768
+# Saved fixed: the code is the version that runs again.
+screenshot ready-to-fix.png 1024x768
+wait saved
+expect code ran
+expect compile-errors none
+expect kernel count
+screenshot back.png 1280x800
+quit
+SCRIPT
+# Saves own.cu broken, then fixed, once the window is waiting for each save.
+(
+  for png in ready-to-break ready-to-fix; do
+    for _ in $(seq 1200); do [ -e $png.png ] && break; sleep 0.1; done
+    if [ $png = ready-to-break ]; then
+      sed 's/int v = \*c;/int v = *counter;/' "$racy" > own.new
+    else
+      cp "$racy" own.new
+    fi
+    mv own.new own.cu
+  done
+) &
+saver=$!
+status=0
+"$coopviz" gui --backend emu own.cu --script window.txt --settings settings.json \
+  > window.log 2>&1 || status=$?
+kill $saver 2>/dev/null || true
+wait $saver 2>/dev/null || true
+[ $status -eq 0 ] || { cat window.log; exit 1; }
+grep -q "launch panel refuses block: 4096 is too large: block x" window.log ||
+  { cat window.log; echo "FAIL: the lesson's block was not refused by the lesson's rules"; exit 1; }
+grep -q "own.cu:$line:.*error: .counter. was not declared" window.log ||
+  { cat window.log; echo "FAIL: the compiler's error does not name own.cu:$line"; exit 1; }
+for f in printed races back error-1280; do "$png_check" "$f.png" 1280 800; done
+for f in memory-1024 error-1024; do "$png_check" "$f.png" 1024 768; done
+"$png_check" --differ back.png error-1280.png
 echo "PASS"

@@ -56,7 +56,7 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const float count_w = char_w * 6;   // a badge of up to four characters: "1024", "405K"
   // A column for "race" badges, when there are races: in the gutter a narrow code column never
   // scrolls them out of sight, as it would after a long line.
-  const float race_w = in.races ? char_w * 6 : 0;
+  const float race_w = in.races || in.errors ? char_w * 6 : 0;
   const float number_w = char_w * 4;  // "123 "
   const float code_x = count_w + race_w + number_w + char_w;
 
@@ -139,13 +139,20 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
           in.races && size_t(line) < in.races->size() && !(*in.races)[line].empty()
               ? &(*in.races)[line]
               : nullptr;
-      if (race) {
-        // A line in a data race (race_detector.hpp): its badge in the gutter's race column.
-        const char* text = "race";
+      const std::string* error =
+          in.errors && size_t(line) < in.errors->size() && !(*in.errors)[line].empty()
+              ? &(*in.errors)[line]
+              : nullptr;
+      if (error) dl->AddRectFilled(row_min, row_max, (st.colors.error & 0x00FFFFFF) | 0x40000000);
+      if (race || error) {
+        // A line in a data race (race_detector.hpp) or one the compiler refused: its badge in
+        // the gutter's column for them.
+        const char* text = error ? "error" : "race";
+        const ImU32 colour = error ? st.colors.error : st.colors.race;
         const float w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, text).x + char_w;
         const ImVec2 a(origin.x + count_w + (race_w - w) * 0.5f, y + 1);
-        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), st.colors.race, line_h * 0.5f);
-        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), text_on(st.colors.race), text);
+        dl->AddRectFilled(a, ImVec2(a.x + w, y + line_h - 1), colour, line_h * 0.5f);
+        dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), text_on(colour), text);
       }
       std::snprintf(buf, sizeof buf, "%3d", line);
       dl->AddText(ImVec2(origin.x + count_w + race_w, y + 1 * st.scale), st.colors.dim_text, buf);
@@ -173,15 +180,22 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
         dl->AddText(ImVec2(a.x + char_w * 0.5f, y + 1 * st.scale), IM_COL32(255, 255, 255, 255),
                     badge->text.c_str());
       }
+      if (error) {
+        // Its first error after the code, as an editor shows it; every one on hover.
+        const std::string_view first(error->data(), std::min(error->find('\n'), error->size()));
+        dl->AddText(ImVec2(x + char_w * 2, y + 1 * st.scale), st.colors.error, first.data(),
+                    first.data() + first.size());
+      }
       if (row_hovered) {
         if (ImGui::IsMouseClicked(0)) clicked = line;
-        if (count > 0 || step || badge || race) {
+        if (count > 0 || step || badge || race || error) {
           ImGui::BeginTooltip();
           if (count > 0)
             ImGui::Text("%u of %u threads are at line %d", count, in.thread_count, line);
           if (step) ImGui::TextUnformatted("This line is part of the current step.");
           if (badge) ImGui::TextUnformatted(badge->details.c_str());
           if (race) ImGui::TextUnformatted(race->c_str());
+          if (error) ImGui::TextUnformatted(error->c_str());
           ImGui::TextUnformatted("Click: jump to the next event on this line.");
           ImGui::EndTooltip();
         }

@@ -1,7 +1,8 @@
 // The lesson kernel with syntax colours. Lines where threads are at the playback cursor are
 // highlighted with a count of threads; the current step's lines are marked; lines whose memory
 // accesses were recorded carry a badge after the code (sectors per request, bank-conflict ways),
-// lines in a data race a "race" badge in the gutter; clicking a line reports it (the app jumps
+// lines in a data race a "race" badge in the gutter, lines the compiler refused an "error" badge;
+// clicking a line reports it (the app jumps
 // playback to that line's next event).
 #pragma once
 
@@ -23,6 +24,9 @@ struct CodeViewInput {
   const std::vector<MemoryBadge>* memory = nullptr;    // access analysis per line (index = line)
   // Per line: "" or what it races with; null when no race is shown (no gutter column for them).
   const std::vector<std::string>* races = nullptr;
+  // Per line: "" or the compiler's errors there (a program saved with errors): the line is
+  // marked in the gutter and its first error written after the code, all of them on hover.
+  const std::vector<std::string>* errors = nullptr;
 };
 
 struct CodeViewSettings {
