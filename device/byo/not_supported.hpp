@@ -10,4 +10,9 @@ namespace coop::byo {
 
 cudaError_t not_supported(const char* function);
 
+// What a library the program uses does on the emulator, said once on stderr as the program
+// starts: Thrust's algorithms and CUB's device-wide calls run on the host, untraced
+// (app/program/host_libraries.hpp). `library` is "Thrust" or "CUB". Returns true.
+bool library_on_host(const char* library);
+
 }  // namespace coop::byo
