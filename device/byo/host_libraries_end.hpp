@@ -2,3 +2,4 @@
 #pragma pop_macro("__CUDACC__")
 #pragma pop_macro("__NVCC__")
 #pragma pop_macro("__CUDA_ARCH__")
+#pragma pop_macro("__align__")

@@ -97,10 +97,10 @@ cudaError_t not_supported(const char* function) {
 
 bool library_on_host(const char* library) {
   const std::string name = library;
-  say_once(name == "CUB" ? "CUB's device-wide calls (cub::Device*) run on the host on the "
-                           "emulator, untraced; its block and warp primitives run in your kernels"
-                         : name + " runs on the host on the emulator (its C++ system), untraced; "
-                                  "your own kernels are traced");
+  say_once(name + (name == "Thrust" ? " runs on the host on the emulator (its C++ system)"
+                                    : " runs on the host on the emulator (CUB's kernels are GPU "
+                                      "code)") +
+           ", untraced; the program's own kernels are traced");
   return true;
 }
 
