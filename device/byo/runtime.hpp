@@ -14,7 +14,7 @@
 
 #define COOP_BYO_RUNTIME 1
 // Thrust's algorithms run on the host here, through its C++ system: its CUDA system launches
-// CUB's kernels, whose device code is PTX (byo/include/thrust says more).
+// CUB's kernels, whose device code is PTX (app/program/host_libraries.hpp says more).
 #ifndef THRUST_DEVICE_SYSTEM
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
 #endif
@@ -239,8 +239,8 @@ inline dim3 grid_dim() { return to_cuda<dim3>(emu::this_thread().grid_dim); }
 
 // The traced Cooperative Groups and atomics, under the names CUDA programs use.
 namespace cooperative_groups = ::coop::cg;
-// A namespace of its own, not an alias: libcu++ (which Thrust and CUB include) declares its own
-// names in `cuda`, and where both have one, qualified lookup finds libcu++'s before these.
+// A namespace of its own, not an alias: libcu++ (which Thrust includes) declares its own names
+// in `cuda`, and where both have one, qualified lookup finds libcu++'s before these.
 namespace cuda {
 using namespace ::coop::cuda;
 }
