@@ -16,4 +16,8 @@ namespace coop::app {
 // The prelude that reads the Thrust headers `files` include ("" when none does).
 std::string host_library_prelude(const std::vector<std::filesystem::path>& files);
 
+// On the GPU, Thrust and CUB are the toolkit's own, built by nvcc, and their kernels run
+// untraced: the prelude of a program whose `files` include them says so once as it starts.
+std::string gpu_library_prelude(const std::vector<std::filesystem::path>& files);
+
 }  // namespace coop::app

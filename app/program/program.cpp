@@ -414,6 +414,11 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   key.insert(key.end(), host_cmd.begin(), host_cmd.end());
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
+  // What the program's Thrust and CUB includes add ahead of it (host_libraries.hpp).
+  const std::vector<fs::path> files = own_files(source, *text, o.includes);
+  const std::string library_prelude =
+      gpu ? gpu_library_prelude(files) : host_library_prelude(files);
+  key.push_back(library_prelude);
   // This coopviz's runtime and the headers a program is compiled with (the traced Cooperative
   // Groups, the runtime shims): a changed one makes earlier builds stale.
   auto stamp = [&](const std::string& file) {
@@ -486,7 +491,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     const fs::path path = folder / ("program." + mine + extension);
     std::ofstream out(path);
     out << program_prelude(kind);
-    if (kind == SourceKind::Program) out << host_library_prelude(own_files(source, *text, o.includes));
+    if (kind != SourceKind::GpuHost) out << library_prelude;
     out << *lowered;
     if (!out) return Status::error("cannot write " + path.string());
     // The original folders after the lowered ones, for their subfolders.
