@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/program/child_process.hpp"
+#include "app/program/host_libraries.hpp"
 #include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
 #include "device/gpu/device_query.hpp"
@@ -171,6 +172,18 @@ std::vector<std::string> cmake_list(const char* list) {
   return out;
 }
 
+// CUDA's header folders, each followed by its cccl/ where the toolkit keeps Thrust, CUB and
+// libcu++ apart (CUDA 13 does).
+std::vector<std::string> cuda_include_dirs() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const std::string& dir : cmake_list(kProgramCudaIncludes)) {
+    out.push_back(dir);
+    if (fs::is_directory(dir + "/cccl", ec)) out.push_back(dir + "/cccl");
+  }
+  return out;
+}
+
 std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs) {
   std::vector<std::string> out;
   for (const std::string& lib :
@@ -288,19 +301,31 @@ Result<std::vector<std::string>> lower_headers(const fs::path& source, const std
   return options;
 }
 
-// What keeps the program (or a header of its own) from a GPU build in two halves, or "".
-std::string split_obstacle(const fs::path& source, const std::string& text,
-                           const std::vector<std::string>& includes) {
-  if (std::string why = host_half_obstacle(text); !why.empty()) return why;
+// The program's own files: itself, the headers beside it and in its -I folders, and the .cu
+// files it includes.
+std::vector<fs::path> own_files(const fs::path& source, const std::string& text,
+                                const std::vector<std::string>& includes) {
+  std::vector<fs::path> files = {source};
   std::error_code ec;
   std::vector<fs::path> folders = {source.parent_path()};
   for (const std::string& i : includes) folders.push_back(fs::absolute(i, ec));
   for (const fs::path& folder : folders)
     for (const auto& entry : fs::directory_iterator(folder, ec))
       if (entry.is_regular_file() && is_header_path(entry.path().string()))
-        if (Result<std::string> h = read_file(entry.path().string()))
-          if (std::string why = host_half_obstacle(*h); !why.empty())
-            return why + " in " + entry.path().filename().string();
+        files.push_back(entry.path());
+  for (const fs::path& file : included_cu_files(source, text)) files.push_back(file);
+  return files;
+}
+
+// What keeps the program (or a header of its own) from a GPU build in two halves, or "".
+std::string split_obstacle(const fs::path& source, const std::string& text,
+                           const std::vector<std::string>& includes) {
+  if (std::string why = host_half_obstacle(text); !why.empty()) return why;
+  for (const fs::path& file : own_files(source, text, includes))
+    if (file != source && is_header_path(file.string()))
+      if (Result<std::string> h = read_file(file.string()))
+        if (std::string why = host_half_obstacle(*h); !why.empty())
+          return why + " in " + file.filename().string();
   return "";
 }
 
@@ -365,8 +390,9 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
            "-I" + headers,
            "-I" + source.parent_path().string()};
     // CUDA's own headers after everything else: the shims in byo/include read them (the types,
-    // enums, macros and declarations are the toolkit's) and add the emulator's runtime.
-    for (const std::string& dir : cmake_list(kProgramCudaIncludes))
+    // enums, macros and declarations are the toolkit's) and add the emulator's runtime. Thrust
+    // and CUB come from there too (byo/include/thrust and cub say how they run).
+    for (const std::string& dir : cuda_include_dirs())
       cmd.insert(cmd.end(), {"-isystem", dir});
     // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
     for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
@@ -376,9 +402,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (split) {
     host_cmd = {kProgramCompiler, "-std=c++20", "-O1", "-pthread", "-fdiagnostics-color=never",
                 "-fno-diagnostics-show-caret", "-I" + headers + "/device/byo/host_include"};
-    // CUDA's headers, and libcu++'s (in cccl/ since CUDA 13) where the toolkit lists them apart.
-    for (const std::string& dir : cmake_list(kProgramCudaIncludes))
-      host_cmd.insert(host_cmd.end(), {"-I" + dir, "-I" + dir + "/cccl"});
+    for (const std::string& dir : cuda_include_dirs()) host_cmd.push_back("-I" + dir);
     host_cmd.insert(host_cmd.end(), {"-I" + headers, "-I" + source.parent_path().string()});
   }
   const std::vector<std::string> libraries = link_libraries(gpu, dirs);
@@ -390,6 +414,11 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   key.insert(key.end(), host_cmd.begin(), host_cmd.end());
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
   key.push_back(*text);
+  // What the program's Thrust and CUB includes add ahead of it (host_libraries.hpp).
+  const std::vector<fs::path> files = own_files(source, *text, o.includes);
+  const std::string library_prelude =
+      gpu ? gpu_library_prelude(files) : host_library_prelude(files);
+  key.push_back(library_prelude);
   // This coopviz's runtime and the headers a program is compiled with (the traced Cooperative
   // Groups, the runtime shims): a changed one makes earlier builds stale.
   auto stamp = [&](const std::string& file) {
@@ -461,7 +490,9 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     into.insert(into.end(), include_options->begin(), include_options->end());
     const fs::path path = folder / ("program." + mine + extension);
     std::ofstream out(path);
-    out << program_prelude(kind) << *lowered;
+    out << program_prelude(kind);
+    if (kind != SourceKind::GpuHost) out << library_prelude;
+    out << *lowered;
     if (!out) return Status::error("cannot write " + path.string());
     // The original folders after the lowered ones, for their subfolders.
     for (const std::string& i : o.includes) into.push_back("-I" + fs::absolute(i, ec).string());

@@ -78,13 +78,30 @@ cudaError_t fail(cudaError_t e) {
 
 const DeviceProps& emulated_device() { return props(); }
 
-cudaError_t not_supported(const char* function) {
+namespace {
+
+// Writes `line` on stderr unless it was written before.
+void say_once(const std::string& line) {
   static std::mutex said_lock;
   static std::set<std::string> said;
   std::lock_guard<std::mutex> hold(said_lock);
-  if (said.insert(function).second)
-    std::fprintf(stderr, "coopviz: %s is not supported on the emulator yet\n", function);
+  if (said.insert(line).second) std::fprintf(stderr, "coopviz: %s\n", line.c_str());
+}
+
+}  // namespace
+
+cudaError_t not_supported(const char* function) {
+  say_once(std::string(function) + " is not supported on the emulator yet");
   return fail(cudaErrorNotSupported);
+}
+
+bool library_on_host(const char* library) {
+  const std::string name = library;
+  say_once(name + (name == "Thrust" ? " runs on the host on the emulator (its C++ system)"
+                                    : " runs on the host on the emulator (CUB's kernels are GPU "
+                                      "code)") +
+           ", untraced; the program's own kernels are traced");
+  return true;
 }
 
 // [SECTION] Launches

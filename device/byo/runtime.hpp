@@ -13,6 +13,11 @@
 #pragma once
 
 #define COOP_BYO_RUNTIME 1
+// Thrust's algorithms run on the host here, through its C++ system: its CUDA system launches
+// CUB's kernels, whose device code is PTX (app/program/host_libraries.hpp says more).
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -234,7 +239,11 @@ inline dim3 grid_dim() { return to_cuda<dim3>(emu::this_thread().grid_dim); }
 
 // The traced Cooperative Groups and atomics, under the names CUDA programs use.
 namespace cooperative_groups = ::coop::cg;
-namespace cuda = ::coop::cuda;
+// A namespace of its own, not an alias: libcu++ (which Thrust includes) declares its own names
+// in `cuda`, and where both have one, qualified lookup finds libcu++'s before these.
+namespace cuda {
+using namespace ::coop::cuda;
+}
 using ::coop::__activemask;
 using ::coop::__all_sync;
 using ::coop::__any_sync;

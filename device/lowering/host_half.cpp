@@ -145,6 +145,9 @@ std::string host_half_obstacle(const std::string& text) {
   static const std::regex pipeline(
       R"((^|\n)\s*#\s*include\s*[<"](cuda/pipeline|cuda_pipeline\.h)[>"])");
   if (std::regex_search(text, pipeline)) return "CUDA's pipeline header";
+  // Thrust's and CUB's headers hold their kernels and the launches of them together.
+  static const std::regex library(R"((^|\n)\s*#\s*include\s*[<"](thrust|cub)/)");
+  if (std::regex_search(text, library)) return "Thrust or CUB";
   return "";
 }
 

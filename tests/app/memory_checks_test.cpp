@@ -63,7 +63,11 @@ INSTANTIATE_TEST_SUITE_P(
              "start of __shared__ s (256 bytes, declared at line 7)"},
         Stop{"dynamic_shared_overrun.cu",
              "thread 63 (block 0) read 4 bytes at buf[64] at dynamic_shared_overrun.cu:9, past "
-             "the end of extern __shared__ buf, the launch's 256 bytes of dynamic shared memory"}),
+             "the end of extern __shared__ buf, the launch's 256 bytes of dynamic shared memory"},
+        Stop{"thrust_vector_overrun.cu",
+             "thread 232 (block 3) wrote 4 bytes at the allocation[4000] at "
+             "thrust_vector_overrun.cu:10, past the end of a 4000-byte allocation from "
+             "thrust::device_vector"}),
     [](const ::testing::TestParamInfo<Stop>& info) {
       std::string name = std::filesystem::path(info.param.file).stem().string();
       std::erase(name, '_');

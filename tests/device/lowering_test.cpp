@@ -238,6 +238,8 @@ TEST(Lowering, HostHalfObstaclesAreNamed) {
             "a lambda with device code");
   EXPECT_EQ(host_half_obstacle("cudaLaunchKernelEx(&c, k, x);"), "a cluster launch");
   EXPECT_EQ(host_half_obstacle("#include <cuda_pipeline.h>\n"), "CUDA's pipeline header");
+  EXPECT_EQ(host_half_obstacle("#include <cstdio>\n#include <thrust/sort.h>\n"), "Thrust or CUB");
+  EXPECT_EQ(host_half_obstacle("  #include <cub/cub.cuh>\n"), "Thrust or CUB");
   // Words in comments and strings are not code.
   EXPECT_EQ(host_half_obstacle("// __managed__ int x;\nconst char* s = \"__managed__\";"), "");
 }

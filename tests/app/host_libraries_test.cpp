@@ -1,0 +1,74 @@
+// Thrust and CUB in a user's program on the emulator (app/program/host_libraries.hpp,
+// device/byo/cub_block.hpp, device/byo/cub_device.hpp): what runs on the host says so in one line
+// and leaves nothing in the trace, and CUB's block and warp primitives inside the program's own
+// kernel leave only the kernel's own events, as on a GPU. The programs are those of
+// tests/programs/styles/ (program_styles_test.cpp checks their results), so their builds are shared.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "device/trace/trace_file.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string style(const std::string& name) {
+  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/styles/" + name;
+}
+
+size_t count_of(const std::string& text, const std::string& words) {
+  size_t n = 0;
+  for (size_t at = text.find(words); at != std::string::npos; at = text.find(words, at + 1)) ++n;
+  return n;
+}
+
+TEST(HostLibraries, ThrustRunsOnTheHostSaysSoOnceAndOnlyTheProgramsKernelIsTraced) {
+  const fs::path dir = coop::testing::fresh_folder("thrust-on-host");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu " + style("thrust_sort_reduce.cu") + " --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Thrust check PASSED"), std::string::npos) << r.out;
+  EXPECT_EQ(count_of(r.err, "Thrust runs on the host on the emulator"), 1u) << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 1u);  // sort, reduce, transform: none of Thrust's work is a launch
+  EXPECT_EQ((*launches)[0].header.kernel, "square_in_place");
+  fs::remove_all(dir);
+}
+
+TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu " + style("cub_device_reduce_temp.cu"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Test PASSED"), std::string::npos) << r.out;
+  // Each is called twice (the size, then the work), and says so once.
+  for (const char* call :
+       {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max", "cub::DeviceScan::InclusiveSum"})
+    EXPECT_EQ(count_of(r.err, std::string(call) + " runs on the host on the emulator"), 1u)
+        << call << "\n" << r.err;
+}
+
+TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
+  const fs::path dir = coop::testing::fresh_folder("cub-block");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu " + style("cub_block_reduce_kernel.cu") + " --races --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("block reduce PASSED"), std::string::npos) << r.out;
+  // The barriers and shared accesses inside BlockReduce, BlockScan and WarpReduce are CUB's:
+  // a GPU records none, and the race detector, which sees none, finds no race.
+  EXPECT_NE(r.out.find("races: none found"), std::string::npos) << r.out;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 2u);
+  for (const coop::Trace& t : *launches)
+    for (const coop::Event& e : t.events)
+      EXPECT_NE(e.kind, coop::EventKind::Barrier) << t.header.kernel << " line " << e.line;
+  fs::remove_all(dir);
+}
+
+}  // namespace
