@@ -134,13 +134,15 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
     // Lockstep without initialisation checks, the hooks neither record, check nor step
     // (Executor::launch_untraced, memory_record.hpp): the copy without them does the same work.
     const ExecOptions& o = exec_->options();
+    const bool hooks_idle = !o.check_initialisation && o.schedule == Schedule::Lockstep;
     ErasedLaunch copy;
-    if (unhooked && !o.check_initialisation && o.schedule == Schedule::Lockstep) {
+    if (unhooked && hooks_idle) {
       copy = launch;
       copy.emu_body = unhooked;
     }
     s = exec_->launch_untraced(copy.emu_body ? copy : launch, run, stream);
-    untraced_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
+    if (hooks_idle)
+      untraced_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
   } else if (before_traced && !before_traced()) {
     s = Status::error("the device failed before the launch");
   } else {

@@ -41,7 +41,7 @@ class ProgramTraces {
                 bool (*before_traced)() = nullptr, const std::function<void()>& unhooked = {});
   // The traced launches made so far: the trace file's launches, once saved.
   size_t launch_count() const { return launched_; }
-  // Seconds spent in untraced launches so far.
+  // Seconds spent so far in untraced launches that a kernel's unhooked copy could run.
   double untraced_seconds() const { return untraced_seconds_; }
   // The data races of launch `index` (COOPVIZ_RACES=1 has each launch's recorded loads and stores
   // checked as it ends), as `coopviz run --races --json` lists them, with lines named in `file`

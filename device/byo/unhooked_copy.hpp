@@ -11,7 +11,7 @@ namespace coop::byo {
 // The copy of the kernel at `function`, found by its symbol, or null while there is none.
 const void* unhooked_kernel(const void* function);  // (declared for launches in runtime.hpp)
 
-// The program has spent `seconds` in untraced launches so far: past a few, the copy's recipe
+// The program has spent `seconds` in launches the copy could run: past a few, the copy's recipe
 // runs in the background (its output in program.unhooked.log). The program waits for it to end
 // before it exits, so that the copy is whole for the next run.
 void note_untraced_seconds(double seconds);
