@@ -21,6 +21,7 @@
 #include "app/program/host_libraries.hpp"
 #include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
+#include "app/program/unhooked_recipe.hpp"
 #include "device/gpu/device_query.hpp"
 #include "device/lowering/lowering.hpp"
 #include "device/occupancy/presets.hpp"
@@ -427,6 +428,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
                     std::to_string(st.st_mtim.tv_nsec));
   };
   for (const std::string& lib : libraries) stamp(lib);
+  // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
+  if (!gpu) key.push_back("unhooked copy recipe 1");
   // What lowers the program is part of the build.
   if (front_end) stamp(dirs.front_end.string());
   else key.push_back("lowered line by line");
@@ -506,6 +509,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   // memory instrumentation's -fsanitize=thread adds ThreadSanitizer's runtime, whose entry points
   // coopviz defines itself.
   const std::string object = partial + ".o";
+  const std::vector<std::string> compile = cmd;  // up to its input and output
   if (!gpu) cmd.insert(cmd.end(), {"-c", "-x", "c++"});
   cmd.push_back(cpp->string());
   cmd.push_back("-o");
@@ -555,11 +559,20 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   } else {
     rc = run_compiler(cmd, build.compiler_output, o.file);
     if (rc && *rc == 0) {
-      std::vector<std::string> link = {kProgramCompiler, "-pthread", object, "-o", partial};
+      // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
+      std::vector<std::string> link = {kProgramCompiler, "-pthread", "-rdynamic", object, "-o",
+                                       partial};
       link.insert(link.end(), libraries.begin(), libraries.end());
       rc = run_compiler(link, build.compiler_output, o.file);
     }
     fs::remove(object, ec);
+  }
+  const bool built = rc && *rc == 0;
+  if (built && !gpu) {
+    if (Status kept = keep_unhooked_recipe(build.executable, *cpp, compile,
+                                           cmake_list(kProgramInstrumentationFlags));
+        !kept)
+      return kept;
   }
   fs::remove(*cpp, ec);
   if (split) fs::remove(*host_cpp, ec);

@@ -34,11 +34,15 @@ class ProgramTraces {
   // (Executor::launch_untraced, on `stream`) and are counted in the header of the last traced
   // launch of their kind. So are launches of a kind already traced once the traces kept reach
   // COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
-  // false from it fails the launch.
+  // false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
+  // kernel's copy without the memory hooks (unhooked_copy.hpp): an untraced launch that records
+  // and checks no access runs it instead.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
-                bool (*before_traced)() = nullptr);
+                bool (*before_traced)() = nullptr, const std::function<void()>& unhooked = {});
   // The traced launches made so far: the trace file's launches, once saved.
   size_t launch_count() const { return launched_; }
+  // Seconds spent so far in untraced launches that a kernel's unhooked copy could run.
+  double untraced_seconds() const { return untraced_seconds_; }
   // The data races of launch `index` (COOPVIZ_RACES=1 has each launch's recorded loads and stores
   // checked as it ends), as `coopviz run --races --json` lists them, with lines named in `file`
   // when it is not empty; "[]" for a launch not checked.
@@ -81,6 +85,7 @@ class ProgramTraces {
   bool counts_changed_ = false;        // untraced counts not yet written
   std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
   size_t launched_ = 0;
+  double untraced_seconds_ = 0;
   bool find_races_ = false;
   struct LaunchRaces {
     std::vector<Race> races;

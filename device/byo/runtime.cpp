@@ -23,6 +23,7 @@
 
 #include "device/byo/launch_progress.hpp"
 #include "device/byo/program_traces.hpp"
+#include "device/byo/unhooked_copy.hpp"
 #include "device/emu/fault_report.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
@@ -128,8 +129,9 @@ cudaError_t launch(const LaunchRequest& r) {
   e.name = r.name;
   e.emu_body = r.body;
   progress_kernel(r.name);
-  const Status s = device().launch(e, r.shape.config());
+  const Status s = device().launch(e, r.shape.config(), nullptr, nullptr, r.unhooked_body);
   progress_kernel(nullptr);
+  note_untraced_seconds(device().untraced_seconds());
   if (s.ok()) return cudaSuccess;
   launch_problem() = "kernel " + std::string(r.name) + ": " + s.message();
   // An access outside its allocation, or a read of memory never written: the program stops

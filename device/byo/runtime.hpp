@@ -95,6 +95,7 @@ struct LaunchRequest {
   const char* name = "";
   const void* function = nullptr;  // the kernel's address, for attributes and occupancy queries
   std::function<void()> body;      // one emulated thread
+  std::function<void()> unhooked_body;  // the same on the kernel's unhooked copy; empty: none
   LaunchShape shape;
   cudaStream_t stream = nullptr;   // a stream being captured takes the launch as a graph node
 };
@@ -122,6 +123,21 @@ cudaError_t set_function_attribute(const void* function, cudaFuncAttribute attri
 cudaError_t max_active_blocks(int* blocks, const void* function, int block_size,
                               size_t dynamic_smem);
 
+// The kernel's copy compiled without the memory hooks, once the program has one
+// (unhooked_copy.hpp), else null.
+const void* unhooked_kernel(const void* function);
+
+// One emulated thread of `fn` on the arguments `bound`, and the same on its unhooked copy.
+template <class... P>
+void bind_bodies(LaunchRequest& r, void (*fn)(P...), std::tuple<std::decay_t<P>...> bound) {
+  using Function = void (*)(P...);
+  if (const void* copy = unhooked_kernel(reinterpret_cast<const void*>(fn)))
+    r.unhooked_body = [f = reinterpret_cast<Function>(const_cast<void*>(copy)), bound] {
+      std::apply(f, bound);
+    };
+  r.body = [fn, bound = std::move(bound)] { std::apply(fn, bound); };
+}
+
 template <class... P>
 struct Launcher {
   const char* name;
@@ -138,9 +154,7 @@ struct Launcher {
     r.shape.block = dims_of(block);
     r.shape.dynamic_smem = smem;
     r.stream = stream;
-    auto fn = function;
-    std::tuple<std::decay_t<P>...> bound(args...);
-    r.body = [fn, bound] { std::apply(fn, bound); };
+    bind_bodies(r, function, std::tuple<std::decay_t<P>...>(args...));
     launch(r);
   }
 };
@@ -154,10 +168,8 @@ Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim
 
 // The kernel's parameters read back from the void* array a cooperative or Ex launch passes.
 template <class... P, size_t... I>
-std::function<void()> body_from_array(void (*fn)(P...), void** args, std::index_sequence<I...>) {
-  std::tuple<std::decay_t<P>...> bound(
-      *static_cast<std::decay_t<P>*>(args[I])...);
-  return [fn, bound] { std::apply(fn, bound); };
+void bind_from_array(LaunchRequest& r, void (*fn)(P...), void** args, std::index_sequence<I...>) {
+  bind_bodies(r, fn, std::tuple<std::decay_t<P>...>(*static_cast<std::decay_t<P>*>(args[I])...));
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them: the
@@ -174,7 +186,7 @@ LaunchRequest request_from_array(const char* name, void (*function)(P...), dim3 
   r.shape.dynamic_smem = smem;
   r.shape.cooperative = cooperative;
   r.stream = stream;
-  r.body = body_from_array(function, args, std::index_sequence_for<P...>{});
+  bind_from_array(r, function, args, std::index_sequence_for<P...>{});
   return r;
 }
 template <class... P>
@@ -218,9 +230,7 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
   r.shape = shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative);
-  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
-  auto fn = function;
-  r.body = [fn, bound] { std::apply(fn, bound); };
+  bind_bodies(r, function, std::tuple<std::decay_t<P>...>(std::forward<A>(args)...));
   r.stream = config->stream;
   return launch(r);
 }

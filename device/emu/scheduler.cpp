@@ -63,14 +63,94 @@ void set_state(Lane& lane, LaneState state) {
 
 // [SECTION] Fiber switches (announced to AddressSanitizer in sanitizer builds: asan_fibers.hpp)
 
+namespace {
+
+// Lanes hand over to each other directly, except in AddressSanitizer builds, where a fiber's
+// first switch must come from the scheduler's stack (it notes that stack as the one to return to).
+#if defined(COOP_ASAN_FIBERS)
+constexpr bool kChainLanes = false;
+#else
+constexpr bool kChainLanes = true;
+#endif
+
+// Hands the OS thread to the fiber `to`, leaving the running fiber's context in `mine`; returns
+// once some fiber hands it back, having put its own context where it belongs.
+void switch_fiber(Worker& worker, boost::context::fiber& to, boost::context::fiber* mine) {
+  worker.park = mine;
+  boost::context::fiber from = std::move(to).resume();
+  *worker.park = std::move(from);
+}
+
+// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer.
+// Touching it ahead of the switch hides the cache miss that otherwise dominates a switch (each
+// lane's stack is cold by the time the warp comes round again).
+void prefetch_context(const Lane& lane) {
+  static_assert(sizeof(boost::context::fiber) == sizeof(void*),
+                "boost::context::fiber is expected to hold only its context pointer");
+  const char* ctx;
+  std::memcpy(&ctx, &lane.fiber, sizeof ctx);
+  if (ctx) {
+    __builtin_prefetch(ctx);
+    __builtin_prefetch(ctx + 64);
+    __builtin_prefetch(ctx + 128);
+  }
+}
+
+// Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
+int next_lane(Worker& worker, uint32_t mask) {
+  if (!worker.launch->shuffle) return std::countr_zero(mask);
+  const int n = std::popcount(mask);
+  int pick = int(worker.random() % uint64_t(n));
+  for (;; mask &= mask - 1)
+    if (pick-- == 0) return std::countr_zero(mask);
+}
+
+// The next of the warp's runnable lanes, with the one after it made ready to switch to.
+Lane& pick_runnable(Worker& worker, Block& block, Warp& warp) {
+  const int lane = next_lane(worker, warp.runnable);
+  if (const uint32_t rest = warp.runnable & ~(1u << lane))
+    prefetch_context(block.lanes[warp.first + std::countr_zero(rest)]);
+  return block.lanes[warp.first + lane];
+}
+
+// Who runs, for the kernel-side services, the launch monitor and fault reports.
+void begin_step(Worker& worker, Lane& lane) {
+  lane.state = LaneState::Runnable;
+  t_thread = &lane.info;
+  worker.current = &lane;
+  worker.last_code.store(0, std::memory_order_relaxed);
+  worker.running.store(&lane, std::memory_order_relaxed);
+  worker.last_resumed.store(uint64_t(lane.info.global_id) << 16 | lane.line,
+                            std::memory_order_relaxed);
+}
+
+void end_step(Worker& worker) {
+  worker.running.store(nullptr, std::memory_order_relaxed);
+  worker.current = nullptr;
+  worker.steps.store(worker.steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
 void yield_to_scheduler(Lane& lane) {
   Worker& worker = *t_worker;
   flush_pending_store(worker);
   // The work up to this step point, in modelled cycles; a clock read after it is no spin.
   lane.cycles += kCyclesPerStep;
   lane.spin_step = 0;
+  // Within run_lanes the next runnable lane of the warp starts at once, as the scheduler's loop
+  // would start it (the same pick, the same bookkeeping).
+  Warp* warp = worker.chain_warp;
+  if (kChainLanes && warp != nullptr && warp->runnable != 0 &&
+      !worker.launch->failed.load(std::memory_order_relaxed)) {
+    Lane& next = pick_runnable(worker, *worker.chain_block, *warp);
+    end_step(worker);
+    begin_step(worker, next);
+    if (&next != &lane) switch_fiber(worker, next.fiber, &lane.fiber);
+    return;
+  }
   switching_to(&lane.asan_fake_stack, worker.stack_low, worker.stack_size);
-  lane.back = std::move(lane.back).resume();
+  switch_fiber(worker, worker.scheduler, &lane.fiber);
   switched(lane.asan_fake_stack, nullptr, nullptr);
 }
 
@@ -144,12 +224,13 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
         std::allocator_arg, CheckedStack{&worker, &lane}, [&lane](boost::context::fiber&& back) {
           Worker& w = *t_worker;
           switched(nullptr, &w.stack_low, &w.stack_size);
-          lane.back = std::move(back);
+          *w.park = std::move(back);
           w.launch->request->body();
           flush_pending_store(w);
           set_state(lane, LaneState::Done);
           switching_to(nullptr, w.stack_low, w.stack_size);
-          return std::move(lane.back);
+          w.park = &lane.fiber;  // its context ends here: the scheduler empties the slot
+          return std::move(w.scheduler);
         });
   }
   start_block_clock(L, *block);
@@ -158,34 +239,12 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
 
 // [SECTION] Stepping a warp
 
-// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer.
-// Touching it ahead of the switch hides the cache miss that otherwise dominates a switch (each
-// lane's stack is cold by the time the warp comes round again).
-void prefetch_context(const Lane& lane) {
-  static_assert(sizeof(boost::context::fiber) == sizeof(void*),
-                "boost::context::fiber is expected to hold only its context pointer");
-  const char* ctx;
-  std::memcpy(&ctx, &lane.fiber, sizeof ctx);
-  if (ctx) {
-    __builtin_prefetch(ctx);
-    __builtin_prefetch(ctx + 64);
-    __builtin_prefetch(ctx + 128);
-  }
-}
-
 void resume(Worker& worker, Lane& lane) {
-  t_thread = &lane.info;
-  worker.current = &lane;
-  worker.last_code.store(0, std::memory_order_relaxed);
-  worker.running.store(&lane, std::memory_order_relaxed);
-  worker.last_resumed.store(uint64_t(lane.info.global_id) << 16 | lane.line,
-                            std::memory_order_relaxed);
+  begin_step(worker, lane);
   switching_to(&worker.asan_fake_stack, lane.stack_low, lane.stack_size);
-  lane.fiber = std::move(lane.fiber).resume();
+  switch_fiber(worker, lane.fiber, &worker.scheduler);
   switched(worker.asan_fake_stack, nullptr, nullptr);
-  worker.running.store(nullptr, std::memory_order_relaxed);
-  worker.current = nullptr;
-  worker.steps.store(worker.steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  end_step(worker);
 }
 
 // Lanes still suspended after a fault or a deadlock are dropped, not unwound: a lane may wait
@@ -207,15 +266,6 @@ void drop_suspended(Worker& worker) {
       sc.sp = static_cast<char*>(const_cast<void*>(lane.stack_low)) + lane.stack_size;
       if (worker.pool->deallocate(sc)) worker.stack_overflow = true;
     }
-}
-
-// Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
-int next_lane(Worker& worker, uint32_t mask) {
-  if (!worker.launch->shuffle) return std::countr_zero(mask);
-  const int n = std::popcount(mask);
-  int pick = int(worker.random() % uint64_t(n));
-  for (;; mask &= mask - 1)
-    if (pick-- == 0) return std::countr_zero(mask);
 }
 
 // Lets the lanes of `batch` (waiting at one plain step) go on together, at a new moment.
@@ -241,18 +291,18 @@ void release_batch(Worker& worker, Block& block, Warp& warp, uint32_t among) {
   release(worker, block, warp, batch);
 }
 
-// Runs the warp's runnable lanes to their next step points. Returns whether any ran.
+// Runs the warp's runnable lanes to their next step points. Returns whether any ran. Each lane
+// that stops starts the next itself (yield_to_scheduler); control comes back here when none is
+// left, or the launch failed.
 bool run_lanes(Worker& worker, Block& block, Warp& warp) {
   bool progress = false;
+  worker.chain_block = &block;
+  worker.chain_warp = &warp;
   while (warp.runnable && !worker.launch->failed.load(std::memory_order_relaxed)) {
-    const int lane = next_lane(worker, warp.runnable);
-    Lane& l = block.lanes[warp.first + lane];
-    if (const uint32_t rest = warp.runnable & ~(1u << lane))
-      prefetch_context(block.lanes[warp.first + std::countr_zero(rest)]);
-    l.state = LaneState::Runnable;
-    resume(worker, l);
+    resume(worker, pick_runnable(worker, block, warp));
     progress = true;
   }
+  worker.chain_warp = nullptr;
   return progress;
 }
 

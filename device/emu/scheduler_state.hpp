@@ -34,7 +34,6 @@ struct Worker;
 struct Lane {
   ThreadInfo info{};
   boost::context::fiber fiber;  // the suspended thread
-  boost::context::fiber back;   // the scheduler, while the thread runs
   // The fiber's stack, and AddressSanitizer's record of its frames while it is switched out
   // (used only in sanitizer builds, where every switch is announced to ASan).
   const void* stack_low = nullptr;
@@ -227,6 +226,15 @@ struct Worker {
   // cuda::barrier's completion function): its accesses are not step points (NoAccessSteps).
   int no_access_steps = 0;
   Lane* current = nullptr;
+  // Fibers hand the OS thread to each other (scheduler.cpp, switch_fiber): the scheduler's context
+  // while a lane runs, and where the context of the fiber that switched last belongs (its own
+  // slot: a lane's `fiber`, or `scheduler`), for whichever fiber wakes to put it there.
+  boost::context::fiber scheduler;
+  boost::context::fiber* park = nullptr;
+  // The warp whose runnable lanes run now (run_lanes): a lane that stops starts the next of them
+  // itself, without a round trip through the scheduler's stack.
+  Block* chain_block = nullptr;
+  Warp* chain_warp = nullptr;
   // The running lane's last store, recorded once its value is in memory (flush_pending_store).
   Event pending_store{};
   const void* pending_address = nullptr;

@@ -187,6 +187,44 @@ TEST(UntracedLaunches, ATimedReductionRunsItsLoopUntracedAndSaysItsAverage) {
   fs::remove_all(dir);
 }
 
+// The repeats run the kernel's copy without the memory hooks once the program has one
+// (device/byo/unhooked_copy.hpp): the copy shares the program's variables and does not construct
+// its globals again.
+TEST(UntracedLaunches, RepeatsRunTheUnhookedCopyWhichSharesTheProgramsVariables) {
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  const fs::path dir = coop::testing::fresh_folder("unhooked-copy");
+  coop::app::ProgramOptions p;
+  p.file = program("unhooked_copy.cu");
+  p.stdout_path = (dir / "out.txt").string();
+  p.stderr_path = (dir / "err.txt").string();
+  auto build = coop::app::build_program(p);
+  ASSERT_TRUE(build) << build.status().message();
+  const std::string recipe = build->executable + ".unhooked.sh";
+  ASSERT_TRUE(fs::exists(recipe));
+  // A program builds its copy after a few seconds of untraced launches; here the test does.
+  fs::remove(build->executable + ".unhooked.so");
+  ASSERT_EQ(std::system(("sh " + recipe + " > " + (dir / "recipe.txt").string() + " 2>&1").c_str()),
+            0);
+  ASSERT_TRUE(fs::exists(build->executable + ".unhooked.so"));
+  auto output = [&] {
+    auto run = coop::app::run_program(p, *build);
+    EXPECT_TRUE(run && run->exit_code == 0);
+    std::ifstream out_file(p.stdout_path);
+    return std::string((std::istreambuf_iterator<char>(out_file)), {});
+  };
+  // The traced first launch is the hooked kernel; the five repeats are the copy.
+  const std::string out = output();
+  EXPECT_NE(out.find("hooked 1, unhooked 5, seen 6, constructed 1: PASSED"), std::string::npos)
+      << out;
+  // Checked reads of memory never written need the hooks: every launch keeps them.
+  p.check_memory = true;
+  const std::string checked = output();
+  EXPECT_NE(checked.find("hooked 6, unhooked 0, seen 6, constructed 1: PASSED"),
+            std::string::npos)
+      << checked;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 
 namespace {
