@@ -429,7 +429,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   };
   for (const std::string& lib : libraries) stamp(lib);
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
-  if (!gpu) key.push_back("unhooked copy recipe 1");
+  if (!gpu) key.push_back("unhooked copy recipe 2");
   // What lowers the program is part of the build.
   if (front_end) stamp(dirs.front_end.string());
   else key.push_back("lowered line by line");

@@ -45,7 +45,9 @@ Status keep_unhooked_recipe(const fs::path& executable, const fs::path& lowered,
   out << "#!/bin/sh\n"
          "# "
       << name << "'s kernels without the memory hooks (device/byo/unhooked_copy.hpp).\n"
-      << "set -e\ncd " << shell_word(dir.string()) << "\n"
+      // A compiler process's caps, as for any compile of the user's code (child_process.hpp:
+      // 2 GiB of address space, 120 s of CPU time).
+      << "set -e\nulimit -v 2097152\nulimit -t 120\ncd " << shell_word(dir.string()) << "\n"
       << "part=" << name << ".unhooked.so.$$\n"
       << "trap 'status=$?; rm -f \"$part\" \"$part.o\"; [ $status -eq 0 ] || echo \"the copy did "
          "not build (see "
