@@ -366,6 +366,7 @@ Status GuiApp::open_exercise(const std::string& id, double now) {
   if (Status s = tab.choose(id, progress_path); !s) return s;
   const lessons::LessonDef* l = lessons::find_lesson(tab.exercise()->lesson);
   if (l && l != lesson_def()) select_lesson(int(l - lessons::registry().data()), now);
+  set_aside_step_questions(*this);  // a pending question would cover the Exercise tab
   // The lesson's first step opens its own tab when its run lands; the exercise comes after it.
   exercise_tab_wanted = running();
   show_exercise_tab();

@@ -23,8 +23,7 @@ void open_exercise_item(GuiApp& app, const PackItem& item, double now) {
 
 // The lesson at its step, then the preset on top, each value typed into the Launch panel as a
 // user would, so that the panel shows it and Defaults takes it back.
-void open_lesson_item(GuiApp& app, const PackItem& item, double now) {
-  const LaunchPreset& p = item.preset;
+void open_lesson_at(GuiApp& app, const PackItem& item, const LaunchPreset& p, double now) {
   select_lesson_id(app, item.lesson, now);
   if (item.step > 0) app.select_step(item.step, now);
   std::vector<std::pair<std::string, std::string>> typed;
@@ -39,6 +38,16 @@ void open_lesson_item(GuiApp& app, const PackItem& item, double now) {
           item.label() + ": the pack's " + field + " " + text + " is refused: " + s.message(),
           true);
   if (!typed.empty()) app.run_due = now;  // one deliberate click: run now
+}
+
+// The preset item `index` runs with: a lesson item's own, and the same for the questions and
+// exercises of that lesson that follow it (the room answers on the run it was shown: the
+// teacher's grid, schedule and seed); null for any other item.
+const LaunchPreset* leading_preset(const Pack& pack, size_t index) {
+  const std::string& lesson = pack.items[index].lesson;
+  for (size_t i = index + 1; i-- > 0 && pack.items[i].lesson == lesson;)
+    if (pack.items[i].kind == PackItemKind::Lesson) return &pack.items[i].preset;
+  return nullptr;
 }
 
 }  // namespace
@@ -69,6 +78,7 @@ void close_pack(GuiApp& app) {
   app.backend = nav.before.backend;
   app.schedule = nav.before.schedule;
   app.seed = nav.before.seed;
+  app.questions.required.clear();
   nav = PackNavigator{};
 }
 
@@ -77,23 +87,21 @@ void go_to_pack_item(GuiApp& app, int index, double now) {
   if (!nav.pack || index < 0 || size_t(index) >= nav.pack->items.size()) return;
   nav.current = index;
   const PackItem& item = nav.pack->items[size_t(index)];
+  static const LaunchPreset kNone;
+  const LaunchPreset* leading = leading_preset(*nav.pack, size_t(index));
+  const LaunchPreset& preset = leading ? *leading : kNone;
   // Set before the lesson is selected, so that its first run already has them.
-  app.backend = item.preset.backend.value_or(nav.before.backend);
-  app.schedule = item.preset.schedule.value_or(nav.before.schedule);
-  app.seed = item.preset.seed.value_or(nav.before.seed);
+  app.backend = preset.backend.value_or(nav.before.backend);
+  app.schedule = preset.schedule.value_or(nav.before.schedule);
+  app.seed = preset.seed.value_or(nav.before.seed);
+  // The teacher put the question there: it is asked whatever the Questions switch says.
+  app.questions.required =
+      item.kind == PackItemKind::Question ? question_key(item.lesson, item.question) : "";
   app.say("");
-  switch (item.kind) {
-    case PackItemKind::Lesson:
-      open_lesson_item(app, item, now);
-      break;
-    case PackItemKind::Exercise:
-      open_exercise_item(app, item, now);
-      break;
-    case PackItemKind::Question:
-      select_lesson_id(app, item.lesson, now);
-      if (item.step > 0) app.select_step(item.step, now);
-      break;
-  }
+  if (item.kind == PackItemKind::Exercise)
+    open_exercise_item(app, item, now);
+  else
+    open_lesson_at(app, item, preset, now);
 }
 
 void step_pack(GuiApp& app, int delta, double now) {

@@ -16,6 +16,13 @@
 
 namespace coop::app {
 
+std::optional<std::vector<uint32_t>> code_line_counts(GuiApp& app) {
+  const visual::TimelineModel* m = app.model();
+  if (!m || app.questions.asking()) return std::nullopt;
+  if (app.selection.empty()) return app.snapshot.line_counts();
+  return visual::selection_line_counts(app.snapshot, *m, app.selection);
+}
+
 void draw_kernel_code(GuiApp& app) {
   // A saved program that does not compile: the file as it is now (app.source()), its errors
   // marked; the launches shown ran an older version, so their threads are not drawn on it.
@@ -29,14 +36,12 @@ void draw_kernel_code(GuiApp& app) {
   else if (const lessons::LessonDef* l = app.lesson_def())
     title = l->source_file;
   panel_title(title.c_str());
-  // With a selection, the counts are the selected threads'; otherwise every thread's.
-  std::vector<uint32_t> selected_counts;
-  const std::vector<uint32_t>* counts = m ? &app.snapshot.line_counts() : nullptr;
-  if (m && !app.selection.empty()) {
-    selected_counts = visual::selection_line_counts(app.snapshot, *m, app.selection);
-    counts = &selected_counts;
-  }
-  if (counts) {
+  const std::optional<std::vector<uint32_t>> line_counts = code_line_counts(app);
+  const std::vector<uint32_t>* counts = line_counts ? &*line_counts : nullptr;
+  if (m && !counts) {
+    visual::same_line_if_room(ImGui::CalcTextSize("threads per line after your answer").x);
+    visual::text_dim_wrapped("threads per line after your answer");
+  } else if (counts) {
     uint32_t at_lines = 0, lines = 0;
     for (uint32_t c : *counts)
       if (c) at_lines += c, ++lines;

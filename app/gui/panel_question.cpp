@@ -62,7 +62,8 @@ void answer_controls(GuiApp& app, const Question& q) {
 
 void draw_step_question(GuiApp& app) {
   const StepQuestions& sq = app.questions;
-  if (!sq.enabled || sq.asked.empty()) return;
+  // Only what may be asked is: with the switch off, a class pack's question alone.
+  if (sq.asked.empty()) return;
   const visual::ViewStyle& st = visual::view_style();
   for (const StepQuestions::Said& s : sq.said)
     coloured_line(s.line, s.right ? st.colors.ok : st.colors.warning);

@@ -3,6 +3,8 @@
 // result tab lives in app/gui/tab_<name>.cpp (tabs.hpp).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,10 @@ void draw_question_switch(GuiApp& app);
 void draw_program_output(GuiApp& app);
 // [panel_kernel_code.cpp] The kernel source, with the threads at each line.
 void draw_kernel_code(GuiApp& app);
+// The threads at each line (index = line) that the code view marks: the selected threads', else
+// every thread's. None while a question is asked: a count can be its answer (how many threads
+// reach the atomicAdd), as the grid and tabs that are covered would be.
+std::optional<std::vector<uint32_t>> code_line_counts(GuiApp& app);
 // [panel_thread_grid.cpp] The launch shown and its threads, after why a run stopped, if it did.
 void draw_thread_grid(GuiApp& app);
 // [panel_gpu_problem.cpp] Inside the thread grid panel: why the GPU could not run the lesson,

@@ -4,8 +4,16 @@
 
 namespace coop::app {
 
+std::string question_key(const std::string& lesson, const std::string& id) {
+  return lesson + "/" + id;
+}
+
 std::string question_key(const Question& q) {
-  return q.lesson + "/" + q.id;
+  return question_key(q.lesson, q.id);
+}
+
+bool StepQuestions::asking() const {
+  return next < asked.size() && (enabled || question_key(asked[next]) == required);
 }
 
 char* answer_field(StepQuestions& sq) {
@@ -37,7 +45,9 @@ Result<TrueAnswer> truth_on_screen(const GuiApp& app, const Question& q) {
 // Moves past the current question.
 void advance(StepQuestions& sq, std::string line, bool right) {
   sq.said.push_back({std::move(line), right});
-  sq.done.insert(question_key(sq.asked[sq.next]));
+  const std::string key = question_key(sq.asked[sq.next]);
+  if (key == sq.required) sq.required.clear();  // asked on this visit of the pack's item
+  sq.done.insert(key);
   ++sq.next;
   sq.error.clear();
 }
@@ -46,16 +56,16 @@ void advance(StepQuestions& sq, std::string line, bool right) {
 
 void open_step_questions(GuiApp& app) {
   StepQuestions& sq = app.questions;
-  sq.asked.clear();
-  sq.said.clear();
-  sq.error.clear();
-  sq.next = 0;
+  set_aside_step_questions(app);
   const lessons::LessonDef* l = app.lesson_def();
   if (!l || app.step < 0) return;
   Result<std::vector<Question>> all = lesson_questions(*l);
   if (!all) return;  // the lesson's mistakes: the lesson text panel shows them, once
-  for (const Question& q : *all)
-    if (q.step == app.step + 1 && !sq.done.count(question_key(q))) sq.asked.push_back(q);
+  for (const Question& q : *all) {
+    const std::string key = question_key(q);
+    if (q.step == app.step + 1 && (key == sq.required || (sq.enabled && !sq.done.count(key))))
+      sq.asked.push_back(q);
+  }
 }
 
 bool question_run_ready(const GuiApp& app) {
@@ -103,9 +113,18 @@ void skip_question(GuiApp& app) {
   advance(sq, line, false);
 }
 
+void set_aside_step_questions(GuiApp& app) {
+  StepQuestions& sq = app.questions;
+  sq.asked.clear();
+  sq.said.clear();
+  sq.error.clear();
+  sq.next = 0;
+}
+
 void set_questions_enabled(GuiApp& app, bool on) {
   app.questions.enabled = on;
-  if (on) open_step_questions(app);
+  // Off, only a class pack's question is still asked; on, what the step has not asked yet.
+  open_step_questions(app);
 }
 
 void load_question_score(GuiApp& app, const std::string& path) {

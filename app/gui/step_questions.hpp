@@ -40,13 +40,18 @@ struct StepQuestions {
   char field[64] = "";
   std::string field_for;
   bool focus_field = false;  // give the field the keyboard focus on the next frame (scripts)
+  // "lesson/id" of the question a class pack's question item asks ("" : none): the teacher put
+  // it there, so it is asked whatever the switch says and whether or not it was answered
+  // before, until it is answered or skipped on this visit of the item.
+  std::string required;
 
   // A question is waiting for its answer: the step stays covered.
-  bool asking() const { return enabled && next < asked.size(); }
+  bool asking() const;
   const Question* current() const { return asking() ? &asked[next] : nullptr; }
 };
 
 // "lesson/id": a question's name across lessons.
+std::string question_key(const std::string& lesson, const std::string& id);
 std::string question_key(const Question& q);
 // The answer field for the current question: emptied when the question it shows changes.
 char* answer_field(StepQuestions& sq);
@@ -63,6 +68,9 @@ bool question_run_ready(const GuiApp& app);
 Status answer_question(GuiApp& app, std::string_view typed);
 // Skips the current question (the true answer is still shown, nothing is counted).
 void skip_question(GuiApp& app);
+// An exercise opened over the step: the step's questions are not asked now (nor counted as
+// skipped), so that they do not cover its tab; opening the step again asks them.
+void set_aside_step_questions(GuiApp& app);
 // Turns questions on or off; on, the step shown asks what it has not asked yet.
 void set_questions_enabled(GuiApp& app, bool on);
 // Reads the score file (a damaged one is reported in the notice line and starts afresh).

@@ -1,14 +1,18 @@
 // The window's class pack, on a GuiApp without a window: opening a pack, Next and Previous, a
-// lesson item's preset applied as typed values, an exercise opening its Exercise tab, a question its lesson,
-// the pack remembered in the settings, and closing it giving back what the app ran on.
+// lesson item's preset applied as typed values (and kept for its lesson's question after it), an
+// exercise opening its Exercise tab uncovered, a question asked whatever the switch says with no
+// count in the code view to give its answer away, the pack remembered in the settings, and
+// closing it giving back what the app ran on.
 #include "app/gui/pack_navigator.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "app/gui/exercise_tab.hpp"
 #include "app/gui/gui_app.hpp"
+#include "app/gui/panels.hpp"
 #include "lessons/lesson.hpp"
 #include "tests/app/run_coopviz.hpp"
 
@@ -156,6 +160,68 @@ TEST_F(PackNavigatorTest, ScriptCommandsDriveIt) {
   ASSERT_TRUE(run_pack_command(app_, {"summary"}, 0).ok());
   EXPECT_TRUE(app_.pack.show_summary);
   EXPECT_FALSE(run_pack_command(app_, {"jump", "2"}, 0).ok());
+}
+
+// A class on atomics: the lesson item sets the launch the room sees, its question follows.
+const char* kAtomicsPack =
+    "title: Atomics\n"
+    "lesson block-reduce step 5 grid 16 schedule random seed 5\n"
+    "question block-reduce/atomics-per-tile\n"
+    "exercise block-sum\n"
+    "lesson groups-and-ranks\n";
+
+TEST_F(PackNavigatorTest, AQuestionItemAsksOnItsLessonItemsRunWhateverTheSwitchSays) {
+  const std::string atomics = (dir_ / "atomics.pack").string();
+  std::ofstream(atomics) << kAtomicsPack;
+  set_questions_enabled(app_, false);  // a teacher presenting
+  ASSERT_TRUE(open_pack(app_, atomics, 0, true, 0).ok());
+  ASSERT_TRUE(app_.wait_for_runs(300));
+  EXPECT_FALSE(app_.questions.asking()) << "the lesson item follows the switch";
+  step_pack(app_, 1, 0);
+  // The question item runs as its lesson item did: the teacher's grid, schedule and seed.
+  EXPECT_EQ(app_.config.grid, (Dim3{16, 1, 1}));
+  EXPECT_EQ(app_.schedule, Schedule::Random);
+  EXPECT_EQ(app_.seed, 5u);
+  ASSERT_TRUE(app_.questions.asking()) << "the teacher put the question there";
+  EXPECT_EQ(app_.questions.current()->id, "atomics-per-tile");
+  ASSERT_TRUE(app_.wait_for_runs(300));
+  // The code view gives no count away while the question waits: the atomicAdd line's count is
+  // the answer.
+  EXPECT_FALSE(code_line_counts(app_).has_value());
+  const int tiles = 16 * 256 / 32;  // one atomicAdd per tile of 32, in 16 blocks of 256
+  ASSERT_TRUE(answer_question(app_, std::to_string(tiles)).ok()) << app_.questions.error;
+  EXPECT_TRUE(app_.questions.said.back().right) << app_.questions.said.back().line;
+  EXPECT_FALSE(app_.questions.asking());
+  const std::optional<std::vector<uint32_t>> counts = code_line_counts(app_);
+  ASSERT_TRUE(counts.has_value()) << "answered: the counts are back";
+  uint32_t at_atomic = 0;
+  for (int line : lessons::lines_with(app_.source(), "atomicAdd(total, sum)"))
+    at_atomic = std::max(at_atomic, counts->at(size_t(line)));
+  EXPECT_EQ(at_atomic, uint32_t(tiles));
+  // Coming back to the item asks it again; the next lesson's item runs as the app did before.
+  step_pack(app_, 1, 0);
+  step_pack(app_, -1, 0);
+  EXPECT_TRUE(app_.questions.asking());
+  step_pack(app_, 1, 0);
+  step_pack(app_, 1, 0);
+  EXPECT_FALSE(app_.questions.asking());
+  EXPECT_EQ(app_.schedule, Schedule::Lockstep);
+  EXPECT_EQ(app_.seed, 3u);
+}
+
+TEST_F(PackNavigatorTest, AnExerciseItemIsNotHiddenBehindItsLessonsQuestion) {
+  const std::string atomics = (dir_ / "atomics.pack").string();
+  std::ofstream(atomics) << kAtomicsPack;
+  ASSERT_TRUE(app_.questions.enabled);
+  ASSERT_TRUE(open_pack(app_, atomics, 2, true, 0).ok());  // the exercise: block-reduce's
+  ASSERT_TRUE(app_.wait_for_runs(300));
+  EXPECT_EQ(lesson_id(), "block-reduce");
+  EXPECT_EQ(app_.step, 0);
+  EXPECT_FALSE(app_.questions.asking()) << "step 1's question would cover the Exercise tab";
+  EXPECT_EQ(app_.resolve_tab(), ResultTab::Exercise);
+  // The step opened again asks its question: setting it aside answered nothing.
+  app_.select_step(0, 0);
+  EXPECT_TRUE(app_.questions.asking());
 }
 
 TEST_F(PackNavigatorTest, TheSummaryReadsTheProgressFile) {

@@ -76,6 +76,32 @@ TEST(Questions, EveryQuestionIsAnsweredFromItsStepsEmulatorRun) {
   }
 }
 
+// A count over the whole launch says so, and its explanation arrives at the number it wants:
+// split-barriers' arrivals are every block's, at each block's own barrier.
+TEST(Questions, TheSplitBarrierArrivalsQuestionAndItsExplanationAgree) {
+  Result<std::vector<Question>> qs = find_questions("split-barriers");
+  ASSERT_TRUE(qs.ok()) << qs.message();
+  const Question& q = question(*qs, "arrivals");
+  auto exec = testing::emulator();
+  lessons::LessonRun run;
+  Result<TrueAnswer> a = answer_on(q, *exec, step_run_request(q), &run);
+  ASSERT_TRUE(a.ok()) << a.message();
+  const lessons::LessonDef& l = *lessons::find_lesson(q.lesson);
+  const lessons::Step& step = l.steps[size_t(q.step - 1)];
+  uint64_t blocks = 0, block_threads = 0;
+  for (const Trace& t : run.launches)
+    if (t.header.kernel == step.kernel) {
+      blocks = t.header.launch.grid.count();
+      block_threads = t.header.launch.block.count();
+    }
+  ASSERT_GT(blocks, 1u);
+  EXPECT_EQ(a->value, std::to_string(blocks * block_threads));
+  const std::string all_blocks = "all " + std::to_string(blocks) + " blocks";
+  EXPECT_NE(q.prompt.find(all_blocks), std::string::npos) << q.prompt;
+  EXPECT_NE(q.why.find(std::to_string(block_threads) + " threads"), std::string::npos) << q.why;
+  EXPECT_NE(q.why.find(a->value), std::string::npos) << q.why;
+}
+
 TEST(Questions, QuestionsStayOutOfTheStepText) {
   const lessons::LessonDef& l = *lessons::find_lesson("occupancy");
   for (const lessons::Step& s : l.steps) {

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/backend.hpp"
+#include "app/gui/gui_app.hpp"
 #include "app/gui/step_report.hpp"
 #include "lessons/lesson.hpp"
 
@@ -42,6 +44,32 @@ TEST_P(LessonSteps, EveryStepShowsWhatItsTextSays) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, LessonSteps, ::testing::ValuesIn(all_lessons()), param_name);
+
+// block-reduce step 2 stands at block 0's 16th and last barrier phase, while the play bar counts
+// the phases of the whole launch ("phase 31/128"): the text says which is which, with the play
+// bar's total, so that the two numbers on screen do not contradict it.
+TEST(StepTexts, BlockReducesPhaseAndThePlayBarAgree) {
+  GuiApp app;
+  app.backend = BackendRequest::Emu;
+  const lessons::LessonDef* l = lessons::find_lesson("block-reduce");
+  app.select_lesson(int(l - lessons::registry().data()), 0);
+  app.select_step(1, 0);
+  ASSERT_TRUE(app.wait_for_runs(300));
+  ASSERT_NE(app.model(), nullptr);
+  const std::string status = visual::playback_status(*app.model(), app.playback);
+  unsigned done = 0, total = 0;
+  const size_t at = status.find("phase ");
+  ASSERT_NE(at, std::string::npos) << status;
+  ASSERT_EQ(std::sscanf(status.c_str() + at, "phase %u/%u", &done, &total), 2) << status;
+  const uint64_t blocks = app.model()->launch().grid.count();
+  EXPECT_EQ(total, blocks * 16) << "16 phases in each block: " << status;
+  EXPECT_GT(done, 15u) << "block 0's first 15 and other blocks' phases: " << status;
+  const std::string& text = app.step_def()->text;
+  EXPECT_NE(text.find("block 0's phase 16"), std::string::npos) << text;
+  EXPECT_NE(text.find("play bar"), std::string::npos) << text;
+  EXPECT_NE(text.find(std::to_string(blocks) + " blocks"), std::string::npos) << text;
+  EXPECT_NE(text.find("/" + std::to_string(total)), std::string::npos) << status << "\n" << text;
+}
 
 // The same promises with every step's run on the GPU: a step's text may not rest on what only the
 // emulator's schedule shows.

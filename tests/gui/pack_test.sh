@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # GUI test: a class pack in the window. `gui --pack` opens the shipped example at its first item;
 # a script walks it (next, prev, item N) and shows the classroom summary, drawn at 1280x800 and, in
-# presentation mode (no teacher's notes), at 1920x1080; the pack and its item are remembered in
+# presentation mode (no teacher's notes), at 1920x1080; a question item asks its question with the
+# Questions switch off (a script starts with it off), on its lesson item's schedule, and an
+# exercise item is not covered by its lesson's question; the pack and its item are remembered in
 # the settings; a pack with errors is refused with its file and line.
 #   pack_test.sh COOPVIZ PNG_CHECK PACK OUT_DIR
 set -euo pipefail
@@ -25,8 +27,17 @@ screenshot preset.png 1280x800
 pack item 6
 expect lesson warp-collectives
 expect schedule random
-pack prev
-expect pack-item 5
+pack next
+expect question shfl-lane-5
+expect schedule random
+screenshot question.png 1280x800
+skip
+questions on
+pack item 11
+expect exercise block-sum
+expect question none
+questions off
+pack item 5
 pack summary
 screenshot summary.png 1280x800
 presentation on
@@ -35,7 +46,7 @@ quit
 SCRIPT
 "$coopviz" gui --pack "$pack" --script walk.txt --settings "$out/settings.json" | tee walk.log
 grep -q '"pack_item": 4' settings.json || { cat settings.json; echo "FAIL: pack item not kept"; exit 1; }
-for f in first preset summary; do "$png_check" "$f.png" 1280 800; done
+for f in first preset question summary; do "$png_check" "$f.png" 1280 800; done
 "$png_check" presentation.png 1920 1080
 "$png_check" --differ first.png preset.png
 

@@ -17,7 +17,9 @@ bool text_field(const char* id, FieldText& field, const std::string& shown,
     ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(st.colors.error));
     ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 2.0f);
   }
-  ImGui::InputText(id, &field.typed);
+  // A click selects what the field holds, so that the value typed replaces it: typed after it, a
+  // valid "16" became "abc16" and the refusal of 'abc' came back.
+  ImGui::InputText(id, &field.typed, ImGuiInputTextFlags_AutoSelectAll);
   if (refused) {
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();

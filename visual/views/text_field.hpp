@@ -11,7 +11,8 @@
 namespace coop::visual {
 
 // Shows `shown` (the current value) until the user edits it and keeps their text while they
-// type; when they finish (Enter, or leaving the field) calls `commit` with the text. A refusal
+// type (a click into the field selects it all, so that what they type replaces it); when they
+// finish (Enter, or leaving the field) calls `commit` with the text. A refusal
 // keeps the text, frames the field in the error colour and shows the message under it. Returns
 // true when a value was taken. The width is the next item width (ImGui::SetNextItemWidth).
 bool text_field(const char* id, FieldText& field, const std::string& shown,
