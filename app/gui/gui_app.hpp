@@ -129,6 +129,7 @@ struct GuiApp {
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
   LayoutState layout;
   float grid_wanted_height = 0;  // what the thread grid needs at most (0: no limit), last frame
+  float grid_label_px = 0;       // ink height of the smallest numbers in its cells, last frame
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window
   // Frames until the window writes a PNG of what it drew (0: none asked for). Asked from a popup,

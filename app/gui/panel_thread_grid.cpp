@@ -31,6 +31,7 @@ void dropped_warning(const GuiApp& app) {
 
 void draw_thread_grid(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
+  app.grid_label_px = 0;
   // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
   // finished before it.
   const bool problem =
@@ -100,6 +101,7 @@ void draw_thread_grid(GuiApp& app) {
     const visual::GridViewResult r = visual::draw_grid_view("grid", *m, app.snapshot, app.grid,
                                                             app.selection, ImVec2(0, 0), &races);
     app.grid_wanted_height = app.grid.fit ? r.wanted_height : 0;
+    app.grid_label_px = r.label_px;
     if (r.clicked_thread >= 0) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;

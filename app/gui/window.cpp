@@ -340,6 +340,21 @@ ImVec2Like GuiWindow::panel_size(const std::string& name) const {
   return {};
 }
 
+GuiWindow::PanelScroll GuiWindow::panel_scroll(const std::string& name) const {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
+      return {true, w->Scroll.y, w->ScrollMax.y};
+  return {};
+}
+
+void GuiWindow::scroll_panel_to_end(const std::string& name) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
+      ImGui::SetScrollY(w, w->ScrollMax.y);
+}
+
 Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,
                           const std::string& png_path) {
   if (Status s = render(app, width, height, frames); !s) return s;

@@ -53,6 +53,15 @@ class GuiWindow {
   // Size in pixels of the last frame's window or panel whose name contains `name` ("" when
   // none was drawn; `name` is a panel id such as "/grid_panel").
   ImVec2Like panel_size(const std::string& name) const;
+  // The vertical scroll of the last frame's panel whose name contains `name`: where it stands and
+  // how far it could go (0 when everything shows); found false when no such panel was drawn.
+  struct PanelScroll {
+    bool found = false;
+    float y = 0, max_y = 0;
+  };
+  PanelScroll panel_scroll(const std::string& name) const;
+  // Scrolls that panel to its end on the next frame, as a reader who read all of it leaves it.
+  void scroll_panel_to_end(const std::string& name);
 
   // Draws one frame offscreen at width x height without reading it back; returns the CPU
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,

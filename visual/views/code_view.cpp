@@ -61,6 +61,9 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   const float code_x = count_w + race_w + number_w + char_w;
 
   const float visible = ImGui::GetWindowHeight();
+  const ImVec2 room = ImGui::GetContentRegionAvail();  // inside any scrollbar
+  settings.visible_chars = std::max(0, int((room.x - code_x) / char_w));
+  settings.visible_lines = std::max(0, int(room.y / line_h));
   if (settings.scroll_to_line > 0) {
     settings.focus_line = settings.scroll_to_line;
     settings.focus_first = settings.range_first;

@@ -34,6 +34,9 @@ struct CodeViewSettings {
   // same lines are brought into view again.
   int focus_line = 0, focus_first = 0, focus_last = 0;
   float shown_height = 0;
+  // What the last frame showed without scrolling: characters of a code line past the gutter, and
+  // whole lines.
+  int visible_chars = 0, visible_lines = 0;
 };
 
 // Draws the view filling the region `size`. Returns the 1-based line clicked, or 0.
