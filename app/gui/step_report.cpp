@@ -173,9 +173,9 @@ std::string readability_problems(const StepReport::Readability& r) {
   if (!r.text_at_top) add("the text does not open at its title");
   if (r.text_scroll_px > 0)
     add("the text needs " + std::to_string(int(std::ceil(r.text_scroll_px))) + " px of scrolling");
-  if (r.code_visible_chars < kPresentedCodeChars)
+  if (r.code_visible_chars < kPresentedCodeColumns)
     add("the code view shows " + std::to_string(r.code_visible_chars) + " columns, under " +
-        std::to_string(kPresentedCodeChars));
+        std::to_string(kPresentedCodeColumns));
   return out.empty() ? "ok" : out;
 }
 

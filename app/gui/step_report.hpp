@@ -75,9 +75,8 @@ std::string step_view_problems(const StepReport& r);
 
 // What a step must read like in presentation mode on a projector: numbers in cells at least
 // visual::kReadableDigitPx tall wherever drawn, and drawn where the text speaks of them; the text
-// open at its title with nothing to scroll; at least kPresentedCodeChars columns of code. "ok",
-// or what is wrong, in words.
-inline constexpr int kPresentedCodeChars = 60;
+// open at its title with nothing to scroll; at least kPresentedCodeColumns columns of code.
+// "ok", or what is wrong, in words.
 std::string readability_problems(const StepReport::Readability& r);
 
 // Where report_lesson_steps draws each step to measure how it reads (no window: not drawn).

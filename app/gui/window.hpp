@@ -84,13 +84,15 @@ class GuiWindow {
 
  private:
   GuiWindow() = default;
-  void apply_style(const GuiApp& app);  // fonts, colours and sizes for the app's scale and mode
+  // Fonts, colours and sizes for the app's scale and mode at a display of width x height.
+  void apply_style(const GuiApp& app, int width, int height);
   void begin_frame(GuiApp& app, double now, int width, int height, bool offscreen);
   void end_frame();
 
   GLFWwindow* window_ = nullptr;
   float style_scale_ = 0;  // the scale fonts were built for
   bool style_presentation_ = false;
+  float style_font_px_ = 0;  // presentation's text size the fonts were built for
   double last_time_ = 0;
   unsigned fbo_ = 0, color_rb_ = 0;
   int fbo_w_ = 0, fbo_h_ = 0;

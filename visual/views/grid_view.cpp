@@ -3,11 +3,13 @@
 //   [SECTION] Race marks
 //   [SECTION] Toolbar and legend
 //   [SECTION] Hover and click
+//   [SECTION] One warp, zoomed (presentation)
 //   [SECTION] Drawing at each level of detail
 #include "visual/views/grid_view.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -99,7 +101,7 @@ void swatch(ImU32 color, const char* label, ImU32 outline = 0, RaceMark race = R
   const float frame = race == RaceMark::None ? 0 : f.out + f.width * 0.5f;
   const float need = h * 0.75f + 2 * frame + 4 + ImGui::CalcTextSize(label).x;
   ImGui::SameLine(0, h * 0.6f);
-  if (ImGui::GetContentRegionAvail().x < need + 6) ImGui::NewLine();
+  if (ImGui::GetContentRegionAvail().x < need + 12) ImGui::NewLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImVec2 a(p.x + frame, p.y + h * 0.15f), z(p.x + frame + h * 0.7f, p.y + h * 0.85f);
   ImGui::GetWindowDrawList()->AddRectFilled(a, z, color, 2);
@@ -213,6 +215,66 @@ void thread_tooltip(const TimelineModel& model, const ThreadSnapshot& snap, uint
   ImGui::EndTooltip();
 }
 
+// [SECTION] One warp, zoomed (presentation)
+
+// The lanes of one warp in rows of eight cells, as large as the panel allows, under a line that
+// says which threads they are: a room reads the numbers a step speaks of, which 32 cells in a row
+// across a projector's column would draw a few pixels tall.
+GridViewResult draw_focus_warp(const TimelineModel& model, const ThreadSnapshot& snap,
+                               GridViewSettings& s, const Colorer& color,
+                               const Selection& selected, const GridRaceMarks* races, ImVec2 size) {
+  GridViewResult result;
+  const ViewStyle& st = view_style();
+  const uint32_t block_threads = std::max(1u, model.block_threads());
+  const uint32_t warps_per_block = (block_threads + 31) / 32;
+  const uint32_t warps = warps_per_block * std::max(1u, model.block_count());
+  const uint32_t warp = uint32_t(std::min<int64_t>(s.focus_warp, warps - 1));
+  const uint32_t block = warp / warps_per_block, in_block = warp % warps_per_block;
+  const uint32_t first = block * block_threads + in_block * 32;
+  const uint32_t lanes = std::min(32u, block_threads - in_block * 32);
+  text_wrappedf("Zoomed to warp %u of block %u: threads %u to %u of %u.", in_block, block, first,
+                first + lanes - 1, model.thread_count());
+  const uint32_t columns = std::min(8u, lanes), rows = (lanes + columns - 1) / columns;
+  // The panel would want cells as wide as its width allows, up to `largest`.
+  const float largest = std::min(64.0f * st.scale, ImGui::GetContentRegionAvail().x / float(columns));
+  result.wanted_height =
+      ImGui::GetCursorPosY() + float(rows) * largest + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::BeginChild("grid", size, false, ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float cell = std::floor(std::max(
+      4.0f, std::min({avail.x / float(columns), avail.y / float(rows), largest})));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  CellText text;
+  text.ranks = s.show_ranks;
+  text.values = s.show_values && cell >= 34;
+  text.min_digit_px = s.min_digit_px;
+  const auto [sel_first, sel_last] = selected_threads(model, selected);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const ImVec2 a(origin.x + float(l % columns) * cell, origin.y + float(l / columns) * cell);
+    const float ink = draw_lane_cell(dl, a, cell, first + l, color, model, text);
+    ++result.drawn_rects;
+    if (ink > 0) result.label_px = result.label_px > 0 ? std::min(result.label_px, ink) : ink;
+    if (first + l >= sel_first && first + l < sel_last)
+      dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell, a.y + cell), st.colors.selection,
+                  0, 0, 2.0f);
+    if (races) race_mark(dl, a, ImVec2(a.x + cell - 1, a.y + cell - 1), races->at(first + l), st.scale);
+  }
+  ImGui::Dummy(ImVec2(float(columns) * cell, float(rows) * cell));
+  if (ImGui::IsWindowHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const float x = m.x - origin.x, y = m.y - origin.y;
+    const uint32_t l = uint32_t(std::max(0.0f, y) / cell) * columns + uint32_t(std::max(0.0f, x) / cell);
+    if (x >= 0 && y >= 0 && x < float(columns) * cell && l < lanes) {
+      result.hovered_thread = first + l;
+      if (ImGui::IsMouseClicked(0)) result.clicked_thread = first + l;
+      thread_tooltip(model, snap, first + l, races);
+    }
+  }
+  ImGui::EndChild();
+  return result;
+}
+
 }  // namespace
 
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
@@ -224,6 +286,15 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const GroupKind kind = s.group;
   ImGui::PushID(id);
   if (s.show_toolbar) toolbar(model, snap, s, drawn, races);
+  if (s.focus_warp >= 0) {
+    const GridViewResult focused = draw_focus_warp(
+        model, snap, s,
+        Colorer{snap, drawn, kind, std::max(1u, model.block_threads()), st.colors}, selected,
+        races, size);
+    ImGui::PopID();
+    return focused;
+  }
+
   const uint32_t block_threads = std::max(1u, model.block_threads());
   GridLayoutInput in;
   in.block_count = std::max(1u, model.block_count());

@@ -22,6 +22,9 @@ struct GridViewSettings {
   bool show_toolbar = true;
   // Numbers whose digits would be drawn shorter than this (pixels) are left out (presentation).
   float min_digit_px = 0;
+  // >= 0: only this warp (grid-wide index), its lanes in rows of eight large cells, and a line
+  // saying so (presentation, for a step about the numbers in the cells).
+  int64_t focus_warp = -1;
   bool overflowed_last_frame = false;  // fitted, the smallest cells did not fit: it scrolls
 };
 
