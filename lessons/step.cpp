@@ -1,6 +1,7 @@
 #include "lessons/step.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "device/launch/launch_config.hpp"
@@ -328,6 +329,31 @@ std::string to_string(const StepColour& c) {
     case StepColour::By::Group: return std::string(name_of(c.group));
   }
   return "?";
+}
+
+}  // namespace coop::lessons
+
+namespace coop::lessons {
+
+bool speaks_of_cell_numbers(std::string_view text) {
+  std::string sentence;
+  auto names_them = [&] {
+    const bool cells = sentence.find("cell") != std::string::npos;
+    const bool numbers = sentence.find("number") != std::string::npos ||
+                         sentence.find("rank") != std::string::npos;
+    return cells && numbers;
+  };
+  for (const char c : text) {
+    // A sentence ends at a full stop followed by a space, or at a blank line.
+    if ((c == ' ' || c == '\n') && !sentence.empty() &&
+        (sentence.back() == '.' || (c == '\n' && sentence.back() == '\n'))) {
+      if (names_them()) return true;
+      sentence.clear();
+      continue;
+    }
+    sentence += char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return names_them();
 }
 
 }  // namespace coop::lessons

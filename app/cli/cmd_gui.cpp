@@ -30,7 +30,6 @@
 namespace coop::app {
 namespace {
 
-constexpr int kMinImage = 200, kMaxImage = 8192;
 constexpr double kRunTimeout = 300;  // seconds a screenshot waits for its lesson to run
 
 struct GuiOptions {
@@ -45,22 +44,6 @@ struct GuiOptions {
   int frames = 4;
   float scale = 1;  // HiDPI content scale for screenshots
 };
-
-// "1280x800" -> {1280, 800}, each within [kMinImage, limit].
-Result<std::pair<int, int>> parse_size(const std::string& text, int limit) {
-  const size_t x = text.find('x');
-  const std::string what = "--size '" + text + "'";
-  if (x == std::string::npos) return Status::error(what + " is not of the form WIDTHxHEIGHT");
-  Result<uint64_t> w = parse_count(std::string_view(text).substr(0, x), "--size width", 1u << 20);
-  Result<uint64_t> h = parse_count(std::string_view(text).substr(x + 1), "--size height", 1u << 20);
-  if (!w) return w.status();
-  if (!h) return h.status();
-  for (uint64_t v : {*w, *h})
-    if (v < uint64_t(kMinImage) || v > uint64_t(limit))
-      return Status::error(what + ": each side must be between " + std::to_string(kMinImage) +
-                           " and " + std::to_string(limit) + " pixels");
-  return std::pair<int, int>(int(*w), int(*h));
-}
 
 // Shows event `text` ("[LAUNCH:]EVENT", indices from 0 as `coopviz exercise check` prints them)
 // of the opened trace: its launch, playback just after it, and its thread selected.
@@ -132,6 +115,21 @@ void add_common(CLI::App* cmd, GuiOptions& o) {
 }
 
 }  // namespace
+
+Result<std::pair<int, int>> parse_size(const std::string& text, int limit) {
+  const size_t x = text.find('x');
+  const std::string what = "--size '" + text + "'";
+  if (x == std::string::npos) return Status::error(what + " is not of the form WIDTHxHEIGHT");
+  Result<uint64_t> w = parse_count(std::string_view(text).substr(0, x), "--size width", 1u << 20);
+  Result<uint64_t> h = parse_count(std::string_view(text).substr(x + 1), "--size height", 1u << 20);
+  if (!w) return w.status();
+  if (!h) return h.status();
+  for (uint64_t v : {*w, *h})
+    if (v < uint64_t(kMinImage) || v > uint64_t(limit))
+      return Status::error(what + ": each side must be between " + std::to_string(kMinImage) +
+                           " and " + std::to_string(limit) + " pixels");
+  return std::pair<int, int>(int(*w), int(*h));
+}
 
 // coopviz layout-check: every lesson's first step (asking its question, where it asks one, and
 // revealed), its first exercise's tab, and each step that shows data races (the code view's race

@@ -1,9 +1,11 @@
 // coopviz steps [LESSON] [--json]: applies every step of a lesson (or of all lessons) headless,
 // as the window would, and reports what each shows: its launch and moment, the colouring and how
 // much of the grid it leaves grey, the tab, and the launch the Launch panel shows against the one
-// that ran.
+// that ran. With --size WxH (and --presentation) each step is also drawn offscreen at that size
+// and how it reads is measured: the numbers in thread cells, the text's scroll, the code's room.
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 #include "app/backend.hpp"
 #include "app/cli/commands.hpp"
@@ -34,6 +36,12 @@ void print_text(const StepReport& r) {
                 << r.races[i].first.line << " / " << to_string(r.races[i].second.kind) << " line "
                 << r.races[i].second.line;
   }
+  if (const StepReport::Readability& m = r.readable; m.measured)
+    std::cout << "\n    at " << m.width << "x" << m.height << (m.presentation ? " presenting" : "")
+              << ": cell numbers " << m.grid_label_px << " px, text "
+              << (m.text_at_top ? "at its title" : "NOT at its title") << ", " << m.text_scroll_px
+              << " px to scroll, code " << m.code_visible_chars << " columns x "
+              << m.code_visible_lines << " lines: " << readability_problems(m);
   std::cout << "\n";
 }
 
@@ -45,10 +53,15 @@ void register_steps(CLI::App& app, CliState& state) {
   auto lesson = std::make_shared<std::string>();
   auto json_out = std::make_shared<bool>(false);
   auto backend = std::make_shared<std::string>("emu");
+  auto size = std::make_shared<std::string>();
+  auto presentation = std::make_shared<bool>(false);
   cmd->add_option("lesson", *lesson, "Lesson id (default: every lesson)");
   cmd->add_flag("--json", *json_out, "Print one JSON object per step, in a list");
   cmd->add_option("--backend", *backend, "Where the steps run: " + backend_request_words(kNamedBackends))->capture_default_str();
-  cmd->callback([lesson, json_out, backend, &state] {
+  cmd->add_option("--size", *size,
+                  "Also draw each step offscreen at WIDTHxHEIGHT and measure how it reads");
+  cmd->add_flag("--presentation", *presentation, "With --size: in presentation mode");
+  cmd->callback([lesson, json_out, backend, size, presentation, &state] {
     Result<BackendRequest> request = parse_backend_request(*backend, "--backend", kNamedBackends);
     if (!request) {
       state.exit_code = usage_error(request.message());
@@ -62,13 +75,26 @@ void register_steps(CLI::App& app, CliState& state) {
         return;
       }
     }
+    if (*presentation && size->empty())
+      return void(state.exit_code = usage_error("--presentation needs --size WIDTHxHEIGHT"));
+    RenderAt render;
+    std::unique_ptr<GuiWindow> window;
+    if (!size->empty()) {
+      Result<std::pair<int, int>> wh = parse_size(*size, kMaxImage);
+      if (!wh) return void(state.exit_code = usage_error(wh.message()));
+      Result<std::unique_ptr<GuiWindow>> opened =
+          GuiWindow::open({.width = 320, .height = 240, .visible = false});
+      if (!opened) return void(state.exit_code = usage_error(opened.message()));
+      window = std::move(*opened);
+      render = {window.get(), wh->first, wh->second, *presentation};
+    }
     std::vector<std::string> ids;
     if (!lesson->empty()) ids.push_back(*lesson);
     else
       for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
     nlohmann::json all = nlohmann::json::array();
     for (const std::string& id : ids) {
-      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout, *request);
+      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout, *request, render);
       if (!reports && !lessons::find_lesson(id)) {
         state.exit_code = usage_error(reports.message());
         return;

@@ -8,7 +8,10 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "device/launch/result.hpp"
 
 namespace coop::app {
 
@@ -60,5 +63,10 @@ int usage_errors(const std::string& messages);
 // A CLI11 parse error as a sentence for usage_error: what was wrong, and what is allowed. `root`
 // is the app that threw it; the subcommands it had chosen tell which command to point to.
 std::string usage_sentence(const CLI::App& root, const CLI::ParseError& e);
+
+// An image or window size (screenshot, layout-check, steps --size): "1280x800" -> {1280, 800},
+// each side within [kMinImage, limit] pixels (cmd_gui.cpp).
+inline constexpr int kMinImage = 200, kMaxImage = 8192;
+Result<std::pair<int, int>> parse_size(const std::string& text, int limit);
 
 }  // namespace coop::app

@@ -49,6 +49,10 @@ struct DerivedViews {
   std::shared_ptr<void> tab_data[kResultTabCount];
 };
 
+// Columns of kernel code presentation mode shows without scrolling: a line of a lesson kernel
+// read whole, on a 1024x768 projector too.
+inline constexpr int kPresentedCodeColumns = 60;
+
 struct GuiApp {
   // [what is shown]
   int lesson = -1;  // index in lessons::registry(), -1: none (a trace of no lesson)
@@ -129,6 +133,10 @@ struct GuiApp {
   bool popped_out[kResultTabCount] = {};    // tabs shown in windows of their own
   LayoutState layout;
   float grid_wanted_height = 0;  // what the thread grid needs at most (0: no limit), last frame
+  float grid_label_px = 0;       // ink height of the smallest numbers in its cells, last frame
+  // The step (or whole lesson) the text panel last showed: another opens at its title, never at
+  // the scroll position the previous one was left at.
+  std::string text_shown_for;
   bool presentation = false;      // large fonts, high contrast
   bool show_demo = false;         // the visual demo window
   // Frames until the window writes a PNG of what it drew (0: none asked for). Asked from a popup,

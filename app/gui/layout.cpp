@@ -16,6 +16,7 @@
 #include <imgui.h>
 
 #include "app/gui/panels.hpp"
+#include "visual/views/code_view.hpp"
 #include "visual/views/playback_view.hpp"
 #include "visual/views/style.hpp"
 
@@ -33,6 +34,11 @@ void right_column(GuiApp& app, float height) {
   // A small grid takes only what it needs; the tabs below get the rest.
   float grid_h = app.layout.grid * height;
   if (app.grid_wanted_height > 0) grid_h = std::min(grid_h, std::max(80.0f, app.grid_wanted_height));
+  // A warp zoomed for the room (presentation) gets the room its cells want, as long as the tabs
+  // keep a third of the window's height.
+  if (app.grid.focus_warp >= 0 && app.grid_wanted_height > grid_h)
+    grid_h = std::max(grid_h, std::min(app.grid_wanted_height,
+                                       height - split - ImGui::GetIO().DisplaySize.y / 3 - 1));
   const float shown_grid_h = grid_h;
   float tabs_h = height - grid_h - split;
   // While the step's question is asked, its threads and results stay covered.
@@ -138,7 +144,14 @@ void draw_app(GuiApp& app, double now) {
   // picker above the text), the Launch panel by leaving presentation mode.
   const bool show_left = !app.presentation;
   float left = show_left ? app.layout.left * width : 0;
-  float middle = show_left ? app.layout.middle * width : 0.42f * width;
+  // Presenting, the middle column is as wide as kPresentedCodeColumns of code need (panel
+  // padding, borders and a scrollbar of the panel included), and never under 42 % or over 70 %
+  // of the window.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float code_room = visual::code_view_width(kPresentedCodeColumns, app.find_races) +
+                          2 * (style.WindowPadding.x + style.ChildBorderSize) + style.ScrollbarSize;
+  float middle = show_left ? app.layout.middle * width
+                           : std::clamp(code_room, 0.42f * width, 0.7f * width);
   float right = width - left - middle - (show_left ? 2 : 1) * split;
   const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
@@ -170,8 +183,9 @@ void draw_app(GuiApp& app, double now) {
   // Middle column: lesson text above the kernel source.
   ImGui::BeginChild("middle", ImVec2(middle, body_h), false, kContainer);
   {
-    // In presentation mode the step text, read by a room at large type, gets at least 60 %.
-    const float text_share = app.presentation ? std::max(app.layout.text, 0.6f) : app.layout.text;
+    // In presentation mode the step text, read by a room at large type, gets at least 64 %: a
+    // step's whole text shows without scrolling, and about ten lines of code stay in sight.
+    const float text_share = app.presentation ? std::max(app.layout.text, 0.64f) : app.layout.text;
     float text_h = text_share * body_h, code_h = body_h - text_h - split;
     panel("text", text_h, [&] { draw_lesson_text(app, now); });
     splitter("split_text", false, ImGui::GetContentRegionAvail().x, text_h, code_h, 60, 80);

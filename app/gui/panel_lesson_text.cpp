@@ -76,6 +76,12 @@ void draw_lesson_text(GuiApp& app, double now) {
     ImGui::Separator();
   }
   ImGui::BeginChild("text_body", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
+  const std::string shown = (l ? l->id : std::string()) + ":" +
+                            (app.whole_lesson || !s ? std::string("lesson") : std::to_string(app.step));
+  if (shown != app.text_shown_for) {
+    ImGui::SetScrollY(0);
+    app.text_shown_for = shown;
+  }
   if (app.whole_lesson || !s) {
     visual::draw_markdown(app.lesson_text);
   } else {

@@ -31,6 +31,7 @@ void dropped_warning(const GuiApp& app) {
 
 void draw_thread_grid(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
+  app.grid_label_px = 0;
   // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
   // finished before it.
   const bool problem =
@@ -100,10 +101,22 @@ void draw_thread_grid(GuiApp& app) {
     }
     dropped_warning(app);
     m = app.model();
+    // Presenting, numbers the back row cannot read are left out, and a step that speaks of the
+    // numbers in the cells shows its warp (the selected thread's) large enough to read them.
+    app.grid.min_digit_px = app.presentation ? visual::kReadableDigitPx : 0;
+    app.grid.focus_warp = -1;
+    const lessons::Step* step = app.step_def();
+    if (app.presentation && step && !app.whole_lesson && lessons::speaks_of_cell_numbers(step->text)) {
+      const uint32_t first = visual::selected_threads(*m, app.selection).first;
+      const uint32_t block_threads = std::max(1u, m->block_threads());
+      app.grid.focus_warp = int64_t(first / block_threads) * ((block_threads + 31) / 32) +
+                            first % block_threads / 32;
+    }
     const visual::GridRaceMarks races = shown_race_marks(app);
     const visual::GridViewResult r = visual::draw_grid_view("grid", *m, app.snapshot, app.grid,
                                                             app.selection, ImVec2(0, 0), &races);
-    app.grid_wanted_height = app.grid.fit ? r.wanted_height : 0;
+    app.grid_wanted_height = app.grid.fit || app.grid.focus_warp >= 0 ? r.wanted_height : 0;
+    app.grid_label_px = r.label_px;
     if (r.clicked_thread >= 0) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;

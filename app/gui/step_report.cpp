@@ -1,6 +1,7 @@
 #include "app/gui/step_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/tab_memory.hpp"
@@ -48,6 +49,27 @@ void describe_races(GuiApp& app, StepReport& r) {
   for (const Race& race : shown_races(app))
     r.races.push_back({to_string(race.space), race.first, race.second});
   r.race_list_shown = r.races_on && app.shown_tab == ResultTab::Checks;
+}
+
+// Draws the step as it stands and measures how it reads.
+Status measure_readability(GuiApp& app, const RenderAt& at, StepReport& r) {
+  // A few frames: ImGui settles a layout (scroll limits, fitted sizes) over the frames after a
+  // change, as the window does before anyone reads it.
+  if (Status s = at.window->render(app, at.width, at.height, 4); !s) return s;
+  StepReport::Readability& m = r.readable;
+  m.measured = true;
+  m.width = at.width;
+  m.height = at.height;
+  m.presentation = at.presentation;
+  m.grid_label_px = app.grid_label_px;
+  if (const lessons::Step* s = app.step_def())
+    m.text_speaks_of_cell_numbers = lessons::speaks_of_cell_numbers(s->text);
+  const GuiWindow::PanelScroll text = at.window->panel_scroll("/text_body");
+  m.text_at_top = text.found && text.y <= 0.5f;
+  m.text_scroll_px = text.found ? text.max_y : 0;
+  m.code_visible_chars = app.code.visible_chars;
+  m.code_visible_lines = app.code.visible_lines;
+  return {};
 }
 
 nlohmann::json access_json(const RaceAccess& a) {
@@ -100,7 +122,7 @@ nlohmann::json to_json(const StepReport& r) {
     races.push_back({{"space", race.space},
                      {"first", access_json(race.first)},
                      {"second", access_json(race.second)}});
-  return {{"lesson", r.lesson},
+  nlohmann::json out = {{"lesson", r.lesson},
           {"step", r.step},
           {"title", r.title},
           {"kernel", r.kernel},
@@ -126,6 +148,35 @@ nlohmann::json to_json(const StepReport& r) {
           {"races_on", r.races_on},
           {"race_list_shown", r.race_list_shown},
           {"races", races}};
+  if (const StepReport::Readability& m = r.readable; m.measured) {
+    out["size"] = std::to_string(m.width) + "x" + std::to_string(m.height);
+    out["presentation"] = m.presentation;
+    out["grid_label_px"] = m.grid_label_px;
+    out["text_speaks_of_cell_numbers"] = m.text_speaks_of_cell_numbers;
+    out["text_at_top"] = m.text_at_top;
+    out["text_scroll_px"] = m.text_scroll_px;
+    out["code_visible_chars"] = m.code_visible_chars;
+    out["code_visible_lines"] = m.code_visible_lines;
+    out["readable"] = readability_problems(m);
+  }
+  return out;
+}
+
+std::string readability_problems(const StepReport::Readability& r) {
+  std::string out;
+  auto add = [&](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+  if (r.grid_label_px > 0 && r.grid_label_px < visual::kReadableDigitPx)
+    add("the numbers in the cells are " + std::to_string(int(r.grid_label_px)) + " px tall, under " +
+        std::to_string(int(visual::kReadableDigitPx)));
+  if (r.grid_label_px <= 0 && r.text_speaks_of_cell_numbers)
+    add("the text speaks of the numbers in the cells, and none are drawn");
+  if (!r.text_at_top) add("the text does not open at its title");
+  if (r.text_scroll_px > 0)
+    add("the text needs " + std::to_string(int(std::ceil(r.text_scroll_px))) + " px of scrolling");
+  if (r.code_visible_chars < kPresentedCodeColumns)
+    add("the code view shows " + std::to_string(r.code_visible_chars) + " columns, under " +
+        std::to_string(kPresentedCodeColumns));
+  return out.empty() ? "ok" : out;
 }
 
 std::string step_view_problems(const StepReport& r) {
@@ -155,22 +206,35 @@ std::string step_view_problems(const StepReport& r) {
 
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& id,
                                                     double timeout_seconds,
-                                                    BackendRequest backend) {
+                                                    BackendRequest backend,
+                                                    const RenderAt& render) {
   const lessons::LessonDef* l = lessons::find_lesson(id);
   if (!l) return Status::error("unknown lesson '" + id + "': known lessons are " +
                                lessons::lesson_ids());
   if (const std::string errors = lesson_errors(*l); !errors.empty()) return Status::error(errors);
   GuiApp app;
   app.backend = backend;
+  if (render.window) {
+    app.presentation = render.presentation;
+    app.questions.enabled = false;
+  }
   std::vector<StepReport> out;
   app.select_lesson(int(l - lessons::registry().data()), 0);
   for (size_t i = 0; i < l->steps.size(); ++i) {
     app.say("");
+    if (i > 0 && render.window) {
+      // The previous step read to its end, as a teacher leaves it before clicking Next.
+      render.window->scroll_panel_to_end("/text_body");
+      if (Status s = render.window->render(app, render.width, render.height, 1); !s) return s;
+    }
     if (i > 0) app.select_step(int(i), 0);
     if (!app.wait_for_runs(timeout_seconds))
       return Status::error(id + " step " + std::to_string(i + 1) + ": the run took longer than " +
                            std::to_string(int(timeout_seconds)) + " s");
-    out.push_back(report_step(app));
+    StepReport r = report_step(app);
+    if (render.window)
+      if (Status s = measure_readability(app, render, r); !s) return s;
+    out.push_back(std::move(r));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/gui/gui_app.hpp"
+#include "app/gui/window.hpp"
 
 namespace coop::app {
 
@@ -49,6 +50,18 @@ struct StepReport {
   };
   std::vector<ShownRace> races;
   bool race_list_shown = false;  // the Checks tab, which lists them, is open
+  // How the step reads on a screen (`coopviz steps --size`), measured in the frame the window
+  // draws at that size.
+  struct Readability {
+    bool measured = false;
+    int width = 0, height = 0;
+    bool presentation = false;
+    float grid_label_px = 0;  // ink height of the smallest digits in thread cells (0: none drawn)
+    bool text_speaks_of_cell_numbers = false;  // lessons::speaks_of_cell_numbers
+    bool text_at_top = false;  // the text opened at its title, after the previous step was read
+    float text_scroll_px = 0;  // how far the text would have to scroll to show all of it
+    int code_visible_chars = 0, code_visible_lines = 0;  // without scrolling
+  } readable;
 };
 
 // The report for the app as it stands (call after select_step and wait_for_runs).
@@ -60,11 +73,28 @@ nlohmann::json to_json(const StepReport& r);
 // ran, nothing said against it); else what is wrong, in words.
 std::string step_view_problems(const StepReport& r);
 
+// What a step must read like in presentation mode on a projector: numbers in cells at least
+// visual::kReadableDigitPx tall wherever drawn, and drawn where the text speaks of them; the text
+// open at its title with nothing to scroll; at least kPresentedCodeColumns columns of code.
+// "ok", or what is wrong, in words.
+std::string readability_problems(const StepReport::Readability& r);
+
+// Where report_lesson_steps draws each step to measure how it reads (no window: not drawn).
+struct RenderAt {
+  GuiWindow* window = nullptr;
+  int width = 0, height = 0;
+  bool presentation = false;
+};
+
 // Selects every step of `lesson` in turn, as a student clicking Next would, with its runs on
-// `backend`, and reports each. Returns an error when a run does not finish within
-// `timeout_seconds`, or when `backend` cannot be had (no GPU for BackendRequest::Gpu).
+// `backend`, and reports each. With a window in `render`, each step is also drawn at that size
+// (questions off, as a teacher presenting has them, so its whole text shows), the previous step's
+// text having been scrolled to its end first, and how it reads is measured. Returns an error when
+// a run does not finish within `timeout_seconds`, when `backend` cannot be had (no GPU for
+// BackendRequest::Gpu), or when a step cannot be drawn.
 Result<std::vector<StepReport>> report_lesson_steps(const std::string& lesson,
                                                     double timeout_seconds,
-                                                    BackendRequest backend = BackendRequest::Emu);
+                                                    BackendRequest backend = BackendRequest::Emu,
+                                                    const RenderAt& render = {});
 
 }  // namespace coop::app

@@ -2,6 +2,8 @@
 // missing) and the ImGui style, for a HiDPI scale and the classroom presentation mode.
 #include "app/gui/theme.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include <imgui.h>
@@ -35,23 +37,33 @@ ImFont* load(const char* relative, float size, const char* fallback = nullptr) {
 
 }  // namespace
 
-void build_theme(float scale, bool presentation) {
+float presentation_font_px(int width, int height) {
+  // 23 px from 1920x1080 up; 19 px at 1024x768 and 18 px at 1280x720, where the line height
+  // decides; never under 16 px, more than the normal mode's 15.
+  return std::clamp(std::round(std::min(float(width) / 53.0f, float(height) / 40.0f)), 16.0f, 23.0f);
+}
+
+void build_theme(float scale, bool presentation, float presentation_px) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   visual::ViewStyle vs;
   vs.scale = scale;
   vs.high_contrast = presentation;
   vs.colors = presentation ? visual::high_contrast_colors() : visual::dark_colors();
-  // Presentation mode is for the back row of a classroom: about 1.5 times larger.
-  const float base = (presentation ? 23.0f : 15.0f) * scale;
+  // Presentation mode is for the back row of a classroom: larger, as far as the display allows
+  // (presentation_px is in the display's pixels, already scaled).
+  const float base = presentation ? presentation_px : 15.0f * scale;
   vs.fonts.text = load("dejavu/DejaVuSans.ttf", base);
   vs.fonts.bold = load("dejavu/DejaVuSans-Bold.ttf", base);
   vs.fonts.italic = load("dejavu/DejaVuSans-Oblique.ttf", base);
   vs.fonts.heading = load("dejavu/DejaVuSans-Bold.ttf", base * 1.4f);
-  vs.fonts.mono =
-      load("jetbrains-mono/JetBrainsMono-Regular.ttf", base * 0.95f, "dejavu/DejaVuSansMono.ttf");
-  vs.fonts.small =
-      load("jetbrains-mono/JetBrainsMono-Bold.ttf", base * 0.8f, "dejavu/DejaVuSansMono-Bold.ttf");
+  // Presenting, the code is a little smaller than the text, so that 60 columns of a kernel fit
+  // beside the threads; the numbers in thread cells get a larger font than the text, whose digits
+  // (a font's size includes its ascent and descent) still come out about 14 px tall.
+  vs.fonts.mono = load("jetbrains-mono/JetBrainsMono-Regular.ttf",
+                       base * (presentation ? 0.8f : 0.95f), "dejavu/DejaVuSansMono.ttf");
+  vs.fonts.small = load("jetbrains-mono/JetBrainsMono-Bold.ttf", base * (presentation ? 1.3f : 0.8f),
+                        "dejavu/DejaVuSansMono-Bold.ttf");
   if (!vs.fonts.text) {
     ImFontConfig config;
     config.SizePixels = 13.0f * scale * (presentation ? 1.5f : 1.0f);

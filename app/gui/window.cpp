@@ -162,14 +162,17 @@ std::string GuiWindow::renderer() const {
   return name ? reinterpret_cast<const char*>(name) : "unknown";
 }
 
-void GuiWindow::apply_style(const GuiApp& app) {
-  const float scale = app.ui_scale * (app.presentation ? 1.0f : 1.0f);
-  if (scale == style_scale_ && app.presentation == style_presentation_) return;
-  build_theme(scale, app.presentation);
+void GuiWindow::apply_style(const GuiApp& app, int width, int height) {
+  const float scale = app.ui_scale;
+  const float font_px = app.presentation ? presentation_font_px(width, height) : 0;
+  if (scale == style_scale_ && app.presentation == style_presentation_ && font_px == style_font_px_)
+    return;
+  build_theme(scale, app.presentation, font_px);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   style_scale_ = scale;
   style_presentation_ = app.presentation;
+  style_font_px_ = font_px;
 }
 
 bool GuiWindow::bind_offscreen(int width, int height) {
@@ -192,7 +195,7 @@ bool GuiWindow::bind_offscreen(int width, int height) {
 // [SECTION] Frames: interactive, offscreen, timed
 
 void GuiWindow::begin_frame(GuiApp& app, double now, int width, int height, bool offscreen) {
-  apply_style(app);
+  apply_style(app, width, height);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (offscreen) {
@@ -338,6 +341,21 @@ ImVec2Like GuiWindow::panel_size(const std::string& name) const {
     if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
       return {w->Size.x, w->Size.y};
   return {};
+}
+
+GuiWindow::PanelScroll GuiWindow::panel_scroll(const std::string& name) const {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
+      return {true, w->Scroll.y, w->ScrollMax.y};
+  return {};
+}
+
+void GuiWindow::scroll_panel_to_end(const std::string& name) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && std::string(w->Name).find(name) != std::string::npos)
+      ImGui::SetScrollY(w, w->ScrollMax.y);
 }
 
 Status GuiWindow::capture(GuiApp& app, int width, int height, int frames,

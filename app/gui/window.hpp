@@ -53,6 +53,15 @@ class GuiWindow {
   // Size in pixels of the last frame's window or panel whose name contains `name` ("" when
   // none was drawn; `name` is a panel id such as "/grid_panel").
   ImVec2Like panel_size(const std::string& name) const;
+  // The vertical scroll of the last frame's panel whose name contains `name`: where it stands and
+  // how far it could go (0 when everything shows); found false when no such panel was drawn.
+  struct PanelScroll {
+    bool found = false;
+    float y = 0, max_y = 0;
+  };
+  PanelScroll panel_scroll(const std::string& name) const;
+  // Scrolls that panel to its end on the next frame, as a reader who read all of it leaves it.
+  void scroll_panel_to_end(const std::string& name);
 
   // Draws one frame offscreen at width x height without reading it back; returns the CPU
   // milliseconds spent building draw lists (NewFrame to Render) and the total frame time,
@@ -75,13 +84,15 @@ class GuiWindow {
 
  private:
   GuiWindow() = default;
-  void apply_style(const GuiApp& app);  // fonts, colours and sizes for the app's scale and mode
+  // Fonts, colours and sizes for the app's scale and mode at a display of width x height.
+  void apply_style(const GuiApp& app, int width, int height);
   void begin_frame(GuiApp& app, double now, int width, int height, bool offscreen);
   void end_frame();
 
   GLFWwindow* window_ = nullptr;
   float style_scale_ = 0;  // the scale fonts were built for
   bool style_presentation_ = false;
+  float style_font_px_ = 0;  // presentation's text size the fonts were built for
   double last_time_ = 0;
   unsigned fbo_ = 0, color_rb_ = 0;
   int fbo_w_ = 0, fbo_h_ = 0;

@@ -92,5 +92,43 @@ TEST_P(LessonStepsOnGpu, EveryStepShowsWhatItsTextSays) {
 
 INSTANTIATE_TEST_SUITE_P(All, LessonStepsOnGpu, ::testing::ValuesIn(all_lessons()), param_name);
 
+// A sentence that names the cells and their numbers or ranks speaks of them; cells alone, or
+// numbers in another sentence, do not.
+TEST(StepText, SpeaksOfTheNumbersInTheCells) {
+  EXPECT_TRUE(lessons::speaks_of_cell_numbers("The number in each\ncell is the thread's rank."));
+  EXPECT_TRUE(lessons::speaks_of_cell_numbers("Every cell is rank 0, so every thread passes."));
+  EXPECT_FALSE(lessons::speaks_of_cell_numbers("Cells are coloured by tile. The number 4 is odd."));
+  EXPECT_FALSE(lessons::speaks_of_cell_numbers("Each row of 32 cells is one warp."));
+  size_t speaking = 0;
+  for (const lessons::Step& s : lessons::find_lesson("tiled-partitions")->steps)
+    speaking += lessons::speaks_of_cell_numbers(s.text);
+  EXPECT_GE(speaking, 1u) << "tiled-partitions' first steps speak of the ranks in the cells";
+}
+
+// What a room needs, each threshold said in words when missed.
+TEST(StepReadability, EachThresholdIsSaidWhenMissed) {
+  StepReport::Readability good;
+  good.measured = true;
+  good.grid_label_px = 15;
+  good.text_at_top = true;
+  good.code_visible_chars = 60;
+  EXPECT_EQ(readability_problems(good), "ok");
+  StepReport::Readability none = good;
+  none.grid_label_px = 0;  // no numbers drawn: fine unless the text speaks of them
+  EXPECT_EQ(readability_problems(none), "ok");
+  none.text_speaks_of_cell_numbers = true;
+  EXPECT_NE(readability_problems(none).find("none are drawn"), std::string::npos);
+  StepReport::Readability bad = good;
+  bad.grid_label_px = 8;
+  bad.text_at_top = false;
+  bad.text_scroll_px = 40;
+  bad.code_visible_chars = 35;
+  const std::string said = readability_problems(bad);
+  EXPECT_NE(said.find("8 px tall, under 14"), std::string::npos) << said;
+  EXPECT_NE(said.find("does not open at its title"), std::string::npos) << said;
+  EXPECT_NE(said.find("40 px of scrolling"), std::string::npos) << said;
+  EXPECT_NE(said.find("35 columns, under 60"), std::string::npos) << said;
+}
+
 }  // namespace
 }  // namespace coop::app

@@ -123,6 +123,9 @@ const BadUsage kBadUsages[] = {
      "--event 0:5 needs --trace"},
     {"StepsUnknownLesson", "steps nope", "unknown lesson 'nope': known lessons are"},
     {"StepsTwoLessons", "steps block-reduce grid-sync", "unexpected argument 'grid-sync'"},
+    {"StepsPresentationWithoutSize", "steps block-reduce --presentation",
+     "--presentation needs --size WIDTHxHEIGHT"},
+    {"StepsSize", "steps block-reduce --size 1024", "is not of the form WIDTHxHEIGHT"},
     {"LayoutCheckSizes", "layout-check --sizes 10x10", "between 200 and"},
     {"BenchFrameFrames", "bench frame --frames 5", "between 10 and 10000"},
 #endif

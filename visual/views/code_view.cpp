@@ -40,7 +40,32 @@ const SourceCache& cached(std::string_view source) {
   return cache;
 }
 
+// The gutter before the code: a count badge of up to four characters ("1024", "405K"), the race
+// column when races are shown, the line number and a space.
+struct Gutter {
+  float char_w, count_w, race_w, number_w, code_x;
+  Gutter(const ImFont* mono, bool races) {
+    char_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, "0").x;
+    count_w = char_w * 6;
+    // In the gutter a narrow code column never scrolls race badges out of sight, as it would
+    // after a long line.
+    race_w = races ? char_w * 6 : 0;
+    number_w = char_w * 4;  // "123 "
+    code_x = count_w + race_w + number_w + char_w;
+  }
+};
+
+const ImFont* mono_font() {
+  const ViewStyle& st = view_style();
+  return st.fonts.mono ? st.fonts.mono : ImGui::GetFont();
+}
+
 }  // namespace
+
+float code_view_width(int columns, bool races) {
+  const Gutter g(mono_font(), races);
+  return g.code_x + float(columns) * g.char_w + ImGui::GetStyle().ScrollbarSize;
+}
 
 int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& settings,
                    const float height) {
@@ -49,18 +74,18 @@ int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& se
   int clicked = 0;
   ImGui::BeginChild(id, ImVec2(0, height), false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoBackground);
-  ImFont* mono = st.fonts.mono ? st.fonts.mono : ImGui::GetFont();
+  ImFont* mono = const_cast<ImFont*>(mono_font());
   ImGui::PushFont(mono);
   const float line_h = ImGui::GetTextLineHeight() + 2.0f * st.scale;
-  const float char_w = mono->CalcTextSizeA(mono->FontSize, 1e9f, 0, "0").x;
-  const float count_w = char_w * 6;   // a badge of up to four characters: "1024", "405K"
-  // A column for "race" badges, when there are races: in the gutter a narrow code column never
-  // scrolls them out of sight, as it would after a long line.
-  const float race_w = in.races || in.errors ? char_w * 6 : 0;
-  const float number_w = char_w * 4;  // "123 "
-  const float code_x = count_w + race_w + number_w + char_w;
+  // Race badges and compile errors share the gutter's marks column.
+  const Gutter gutter(mono, in.races != nullptr || in.errors != nullptr);
+  const float char_w = gutter.char_w, count_w = gutter.count_w, race_w = gutter.race_w;
+  const float code_x = gutter.code_x;
 
   const float visible = ImGui::GetWindowHeight();
+  const ImVec2 room = ImGui::GetContentRegionAvail();  // inside any scrollbar
+  settings.visible_chars = std::max(0, int((room.x - code_x) / char_w));
+  settings.visible_lines = std::max(0, int(room.y / line_h));
   if (settings.scroll_to_line > 0) {
     settings.focus_line = settings.scroll_to_line;
     settings.focus_first = settings.range_first;

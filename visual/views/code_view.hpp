@@ -38,7 +38,14 @@ struct CodeViewSettings {
   // same lines are brought into view again.
   int focus_line = 0, focus_first = 0, focus_last = 0;
   float shown_height = 0;
+  // What the last frame showed without scrolling: characters of a code line past the gutter, and
+  // whole lines.
+  int visible_chars = 0, visible_lines = 0;
 };
+
+// The width the view needs to show `columns` characters of every line beside its gutter (with
+// the race column when `races`), its vertical scrollbar included, in the current style.
+float code_view_width(int columns, bool races);
 
 // Draws the view filling the region `size`. Returns the 1-based line clicked, or 0.
 int draw_code_view(const char* id, const CodeViewInput& in, CodeViewSettings& settings,

@@ -2,66 +2,30 @@
 //   [SECTION] Colours of threads, warps and blocks
 //   [SECTION] Race marks
 //   [SECTION] Toolbar and legend
-//   [SECTION] Drawing at each level of detail
 //   [SECTION] Hover and click
+//   [SECTION] One warp, zoomed (presentation)
+//   [SECTION] Drawing at each level of detail
 #include "visual/views/grid_view.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "device/trace/names.hpp"
 #include "visual/event_text.hpp"
 #include "visual/grid_layout.hpp"
+#include "visual/views/grid_cells.hpp"
 #include "visual/views/style.hpp"
 
 namespace coop::visual {
 namespace {
 
-// [SECTION] Colours of threads, warps and blocks
+// [SECTION] Colours of threads, warps and blocks (one thread's: grid_cells.cpp)
 
-constexpr float kWaitingShade = 0.4f;
 // Fit mode goes down to blocks of kMinBlockSquare pixels before it gives up and scrolls.
 constexpr float kMinFitCell = kMinBlockSquare / 32;
-
-struct Colorer {
-  const ThreadSnapshot& snap;
-  ColorBy by;
-  GroupKind kind;
-  uint32_t block_threads;
-  const ViewColors& colors;
-
-  ImU32 thread(uint32_t t) const {
-    const CellColour cell = classify_cell(snap, by, kind, block_threads, t);
-    if (cell.cls == CellClass::NotStarted) return colors.not_started;
-    if (cell.cls == CellClass::NotMember) return colors.not_member;
-    const ImU32 c = cell.cls == CellClass::NoGroup ? colors.no_group : group_color(cell.index);
-    // Waiting at a barrier: the same hue, darker, so membership stays readable.
-    const ThreadActivity act = snap.activity(t);
-    if (act == ThreadActivity::Waiting || act == ThreadActivity::Stuck)
-      return scale_color(c, kWaitingShade);
-    if (act == ThreadActivity::Done) return scale_color(c, 0.25f);
-    return c;
-  }
-
-  // The colour most of threads [first, last) show (a folded warp or block).
-  ImU32 majority(uint32_t first, uint32_t last, uint32_t stride = 1) const {
-    std::array<ImU32, 64> seen;
-    size_t n = 0;
-    for (uint32_t t = first; t < last && n < seen.size(); t += stride) seen[n++] = thread(t);
-    std::sort(seen.begin(), seen.begin() + ptrdiff_t(n));
-    ImU32 best = n ? seen[0] : colors.not_started;
-    size_t best_run = 0;
-    for (size_t i = 0; i < n;) {
-      size_t j = i;
-      while (j < n && seen[j] == seen[i]) ++j;
-      if (j - i > best_run) best_run = j - i, best = seen[i];
-      i = j;
-    }
-    return best;
-  }
-};
 
 // What most of a block's threads are doing (a sample of up to 64, spread over the block).
 enum class BlockState : uint8_t { NotStarted, Running, Waiting, Done, Stuck };
@@ -102,35 +66,6 @@ ImU32 state_color(BlockState s, const ViewColors& c) {
 
 // [SECTION] Race marks
 
-// The frame a race mark draws around an area of `side` pixels: thick for the picked race, thin
-// for the others, outside the area so that its own colour and frame stay readable, and at least
-// 14 or 9 pixels across (scaled), so that a mark on a cell of a few pixels still shows.
-struct RaceFrame {
-  float width;  // of the line
-  float out;    // from the area's edge to the line's middle
-};
-RaceFrame race_frame(RaceMark mark, float side, float scale) {
-  const bool picked = mark == RaceMark::Picked;
-  const float width = picked ? std::max(2.0f, 2.5f * scale) : std::max(1.0f, scale);
-  const float smallest = (picked ? 14.0f : 9.0f) * scale;
-  return {width, std::max(width * 0.5f + 1, (smallest - side) * 0.5f)};
-}
-
-// A data race's mark on a cell, warp stripe or block square [a, z]: a frame in the race colour
-// (race_frame) and, where the area is large enough, a corner of that colour. The legend draws
-// its entries with this same function.
-void race_mark(ImDrawList* dl, ImVec2 a, ImVec2 z, RaceMark mark, float scale) {
-  if (mark == RaceMark::None) return;
-  const ImU32 c = view_style().colors.race;
-  const float side = std::min(z.x - a.x, z.y - a.y);
-  if (side >= 6) {
-    const float corner = side * 0.45f;
-    dl->AddTriangleFilled(a, ImVec2(a.x + corner, a.y), ImVec2(a.x, a.y + corner), c);
-  }
-  const RaceFrame f = race_frame(mark, side, scale);
-  dl->AddRect(ImVec2(a.x - f.out, a.y - f.out), ImVec2(z.x + f.out, z.y + f.out), c, 0, 0, f.width);
-}
-
 // The marks of every marked thread in blocks [first, last), at the level of detail drawn: on
 // its cell, its warp's stripe or its block's square; the picked race's two on top.
 void draw_race_marks(ImDrawList* dl, const GridLayout& g, ImVec2 origin, uint32_t block_threads,
@@ -166,7 +101,7 @@ void swatch(ImU32 color, const char* label, ImU32 outline = 0, RaceMark race = R
   const float frame = race == RaceMark::None ? 0 : f.out + f.width * 0.5f;
   const float need = h * 0.75f + 2 * frame + 4 + ImGui::CalcTextSize(label).x;
   ImGui::SameLine(0, h * 0.6f);
-  if (ImGui::GetContentRegionAvail().x < need + 6) ImGui::NewLine();
+  if (ImGui::GetContentRegionAvail().x < need + 12) ImGui::NewLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const ImVec2 a(p.x + frame, p.y + h * 0.15f), z(p.x + frame + h * 0.7f, p.y + h * 0.85f);
   ImGui::GetWindowDrawList()->AddRectFilled(a, z, color, 2);
@@ -244,6 +179,102 @@ void toolbar(const TimelineModel& model, const ThreadSnapshot& snap, GridViewSet
   }
 }
 
+// [SECTION] Hover and click
+
+// What the grid says about thread `t` under the mouse.
+void thread_tooltip(const TimelineModel& model, const ThreadSnapshot& snap, uint32_t t,
+                    const GridRaceMarks* races) {
+  const ViewStyle& st = view_style();
+  const uint32_t block_threads = std::max(1u, model.block_threads());
+  ImGui::BeginTooltip();
+  ImGui::Text("thread %u: block %u, warp %u, lane %u", t, t / block_threads,
+              t % block_threads / 32, t % 32);
+  for (GroupKind k : snap.group_kinds()) {
+    const GroupMembership m = snap.membership(t, k);
+    if (m.member())
+      ImGui::Text("%s: rank %u of %u", group_label(k, m.id).c_str(), m.rank, m.size);
+  }
+  const int64_t last_pos = snap.last_position(t);
+  if (last_pos < 0) {
+    ImGui::TextUnformatted("has not started yet");
+  } else {
+    const Event& e = model.at(size_t(last_pos));
+    ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header, model.origin()).c_str());
+    if (snap.activity(t) == ThreadActivity::Waiting)
+      ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
+    if (snap.activity(t) == ThreadActivity::Stuck)
+      ImGui::TextColored(ImColor(st.colors.error), "stuck here for ever: the call can never "
+                                                   "complete (deadlock)");
+  }
+  if (const RaceMark mark = races ? races->at(t) : RaceMark::None; mark != RaceMark::None)
+    ImGui::TextColored(ImColor(st.colors.race),
+                       mark == RaceMark::Picked
+                           ? "one side of the race picked in Checks"
+                           : "one side of a data race (Checks lists them)");
+  ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
+  ImGui::EndTooltip();
+}
+
+// [SECTION] One warp, zoomed (presentation)
+
+// The lanes of one warp in rows of eight cells, as large as the panel allows, under a line that
+// says which threads they are: a room reads the numbers a step speaks of, which 32 cells in a row
+// across a projector's column would draw a few pixels tall.
+GridViewResult draw_focus_warp(const TimelineModel& model, const ThreadSnapshot& snap,
+                               GridViewSettings& s, const Colorer& color,
+                               const Selection& selected, const GridRaceMarks* races, ImVec2 size) {
+  GridViewResult result;
+  const ViewStyle& st = view_style();
+  const uint32_t block_threads = std::max(1u, model.block_threads());
+  const uint32_t warps_per_block = (block_threads + 31) / 32;
+  const uint32_t warps = warps_per_block * std::max(1u, model.block_count());
+  const uint32_t warp = uint32_t(std::min<int64_t>(s.focus_warp, warps - 1));
+  const uint32_t block = warp / warps_per_block, in_block = warp % warps_per_block;
+  const uint32_t first = block * block_threads + in_block * 32;
+  const uint32_t lanes = std::min(32u, block_threads - in_block * 32);
+  text_wrappedf("Zoomed to warp %u of block %u: threads %u to %u of %u.", in_block, block, first,
+                first + lanes - 1, model.thread_count());
+  const uint32_t columns = std::min(8u, lanes), rows = (lanes + columns - 1) / columns;
+  // The panel would want cells as wide as its width allows, up to `largest`.
+  const float largest = std::min(64.0f * st.scale, ImGui::GetContentRegionAvail().x / float(columns));
+  result.wanted_height =
+      ImGui::GetCursorPosY() + float(rows) * largest + ImGui::GetStyle().WindowPadding.y * 2;
+  ImGui::BeginChild("grid", size, false, ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float cell = std::floor(std::max(
+      4.0f, std::min({avail.x / float(columns), avail.y / float(rows), largest})));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  CellText text;
+  text.ranks = s.show_ranks;
+  text.values = s.show_values && cell >= 34;
+  text.min_digit_px = s.min_digit_px;
+  const auto [sel_first, sel_last] = selected_threads(model, selected);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const ImVec2 a(origin.x + float(l % columns) * cell, origin.y + float(l / columns) * cell);
+    const float ink = draw_lane_cell(dl, a, cell, first + l, color, model, text);
+    ++result.drawn_rects;
+    if (ink > 0) result.label_px = result.label_px > 0 ? std::min(result.label_px, ink) : ink;
+    if (first + l >= sel_first && first + l < sel_last)
+      dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell, a.y + cell), st.colors.selection,
+                  0, 0, 2.0f);
+    if (races) race_mark(dl, a, ImVec2(a.x + cell - 1, a.y + cell - 1), races->at(first + l), st.scale);
+  }
+  ImGui::Dummy(ImVec2(float(columns) * cell, float(rows) * cell));
+  if (ImGui::IsWindowHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const float x = m.x - origin.x, y = m.y - origin.y;
+    const uint32_t l = uint32_t(std::max(0.0f, y) / cell) * columns + uint32_t(std::max(0.0f, x) / cell);
+    if (x >= 0 && y >= 0 && x < float(columns) * cell && l < lanes) {
+      result.hovered_thread = first + l;
+      if (ImGui::IsMouseClicked(0)) result.clicked_thread = first + l;
+      thread_tooltip(model, snap, first + l, races);
+    }
+  }
+  ImGui::EndChild();
+  return result;
+}
+
 }  // namespace
 
 GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
@@ -255,6 +286,14 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const GroupKind kind = s.group;
   ImGui::PushID(id);
   if (s.show_toolbar) toolbar(model, snap, s, drawn, races);
+  if (s.focus_warp >= 0) {
+    const GridViewResult focused = draw_focus_warp(
+        model, snap, s,
+        Colorer{snap, drawn, kind, std::max(1u, model.block_threads()), st.colors}, selected,
+        races, size);
+    ImGui::PopID();
+    return focused;
+  }
 
   const uint32_t block_threads = std::max(1u, model.block_threads());
   GridLayoutInput in;
@@ -315,10 +354,11 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   const float scroll = ImGui::GetScrollY();
   const auto [first, last] = g.visible_blocks(scroll - label_h, scroll + ImGui::GetWindowHeight());
   const Colorer color{snap, drawn, kind, block_threads, st.colors};
-  ImFont* small = st.fonts.small ? st.fonts.small : ImGui::GetFont();
-  const bool ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 10;
   const bool gaps = s.cell >= 7;  // separate lanes visually once there is room
-  const bool values = ranks && s.show_values && s.cell >= 34;
+  CellText text;
+  text.ranks = s.show_ranks && g.detail == GridDetail::Lanes && s.cell >= 10;
+  text.values = text.ranks && s.show_values && s.cell >= 34;
+  text.min_digit_px = s.min_digit_px;
 
   // [SECTION] Drawing at each level of detail
   for (uint32_t b = first; b < last; ++b) {
@@ -361,57 +401,10 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
         continue;
       }
       for (uint32_t l = 0; l < lanes; ++l) {
-        const uint32_t t = first_thread + l;
-        const ImU32 c = color.thread(t);
-        const ImVec2 a(bx + float(l) * s.cell, y);
-        const ImVec2 z(a.x + s.cell - 1, a.y + s.cell - 1);
-        const float round = s.cell >= 12 ? 2.0f : 0.0f;
-        dl->AddRectFilled(a, z, c, round);
+        const float ink = draw_lane_cell(dl, ImVec2(bx + float(l) * s.cell, y), s.cell,
+                                         first_thread + l, color, model, text);
         ++result.drawn_rects;
-        const ThreadActivity act = snap.activity(t);
-        if (c == st.colors.not_member)  // outside every group of the kind: an empty box
-          dl->AddRect(a, z, st.colors.no_group, round);
-        if (act == ThreadActivity::Waiting || act == ThreadActivity::Stuck) {
-          // Waiting threads are hollow: a dark cell framed in their group's own colour, which
-          // reads without relying on the shade alone; threads stuck for ever in the error colour.
-          dl->AddRect(ImVec2(a.x + 0.5f, a.y + 0.5f), ImVec2(z.x - 0.5f, z.y - 0.5f),
-                      act == ThreadActivity::Stuck ? st.colors.error
-                                                   : scale_color(c, 1.0f / kWaitingShade),
-                      round, 0, s.cell >= 12 ? 2.0f : 1.0f);
-        }
-        if (ranks) {
-          const CellColour cell = classify_cell(snap, drawn, kind, block_threads, t);
-          if (cell.cls != CellClass::Coloured) continue;
-          const uint32_t rank = cell.rank;
-          char text[16];
-          const int digits = std::snprintf(text, sizeof text, "%u", rank);
-          // Big cells also show the value the thread holds (its last collective's output, the
-          // value it loaded, ...), under the rank.
-          uint64_t bits = 0;
-          const int64_t last_pos = values ? snap.last_position(t) : -1;
-          const bool value = last_pos >= 0 && event_value(model.at(size_t(last_pos)), bits);
-          const float line_y = value ? 0.3f : 0.5f;
-          // As large as fits: half the cell, narrowed for long numbers; too small is left out.
-          const float fs = std::min(
-              {s.cell * 0.62f, small->FontSize * 1.2f, (s.cell - 1.5f) / (0.6f * float(digits))});
-          if (fs < 6.5f) continue;
-          const ImVec2 ts = small->CalcTextSizeA(fs, 1e9f, 0, text);
-          dl->AddText(
-              small, fs,
-              ImVec2(a.x + (s.cell - 1 - ts.x) * 0.5f, a.y + (s.cell - 1) * line_y - ts.y * 0.5f),
-              text_on(c), text);
-          if (value) {
-            const std::string v = format_value(bits, model.at(size_t(last_pos)).value_type);
-            const float vs = std::min(fs * 0.85f, (s.cell - 3) / (0.62f * float(v.size())));
-            if (vs >= 6.5f) {
-              const ImVec2 vsz = small->CalcTextSizeA(vs, 1e9f, 0, v.c_str());
-              dl->AddText(small, vs,
-                          ImVec2(a.x + (s.cell - 1 - vsz.x) * 0.5f,
-                                 a.y + (s.cell - 1) * 0.72f - vsz.y * 0.5f),
-                          (text_on(c) & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 200), v.c_str());
-            }
-          }
-        }
+        if (ink > 0) result.label_px = result.label_px > 0 ? std::min(result.label_px, ink) : ink;
       }
     }
   }
@@ -437,7 +430,6 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
     draw_race_marks(dl, g, origin, block_threads, *races, first, last, st.scale);
   ImGui::Dummy(ImVec2(g.content_w, g.content_h));
 
-  // [SECTION] Hover and click
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsWindowHovered()) {
     if (io.KeyCtrl && io.MouseWheel != 0) {
@@ -449,33 +441,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
     if (result.hovered_thread >= 0) {
       const uint32_t t = uint32_t(result.hovered_thread);
       if (ImGui::IsMouseClicked(0)) result.clicked_thread = t;
-      ImGui::BeginTooltip();
-      ImGui::Text("thread %u: block %u, warp %u, lane %u", t, t / block_threads,
-                  t % block_threads / 32, t % 32);
-      for (GroupKind k : snap.group_kinds()) {
-        const GroupMembership m = snap.membership(t, k);
-        if (m.member())
-          ImGui::Text("%s: rank %u of %u", group_label(k, m.id).c_str(), m.rank, m.size);
-      }
-      const int64_t last_pos = snap.last_position(t);
-      if (last_pos < 0) {
-        ImGui::TextUnformatted("has not started yet");
-      } else {
-        const Event& e = model.at(size_t(last_pos));
-        ImGui::Text("line %d: %s", int(e.line), describe_event(e, model.trace().header, model.origin()).c_str());
-        if (snap.activity(t) == ThreadActivity::Waiting)
-          ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "waiting for the rest of its group");
-        if (snap.activity(t) == ThreadActivity::Stuck)
-          ImGui::TextColored(ImColor(st.colors.error), "stuck here for ever: the call can never "
-                                                       "complete (deadlock)");
-      }
-      if (const RaceMark mark = races ? races->at(t) : RaceMark::None; mark != RaceMark::None)
-        ImGui::TextColored(ImColor(st.colors.race),
-                           mark == RaceMark::Picked
-                               ? "one side of the race picked in Checks"
-                               : "one side of a data race (Checks lists them)");
-      ImGui::TextDisabled("click: select (its events are listed under \"Thread events\")");
-      ImGui::EndTooltip();
+      thread_tooltip(model, snap, t, races);
     }
   }
   ImGui::EndChild();

@@ -23,6 +23,8 @@ struct GridViewResult {
   // Height the whole view would need to show the grid at its largest cell size: a layout can
   // give the rest of its space to other panels.
   float wanted_height = 0;
+  // Ink height in pixels of the smallest digits written in the cells this frame (0: none).
+  float label_px = 0;
 };
 
 // Draws the toolbar and the grid filling `size` (0: the rest of the window), with the threads

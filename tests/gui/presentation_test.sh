@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# GUI test: a lesson presented on a 1024x768 projector reads from the back row. Every step of
+# tiled-partitions (whose text speaks of the numbers in the cells) is drawn offscreen in
+# presentation mode by `coopviz steps --size`, and each must keep its promises and read well:
+# numbers in cells at least 14 px tall and drawn where the text speaks of them, the text open at
+# its title after the previous step was read to its end, nothing to scroll, 60 columns of code.
+#   presentation_test.sh COOPVIZ PNG_CHECK OUT_DIR
+set -euo pipefail
+coopviz=$1 out=$3
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s "-screen 0 1920x1080x24" "$0" "$@"
+fi
+rm -rf "$out" && mkdir -p "$out"
+json="$out/steps.json"
+"$coopviz" steps tiled-partitions --json --size 1024x768 --presentation > "$json"
+fail=0
+check() {  # check DESCRIPTION JQ-FILTER-SELECTING-FAILURES
+  local bad
+  bad=$(jq -r "$2" "$json")
+  if [ -n "$bad" ]; then
+    echo "FAIL: $1:"
+    echo "$bad"
+    fail=1
+  fi
+}
+[ "$(jq length "$json")" -ge 5 ] || { echo "FAIL: fewer steps than the lesson has"; exit 1; }
+check "every step keeps its promises" '.[] | select(.problems != "ok") | "step \(.step): \(.problems)"'
+check "every step reads on a projector" '.[] | select(.readable != "ok") | "step \(.step): \(.readable)"'
+# The measures themselves, so that a metric that stopped measuring cannot pass.
+check "numbers drawn 14 px or taller where the text speaks of them" \
+  '.[] | select(.text_speaks_of_cell_numbers and .grid_label_px < 14) | "step \(.step): \(.grid_label_px) px"'
+[ "$(jq '[.[] | select(.text_speaks_of_cell_numbers)] | length' "$json")" -ge 1 ] ||
+  { echo "FAIL: no step of tiled-partitions speaks of the numbers in the cells"; fail=1; }
+check "opened at the title" '.[] | select(.text_at_top | not) | "step \(.step)"'
+check "no text to scroll" '.[] | select(.text_scroll_px > 0) | "step \(.step): \(.text_scroll_px) px"'
+check "60 columns of code" '.[] | select(.code_visible_chars < 60) | "step \(.step): \(.code_visible_chars)"'
+check "some code lines show" '.[] | select(.code_visible_lines < 5) | "step \(.step): \(.code_visible_lines)"'
+[ $fail = 0 ] && echo "presentation at 1024x768: every step of tiled-partitions reads"
+exit $fail
