@@ -19,8 +19,8 @@ constexpr const char* kExitCodes = R"(Exit codes:
      a missing, malformed or out-of-range value, an unknown lesson or --param), or what
      this machine cannot do (a GPU asked for and none here, a window without a display,
      a trace, script, class pack or lesson folder that cannot be read or has errors)
-  3  run FILE.cu / gui FILE.cu / exercise check ID FILE: the program did not compile for
-     the emulator
+  3  run FILE.cu / exercise check ID FILE: the program did not compile for the emulator
+     (gui FILE.cu opens the window on the compiler's errors instead)
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
   (128 + the signal when one ended it).
 

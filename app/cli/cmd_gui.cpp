@@ -83,6 +83,8 @@ Status prepare(GuiApp& app, const GuiOptions& o) {
     if (Status s = app.open_trace(o.trace); !s) return s;
     if (!o.event.empty())
       if (Status s = show_event(app, o.event); !s) return s;
+  } else if (!o.program.empty()) {
+    app.show_traces({}, o.program);  // its first build failed: nothing ran, no lesson is shown
   } else {
     const std::string id = o.lesson.empty() ? lessons::registry().front().id : o.lesson;
     const lessons::LessonDef* l = lessons::find_lesson(id);
@@ -275,13 +277,16 @@ void register_gui(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error(
                       "give --pack or a lesson, trace or program, not both (the pack chooses "
                       "its lessons)"));
-    std::string printed;  // what the program printed in its first run
+    std::string printed;   // what the program printed in its first run
+    std::string compiler;  // the compiler's output when its first build failed
+    std::string program_trace;
     if (!gui->program.empty()) {
       if (!gui->trace.empty() || !gui->lesson.empty())
         return void(state.exit_code =
                         usage_error("give a program file, --lesson or --trace, one of them"));
       // The program runs first; the window replays its launches and shows what it printed
-      // (said in the terminal too, for those who start it from one).
+      // (said in the terminal too, for those who start it from one). A first build that fails
+      // opens the window on its errors too: a desktop user has no terminal to read them in.
       RunProgramOptions p;
       p.file = gui->program;
       p.includes = gui->includes;
@@ -295,11 +300,13 @@ void register_gui(CLI::App& app, CliState& state) {
                       ("coopviz-" + std::to_string(getpid()) + ".cvt"))
                          .string();
       p.output = &printed;
+      p.compiler_output = &compiler;
       bool ran = false;
       const int rc = run_program_command(p, &ran);
       std::cout << printed << std::flush;
-      if (!ran) return void(state.exit_code = rc);
-      gui->trace = p.trace_path;
+      if (!ran && compiler.empty()) return void(state.exit_code = rc);
+      program_trace = p.trace_path;
+      if (ran) gui->trace = program_trace;
     }
     // Settings: the layout always; the last lesson and step when none is asked for.
     const std::string settings_path =
@@ -338,7 +345,7 @@ void register_gui(CLI::App& app, CliState& state) {
       }
     }
     if (!gui->program.empty()) {
-      std::filesystem::remove(gui->trace);  // read in: no longer needed
+      std::filesystem::remove(program_trace);  // read in: no longer needed
       // Saving the file reruns it; its launches then replace these.
       ProgramOptions watched;
       watched.file = gui->program;
@@ -347,13 +354,13 @@ void register_gui(CLI::App& app, CliState& state) {
       for (const std::string& text : gui->launches)  // checked by the first run
         if (Result<LaunchOverride> l = parse_launch_override(text))
           watched.launch_overrides.push_back(*l);
-      watched.trace_out = gui->trace;
+      watched.trace_out = program_trace;
       if (Result<Schedule> schedule = parse_schedule(gui->emu.schedule, "--schedule"))
         watched.schedule = *schedule;  // checked by the first run
       watched.seed = gui->emu.seed;
       // As the first run: the GPU if there is one and the emulator was not asked for.
       if (app.backend != BackendRequest::Emu) watched.gpu_arch = local_gpu_arch();
-      app.open_program(std::move(watched), std::move(printed));
+      app.open_program(std::move(watched), std::move(printed), std::move(compiler));
     }
     if (!gui->pack.empty()) {
       if (Status s = open_pack(app, gui->pack, 0, true, 0); !s)

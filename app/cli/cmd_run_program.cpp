@@ -143,6 +143,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.json) p.stdout_path = trace + ".stdout";
   Result<ProgramBuild> build = build_program(p);
   if (!build) {
+    if (o.compiler_output) *o.compiler_output = build.status().message();
     // The compiler's own words, with the user's file and line numbers (#line keeps them).
     std::cerr << build.status().message();
     if (!build.status().message().ends_with("\n")) std::cerr << "\n";

@@ -31,6 +31,8 @@ struct RunProgramOptions {
   std::string trace_launches = "first";  // ProgramOptions::trace_launches
   uint64_t trace_memory = 0;             // bytes; 0: ProgramOptions' default
   std::string* output = nullptr;  // collects what the program prints (ProgramOptions::output)
+  // Receives the compiler's output when the build fails (the window marks its errors' lines).
+  std::string* compiler_output = nullptr;
 };
 
 // "299 launches ran untraced (repeats of traced ones: kernel k x299); --trace-launches all

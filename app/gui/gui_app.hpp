@@ -204,8 +204,9 @@ struct GuiApp {
   // [program_view.cpp] The program is what the window shows (not a lesson nor a saved trace).
   bool program_shown() const { return program.shown; }
   // Makes the launches shown (its first run's, opened as a trace) the program's, kept live by a
-  // watcher with `watched`, with what it printed.
-  void open_program(ProgramOptions watched, std::string output);
+  // watcher with `watched`, with what it printed; or, when its first build failed, shows the
+  // compiler's `build_error` at its lines, no launch, until a save compiles.
+  void open_program(ProgramOptions watched, std::string output, std::string build_error = {});
   // Shows the program again as it was left (its launch, moment, fields and switches), or its
   // newer run; a lesson's run in flight is forgotten.
   void show_program();

@@ -105,7 +105,9 @@ void recording_switches(GuiApp& app, double now) {
 // with (a launch override: every launch of that kernel, on either backend, until cleared).
 void draw_program_launch(GuiApp& app, double now) {
   const visual::TimelineModel* m = app.model();
-  if (!m) return;
+  if (!m)
+    return visual::text_dim_wrapped("No launch to change: " + app.program.file +
+                                    " has not run yet.");
   const TraceHeader& h = m->trace().header;
   const LaunchConfig& ran = m->launch();
   visual::text_wrapped("kernel " + h.kernel + ", launch " + std::to_string(app.launch + 1) +

@@ -23,7 +23,7 @@ void draw_program_output(GuiApp& app) {
     for (const CompileError& e : p.errors) visual::text_wrapped(e.text);
     if (p.errors.empty()) visual::text_wrapped(p.build_error.substr(0, 2000));
     ImGui::PopStyleColor();
-    visual::text_dim_wrapped("Below: what the last version that ran printed.");
+    if (p.output_known) visual::text_dim_wrapped("Below: what the last version that ran printed.");
   }
   ImGui::Separator();
   ImGui::BeginChild("program_output", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -123,7 +123,14 @@ void draw_thread_grid(GuiApp& app) {
     }
   } else if (!problem && !failed) {
     panel_title("Threads");
-    ImGui::TextDisabled(app.running() ? "running..." : "Pick a lesson to run it.");
+    if (app.running())
+      ImGui::TextDisabled("running...");
+    else if (app.program_shown())  // its first build failed: nothing of it has run
+      visual::text_dim_wrapped("Nothing has run yet: " + app.program.file +
+                               " does not compile. Fix the marked lines and save it; it runs "
+                               "then, and its threads show here.");
+    else
+      ImGui::TextDisabled("Pick a lesson to run it.");
   }
 }
 

@@ -136,6 +136,9 @@ void draw_top_bar(GuiApp& app, double now) {
   if (app.replay) {
     if (!app.program_shown())
       ImGui::TextDisabled("Replaying %s: nothing runs while it is shown.", app.trace_path.c_str());
+    else if (!app.model())
+      visual::text_dim_wrapped(app.program.file +
+                               " has not run yet: save it in any editor to build and run it.");
     else
       visual::text_dim_wrapped("The launches of " + app.program.file + ", run on the " +
                                (app.model() && app.model()->trace().header.backend == Backend::Gpu

@@ -32,6 +32,21 @@ std::string refusal(const ProgramView& p) {
   return p.file + " as saved does not compile: " + first;
 }
 
+// A build of the program that failed, with the compiler's `message`: the code view shows the file
+// as it is now, its errors marked at their lines; the launches of the last version that ran (if
+// one did) stay in the grid.
+void refuse_build(GuiApp& app, std::string message) {
+  ProgramView& p = app.program;
+  p.build_error = std::move(message);
+  p.errors = compile_errors(p.build_error, p.file);
+  Result<std::string> text = read_user_file(p.file, kSourceFileLimit);
+  p.new_source = text ? *text : "// " + text.message() + "\n";
+  if (!app.program_shown())
+    return app.say(p.file + " was saved but does not compile: pick it above");
+  if (!p.errors.empty()) app.code.scroll_to_line = p.errors.front().line;
+  app.say(refusal(p), true);
+}
+
 }  // namespace
 
 std::vector<std::string> error_marks(const std::vector<CompileError>& errors) {
@@ -56,16 +71,17 @@ std::string program_fact(const GuiApp& app, const std::string& what, const std::
   return lines.empty() ? "none" : lines;
 }
 
-void GuiApp::open_program(ProgramOptions watched, std::string output) {
+void GuiApp::open_program(ProgramOptions watched, std::string output, std::string build_error) {
   program.file = watched.file;
   program.watcher = std::make_unique<ProgramWatcher>(std::move(watched));
   program.output = std::move(output);
-  program.output_known = true;
+  program.output_known = build_error.empty();  // a program that never compiled never ran
   trace_path = program.file;
   program.shown = true;
   swap_sides(*this);  // the program starts with its own fields and switches, all off
   record_memory = program.watcher->record_memory();
   find_races = false;
+  if (!build_error.empty()) refuse_build(*this, std::move(build_error));
 }
 
 void GuiApp::leave_program() {
@@ -162,20 +178,13 @@ void GuiApp::take_program_rerun(double now) {
   ++program.runs;
   const std::string& file = program.file;
   if (!o->compiled) {
-    // The code view shows the file as it is now, its errors marked at their lines; the launches
-    // of the last version that ran stay in the grid.
     std::fprintf(stderr, "%s\n", o->message.c_str());
-    program.build_error = o->message;
-    program.errors = compile_errors(o->message, file);
-    Result<std::string> text = read_user_file(file, kSourceFileLimit);
-    program.new_source = text ? *text : "// " + text.message() + "\n";
-    if (!program_shown()) return say(file + " was saved but does not compile: pick it above");
-    if (!program.errors.empty()) code.scroll_to_line = program.errors.front().line;
-    return say(refusal(program), true);
+    return refuse_build(*this, std::move(o->message));
   }
   program.build_error.clear();
   program.new_source.clear();
   program.errors.clear();
+  const bool ran_before = program.output_known;
   program.output = std::move(o->output);
   program.output_known = true;
   Result<std::vector<Trace>> traces =
@@ -189,8 +198,10 @@ void GuiApp::take_program_rerun(double now) {
   std::vector<std::shared_ptr<const visual::TimelineModel>> loaded;
   for (Trace& t : *traces)
     loaded.push_back(std::make_shared<const visual::TimelineModel>(std::move(t)));
-  const std::string what = o->saved ? file + " saved: rebuilt and ran again (" + o->message + ")"
-                                    : file + " ran again (" + o->message + ")";
+  const std::string what = !o->saved ? file + " ran again (" + o->message + ")"
+                           : ran_before
+                               ? file + " saved: rebuilt and ran again (" + o->message + ")"
+                               : file + " saved: it compiles now, and ran (" + o->message + ")";
   if (!program_shown()) {
     // Kept for when it is picked again; the lesson shown is left alone.
     program.models = std::move(loaded);

@@ -8,6 +8,8 @@
 # ("FAILED") is in the window, as its own words; a save that does not compile shows the new
 # source with the error line marked; and its state never leaks: a lesson opened meanwhile runs on
 # its own edits and errors, and picking the program again shows the program as it was left.
+# A program whose first build fails opens the window all the same, on its errors at their lines
+# and no launch; saved fixed, it runs there.
 #   program_test.sh COOPVIZ PNG_CHECK PROGRAM RACY OUT_DIR
 set -euo pipefail
 coopviz=$1 png_check=$2 program=$3 racy=$4 out=$5
@@ -55,8 +57,54 @@ SCRIPT
 "$coopviz" gui --backend emu "$program" --launch 'tile_ranks=8/32' --script started.txt \
   --settings settings.json > started.log 2>&1 || { cat started.log; exit 1; }
 
+line=$(grep -n 'int v = \*c;' "$racy" | cut -d: -f1)
+sed 's/int v = \*c;/int v = *counter;/' "$racy" > broken.cu
+# Replaces own.cu with $2 once $1.png is written: the window is then waiting for that save.
+save_after() {
+  for _ in $(seq 1200); do [ -e "$1.png" ] && break; sleep 0.1; done
+  cp "$2" own.new && mv own.new own.cu
+}
+# Runs the window on own.cu with script $1.txt (its output in $1.log) while the rest of the
+# arguments, a command, save own.cu in the background; the script failing fails the test.
+run_while_saving() {
+  local name=$1 saver status=0
+  shift
+  "$@" &
+  saver=$!
+  "$coopviz" gui --backend emu own.cu --script "$name.txt" --settings settings.json \
+    > "$name.log" 2>&1 || status=$?
+  kill $saver 2>/dev/null || true
+  wait $saver 2>/dev/null || true
+  [ $status -eq 0 ] || { cat "$name.log"; exit 1; }
+}
+
+# Broken from the start: the window opens on the compiler's errors, not the terminal alone.
+cp broken.cu own.cu
+cat > first.txt <<SCRIPT
+expect compile-errors $line
+expect code saved
+expect notice-error yes
+expect kernel none
+screenshot first-broken.png 1024x768
+wait saved
+expect code ran
+expect compile-errors none
+expect kernel count
+expect printed FAILED
+screenshot first-fixed.png 1024x768
+quit
+SCRIPT
+run_while_saving first save_after first-broken "$racy"
+grep -q "own.cu:$line:.*error: .counter. was not declared" first.log ||
+  { cat first.log; echo "FAIL: the first build's error is not in the terminal too"; exit 1; }
+for f in first-broken first-fixed; do "$png_check" "$f.png" 1024 768; done
+"$png_check" --differ first-broken.png first-fixed.png
+# A file that does not exist is still the user's mistake, said and not opened.
+status=0
+"$coopviz" gui --backend emu missing.cu --settings settings.json > missing.log 2>&1 || status=$?
+[ $status -eq 2 ] || { cat missing.log; echo "FAIL: gui missing.cu exited $status, not 2"; exit 1; }
+
 cp "$racy" own.cu
-line=$(grep -n 'int v = \*c;' own.cu | cut -d: -f1)
 
 cat > window.txt <<SCRIPT
 expect kernel count
@@ -115,24 +163,11 @@ screenshot back.png 1280x800
 quit
 SCRIPT
 # Saves own.cu broken, then fixed, once the window is waiting for each save.
-(
-  for png in ready-to-break ready-to-fix; do
-    for _ in $(seq 1200); do [ -e $png.png ] && break; sleep 0.1; done
-    if [ $png = ready-to-break ]; then
-      sed 's/int v = \*c;/int v = *counter;/' "$racy" > own.new
-    else
-      cp "$racy" own.new
-    fi
-    mv own.new own.cu
-  done
-) &
-saver=$!
-status=0
-"$coopviz" gui --backend emu own.cu --script window.txt --settings settings.json \
-  > window.log 2>&1 || status=$?
-kill $saver 2>/dev/null || true
-wait $saver 2>/dev/null || true
-[ $status -eq 0 ] || { cat window.log; exit 1; }
+break_then_fix() {
+  save_after ready-to-break broken.cu
+  save_after ready-to-fix "$racy"
+}
+run_while_saving window break_then_fix
 grep -q "launch panel refuses block: 4096 is too large: block x" window.log ||
   { cat window.log; echo "FAIL: the lesson's block was not refused by the lesson's rules"; exit 1; }
 grep -q "own.cu:$line:.*error: .counter. was not declared" window.log ||
