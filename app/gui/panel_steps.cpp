@@ -13,8 +13,10 @@ void draw_steps(GuiApp& app, double now) {
   const lessons::LessonDef* l = app.lesson_def();
   panel_title("Steps");
   if (!l) {
-    visual::text_dim_wrapped(!app.program_shown()
-                                 ? "This trace is not from a known lesson."
+    visual::text_dim_wrapped(!app.program_shown() ? "This trace is not from a known lesson."
+                             : !app.model()
+                                 ? "Steps belong to lessons. Once the program has run, its "
+                                   "launches play with the bar below."
                                  : "Steps belong to lessons. Play the program's launches with the "
                                    "bar below, pick one above the grid, click a thread to follow "
                                    "it.");

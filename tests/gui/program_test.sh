@@ -9,7 +9,7 @@
 # source with the error line marked; and its state never leaks: a lesson opened meanwhile runs on
 # its own edits and errors, and picking the program again shows the program as it was left.
 # A program whose first build fails opens the window all the same, on its errors at their lines
-# and no launch; saved fixed, it runs there.
+# and no launch (a lesson shown meanwhile keeps it aside); saved fixed, it runs there.
 #   program_test.sh COOPVIZ PNG_CHECK PROGRAM RACY OUT_DIR
 set -euo pipefail
 coopviz=$1 png_check=$2 program=$3 racy=$4 out=$5
@@ -85,6 +85,15 @@ expect compile-errors $line
 expect code saved
 expect notice-error yes
 expect kernel none
+# A lesson meanwhile runs as its own; the program comes back as it was, broken.
+lesson groups-and-ranks
+wait
+expect kernel where_am_i
+expect code ran
+program
+expect kernel none
+expect compile-errors $line
+expect notice-error yes
 screenshot first-broken.png 1024x768
 wait saved
 expect code ran
