@@ -253,7 +253,8 @@ void draw_lane_table(const TimelineModel& m, const MemoryRequest& r, const Reque
 
 }  // namespace
 
-void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& b) {
+void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& b,
+                       bool* targets_in_sight) {
   ImGui::PushID(id);
   if (b.site < 0) {
     ImGui::TextDisabled(
@@ -267,6 +268,7 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
   const RequestLayout l = layout_request(r);
   const ViewStyle& st = view_style();
   const bool poor = r.space == MemorySpace::Global ? l.sectors.size() > 4 : l.ways > 1;
+  const float top = ImGui::GetCursorScreenPos().y;
   ImGui::PushStyleColor(ImGuiCol_Text, poor ? st.colors.warning : st.colors.ok);
   text_wrapped(request_summary(r, l));
   ImGui::PopStyleColor();
@@ -276,6 +278,16 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
                        : "Each lane with its bank (b); lanes of a conflicting bank share its "
                          "colour, lanes outlined read a word another lane reads too (broadcast).");
   draw_targets(r, l);
+  // A request newly picked (a step's, or the reader's) comes into view from its summary down to
+  // its sectors or banks, which a step's text speaks of ("the bank strip shows one bank with 32
+  // words"); the sectors or banks at the foot where all of it does not fit.
+  const float bottom = ImGui::GetItemRectMax().y;
+  ImGuiStorage* kept = ImGui::GetStateStorage();
+  const ImGuiID key = ImGui::GetID("followed");
+  const int request = r.events.empty() ? -1 : int(r.events.front());
+  if (kept->GetInt(key, -2) != request && bring_into_sight(top, bottom, 0.0f))
+    kept->SetInt(key, request);
+  if (targets_in_sight) *targets_in_sight = rows_in_sight(top, bottom);
   draw_lane_table(model, r, l);
   ImGui::PopID();
 }
