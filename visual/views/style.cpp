@@ -132,7 +132,8 @@ bool rows_in_sight(float top, float bottom) {
   const ImDrawList* dl = ImGui::GetWindowDrawList();
   const float view_top = dl->GetClipRectMin().y, view_bottom = dl->GetClipRectMax().y;
   top = std::max(top, bottom - (view_bottom - view_top));
-  return top >= view_top - 0.5f && bottom <= view_bottom + 0.5f;
+  // A pixel's slack: scrolling goes in whole pixels.
+  return top >= view_top - 1 && bottom <= view_bottom + 1;
 }
 
 float height_in_sight(float top, float bottom) {
