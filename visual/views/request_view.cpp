@@ -273,15 +273,17 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
   text_wrapped(request_summary(r, l));
   ImGui::PopStyleColor();
   draw_lane_strip(model, r, l);
+  float bottom = ImGui::GetItemRectMax().y;
   text_dim_wrapped(r.space == MemorySpace::Global
                        ? "Each lane coloured by the sector (s) its bytes fall in."
                        : "Each lane with its bank (b); lanes of a conflicting bank share its "
                          "colour, lanes outlined read a word another lane reads too (broadcast).");
   draw_targets(r, l);
+  if (r.space == MemorySpace::Shared) bottom = ImGui::GetItemRectMax().y;
   // A request newly picked (a step's, or the reader's) comes into view from its summary down to
-  // its sectors or banks, which a step's text speaks of ("the bank strip shows one bank with 32
-  // words"); the sectors or banks at the foot where all of it does not fit.
-  const float bottom = ImGui::GetItemRectMax().y;
+  // its lanes and, for shared memory, its banks, which a step's text speaks of ("the bank strip
+  // shows one bank with 32 words"); those at the foot where all of it does not fit. (A global
+  // request's sectors are a list below its lanes, coloured alike.)
   ImGuiStorage* kept = ImGui::GetStateStorage();
   const ImGuiID key = ImGui::GetID("followed");
   const int request = r.events.empty() ? -1 : int(r.events.front());

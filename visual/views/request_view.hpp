@@ -11,8 +11,8 @@ namespace coop::visual {
 
 // Draws the pickers and the picked request of `browser` (which it changes when the user picks).
 // The caller draws in a region that scrolls: the lane table may be taller than the tab; a request
-// newly picked is scrolled into view down to its sectors or banks. `targets_in_sight`, when
-// given: whether they are in sight, with as much of the request above them as fits.
+// newly picked is scrolled into view down to its lanes (and a shared one's banks).
+// `targets_in_sight`, when given: whether those are in sight, with as much above as fits.
 void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& browser,
                        bool* targets_in_sight = nullptr);
 
