@@ -224,11 +224,8 @@ int64_t draw_atomic_order_view(const char* id, const TimelineModel& model,
     // When another atomic lands, its ticket comes into view at the foot, the tickets before it
     // above (a step that speaks of the last adds opens with them in sight); once, so that the
     // reader can scroll away from it.
-    ImGuiStorage* kept = ImGui::GetStateStorage();
-    const ImGuiID key = ImGui::GetID("followed");
     const int landing = int(followed->atomics[landed_in_order(*followed, cursor) - 1].position);
-    if (kept->GetInt(key, -1) != landing && bring_into_sight(newest.top, newest.bottom, 1.0f))
-      kept->SetInt(key, landing);
+    bring_into_sight_once("followed", landing, newest.top, newest.bottom, 1.0f);
   }
   if (newest_in_sight) *newest_in_sight = !followed || rows_in_sight(newest.top, newest.bottom);
   ImGui::EndChild();

@@ -284,11 +284,8 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
   // its lanes and, for shared memory, its banks, which a step's text speaks of ("the bank strip
   // shows one bank with 32 words"); those at the foot where all of it does not fit. (A global
   // request's sectors are a list below its lanes, coloured alike.)
-  ImGuiStorage* kept = ImGui::GetStateStorage();
-  const ImGuiID key = ImGui::GetID("followed");
-  const int request = r.events.empty() ? -1 : int(r.events.front());
-  if (kept->GetInt(key, -2) != request && bring_into_sight(top, bottom, 0.0f))
-    kept->SetInt(key, request);
+  bring_into_sight_once("followed", r.events.empty() ? -1 : int(r.events.front()), top, bottom,
+                        0.0f);
   if (targets_in_sight) *targets_in_sight = rows_in_sight(top, bottom);
   draw_lane_table(model, r, l);
   ImGui::PopID();

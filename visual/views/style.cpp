@@ -155,6 +155,18 @@ bool bring_into_sight(float top, float bottom, float above) {
   return ImGui::GetScrollMaxY() + 1 >= target;
 }
 
+void bring_into_sight_once(const char* id, int what, float top, float bottom, float above) {
+  ImGuiStorage* kept = ImGui::GetStateStorage();
+  const ImGuiID what_key = ImGui::GetID(id), room_key = what_key + 1;
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float room = dl->GetClipRectMax().y - dl->GetClipRectMin().y;
+  if (kept->GetInt(what_key, INT32_MIN) == what && kept->GetFloat(room_key, -1) == room) return;
+  if (bring_into_sight(top, bottom, above)) {
+    kept->SetInt(what_key, what);
+    kept->SetFloat(room_key, room);
+  }
+}
+
 std::string fit_words(const std::string& text, float width, bool words) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   static const std::string kEllipsis = "\xe2\x80\xa6";

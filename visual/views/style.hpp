@@ -90,5 +90,9 @@ float height_in_sight(float top, float bottom);
 // far yet (one drawn for the first time does not know its height): the caller asks again next
 // frame, and stops once it returns true, so the reader can scroll away.
 bool bring_into_sight(float top, float bottom, float above);
+// Brings them into sight once for each `what` (an id of what they show, as the request or the
+// atomic just landed) and each height of the window (a panel resized, a scrollbar come), keeping
+// that in the window's state under `id`: between those, the reader scrolls freely.
+void bring_into_sight_once(const char* id, int what, float top, float bottom, float above);
 
 }  // namespace coop::visual
