@@ -63,8 +63,11 @@ void draw(GuiApp& app) {
     visual::text_wrapped("now, line " + std::to_string(e.line) + ": " +
                          visual::describe_event(e, m->trace().header, m->origin()));
   }
+  // The horizontal scrollbar is always there: rows are only laid out where visible, so one that
+  // came and went with the widest row in view would change the list's height as it scrolls.
   ImGui::BeginChild("events", ImVec2(0, 0), false,
-                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar |
+                        ImGuiWindowFlags_AlwaysHorizontalScrollbar);
   // The rows in focus: at the step's moment, those of its lines played so far (its text speaks of
   // them: "thread 77's four creations"; the event just played is written out above the list);
   // else, and once playback moves on, the row just played.

@@ -132,8 +132,9 @@ bool rows_in_sight(float top, float bottom) {
   const ImDrawList* dl = ImGui::GetWindowDrawList();
   const float view_top = dl->GetClipRectMin().y, view_bottom = dl->GetClipRectMax().y;
   top = std::max(top, bottom - (view_bottom - view_top));
-  // A pixel's slack: scrolling goes in whole pixels.
-  return top >= view_top - 1 && bottom <= view_bottom + 1;
+  // Three pixels' slack: scrolling goes in whole pixels, and a panel's border may cut the foot of
+  // a list scrolled to its end by a pixel or two, below the text's baseline.
+  return top >= view_top - 3 && bottom <= view_bottom + 3;
 }
 
 float height_in_sight(float top, float bottom) {
