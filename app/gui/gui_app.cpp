@@ -432,6 +432,7 @@ void GuiApp::show_launch(int index) {
   derived = DerivedViews{};  // the views' data came from the launch shown before
   barrier_view.zoom = 0;     // fit the new launch's time scale
   barrier_view.followed_cursor = SIZE_MAX;
+  step_moment = SIZE_MAX;  // until a step seeks in this launch
   launch = models.empty() ? 0 : std::clamp(index, 0, int(models.size()) - 1);
   if (const visual::TimelineModel* m = model()) {
     // Until a step says otherwise: the whole launch, coloured by the groups most threads form.
@@ -535,6 +536,7 @@ void GuiApp::apply_step_view() {
     return;
   }
   visual::seek(playback, *m, *cursor);
+  step_moment = playback.cursor;
   playback.playing = false;
   snapshot.update(*m, playback.cursor);
   // The code view shows the step's lines and the moment's line together where they fit.

@@ -52,6 +52,9 @@ struct DerivedViews {
 // Columns of kernel code presentation mode shows without scrolling: a line of a lesson kernel
 // read whole, on a 1024x768 projector too.
 inline constexpr int kPresentedCodeColumns = 60;
+// Pixels of thread cells the grid panel keeps in sight under its toolbar and legend, whatever
+// share of the column a tab asks for: a few rows of warps, the grid's shape.
+inline constexpr float kUsableGridPx = 64;
 
 struct GuiApp {
   // [what is shown]
@@ -104,6 +107,7 @@ struct GuiApp {
   visual::PlaybackState playback;
   visual::ThreadSnapshot snapshot;
   bool focus_pending = false;   // jump to the step's focus event when the next run lands
+  size_t step_moment = SIZE_MAX;  // the playback position the step opened at (SIZE_MAX: none)
   visual::Selection selection;  // thread, warp or block picked in the grid
 
   // [views]
@@ -134,6 +138,13 @@ struct GuiApp {
   LayoutState layout;
   float grid_wanted_height = 0;  // what the thread grid needs at most (0: no limit), last frame
   float grid_label_px = 0;       // ink height of the smallest numbers in its cells, last frame
+  float grid_cells_px = 0;       // height of the part of the grid's cells in sight, last frame
+  float grid_cells_h = 0;        // and of all of them
+  float grid_cells_top = 0;      // where its cells begin in the grid panel (0: none drawn)
+  // Whether what the shown tab points at was in sight last frame (the events list's row just
+  // played with the step's rows before it, the atomic just landed, the request's sectors or
+  // banks): 1 yes, 0 no, -1 the tab points at nothing.
+  int tab_focus_in_sight = -1;
   // The step (or whole lesson) the text panel last showed: another opens at its title, never at
   // the scroll position the previous one was left at.
   std::string text_shown_for;

@@ -34,11 +34,18 @@ void right_column(GuiApp& app, float height) {
   // A small grid takes only what it needs; the tabs below get the rest.
   float grid_h = app.layout.grid * height;
   if (app.grid_wanted_height > 0) grid_h = std::min(grid_h, std::max(80.0f, app.grid_wanted_height));
-  // A warp zoomed for the room (presentation) gets the room its cells want, as long as the tabs
-  // keep a third of the window's height.
+  // The most the grid takes where it asks for more than its share: the tabs keep a third of the
+  // window's height.
+  const float most = height - split - ImGui::GetIO().DisplaySize.y / 3 - 1;
+  // A warp zoomed for the room (presentation) gets the room its cells want.
   if (app.grid.focus_warp >= 0 && app.grid_wanted_height > grid_h)
-    grid_h = std::max(grid_h, std::min(app.grid_wanted_height,
-                                       height - split - ImGui::GetIO().DisplaySize.y / 3 - 1));
+    grid_h = std::max(grid_h, std::min(app.grid_wanted_height, most));
+  // Whatever share a tab asks for, the grid keeps its title, toolbar and legend and a few rows of
+  // cells in sight: large type (presentation) makes those fill a small share on their own.
+  if (app.grid_cells_top > 0)
+    grid_h = std::max(grid_h, std::min(app.grid_cells_top + kUsableGridPx +
+                                           ImGui::GetStyle().WindowPadding.y + 4,
+                                       most));
   const float shown_grid_h = grid_h;
   float tabs_h = height - grid_h - split;
   // While the step's question is asked, its threads and results stay covered.

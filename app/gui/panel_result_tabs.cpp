@@ -69,6 +69,7 @@ void draw_result_tabs(GuiApp& app) {
   ImGui::PopStyleVar(2);
   ImGui::Separator();
   ImGui::PushID(shown->window_id);
+  app.tab_focus_in_sight = -1;  // until the tab says what it points at
   shown->view->draw(app);
   ImGui::PopID();
 }

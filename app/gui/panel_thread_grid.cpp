@@ -32,6 +32,9 @@ void dropped_warning(const GuiApp& app) {
 void draw_thread_grid(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   app.grid_label_px = 0;
+  app.grid_cells_px = 0;
+  app.grid_cells_h = 0;
+  app.grid_cells_top = 0;
   // The GPU could not run the lesson, or stopped part way: said first, above whatever launches
   // finished before it.
   const bool problem =
@@ -117,6 +120,9 @@ void draw_thread_grid(GuiApp& app) {
                                                             app.selection, ImVec2(0, 0), &races);
     app.grid_wanted_height = app.grid.fit || app.grid.focus_warp >= 0 ? r.wanted_height : 0;
     app.grid_label_px = r.label_px;
+    app.grid_cells_px = r.cells_px;
+    app.grid_cells_h = r.cells_h;
+    app.grid_cells_top = r.cells_top;
     if (r.clicked_thread >= 0) {
       app.selection.thread = r.clicked_thread;
       app.tab_request = ResultTab::ThreadEvents;

@@ -69,6 +69,8 @@ Status measure_readability(GuiApp& app, const RenderAt& at, StepReport& r) {
   m.text_scroll_px = text.found ? text.max_y : 0;
   m.code_visible_chars = app.code.visible_chars;
   m.code_visible_lines = app.code.visible_lines;
+  if (app.model()) m.grid_cells_px = app.grid_cells_px, m.grid_cells_h = app.grid_cells_h;
+  m.tab_focus_in_sight = app.tab_focus_in_sight;
   return {};
 }
 
@@ -157,6 +159,10 @@ nlohmann::json to_json(const StepReport& r) {
     out["text_scroll_px"] = m.text_scroll_px;
     out["code_visible_chars"] = m.code_visible_chars;
     out["code_visible_lines"] = m.code_visible_lines;
+    out["grid_cells_px"] = m.grid_cells_px;
+    out["grid_cells_h"] = m.grid_cells_h;
+    out["tab_focus_in_sight"] = m.tab_focus_in_sight < 0 ? nlohmann::json(nullptr)
+                                                         : nlohmann::json(m.tab_focus_in_sight > 0);
     out["readable"] = readability_problems(m);
   }
   return out;
@@ -176,6 +182,12 @@ std::string readability_problems(const StepReport::Readability& r) {
   if (r.code_visible_chars < kPresentedCodeColumns)
     add("the code view shows " + std::to_string(r.code_visible_chars) + " columns, under " +
         std::to_string(kPresentedCodeColumns));
+  if (r.grid_cells_px >= 0 && r.grid_cells_px < std::min(kUsableGridPx, r.grid_cells_h - 1))
+    add("the thread grid shows " + std::to_string(int(r.grid_cells_px)) + " px of cells, under " +
+        std::to_string(int(kUsableGridPx)));
+  if (r.tab_focus_in_sight == 0)
+    add("what the tab points at (the row just played, the atomic just landed, the request's "
+        "banks or sectors) is out of sight");
   return out.empty() ? "ok" : out;
 }
 

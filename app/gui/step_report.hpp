@@ -61,6 +61,13 @@ struct StepReport {
     bool text_at_top = false;  // the text opened at its title, after the previous step was read
     float text_scroll_px = 0;  // how far the text would have to scroll to show all of it
     int code_visible_chars = 0, code_visible_lines = 0;  // without scrolling
+    // Height of the thread grid's cells in sight (0: the panel holds only its toolbar and
+    // legend), and -1 where no launch is drawn.
+    float grid_cells_px = -1;
+    float grid_cells_h = 0;  // the height of all the cells (a small grid may need less)
+    // What the tab points at (GuiApp::tab_focus_in_sight) in sight, with no control touched:
+    // 1 yes, 0 no, -1 the tab points at nothing.
+    int tab_focus_in_sight = -1;
   } readable;
 };
 
@@ -75,7 +82,8 @@ std::string step_view_problems(const StepReport& r);
 
 // What a step must read like in presentation mode on a projector: numbers in cells at least
 // visual::kReadableDigitPx tall wherever drawn, and drawn where the text speaks of them; the text
-// open at its title with nothing to scroll; at least kPresentedCodeColumns columns of code.
+// open at its title with nothing to scroll; at least kPresentedCodeColumns columns of code; at
+// least kUsableGridPx of the grid's cells in sight; what the tab points at in sight.
 // "ok", or what is wrong, in words.
 std::string readability_problems(const StepReport::Readability& r);
 

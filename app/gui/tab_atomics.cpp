@@ -19,8 +19,10 @@ void draw(GuiApp& app) {
   const visual::TimelineModel& m = *app.model();
   AtomicData& d = tab_data<AtomicData>(app, ResultTab::Atomics);
   if (!d.histories) d.histories = visual::build_memory_histories(m);
-  seek_from_view(app,
-                 visual::draw_atomic_order_view("atomics", m, *d.histories, app.playback.cursor));
+  bool in_sight = true;
+  seek_from_view(app, visual::draw_atomic_order_view("atomics", m, *d.histories,
+                                                     app.playback.cursor, &in_sight));
+  app.tab_focus_in_sight = in_sight ? 1 : 0;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ struct EventList {
   visual::Selection selection;      // the selection `positions` belongs to
   std::vector<uint32_t> positions;  // its events, in playback order
   size_t cursor = SIZE_MAX;         // the cursor the list last scrolled to
+  float room = 0;                   // the list's visible height when it did
 };
 
 void draw(GuiApp& app) {
@@ -62,26 +63,41 @@ void draw(GuiApp& app) {
     visual::text_wrapped("now, line " + std::to_string(e.line) + ": " +
                          visual::describe_event(e, m->trace().header, m->origin()));
   }
+  // The horizontal scrollbar is always there: rows are only laid out where visible, so one that
+  // came and went with the widest row in view would change the list's height as it scrolls.
   ImGui::BeginChild("events", ImVec2(0, 0), false,
-                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar);
-  // The list follows playback: when the cursor moves, the row of the event just played comes into
-  // view (a step that selects a thread opens with its current event in sight).
-  if (d.cursor != app.playback.cursor) {
-    const auto after =
-        std::lower_bound(positions.begin(), positions.end(),
-                         uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX)));
-    const float row_h = ImGui::GetTextLineHeightWithSpacing();
-    const float row = float(after - positions.begin()) - 1;
-    const float y = row * row_h;
-    const float target = std::max(0.0f, y - ImGui::GetWindowHeight() * 0.4f);
-    if (y < ImGui::GetScrollY() || y + row_h > ImGui::GetScrollY() + ImGui::GetWindowHeight())
-      ImGui::SetScrollY(target);
-    // A list drawn for the first time does not know its height yet and cannot scroll that far:
-    // it tries again next frame, until the row is reachable.
-    if (ImGui::GetScrollMaxY() >= target ||
-        float(positions.size()) * row_h <= ImGui::GetWindowHeight())
-      d.cursor = app.playback.cursor;
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_HorizontalScrollbar |
+                        ImGuiWindowFlags_AlwaysHorizontalScrollbar);
+  // The rows in focus: at the step's moment, those of its lines played so far (its text speaks of
+  // them: "thread 77's four creations"; the event just played is written out above the list);
+  // else, and once playback moves on, the row just played.
+  const size_t played = size_t(
+      std::lower_bound(positions.begin(), positions.end(),
+                       uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX))) -
+      positions.begin());
+  const std::vector<int> lines =
+      app.playback.cursor == app.step_moment ? app.step_lines() : std::vector<int>{};
+  size_t focus_first = SIZE_MAX, focus_last = 0;
+  for (size_t i = 0; i < played; ++i)
+    if (std::find(lines.begin(), lines.end(), int(m->at(positions[i]).line)) != lines.end())
+      focus_first = std::min(focus_first, i), focus_last = i;
+  if (focus_first == SIZE_MAX) focus_first = focus_last = played > 0 ? played - 1 : 0;
+  // A list that changed height (a scrollbar came, the window was resized) looks again.
+  if (const ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->GetClipRectMax().y - dl->GetClipRectMin().y != d.room) {
+    d.room = dl->GetClipRectMax().y - dl->GetClipRectMin().y;
+    d.cursor = SIZE_MAX;
   }
+  const float row_h = ImGui::GetTextLineHeightWithSpacing();
+  const float list_top = ImGui::GetCursorScreenPos().y;
+  const float top = list_top + float(focus_first) * row_h;
+  const float bottom =
+      list_top + float(focus_last + 1) * row_h - ImGui::GetStyle().ItemSpacing.y;  // its text's foot
+  // The list follows playback: when the cursor moves, those rows come into view (a step that
+  // selects a thread opens with them in sight); between moves the reader scrolls freely.
+  if (d.cursor != app.playback.cursor && visual::bring_into_sight(top, bottom, 0.4f))
+    d.cursor = app.playback.cursor;
+  app.tab_focus_in_sight = positions.empty() || visual::rows_in_sight(top, bottom) ? 1 : 0;
   ImGuiListClipper clipper;
   clipper.Begin(int(positions.size()));
   while (clipper.Step()) {

@@ -92,7 +92,9 @@ void draw(GuiApp& app) {
   if (!ImGui::BeginTabBar("memory_views")) return;
   if (ImGui::BeginTabItem("One request")) {
     ImGui::BeginChild("request", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
-    visual::draw_request_view("request", *app.model(), requests);
+    bool in_sight = true;
+    visual::draw_request_view("request", *app.model(), requests, &in_sight);
+    app.tab_focus_in_sight = in_sight ? 1 : 0;
     draw_gpu_counters(app);
     ImGui::EndChild();
     ImGui::EndTabItem();

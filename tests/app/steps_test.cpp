@@ -130,5 +130,26 @@ TEST(StepReadability, EachThresholdIsSaidWhenMissed) {
   EXPECT_NE(said.find("35 columns, under 60"), std::string::npos) << said;
 }
 
+TEST(StepReadability, TheGridsCellsAndWhatTheTabPointsAtMustBeInSight) {
+  StepReport::Readability r;
+  r.measured = true;
+  r.text_at_top = true;
+  r.code_visible_chars = 60;
+  r.grid_cells_h = 300;
+  r.grid_cells_px = 300;
+  r.tab_focus_in_sight = 1;
+  EXPECT_EQ(readability_problems(r), "ok");
+  r.grid_cells_px = 20;  // a legend with a sliver of cells under it
+  r.tab_focus_in_sight = 0;
+  const std::string said = readability_problems(r);
+  EXPECT_NE(said.find("shows 20 px of cells, under 64"), std::string::npos) << said;
+  EXPECT_NE(said.find("out of sight"), std::string::npos) << said;
+  // A grid whose cells are all in sight is usable however short; a tab that points at nothing
+  // is not held to it.
+  r.grid_cells_h = 20;
+  r.tab_focus_in_sight = -1;
+  EXPECT_EQ(readability_problems(r), "ok");
+}
+
 }  // namespace
 }  // namespace coop::app

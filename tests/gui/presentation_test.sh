@@ -3,7 +3,9 @@
 # tiled-partitions (whose text speaks of the numbers in the cells) is drawn offscreen in
 # presentation mode by `coopviz steps --size`, and each must keep its promises and read well:
 # numbers in cells at least 14 px tall and drawn where the text speaks of them, the text open at
-# its title after the previous step was read to its end, nothing to scroll, 60 columns of code.
+# its title after the previous step was read to its end, nothing to scroll, 60 columns of code,
+# the grid's cells in sight under its legend, and the events list open on the rows the step
+# names (thread 77's four tile creations).
 #   presentation_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
 coopviz=$1 out=$3
@@ -35,5 +37,11 @@ check "opened at the title" '.[] | select(.text_at_top | not) | "step \(.step)"'
 check "no text to scroll" '.[] | select(.text_scroll_px > 0) | "step \(.step): \(.text_scroll_px) px"'
 check "60 columns of code" '.[] | select(.code_visible_chars < 60) | "step \(.step): \(.code_visible_chars)"'
 check "some code lines show" '.[] | select(.code_visible_lines < 5) | "step \(.step): \(.code_visible_lines)"'
+check "the grid's cells in sight under its legend" \
+  '.[] | select(.grid_cells_px < ([64, .grid_cells_h - 1] | min)) | "step \(.step): \(.grid_cells_px) px"'
+check "the events list's rows the step names in sight" \
+  '.[] | select(.tab_focus_in_sight == false) | "step \(.step) (\(.tab))"'
+[ "$(jq '[.[] | select(.tab_focus_in_sight == true)] | length' "$json")" -ge 3 ] ||
+  { echo "FAIL: fewer than 3 steps open the events list on a row"; fail=1; }
 [ $fail = 0 ] && echo "presentation at 1024x768: every step of tiled-partitions reads"
 exit $fail

@@ -239,6 +239,7 @@ GridViewResult draw_focus_warp(const TimelineModel& model, const ThreadSnapshot&
   const float largest = std::min(64.0f * st.scale, ImGui::GetContentRegionAvail().x / float(columns));
   result.wanted_height =
       ImGui::GetCursorPosY() + float(rows) * largest + ImGui::GetStyle().WindowPadding.y * 2;
+  const float host_top = ImGui::GetWindowPos().y - ImGui::GetScrollY();  // its content's top
   ImGui::BeginChild("grid", size, false, ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollbar);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float cell = std::floor(std::max(
@@ -261,6 +262,9 @@ GridViewResult draw_focus_warp(const TimelineModel& model, const ThreadSnapshot&
     if (races) race_mark(dl, a, ImVec2(a.x + cell - 1, a.y + cell - 1), races->at(first + l), st.scale);
   }
   ImGui::Dummy(ImVec2(float(columns) * cell, float(rows) * cell));
+  result.cells_px = height_in_sight(origin.y, origin.y + float(rows) * cell);
+  result.cells_h = float(rows) * cell;
+  result.cells_top = origin.y - host_top;
   if (ImGui::IsWindowHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const float x = m.x - origin.x, y = m.y - origin.y;
@@ -315,6 +319,7 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   // Zoomed in, the grid scrolls both ways; fitted, it never needs to.
   // Even the smallest cells (or folded squares) may not fit a small panel: then the fitted grid
   // scrolls down rather than being cut.
+  const float host_top = ImGui::GetWindowPos().y - ImGui::GetScrollY();  // its content's top
   ImGui::BeginChild("grid", size, false,
                     ImGuiWindowFlags_NoBackground |
                         (!s.fit                ? ImGuiWindowFlags_HorizontalScrollbar
@@ -429,6 +434,9 @@ GridViewResult draw_grid_view(const char* id, const TimelineModel& model,
   if (races && !races->empty())
     draw_race_marks(dl, g, origin, block_threads, *races, first, last, st.scale);
   ImGui::Dummy(ImVec2(g.content_w, g.content_h));
+  result.cells_px = height_in_sight(origin.y, origin.y + g.content_h);
+  result.cells_h = g.content_h;
+  result.cells_top = origin.y + ImGui::GetScrollY() - host_top;
 
   const ImGuiIO& io = ImGui::GetIO();
   if (ImGui::IsWindowHovered()) {

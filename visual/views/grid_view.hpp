@@ -25,6 +25,13 @@ struct GridViewResult {
   float wanted_height = 0;
   // Ink height in pixels of the smallest digits written in the cells this frame (0: none).
   float label_px = 0;
+  // Height in pixels of the part of the cells in sight this frame: 0 when the toolbar and legend
+  // above them take the whole panel.
+  float cells_px = 0;
+  float cells_h = 0;  // the height of all of them
+  // Where the cells begin in the window the view was drawn in, from its top (unscrolled): what
+  // the title, toolbar and legend above them take.
+  float cells_top = 0;
 };
 
 // Draws the toolbar and the grid filling `size` (0: the rest of the window), with the threads

@@ -44,7 +44,29 @@ bool ticket(ImDrawList* dl, ImVec2 at, ImVec2 size, ImU32 fill, ImU32 border, co
 
 // [SECTION] Atomic order
 
-int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t cursor) {
+// The ticket just landed, where drawn: its top and bottom on screen.
+struct NewestTicket {
+  float top = 0, bottom = 0;
+};
+
+// The history whose newest landed ticket landed last (the atomic the playback moment has just
+// made), or null before any has landed.
+const AddressHistory* last_landing(const std::vector<AddressHistory>& histories, size_t cursor) {
+  const AddressHistory* out = nullptr;
+  size_t latest = 0;
+  for (const AddressHistory& h : histories) {
+    const size_t landed = h.atomics.empty() ? 0 : landed_in_order(h, cursor);
+    if (landed == 0) continue;
+    if (const size_t at = h.atomics[landed - 1].position; !out || at > latest) {
+      out = &h;
+      latest = at;
+    }
+  }
+  return out;
+}
+
+int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t cursor,
+                       NewestTicket* newest_at) {
   int64_t seek = -1;
   const ViewStyle& st = view_style();
   const TraceHeader& header = m.trace().header;
@@ -99,6 +121,7 @@ int64_t atomic_tickets(const TimelineModel& m, const AddressHistory& h, size_t c
     const AtomicLanding& a = h.atomics[i];
     const ImVec2 at(origin.x + float(i % per_row) * (size.x + gap),
                     origin.y + float(i / per_row) * (size.y + gap));
+    if (int64_t(i) == newest && newest_at) *newest_at = {at.y, at.y + size.y};
     const float local_y = at.y - origin.y + (origin.y - ImGui::GetWindowPos().y) + scroll_top;
     if (local_y + size.y < scroll_top || local_y > scroll_top + view_h) continue;  // clipped
     const bool done = i < landed;
@@ -172,16 +195,21 @@ int64_t race_table(const TimelineModel& m, const AddressHistory& h, size_t curso
 }  // namespace
 
 int64_t draw_atomic_order_view(const char* id, const TimelineModel& model,
-                               const std::vector<AddressHistory>& histories, size_t cursor) {
+                               const std::vector<AddressHistory>& histories, size_t cursor,
+                               bool* newest_in_sight) {
   int64_t seek = -1;
   ImGui::PushID(id);
   ImGui::BeginChild("atomics", ImVec2(0, 0), false, ImGuiWindowFlags_NoBackground);
   bool any = false;
+  const AddressHistory* followed = last_landing(histories, cursor);
+  NewestTicket newest;
   for (size_t i = 0; i < histories.size(); ++i) {
     const AddressHistory& h = histories[i];
     ImGui::PushID(int(i));
     if (!h.atomics.empty()) {
-      if (const int64_t s = atomic_tickets(model, h, cursor); s >= 0) seek = s;
+      if (const int64_t s = atomic_tickets(model, h, cursor, &h == followed ? &newest : nullptr);
+          s >= 0)
+        seek = s;
       any = true;
     }
     if (h.lost_updates > 0 || (h.atomics.empty() && !h.accesses.empty())) {
@@ -192,6 +220,14 @@ int64_t draw_atomic_order_view(const char* id, const TimelineModel& model,
     ImGui::Spacing();
   }
   if (!any) ImGui::TextDisabled("No atomics or racing loads and stores in this trace.");
+  if (followed) {
+    // When another atomic lands, its ticket comes into view at the foot, the tickets before it
+    // above (a step that speaks of the last adds opens with them in sight); once, so that the
+    // reader can scroll away from it.
+    const int landing = int(followed->atomics[landed_in_order(*followed, cursor) - 1].position);
+    bring_into_sight_once("followed", landing, newest.top, newest.bottom, 1.0f);
+  }
+  if (newest_in_sight) *newest_in_sight = !followed || rows_in_sight(newest.top, newest.bottom);
   ImGui::EndChild();
   ImGui::PopID();
   return seek;

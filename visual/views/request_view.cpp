@@ -253,7 +253,8 @@ void draw_lane_table(const TimelineModel& m, const MemoryRequest& r, const Reque
 
 }  // namespace
 
-void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& b) {
+void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& b,
+                       bool* targets_in_sight) {
   ImGui::PushID(id);
   if (b.site < 0) {
     ImGui::TextDisabled(
@@ -267,15 +268,25 @@ void draw_request_view(const char* id, const TimelineModel& model, RequestBrowse
   const RequestLayout l = layout_request(r);
   const ViewStyle& st = view_style();
   const bool poor = r.space == MemorySpace::Global ? l.sectors.size() > 4 : l.ways > 1;
+  const float top = ImGui::GetCursorScreenPos().y;
   ImGui::PushStyleColor(ImGuiCol_Text, poor ? st.colors.warning : st.colors.ok);
   text_wrapped(request_summary(r, l));
   ImGui::PopStyleColor();
   draw_lane_strip(model, r, l);
+  float bottom = ImGui::GetItemRectMax().y;
   text_dim_wrapped(r.space == MemorySpace::Global
                        ? "Each lane coloured by the sector (s) its bytes fall in."
                        : "Each lane with its bank (b); lanes of a conflicting bank share its "
                          "colour, lanes outlined read a word another lane reads too (broadcast).");
   draw_targets(r, l);
+  if (r.space == MemorySpace::Shared) bottom = ImGui::GetItemRectMax().y;
+  // A request newly picked (a step's, or the reader's) comes into view from its summary down to
+  // its lanes and, for shared memory, its banks, which a step's text speaks of ("the bank strip
+  // shows one bank with 32 words"); those at the foot where all of it does not fit. (A global
+  // request's sectors are a list below its lanes, coloured alike.)
+  bring_into_sight_once("followed", r.events.empty() ? -1 : int(r.events.front()), top, bottom,
+                        0.0f);
+  if (targets_in_sight) *targets_in_sight = rows_in_sight(top, bottom);
   draw_lane_table(model, r, l);
   ImGui::PopID();
 }

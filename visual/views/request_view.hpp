@@ -10,8 +10,11 @@
 namespace coop::visual {
 
 // Draws the pickers and the picked request of `browser` (which it changes when the user picks).
-// The caller draws in a region that scrolls: the lane table may be taller than the tab.
-void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& browser);
+// The caller draws in a region that scrolls: the lane table may be taller than the tab; a request
+// newly picked is scrolled into view down to its lanes (and a shared one's banks).
+// `targets_in_sight`, when given: whether those are in sight, with as much above as fits.
+void draw_request_view(const char* id, const TimelineModel& model, RequestBrowser& browser,
+                       bool* targets_in_sight = nullptr);
 
 // One line saying what the request costs: "32 lanes touch 8 sectors (256 bytes fetched, 128
 // used)", "32-way conflict: 32 lanes ask bank 3 for different words", "1-way: a broadcast ...".

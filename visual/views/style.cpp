@@ -1,5 +1,6 @@
 #include "visual/views/style.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -124,6 +125,47 @@ void same_line_if_room(float width) {
 void same_line_if_room(const char* label) {
   same_line_if_room(ImGui::CalcTextSize(label, nullptr, true).x +
                     ImGui::GetStyle().FramePadding.x * 2);
+}
+
+bool rows_in_sight(float top, float bottom) {
+  // The draw list's clip rectangle is the window's visible inside, cut by its parents'.
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float view_top = dl->GetClipRectMin().y, view_bottom = dl->GetClipRectMax().y;
+  top = std::max(top, bottom - (view_bottom - view_top));
+  // Three pixels' slack: scrolling goes in whole pixels, and a panel's border may cut the foot of
+  // a list scrolled to its end by a pixel or two, below the text's baseline.
+  return top >= view_top - 3 && bottom <= view_bottom + 3;
+}
+
+float height_in_sight(float top, float bottom) {
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  return std::max(0.0f, std::min(bottom, dl->GetClipRectMax().y) -
+                            std::max(top, dl->GetClipRectMin().y));
+}
+
+bool bring_into_sight(float top, float bottom, float above) {
+  if (rows_in_sight(top, bottom)) return true;
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float view_top = dl->GetClipRectMin().y, view_bottom = dl->GetClipRectMax().y;
+  const float room = view_bottom - view_top, height = bottom - top;
+  const float shift =
+      height <= room ? top - view_top - (room - height) * above : bottom - view_bottom;
+  const float target = std::max(0.0f, ImGui::GetScrollY() + shift);
+  ImGui::SetScrollY(target);
+  // (A pixel's slack: a limit computed from the content's size rounds differently.)
+  return ImGui::GetScrollMaxY() + 1 >= target;
+}
+
+void bring_into_sight_once(const char* id, int what, float top, float bottom, float above) {
+  ImGuiStorage* kept = ImGui::GetStateStorage();
+  const ImGuiID what_key = ImGui::GetID(id), room_key = what_key + 1;
+  const ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float room = dl->GetClipRectMax().y - dl->GetClipRectMin().y;
+  if (kept->GetInt(what_key, INT32_MIN) == what && kept->GetFloat(room_key, -1) == room) return;
+  if (bring_into_sight(top, bottom, above)) {
+    kept->SetInt(what_key, what);
+    kept->SetFloat(room_key, room);
+  }
 }
 
 std::string fit_words(const std::string& text, float width, bool words) {

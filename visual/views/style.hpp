@@ -78,4 +78,21 @@ void text_dim_wrapped(const std::string& text);
 // (lines of one word too long for the width stay whole).
 std::string break_at_spaces(const std::string& text, float width);
 
+// Whether the rows from screen y `top` to `bottom`, drawn this frame, are in sight: in the
+// current window's visible part (its scrolling and the clipping of the panels around it counted),
+// wholly, or when taller than that part, their foot filling it.
+bool rows_in_sight(float top, float bottom);
+// How many pixels of the rows from screen y `top` to `bottom` are in sight, in the same sense.
+float height_in_sight(float top, float bottom);
+// Scrolls the current window to bring them into sight, with `above` (0 to 1) of the room they
+// leave spare above them (taller ones end at its foot: what led up to the last row shows above
+// it). Nothing moves when they are in sight already. False while the window cannot scroll that
+// far yet (one drawn for the first time does not know its height): the caller asks again next
+// frame, and stops once it returns true, so the reader can scroll away.
+bool bring_into_sight(float top, float bottom, float above);
+// Brings them into sight once for each `what` (an id of what they show, as the request or the
+// atomic just landed) and each height of the window (a panel resized, a scrollbar come), keeping
+// that in the window's state under `id`: between those, the reader scrolls freely.
+void bring_into_sight_once(const char* id, int what, float top, float bottom, float above);
+
 }  // namespace coop::visual
