@@ -339,9 +339,11 @@ bool speaks_of_cell_numbers(std::string_view text) {
   std::string sentence;
   auto names_them = [&] {
     const bool cells = sentence.find("cell") != std::string::npos;
-    const bool numbers = sentence.find("number") != std::string::npos ||
-                         sentence.find("rank") != std::string::npos;
-    return cells && numbers;
+    const bool number = sentence.find("number") != std::string::npos;
+    const bool rank = sentence.find("rank") != std::string::npos;
+    // "each number is a rank", "the numbers run 0, 0, 1, 1": the grid's numbers without the
+    // word cell.
+    return (cells && (number || rank)) || (number && rank);
   };
   for (const char c : text) {
     // A sentence ends at a full stop followed by a space, or at a blank line.

@@ -97,8 +97,8 @@ struct LessonMarkdown {
 Result<LessonMarkdown> parse_lesson_markdown(std::string_view markdown, const std::string& file);
 
 // Whether a step's text speaks of the numbers written in the thread grid's cells (a sentence that
-// names cells and numbers or ranks): presentation mode then zooms in far enough to read them, and
-// `coopviz steps --size` checks that they are drawn.
+// names cells and numbers or ranks, or numbers and ranks): presentation mode then zooms in far
+// enough to read them, and `coopviz steps --size` checks that they are drawn.
 bool speaks_of_cell_numbers(std::string_view text);
 
 // "block", "tile", ..., "blockIdx", "warp" for a colour.

@@ -98,6 +98,9 @@ TEST(StepText, SpeaksOfTheNumbersInTheCells) {
   EXPECT_TRUE(lessons::speaks_of_cell_numbers("The number in each\ncell is the thread's rank."));
   EXPECT_TRUE(lessons::speaks_of_cell_numbers("Every cell is rank 0, so every thread passes."));
   EXPECT_FALSE(lessons::speaks_of_cell_numbers("Cells are coloured by tile. The number 4 is odd."));
+  // Numbers and ranks in one sentence are the grid's, with or without the word "cell".
+  EXPECT_TRUE(lessons::speaks_of_cell_numbers("Coloured by block; each number is a rank."));
+  EXPECT_TRUE(lessons::speaks_of_cell_numbers("A lane's rank is lane / 2: the numbers run 0, 0, 1."));
   EXPECT_FALSE(lessons::speaks_of_cell_numbers("Each row of 32 cells is one warp."));
   size_t speaking = 0;
   for (const lessons::Step& s : lessons::find_lesson("tiled-partitions")->steps)
