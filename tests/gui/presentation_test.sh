@@ -5,7 +5,8 @@
 # numbers in cells at least 14 px tall and drawn where the text speaks of them, the text open at
 # its title after the previous step was read to its end, nothing to scroll, 60 columns of code,
 # the grid's cells in sight under its legend, and the events list open on the rows the step
-# names (thread 77's four tile creations).
+# names (thread 77's four tile creations). grid-sync's steps, which send the reader to the Checks
+# tab, must open it with the checks' verdicts in sight.
 #   presentation_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
 coopviz=$1 out=$3
@@ -43,5 +44,13 @@ check "the events list's rows the step names in sight" \
   '.[] | select(.tab_focus_in_sight == false) | "step \(.step) (\(.tab))"'
 [ "$(jq '[.[] | select(.tab_focus_in_sight == true)] | length' "$json")" -ge 3 ] ||
   { echo "FAIL: fewer than 3 steps open the events list on a row"; fail=1; }
-[ $fail = 0 ] && echo "presentation at 1024x768: every step of tiled-partitions reads"
+json="$out/grid-sync.json"
+"$coopviz" steps grid-sync --json --size 1024x768 --presentation > "$json"
+check "grid-sync: every step keeps its promises" '.[] | select(.problems != "ok") | "step \(.step): \(.problems)"'
+check "grid-sync: every step reads on a projector" '.[] | select(.readable != "ok") | "step \(.step): \(.readable)"'
+check "grid-sync: the Checks tab opens with its verdicts in sight" \
+  '.[] | select(.tab == "checks" and .tab_focus_in_sight != true) | "step \(.step)"'
+[ "$(jq '[.[] | select(.tab == "checks")] | length' "$json")" -ge 3 ] ||
+  { echo "FAIL: fewer than 3 steps of grid-sync open the Checks tab"; fail=1; }
+[ $fail = 0 ] && echo "presentation at 1024x768: every step of tiled-partitions and grid-sync reads"
 exit $fail
