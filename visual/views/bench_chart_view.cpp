@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
@@ -19,6 +20,25 @@ float text_width(const std::string& s) {
   return ImGui::CalcTextSize(s.c_str()).x;
 }
 
+// Where a bar's numbers ("494 GB/s · 16.4% of copy · 0.161× CUB") go: after the bar's end, else
+// inside it, with as many of their parts as fit; empty when not even the first part fits.
+struct PlacedNumbers {
+  std::string text;
+  float x = 0;
+  bool inside = false;
+};
+
+PlacedNumbers place_numbers(std::string text, float end, float left, float right, float pad) {
+  for (;;) {
+    const float w = text_width(text);
+    if (end + pad + w <= right) return {text, end + pad, false};
+    if (end - pad - w >= left) return {text, end - pad - w, true};
+    const size_t cut = text.rfind(" \xc2\xb7 ");
+    if (cut == std::string::npos) return {};
+    text.resize(cut);
+  }
+}
+
 }  // namespace
 
 void draw_bandwidth_chart(const char* id, const BandwidthChartInput& in,
@@ -26,16 +46,29 @@ void draw_bandwidth_chart(const char* id, const BandwidthChartInput& in,
   const ViewStyle& st = view_style();
   ImGui::PushID(id);
   const float font = ImGui::GetFontSize();
-  const float row_h = font * 1.45f, pad = font * 0.4f;
+  const float line_h = font * 1.45f, pad = font * 0.4f;
   float label_w = 0;
   for (const BandwidthBar& b : in.bars) label_w = std::max(label_w, text_width(b.label));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(font * 16, ImGui::GetContentRegionAvail().x);
   const float x0 = origin.x + label_w + pad * 2, x1 = origin.x + width - pad;
-  const float top = origin.y + row_h;  // a line for the copy bandwidth's label
+  auto at = [&](double fraction) { return x0 + float(fraction) * (x1 - x0); };
+  // A bar's numbers follow it, or sit inside its end. In a narrow panel they lose their last
+  // parts first (the tooltip keeps them all); where even the bandwidth alone has no room beside
+  // a bar, every bar's numbers go on a line of their own under it, so none runs over another
+  // bar or out of the panel.
+  std::vector<PlacedNumbers> numbers(in.bars.size());
+  bool numbers_below = false;
+  for (size_t i = 0; i < in.bars.size(); ++i)
+    if (in.bars[i].error.empty()) {
+      numbers[i] = place_numbers(chart.values[i], at(chart.length[i]), x0 + pad, x1, pad);
+      numbers_below = numbers_below || numbers[i].text.empty();
+    }
+  const float row_h = numbers_below ? line_h + font * 1.1f : line_h;
+  const float bar_h = numbers_below ? line_h * 0.6f : line_h * 0.7f;
+  const float top = origin.y + line_h;  // a line for the copy bandwidth's label
   const float bottom = top + row_h * float(in.bars.size());
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  auto at = [&](double fraction) { return x0 + float(fraction) * (x1 - x0); };
 
   // Ticks and their vertical rules under the bars.
   for (int t = 0; t <= chart.axis.ticks; ++t) {
@@ -52,22 +85,22 @@ void draw_bandwidth_chart(const char* id, const BandwidthChartInput& in,
   for (size_t i = 0; i < in.bars.size(); ++i) {
     const BandwidthBar& b = in.bars[i];
     const float y = top + row_h * float(i);
-    dl->AddText(ImVec2(origin.x + pad, y + (row_h - font) * 0.5f),
-                b.reference ? st.colors.dim_text : st.colors.text, b.label.c_str());
+    const float text_y = y + (line_h - font) * 0.5f;
+    dl->AddText(ImVec2(origin.x + pad, text_y), b.reference ? st.colors.dim_text : st.colors.text,
+                b.label.c_str());
     const std::string& value = chart.values[i];
     if (!b.error.empty()) {
-      dl->AddText(ImVec2(x0 + pad, y + (row_h - font) * 0.5f), st.colors.error, value.c_str());
+      dl->AddText(ImVec2(x0 + pad, text_y), st.colors.error, value.c_str());
     } else {
       const ImU32 color = b.reference ? kReference : i == chart.best ? st.colors.ok : kBar;
       const float end = at(chart.length[i]);
-      dl->AddRectFilled(ImVec2(x0, y + row_h * 0.15f), ImVec2(end, y + row_h * 0.85f), color,
-                        2.0f * st.scale);
-      // The numbers follow the bar, or sit inside its end when there is no room after it.
-      const float w = text_width(value);
-      const bool after = end + pad + w <= x1;
-      const float tx = after ? end + pad : std::max(x0 + pad, end - pad - w);
-      dl->AddText(ImVec2(tx, y + (row_h - font) * 0.5f), after ? st.colors.text : text_on(color),
-                  value.c_str());
+      const float bar_top = y + (line_h - bar_h) * 0.5f;
+      dl->AddRectFilled(ImVec2(x0, bar_top), ImVec2(end, bar_top + bar_h), color, 2.0f * st.scale);
+      if (numbers_below)
+        dl->AddText(ImVec2(origin.x + pad + font, y + line_h), st.colors.text, value.c_str());
+      else
+        dl->AddText(ImVec2(numbers[i].x, text_y),
+                    numbers[i].inside ? text_on(color) : st.colors.text, numbers[i].text.c_str());
     }
     if (hovered_panel && mouse.y >= y && mouse.y < y + row_h && mouse.x >= origin.x &&
         mouse.x < origin.x + width) {
@@ -86,7 +119,7 @@ void draw_bandwidth_chart(const char* id, const BandwidthChartInput& in,
     dl->AddLine(ImVec2(x, top - 2), ImVec2(x, bottom), st.colors.warning, 2.0f * st.scale);
     const std::string label = "copy " + format_rate(in.copy_gbs) + " GB/s";
     const float w = text_width(label);
-    dl->AddText(ImVec2(std::clamp(x - w * 0.5f, x0, x1 - w), origin.y + (row_h - font) * 0.5f),
+    dl->AddText(ImVec2(std::clamp(x - w * 0.5f, x0, x1 - w), origin.y + (line_h - font) * 0.5f),
                 st.colors.warning, label.c_str());
   }
   ImGui::Dummy(ImVec2(width, bottom - origin.y + font + 4));
