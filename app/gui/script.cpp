@@ -32,7 +32,7 @@ const std::map<std::string, Arity>& verbs() {
       {"print", {0, 0}},      {"quit", {0, 0}},         {"capacity", {1, 1}},
       {"recover", {1, 2}},    {"export", {1, 1}},       {"popout", {1, 1}},
       {"bench", {1, 2}},      {"request", {1, 1}},      {"races", {1, 1}},
-      {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 3}},
+      {"schedule", {1, 1}},   {"pack", {1, 2}},       {"exercise", {1, 4}},
       {"answer", {1, 16}},    {"skip", {0, 0}},       {"questions", {1, 1}},
       {"type", {1, 16}},      {"press", {1, 1}},      {"program", {0, 0}}};
   return v;
@@ -50,8 +50,8 @@ Result<ResultTab> tab_arg(const std::string& name) {
   return Status::error("tab '" + name + "': choose " + tab_names());
 }
 
-// The Exercise tab's buttons: `exercise ID`, `exercise start DIR [keep|overwrite]` (Start with
-// DIR as the folder; the editor is not opened), `exercise check FILE` (the commands after it wait
+// The Exercise tab's buttons: `exercise ID`, `exercise start DIR [keep|overwrite] [editor]`
+// (Start with DIR as the folder; the editor is opened only when the script says `editor`), `exercise check FILE` (the commands after it wait
 // for the verdict), `exercise hint`, `exercise solution [confirm]` and `exercise failing` (Watch
 // the failing run).
 Status exercise_command(const ScriptCommand& c, GuiApp& app, double now) {
@@ -64,16 +64,19 @@ Status exercise_command(const ScriptCommand& c, GuiApp& app, double now) {
   if (!chosen) return Status::error("exercise " + a0 + ": open an exercise first (exercise ID)");
   if (a0 == "start") {
     if (a1.empty()) return Status::error("exercise start takes a folder: exercise start DIR");
-    const std::string answer = c.args.size() > 2 ? c.args[2] : "ask";
+    const bool editor = c.args.back() == "editor" && c.args.size() > 2;
+    const size_t words = c.args.size() - (editor ? 1 : 0);
+    const std::string answer = words > 2 ? c.args[2] : "ask";
     using Answer = ExerciseTabState::StartAnswer;
-    if (answer != "ask" && answer != "keep" && answer != "overwrite")
-      return Status::error("exercise start DIR takes keep or overwrite after the folder");
+    if (words > 3 || (answer != "ask" && answer != "keep" && answer != "overwrite"))
+      return Status::error(
+          "exercise start DIR takes keep or overwrite after the folder, then editor");
     app.exercise_folder = a1;
     const Status s = x.start(a1,
                              answer == "keep"        ? Answer::Keep
                              : answer == "overwrite" ? Answer::Overwrite
                                                      : Answer::Ask,
-                             false);
+                             editor);
     std::cout << "script: " << (s ? x.message : s.message()) << "\n";
   } else if (a0 == "check") {
     if (a1.empty()) return Status::error("exercise check takes the file: exercise check FILE");
