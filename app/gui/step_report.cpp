@@ -1,7 +1,9 @@
 #include "app/gui/step_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 
 #include "app/gui/panels.hpp"
 #include "app/gui/tab_memory.hpp"
@@ -19,6 +21,20 @@ std::string colour_name(visual::ColorBy by, GroupKind kind) {
     case visual::ColorBy::Group: return std::string(name_of(kind));
   }
   return "?";
+}
+
+// The time a step's text gives as the present, "... arrives now (t=59)", or -1: a number that
+// goes stale when the schedule changes unless something compares it with the play bar.
+int64_t time_said_now(std::string_view text) {
+  constexpr std::string_view kNow = "now (t=";
+  const size_t at = text.find(kNow);
+  if (at == std::string_view::npos) return -1;
+  int64_t t = 0;
+  size_t i = at + kNow.size();
+  if (i >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return -1;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+    t = t * 10 + (text[i] - '0');
+  return t;
 }
 
 bool on_step_lines(const StepReport& r, int line) {
@@ -112,7 +128,9 @@ StepReport report_step(GuiApp& app) {
   if (app.playback.cursor > 0) {
     r.moment_line = m->at(app.playback.cursor - 1).line;
     r.moment_on_step_lines = on_step_lines(r, r.moment_line);
+    r.moment_time = int64_t(m->at(app.playback.cursor - 1).time - m->origin());
   }
+  if (const lessons::Step* s = app.step_def()) r.text_now = time_said_now(s->text);
   describe_memory_request(app, r);
   describe_races(app, r);
   return r;
@@ -138,6 +156,7 @@ nlohmann::json to_json(const StepReport& r) {
           {"tab_has_content", r.tab_has_content},
           {"moment_on_step_lines", r.moment_on_step_lines},
           {"moment_line", r.moment_line},
+          {"moment_time", r.moment_time},
           {"step_lines", r.step_lines},
           {"panel_launch", dims(r.panel_launch)},
           {"ran_launch", dims(r.ran_launch)},
@@ -199,6 +218,9 @@ std::string step_view_problems(const StepReport& r) {
   if (!r.moment_on_step_lines)
     add("the moment's event is on line " + std::to_string(r.moment_line) +
         ", which the step does not highlight");
+  if (r.text_now >= 0 && r.text_now != r.moment_time)
+    add("the text says it is now t=" + std::to_string(r.text_now) + ", the play bar reads t=" +
+        std::to_string(r.moment_time));
   if (r.grey_fraction > 0.5)
     add(std::to_string(int(r.grey_fraction * 100)) + " % of the started threads are grey");
   if (!r.tab_has_content) add("tab " + r.tab + " has nothing to show");

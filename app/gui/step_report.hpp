@@ -29,6 +29,8 @@ struct StepReport {
   bool tab_has_content = false;
   bool moment_on_step_lines = false;  // the event at the moment lies on a highlighted line
   int moment_line = 0;
+  int64_t moment_time = -1;  // the play bar's t at the moment (-1: before any event)
+  int64_t text_now = -1;     // the t a text's "now (t=N)" names (-1: it names none)
   std::vector<int> step_lines;
   LaunchConfig panel_launch, ran_launch;
   std::string run_status;  // "ok", or the failure the window shows
