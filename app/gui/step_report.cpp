@@ -206,7 +206,7 @@ std::string readability_problems(const StepReport::Readability& r) {
         std::to_string(int(kUsableGridPx)));
   if (r.tab_focus_in_sight == 0)
     add("what the tab points at (the row just played, the atomic just landed, the request's "
-        "banks or sectors, the first check's verdict) is out of sight");
+        "banks or sectors, the checks' verdict) is out of sight");
   return out.empty() ? "ok" : out;
 }
 
