@@ -71,5 +71,8 @@ const char* tab_name(ResultTab tab);
 std::optional<ResultTab> tab_named(std::string_view name);
 // "checks, events, barriers, ..." for messages.
 std::string tab_names();
+// The title the tab row shows ("Thread events"), and all of them for messages.
+const char* tab_title(ResultTab tab);
+std::string tab_titles();
 
 }  // namespace coop::app

@@ -1,6 +1,7 @@
 #include "app/questions/lesson_check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <vector>
 
@@ -30,17 +31,67 @@ void check_query(const lessons::LessonDef& l, const Question& q, const std::stri
                     query->snippet + "\"");
 }
 
+// Does `word` name a tab: a title's word in any case ("Flow", "events")?
+bool tab_word(std::string_view word) {
+  auto lower = [](std::string_view w) {
+    std::string out(w);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string w = lower(word);
+  for (int i = 0; i < kResultTabCount; ++i) {
+    const std::string title = lower(tab_title(ResultTab(i)));
+    for (size_t at = title.find(w); at != std::string::npos; at = title.find(w, at + 1))
+      if ((at == 0 || title[at - 1] == ' ') &&
+          (at + w.size() == title.size() || title[at + w.size()] == ' '))
+        return true;
+  }
+  return false;
+}
+
+// Where a step's text names a tab ("the Data flow tab", "the **Barriers** tab"), the name must be
+// the title the student sees in the tab row: "the Flow tab" or "the events tab" sends them looking
+// for a tab that is not there. The one or two words before "tab" are read, bold marks dropped; a
+// word that is in no title ("this tab", "each tab") names no tab.
+void check_tab_mentions(const lessons::LessonDef& l, const lessons::Step& s, std::string& errors) {
+  std::string text = s.text;
+  std::erase(text, '*');
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  auto word_before = [&](size_t end) {  // [begin, end) of the word that ends at `end`
+    size_t begin = end;
+    while (begin > 0 && word_char(text[begin - 1])) --begin;
+    return begin;
+  };
+  for (size_t at = text.find(" tab"); at != std::string::npos; at = text.find(" tab", at + 1)) {
+    if (at + 4 < text.size() && word_char(text[at + 4])) continue;  // "table", "tabs"
+    const size_t w1 = word_before(at);
+    const std::string_view one(text.data() + w1, at - w1);
+    const size_t w2 = w1 > 0 && text[w1 - 1] == ' ' ? word_before(w1 - 1) : w1;
+    const std::string_view two(text.data() + w2, at - w2);
+    auto is_title = [](std::string_view words) {
+      for (int i = 0; i < kResultTabCount; ++i)
+        if (words == tab_title(ResultTab(i))) return true;
+      return false;
+    };
+    if (one.empty() || is_title(one) || is_title(two) || !tab_word(one)) continue;
+    add(errors, l.text_file + ":" + std::to_string(s.md_line) + ": step '" + s.title + "': '" +
+                    std::string(two) + " tab' names no tab; the tab row shows " + tab_titles());
+  }
+}
+
 }  // namespace
 
 std::string lesson_errors(const lessons::LessonDef& l) {
   std::string errors = l.steps_error;
-  for (const lessons::Step& s : l.steps)
+  for (const lessons::Step& s : l.steps) {
+    check_tab_mentions(l, s, errors);
     if (!tab_named(s.tab)) {
       const auto at = s.key_lines.find("tab");
       add(errors, l.text_file + ":" +
                       std::to_string(at == s.key_lines.end() ? s.md_line : at->second) +
                       ": step '" + s.title + "': tab '" + s.tab + "': choose " + tab_names());
     }
+  }
   for (const Question& q : parse_lesson_questions(l, errors))
     check_query(l, q, l.text_file, errors);
   return errors;

@@ -71,6 +71,27 @@ TEST(LessonCheck, TabsAndQueriesNameWhatTheLessonHas) {
   EXPECT_EQ(errors.find("question 'b'"), std::string::npos) << errors;
 }
 
+// A step's text that names a tab must use the title the tab row shows: "the Flow tab" and "the
+// events tab" send a student looking for a tab that is not there.
+TEST(LessonCheck, AStepTextNamesTabsByTheirTitles) {
+  const lessons::LessonDef& base = *lessons::find_lesson("groups-and-ranks");
+  lessons::LessonDef l = base;
+  const std::string md =
+      "Text.\n## Steps\n### A\n```step\nkernel: " + base.steps[0].kernel +
+      "\nmoment: end\ncolour: block\ntab: flow\nline: " + base.steps[0].code[0] +
+      "\n```\nThe Flow tab draws it; the events tab lists it. The **Data flow** tab, the Thread "
+      "events tab, this tab, a table and the tabs are fine.\n";
+  lessons::read_lesson_markdown(l, md, "probe/lesson.md");
+  ASSERT_EQ(l.steps_error, "");
+  const std::string errors = lesson_errors(l);
+  EXPECT_NE(errors.find("probe/lesson.md:3: step 'A': 'The Flow tab' names no tab; the tab row "
+                        "shows Checks, Thread events, Barriers"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("'the events tab' names no tab"), std::string::npos) << errors;
+  EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), 1) << errors;  // those two only
+}
+
 // A copy of a shipped lesson with mistakes: `lesson check` names each with its file and line,
 // once; `coopviz steps` on the same lesson.md (COOPVIZ_LESSON_SOURCES) says the same lines.
 TEST(LessonCheck, ABrokenFolderGetsEveryMistakeOnceWithItsLine) {
