@@ -45,18 +45,25 @@ TEST(LessonCheck, EveryShippedLessonFolderPassesTheCommand) {
 
 // A step's tab and what a question's query names are the app's to check: a tab no tab has, a
 // snippet no kernel line holds, a question block without its query.
-TEST(LessonCheck, TabsAndQueriesNameWhatTheLessonHas) {
+// The mistakes lesson_errors finds in groups-and-ranks with one step "A" on its first step's
+// kernel and line, opening `tab`, followed by `after` (the step's text and blocks).
+std::string probe_errors(const std::string& tab, const std::string& after) {
   const lessons::LessonDef& base = *lessons::find_lesson("groups-and-ranks");
   lessons::LessonDef l = base;
-  const std::string md =
-      "Text.\n## Steps\n### A\n```step\nkernel: " + base.steps[0].kernel +
-      "\nmoment: end\ncolour: block\ntab: evnts\nline: " + base.steps[0].code[0] +
-      "\n```\nStep text.\n\n```question\nid: a\nask: ?\nquery: output of thread 0 on \"no such "
-      "code\"\n```\n\n```question\nid: b\nask: ?\nquery: rank of thread 99999 in block\n```\n"
-      "```question\nid: c\nask: ?\n```\n";
+  const std::string md = "Text.\n## Steps\n### A\n```step\nkernel: " + base.steps[0].kernel +
+                         "\nmoment: end\ncolour: block\ntab: " + tab +
+                         "\nline: " + base.steps[0].code[0] + "\n```\n" + after;
   lessons::read_lesson_markdown(l, md, "probe/lesson.md");
   EXPECT_EQ(l.steps_error, "");
-  const std::string errors = lesson_errors(l);
+  return lesson_errors(l);
+}
+
+TEST(LessonCheck, TabsAndQueriesNameWhatTheLessonHas) {
+  const std::string errors = probe_errors(
+      "evnts",
+      "Step text.\n\n```question\nid: a\nask: ?\nquery: output of thread 0 on \"no such "
+      "code\"\n```\n\n```question\nid: b\nask: ?\nquery: rank of thread 99999 in block\n```\n"
+      "```question\nid: c\nask: ?\n```\n");
   EXPECT_NE(errors.find("probe/lesson.md:8: step 'A': tab 'evnts': choose checks, events,"),
             std::string::npos)
       << errors;
@@ -65,7 +72,7 @@ TEST(LessonCheck, TabsAndQueriesNameWhatTheLessonHas) {
       << errors;
   EXPECT_NE(errors.find("probe/lesson.md:16: question 'a': query 'output of thread 0 on \"no such "
                         "code\"': no line of " +
-                        base.source_file + " holds \"no such code\""),
+                        lessons::find_lesson("groups-and-ranks")->source_file + " holds \"no such code\""),
             std::string::npos)
       << errors;
   EXPECT_EQ(errors.find("question 'b'"), std::string::npos) << errors;
@@ -74,16 +81,10 @@ TEST(LessonCheck, TabsAndQueriesNameWhatTheLessonHas) {
 // A step's text that names a tab must use the title the tab row shows: "the Flow tab" and "the
 // events tab" send a student looking for a tab that is not there.
 TEST(LessonCheck, AStepTextNamesTabsByTheirTitles) {
-  const lessons::LessonDef& base = *lessons::find_lesson("groups-and-ranks");
-  lessons::LessonDef l = base;
-  const std::string md =
-      "Text.\n## Steps\n### A\n```step\nkernel: " + base.steps[0].kernel +
-      "\nmoment: end\ncolour: block\ntab: flow\nline: " + base.steps[0].code[0] +
-      "\n```\nThe Flow tab draws it; the events tab lists it. The **Data flow** tab, the Thread "
-      "events tab, this tab, a table and the tabs are fine.\n";
-  lessons::read_lesson_markdown(l, md, "probe/lesson.md");
-  ASSERT_EQ(l.steps_error, "");
-  const std::string errors = lesson_errors(l);
+  const std::string errors = probe_errors(
+      "flow",
+      "The Flow tab draws it; the events tab lists it. The **Data flow** tab, the Thread events "
+      "tab, this tab, a table and the tabs are fine.\n");
   EXPECT_NE(errors.find("probe/lesson.md:3: step 'A': 'The Flow tab' names no tab; the tab row "
                         "shows Checks, Thread events, Barriers"),
             std::string::npos)
