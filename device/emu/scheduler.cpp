@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "device/emu/asan_fibers.hpp"
+#include "device/emu/fiber_switch.hpp"
 #include "device/emu/launch_monitor.hpp"
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
@@ -63,17 +64,15 @@ constexpr bool kChainLanes = true;
 // once some fiber hands it back, having put its own context where it belongs.
 void switch_fiber(Worker& worker, boost::context::fiber& to, boost::context::fiber* mine) {
   worker.park = mine;
-  boost::context::fiber from = std::move(to).resume();
+  boost::context::fiber from = resume_fiber(std::move(to));
   *worker.park = std::move(from);
 }
 
-// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer.
-// Touching it and the frames above it (those the lane returns through to its kernel) ahead of
-// the switch hides the cache misses that otherwise dominate a switch (each lane's stack is cold
-// by the time the warp comes round again).
+// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer
+// (fiber_switch.hpp). Touching it and the frames above it (those the lane returns through to its
+// kernel) ahead of the switch hides the cache misses that otherwise dominate a switch (each
+// lane's stack is cold by the time the warp comes round again).
 void prefetch_context(const Lane& lane) {
-  static_assert(sizeof(boost::context::fiber) == sizeof(void*),
-                "boost::context::fiber is expected to hold only its context pointer");
   const char* ctx;
   std::memcpy(&ctx, &lane.fiber, sizeof ctx);
   if (ctx)
