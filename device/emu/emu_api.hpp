@@ -84,6 +84,15 @@ struct CollectiveCall {
   // Whether the launch records events, set on arrival: an untraced launch's members go on
   // without building the event they would record (a third of a barrier's cost otherwise).
   bool traced = true;
+
+  CollectiveCall() = default;
+  // Member by member: g++ zeroes an aggregate with `rep stos` before filling it in, which cost
+  // a twentieth of an untraced launch's barriers.
+  CollectiveCall(const GroupRef& group, uint16_t line, Op op, EventKind kind, const char* what,
+                 Resolver resolve, uint64_t in, uint64_t arg, uint64_t shared_arg,
+                 uint32_t wide_bytes, void* wide_out)
+      : group(group), line(line), op(op), kind(kind), what(what), resolve(resolve), in(in),
+        arg(arg), shared_arg(shared_arg), wide_bytes(wide_bytes), wide_out(wide_out) {}
 };
 
 // Result of a plain step: which lanes of the warp executed it together, and when.

@@ -91,18 +91,8 @@ COOP_EMU_UNRECORDED inline emu::CollectiveCall meet(
     const emu::GroupRef& g, int line, EventKind kind, Op op, const char* what,
     emu::Resolver resolve = nullptr, uint64_t in = 0, uint64_t arg = 0, uint64_t shared_arg = 0,
     void* wide_out = nullptr, uint32_t wide_bytes = 0) {
-  emu::CollectiveCall call;
-  call.group = g;
-  call.line = uint16_t(line);
-  call.kind = kind;
-  call.op = op;
-  call.what = what;
-  call.resolve = resolve;
-  call.in = in;
-  call.arg = arg;
-  call.shared_arg = shared_arg;
-  call.wide_out = wide_out;
-  call.wide_bytes = wide_bytes;
+  emu::CollectiveCall call(g, uint16_t(line), op, kind, what, resolve, in, arg, shared_arg,
+                           wide_bytes, wide_out);
   emu::rendezvous(call);
   return call;
 }
