@@ -87,10 +87,11 @@ struct CollectiveCall {
 
   CollectiveCall() = default;
   // Member by member: g++ zeroes an aggregate with `rep stos` before filling it in, which cost
-  // a twentieth of an untraced launch's barriers.
-  CollectiveCall(const GroupRef& group, uint16_t line, Op op, EventKind kind, const char* what,
-                 Resolver resolve, uint64_t in, uint64_t arg, uint64_t shared_arg,
-                 uint32_t wide_bytes, void* wide_out)
+  // a twentieth of an untraced launch's barriers. Unrecorded, as the cg code that builds it: an
+  // instrumented constructor is not inlined there, and calls a hook for every member it sets.
+  COOP_EMU_UNRECORDED CollectiveCall(const GroupRef& group, uint16_t line, Op op, EventKind kind,
+                                     const char* what, Resolver resolve, uint64_t in, uint64_t arg,
+                                     uint64_t shared_arg, uint32_t wide_bytes, void* wide_out)
       : group(group), line(line), op(op), kind(kind), what(what), resolve(resolve), in(in),
         arg(arg), shared_arg(shared_arg), wide_bytes(wide_bytes), wide_out(wide_out) {}
 };
