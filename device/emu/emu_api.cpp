@@ -142,6 +142,7 @@ void rendezvous(CollectiveCall& call) {
     fault_different_calls(*r.first, call);
   }
   call.arrive_time = w.clock;
+  call.traced = w.launch->trace;
   lane.call = &call;
   lane.line = call.line;
   lane.waiting_what = call.what;
@@ -181,7 +182,8 @@ void rendezvous(CollectiveCall& call) {
   const uint64_t t = ++w.clock;
   for (Lane* l : arrived) {
     l->cycles = leave_at;
-    l->call->depart_time = t;
+    // Read only for the event (a store into each waiter's suspended frame, a likely miss).
+    if (call.traced) l->call->depart_time = t;
     l->call = nullptr;
     l->waiting_what = nullptr;
     if (l != &lane) set_state(*l, LaneState::Runnable);

@@ -26,19 +26,20 @@
 namespace coop::emu {
 
 // Identity of the running thread, readable without a scheduler round trip.
+// What kernels read most (their indices, and a block barrier's group) fills the first 64 bytes.
 struct ThreadInfo {
   Dim3 thread_idx;          // threadIdx
   Dim3 block_idx;           // blockIdx
   Dim3 block_dim;           // blockDim
   Dim3 grid_dim;            // gridDim
-  Dim3 cluster_dim;         // cluster dimensions in blocks (1,1,1 without clusters)
   uint32_t thread_rank;     // linear index within the block
   uint32_t block_rank;      // linear index of the block within the grid
+  uint32_t block_threads;   // threads per block
   uint32_t global_id;       // grid-wide linear id (the trace's Event::thread)
+  Dim3 cluster_dim;         // cluster dimensions in blocks (1,1,1 without clusters)
   uint32_t lane;            // thread_rank % 32
   uint32_t warp;            // thread_rank / 32
   uint32_t warp_size_here;  // lanes in this thread's warp (last warp may be partial)
-  uint32_t block_threads;   // threads per block
   uint32_t sm;              // the SM this block was placed on by the emulated scheduler
   bool cooperative;         // launched with cudaLaunchCooperativeKernel semantics
 };
@@ -80,6 +81,19 @@ struct CollectiveCall {
   void* wide_out = nullptr;
   uint64_t arrive_time = 0;
   uint64_t depart_time = 0;
+  // Whether the launch records events, set on arrival: an untraced launch's members go on
+  // without building the event they would record (a third of a barrier's cost otherwise).
+  bool traced = true;
+
+  CollectiveCall() = default;
+  // Member by member: g++ zeroes an aggregate with `rep stos` before filling it in, which cost
+  // a twentieth of an untraced launch's barriers. Unrecorded, as the cg code that builds it: an
+  // instrumented constructor is not inlined there, and calls a hook for every member it sets.
+  COOP_EMU_UNRECORDED CollectiveCall(const GroupRef& group, uint16_t line, Op op, EventKind kind,
+                                     const char* what, Resolver resolve, uint64_t in, uint64_t arg,
+                                     uint64_t shared_arg, uint32_t wide_bytes, void* wide_out)
+      : group(group), line(line), op(op), kind(kind), what(what), resolve(resolve), in(in),
+        arg(arg), shared_arg(shared_arg), wide_bytes(wide_bytes), wide_out(wide_out) {}
 };
 
 // Result of a plain step: which lanes of the warp executed it together, and when.

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "device/emu/asan_fibers.hpp"
+#include "device/emu/fiber_switch.hpp"
 #include "device/emu/launch_monitor.hpp"
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
@@ -47,20 +48,6 @@ Block* Worker::find_block(uint32_t rank) {
   return nullptr;
 }
 
-void set_state(Lane& lane, LaneState state) {
-  Warp& w = lane.block->warps[lane.info.warp];
-  const uint32_t bit = 1u << lane.info.lane;
-  w.runnable &= ~bit;
-  w.pending &= ~bit;
-  if (state == LaneState::Runnable) w.runnable |= bit;
-  if (state == LaneState::Pending) w.pending |= bit;
-  if (state == LaneState::Done && lane.state != LaneState::Done) {
-    w.live &= ~bit;
-    if (--lane.block->live == 0) finish_block_clock(*t_worker->launch, *lane.block);
-  }
-  lane.state = state;
-}
-
 // [SECTION] Fiber switches (announced to AddressSanitizer in sanitizer builds: asan_fibers.hpp)
 
 namespace {
@@ -77,23 +64,19 @@ constexpr bool kChainLanes = true;
 // once some fiber hands it back, having put its own context where it belongs.
 void switch_fiber(Worker& worker, boost::context::fiber& to, boost::context::fiber* mine) {
   worker.park = mine;
-  boost::context::fiber from = std::move(to).resume();
+  boost::context::fiber from = resume_fiber(std::move(to));
   *worker.park = std::move(from);
 }
 
-// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer.
-// Touching it ahead of the switch hides the cache miss that otherwise dominates a switch (each
+// Where a suspended fiber saved its registers: Boost.Context's fiber holds just that pointer
+// (fiber_switch.hpp). Touching it and the frames above it (those the lane returns through to its
+// kernel) ahead of the switch hides the cache misses that otherwise dominate a switch (each
 // lane's stack is cold by the time the warp comes round again).
 void prefetch_context(const Lane& lane) {
-  static_assert(sizeof(boost::context::fiber) == sizeof(void*),
-                "boost::context::fiber is expected to hold only its context pointer");
   const char* ctx;
   std::memcpy(&ctx, &lane.fiber, sizeof ctx);
-  if (ctx) {
-    __builtin_prefetch(ctx);
-    __builtin_prefetch(ctx + 64);
-    __builtin_prefetch(ctx + 128);
-  }
+  if (ctx)
+    for (int i = 0; i < 8; ++i) __builtin_prefetch(ctx + 64 * i);
 }
 
 // Order in which a warp's runnable lanes run: ascending by default, shuffled when seeded.
@@ -105,11 +88,14 @@ int next_lane(Worker& worker, uint32_t mask) {
     if (pick-- == 0) return std::countr_zero(mask);
 }
 
-// The next of the warp's runnable lanes, with the one after it made ready to switch to.
+// The next of the warp's runnable lanes, with the one after it made ready to switch to, and the
+// bookkeeping of the one after that on its way (its context pointer is read next time).
 Lane& pick_runnable(Worker& worker, Block& block, Warp& warp) {
   const int lane = next_lane(worker, warp.runnable);
-  if (const uint32_t rest = warp.runnable & ~(1u << lane))
+  if (uint32_t rest = warp.runnable & ~(1u << lane)) {
     prefetch_context(block.lanes[warp.first + std::countr_zero(rest)]);
+    if ((rest &= rest - 1)) __builtin_prefetch(&block.lanes[warp.first + std::countr_zero(rest)]);
+  }
   return block.lanes[warp.first + lane];
 }
 
@@ -120,14 +106,18 @@ void begin_step(Worker& worker, Lane& lane) {
   worker.current = &lane;
   worker.last_code.store(0, std::memory_order_relaxed);
   worker.running.store(&lane, std::memory_order_relaxed);
-  worker.last_resumed.store(uint64_t(lane.info.global_id) << 16 | lane.line,
+  worker.last_resumed.store(uint64_t(lane.global_id) << 16 | lane.line,
                             std::memory_order_relaxed);
+}
+
+void count_step(Worker& worker) {
+  worker.steps.store(worker.steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 void end_step(Worker& worker) {
   worker.running.store(nullptr, std::memory_order_relaxed);
   worker.current = nullptr;
-  worker.steps.store(worker.steps.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  count_step(worker);
 }
 
 }  // namespace
@@ -144,7 +134,7 @@ void yield_to_scheduler(Lane& lane) {
   if (kChainLanes && warp != nullptr && warp->runnable != 0 &&
       !worker.launch->failed.load(std::memory_order_relaxed)) {
     Lane& next = pick_runnable(worker, *worker.chain_block, *warp);
-    end_step(worker);
+    count_step(worker);  // begin_step replaces what end_step would clear
     begin_step(worker, next);
     if (&next != &lane) switch_fiber(worker, next.fiber, &lane.fiber);
     return;
@@ -216,6 +206,9 @@ std::unique_ptr<Block> make_block(Worker& worker, uint32_t rank) {
     info.global_id = uint32_t(uint64_t(rank) * n + t);
     info.lane = t % 32;
     info.warp = t / 32;
+    lane.lane = uint8_t(info.lane);
+    lane.warp = uint16_t(info.warp);
+    lane.global_id = info.global_id;
     info.warp_size_here = block->warps[t / 32].count;
     info.block_threads = n;
     info.cooperative = req.config.mode == LaunchMode::Cooperative;
@@ -717,6 +710,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   L.smem_bytes = L.static_base + std::max(limit, L.dynamic_bytes) +
                  LaunchState::kMaxSlots * kSharedGuardBytes + 1024;
   L.start = std::chrono::steady_clock::now();
+  L.trace = req.trace;
   L.record_memory = req.trace && req.record_memory;
   L.shuffle = options.seed != 0 || options.schedule != Schedule::Lockstep;
   L.access_steps = options.schedule != Schedule::Lockstep && memory_instrumentation_available();

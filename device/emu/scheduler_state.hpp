@@ -16,6 +16,7 @@
 #include "device/emu/emu_api.hpp"
 #include "device/emu/emulator.hpp"
 #include "device/emu/memory_record.hpp"
+#include "device/emu/modelled_time.hpp"
 #include "device/emu/stack_pool.hpp"
 
 namespace coop::emu::detail {
@@ -31,34 +32,39 @@ enum class LaneState : uint8_t {
 struct Block;
 struct Worker;
 
-struct Lane {
-  ThreadInfo info{};
+// The fields a step touches come first, in one cache line (the struct is aligned to it): with
+// hundreds of lanes taking turns, each line a step reads is a likely miss.
+struct alignas(64) Lane {
   boost::context::fiber fiber;  // the suspended thread
+  Block* block = nullptr;
+  CollectiveCall* call = nullptr;  // its part in an open rendezvous
+  // Modelled SM cycles (modelled_time.hpp), and the clock-read spin in progress: the step of
+  // its last read (0: the thread did something else since) and where the spin began.
+  uint64_t cycles = 0;
+  uint64_t spin_step = 0;
+  uint32_t site = 0;  // plain-step key: line and op, or an access's code (kAccessSite)
+  uint16_t warp = 0;  // info.warp and info.lane, here for set_state
+  uint8_t lane = 0;
+  LaneState state = LaneState::Runnable;
+  uint16_t line = 0;            // where it waits, for reports
+  Op op = Op::None;
+  bool finish_rendezvous = false;  // woken to complete a rendezvous whose other members exited
+  uint32_t global_id = 0;          // info.global_id, here for the launch monitor's note
+  const char* waiting_what = nullptr;
+  ThreadInfo info{};
+  PlainStep released{};
+  uint64_t spin_from = 0;
   // The fiber's stack, and AddressSanitizer's record of its frames while it is switched out
   // (used only in sanitizer builds, where every switch is announced to ASan).
   const void* stack_low = nullptr;
   size_t stack_size = 0;
   void* asan_fake_stack = nullptr;
-  LaneState state = LaneState::Runnable;
-  uint16_t line = 0;            // where it waits, for reports
-  Op op = Op::None;
-  uint32_t site = 0;  // plain-step key: line and op, or an access's code (kAccessSite)
-  PlainStep released{};
-  CollectiveCall* call = nullptr;  // its part in an open rendezvous
-  bool finish_rendezvous = false;  // woken to complete a rendezvous whose other members exited
-  const char* waiting_what = nullptr;
-  Block* block = nullptr;
   // Split barriers this thread has arrived at and not yet waited on: (group key, phase).
   std::vector<std::pair<uint64_t, uint64_t>> open_tokens;
   // memcpy_async batches committed and not yet waited for, oldest first.
   std::vector<std::vector<AsyncCopy>> copies;
   // Copies issued and not yet committed to a batch or handed to a barrier.
   std::vector<AsyncCopy> staged;
-  // Modelled SM cycles (modelled_time.hpp), and the clock-read spin in progress: the step of
-  // its last read (0: the thread did something else since) and where the spin began.
-  uint64_t cycles = 0;
-  uint64_t spin_step = 0;
-  uint64_t spin_from = 0;
 };
 
 struct Warp {
@@ -146,6 +152,7 @@ struct LaunchState {
   uint64_t event_slots = 0;  // capacity plus one sequence batch per worker
   const EmuLaunch* request = nullptr;
   const EmuOptions* options = nullptr;
+  bool trace = false;  // events are recorded (the request's trace)
   // Whether a warp's lanes run in a seeded order and seeded choices are made (choose()): with a
   // seed under lockstep, always under the random and its schedules.
   bool shuffle = false;
@@ -288,8 +295,21 @@ uint32_t members_needed(const Lane& lane, const GroupRef& group);
 // The lane whose fiber is running (a kernel-side service was called outside one: logic_error).
 Lane& current_lane();
 
-// Lane state changes keep the warp's masks in step.
-void set_state(Lane& lane, LaneState state);
+// Lane state changes keep the warp's masks in step. Inline: every barrier arrival and release
+// makes one.
+inline void set_state(Lane& lane, LaneState state) {
+  Warp& w = lane.block->warps[lane.warp];
+  const uint32_t bit = 1u << lane.lane;
+  w.runnable &= ~bit;
+  w.pending &= ~bit;
+  if (state == LaneState::Runnable) w.runnable |= bit;
+  if (state == LaneState::Pending) w.pending |= bit;
+  if (state == LaneState::Done && lane.state != LaneState::Done) {
+    w.live &= ~bit;
+    if (--lane.block->live == 0) finish_block_clock(*t_worker->launch, *lane.block);
+  }
+  lane.state = state;
+}
 
 // The first partition of `block` that a member of its parent skipped, in words naming the line
 // and the threads ("" if none); checked once the block's threads have all finished.

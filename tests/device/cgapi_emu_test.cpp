@@ -34,6 +34,22 @@ TEST_P(CgApiEmu, OtherSeedsKeepTheDeterministicFields) {
   EXPECT_TRUE(diff.equal()) << c.name << ": " << (diff.examples.empty() ? "" : diff.examples[0]);
 }
 
+// An untraced launch's groups skip building the events they would record (cg/record.hpp), never
+// their results: every case computes what its traced launch computed, and records nothing.
+TEST_P(CgApiEmu, UntracedComputesWhatTheTracedLaunchComputed) {
+  const FeatureCase& c = feature_cases()[GetParam()];
+  auto exec = emulator();
+  const Outcome traced = c.run(*exec);
+  exec->options().trace = false;
+  const Outcome untraced = c.run(*exec);
+  ASSERT_TRUE(untraced.status.ok()) << c.name << ": " << untraced.status.message();
+  EXPECT_TRUE(untraced.trace.events.empty()) << c.name;
+  EXPECT_EQ(untraced.out, traced.out) << c.name;
+  EXPECT_EQ(untraced.fout, traced.fout) << c.name;
+  EXPECT_EQ(untraced.aux, traced.aux) << c.name;
+  EXPECT_EQ(untraced.bits, traced.bits) << c.name;
+}
+
 std::string case_name(const ::testing::TestParamInfo<size_t>& info) {
   return feature_cases()[info.param].name;
 }

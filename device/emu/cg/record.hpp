@@ -91,18 +91,8 @@ COOP_EMU_UNRECORDED inline emu::CollectiveCall meet(
     const emu::GroupRef& g, int line, EventKind kind, Op op, const char* what,
     emu::Resolver resolve = nullptr, uint64_t in = 0, uint64_t arg = 0, uint64_t shared_arg = 0,
     void* wide_out = nullptr, uint32_t wide_bytes = 0) {
-  emu::CollectiveCall call;
-  call.group = g;
-  call.line = uint16_t(line);
-  call.kind = kind;
-  call.op = op;
-  call.what = what;
-  call.resolve = resolve;
-  call.in = in;
-  call.arg = arg;
-  call.shared_arg = shared_arg;
-  call.wide_out = wide_out;
-  call.wide_bytes = wide_bytes;
+  emu::CollectiveCall call(g, uint16_t(line), op, kind, what, resolve, in, arg, shared_arg,
+                           wide_bytes, wide_out);
   emu::rendezvous(call);
   return call;
 }
@@ -113,6 +103,7 @@ COOP_EMU_UNRECORDED inline emu::CollectiveCall meet(
 COOP_EMU_UNRECORDED inline uint64_t barrier(const emu::GroupRef& g, int line, const char* what,
                                             emu::Resolver resolve = nullptr, uint64_t in = 0) {
   const emu::CollectiveCall call = meet(g, line, EventKind::Barrier, Op::None, what, resolve, in);
+  if (!call.traced) return call.out;
   Event e = group_event(EventKind::Barrier, g, line);
   e.time = call.arrive_time;
   e.b = call.depart_time;
@@ -136,6 +127,8 @@ COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const 
       meet(g, line, EventKind::Collective, op, what, resolve, bits, arg, shared_arg,
            wide ? &result : nullptr, wide ? uint32_t(sizeof(T)) : 0);
   if constexpr (!wide) result = from_bits<T>(call.out);
+  if (out2) *out2 = call.out2;
+  if (!call.traced) return result;
   Event e = group_event(EventKind::Collective, g, line);
   e.time = call.arrive_time;
   e.op = op;
@@ -144,7 +137,6 @@ COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const 
   e.extra = out2 ? uint32_t(call.out2) : extra;  // match_all: the predicate it returned
   e.value_type = value_type_of<T>();
   emu::record(e);
-  if (out2) *out2 = call.out2;
   return result;
 }
 
