@@ -247,29 +247,58 @@ std::string first_error_line(const std::string& output) {
   return "";
 }
 
-// The .cu files of its own folder the program includes ("kernels.cu"), lowered beside it like
-// its headers. Only those it names: a folder of programs holds many .cu files.
-std::vector<fs::path> included_cu_files(const fs::path& source, const std::string& text) {
-  static const std::regex include_cu(R"re(^\s*#\s*include\s*"([^"/]+\.cu)")re");
-  std::vector<fs::path> files;
+// A file the program includes by a quoted name that is found from the program's folder, as
+// spelled ("kernels.cu", "../common/book.h") and where it is.
+struct QuotedInclude {
+  std::string spelled;
+  fs::path file;
+};
+
+std::vector<QuotedInclude> quoted_includes(const fs::path& source, const std::string& text) {
+  static const std::regex include(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  std::vector<QuotedInclude> found;
   std::istringstream lines(text);
   std::error_code ec;
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
-    if (!std::regex_search(line, m, include_cu)) continue;
-    const fs::path file = source.parent_path() / m[1].str();
-    if (file != source && fs::is_regular_file(file, ec)) files.push_back(file);
+    if (!std::regex_search(line, m, include)) continue;
+    const fs::path file = (source.parent_path() / m[1].str()).lexically_normal();
+    if (file != source && fs::is_regular_file(file, ec)) found.push_back({m[1].str(), file});
   }
+  return found;
+}
+
+// The .cu files of its own folder the program includes ("kernels.cu"), lowered beside it like
+// its headers. Only those it names: a folder of programs holds many .cu files.
+std::vector<fs::path> included_cu_files(const fs::path& source, const std::string& text) {
+  std::vector<fs::path> files;
+  for (const QuotedInclude& i : quoted_includes(source, text))
+    if (i.spelled.find('/') == std::string::npos && i.spelled.ends_with(".cu"))
+      files.push_back(i.file);
+  return files;
+}
+
+// The headers and .cu files the program includes by a path into another folder
+// ("../common/book.h", the layout of CUDA by Example's chapters): they hold kernels too.
+std::vector<QuotedInclude> included_elsewhere(const fs::path& source, const std::string& text) {
+  std::vector<QuotedInclude> files;
+  for (const QuotedInclude& i : quoted_includes(source, text))
+    if (i.spelled.find('/') != std::string::npos &&
+        (is_header_path(i.spelled) || i.spelled.ends_with(".cu")))
+      files.push_back(i);
   return files;
 }
 
 // The program's own headers, lowered as `kind` like the program: those beside it into `to`
 // (where the lowered program is, so `#include "x.cuh"` finds them first), those of each -I
 // folder into to/include<k>, which the returned -I options search before the original folder.
+// Those it includes by a path into another folder go to to/elsewhere<k>, and `program` (the
+// lowered program) includes them there by their full path instead: `-I` folders are searched
+// after the program's own, where the path would find the file not lowered.
 Result<std::vector<std::string>> lower_headers(const fs::path& source, const std::string& text,
                                                const std::vector<std::string>& includes,
                                                SourceKind kind, const fs::path& to,
-                                               ProgramLowering& lowering) {
+                                               ProgramLowering& lowering, std::string& program) {
   std::error_code ec;
   auto lower_file = [&](const fs::path& file, const fs::path& into) -> Status {
     Result<std::string> h = read_file(file.string());
@@ -293,6 +322,18 @@ Result<std::vector<std::string>> lower_headers(const fs::path& source, const std
   if (Status s = lower_folder(source.parent_path(), to); !s) return s;
   for (const fs::path& file : included_cu_files(source, text))
     if (Status s = lower_file(file, to); !s) return s;
+  const std::vector<QuotedInclude> elsewhere = included_elsewhere(source, text);
+  for (size_t k = 0; k < elsewhere.size(); ++k) {
+    const fs::path into = to / ("elsewhere" + std::to_string(k));
+    fs::create_directories(into, ec);
+    if (Status s = lower_file(elsewhere[k].file, into); !s) return s;
+    const std::regex line(R"re((^|\n)(\s*#\s*include\s*)")re" +
+                          std::regex_replace(elsewhere[k].spelled,
+                                             std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                          "\"");
+    program = std::regex_replace(program, line,
+                                 "$1$2\"" + (into / elsewhere[k].file.filename()).string() + "\"");
+  }
   std::vector<std::string> options;
   for (size_t k = 0; k < includes.size(); ++k) {
     const fs::path lowered = to / ("include" + std::to_string(k));
@@ -315,6 +356,7 @@ std::vector<fs::path> own_files(const fs::path& source, const std::string& text,
       if (entry.is_regular_file() && is_header_path(entry.path().string()))
         files.push_back(entry.path());
   for (const fs::path& file : included_cu_files(source, text)) files.push_back(file);
+  for (const QuotedInclude& i : included_elsewhere(source, text)) files.push_back(i.file);
   return files;
 }
 
@@ -445,6 +487,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   for (const fs::path& file : included_cu_files(source, *text))
     if (Result<std::string> cu = read_file(file.string())) key.push_back(*cu);
+  for (const QuotedInclude& i : included_elsewhere(source, *text))
+    if (Result<std::string> h = read_file(i.file.string())) key.push_back(*h);
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
   const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
@@ -488,7 +532,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     Result<std::string> lowered = lowering.lower(*text, source.string(), kind);
     if (!lowered) return lowered.status();
     Result<std::vector<std::string>> include_options =
-        lower_headers(source, *text, o.includes, kind, folder, lowering);
+        lower_headers(source, *text, o.includes, kind, folder, lowering, *lowered);
     if (!include_options) return include_options.status();
     into.insert(into.end(), include_options->begin(), include_options->end());
     const fs::path path = folder / ("program." + mine + extension);
@@ -765,7 +809,15 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   } else if (run.timed_out) {
     run.what = timeout_words(o.timeout_seconds, progress_file);
   } else if (run.signal == SIGABRT) {
-    run.what = "the program aborted (a failed assert, or an uncaught exception)";
+    // The C library aborts too when it finds its heap damaged ("munmap_chunk(): invalid
+    // pointer" at a cudaFree): on the emulator device memory is host memory, so a kernel's
+    // write past an allocation's end lands there. A GPU may let such a write pass unnoticed.
+    run.what = o.check_memory
+                   ? "the program aborted (a failed assert, or an uncaught exception)"
+                   : "the program aborted (a failed assert, an uncaught exception, or the C "
+                     "library finding its heap damaged, as a kernel's write past the end of an "
+                     "allocation does on the emulator: --check-memory names the first access "
+                     "outside an allocation)";
   } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
     const std::string place = fault_place(fault_file, build.executable, o.file);
     run.what =

@@ -60,15 +60,28 @@ cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
       cudaMallocManaged(reinterpret_cast<void**>(writable(ptr)), bytes, flags), name, ptr, bytes);
 }
 
+// How a launch passes a kernel's argument: a copy, and for a reference parameter the address
+// of what it refers to, which is how the GPU takes a reference (`Kernel(DataElement& e)`).
+template <class P>
+using Passed =
+    std::conditional_t<std::is_reference_v<P>, std::remove_reference_t<P>*, std::decay_t<P>>;
+template <class P, class A>
+Passed<P> passed(A&& arg) {
+  if constexpr (std::is_reference_v<P>)
+    return &arg;
+  else
+    return std::forward<A>(arg);
+}
+
 // The kernel's arguments copied out of the void* array a launch passes (a graph node keeps them).
 template <class... P, size_t... I>
-std::tuple<std::decay_t<P>...> copy_arguments(void** args, std::index_sequence<I...>) {
-  return {*static_cast<std::decay_t<P>*>(args[I])...};
+std::tuple<Passed<P>...> copy_arguments(void** args, std::index_sequence<I...>) {
+  return {*static_cast<Passed<P>*>(args[I])...};
 }
 
 template <class... P>
 BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
-                         std::tuple<std::decay_t<P>...> bound);
+                         std::tuple<Passed<P>...> bound);
 
 // One launch of `function` with its arguments in an array (cudaLaunchKernel's form); on a stream
 // being captured, a node of the captured graph (graphs.hpp) instead.
@@ -94,7 +107,7 @@ cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
 // A launch of `function` with a copy of its arguments, to run when a graph node runs.
 template <class... P>
 BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
-                         std::tuple<std::decay_t<P>...> bound) {
+                         std::tuple<Passed<P>...> bound) {
   return [name, function, shape, bound]() mutable {
     void* pointers[sizeof...(P) + 1] = {};
     point_at(bound, pointers);
@@ -107,7 +120,7 @@ template <class... P, class... A>
 cudaError_t launch_values(const char* name, void (*function)(P...), const LaunchShape& shape,
                           cudaStream_t stream, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "a kernel launch with the wrong number of arguments");
-  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
+  std::tuple<Passed<P>...> bound(passed<P>(std::forward<A>(args))...);
   void* pointers[sizeof...(P) + 1] = {};
   point_at(bound, pointers);
   return launch_array(name, function, pointers, shape, stream);

@@ -290,6 +290,26 @@ cudaError_t coop_byo_cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* n
   return cudaSuccess;
 }
 
+// A new graph with a copy of every node, its dependencies pointing at the copies.
+cudaError_t coop_byo_cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
+  if (!clone) return cudaErrorInvalidValue;
+  std::lock_guard<std::mutex> hold(state().lock);
+  if (!state().graphs.count(original)) return cudaErrorInvalidValue;
+  auto made = std::make_unique<CUgraph_st>();
+  std::map<cudaGraphNode_t, cudaGraphNode_t> copy_of;
+  for (const auto& n : original->nodes) {
+    auto copy = std::make_unique<CUgraphNode_st>(*n);
+    copy->graph = made.get();
+    copy_of[n.get()] = copy.get();
+    made->nodes.push_back(std::move(copy));
+  }
+  for (const auto& n : made->nodes)
+    for (auto& d : n->dependencies) d = copy_of.at(d);
+  *clone = made.release();
+  state().graphs.insert(*clone);
+  return cudaSuccess;
+}
+
 // [SECTION] Instantiating and launching
 
 // The nodes in an order their dependencies allow (Kahn's), or cudaErrorInvalidValue for a cycle.

@@ -64,10 +64,19 @@ cudaError_t coop_byo_cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraph
                                               const cudaGraphNode_t* to,
                                               const cudaGraphEdgeData* edges, size_t count);
 cudaError_t coop_byo_cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count);
+cudaError_t coop_byo_cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original);
 cudaError_t coop_byo_cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes,
                                            size_t* count);
 cudaError_t coop_byo_cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
                                           unsigned long long flags = 0);
+// The form CUDA 11 had, which the toolkit's cuda_runtime.h still offers as an inline overload
+// (samples written for CUDA 11 call it); the macro below renames the call past that overload,
+// so it is repeated here. No node fails to instantiate here, so the log stays as given.
+inline cudaError_t coop_byo_cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                 cudaGraphNode_t* /*error_node*/,
+                                                 char* /*log*/, size_t /*log_size*/) {
+  return coop_byo_cudaGraphInstantiate(exec, graph, 0ULL);
+}
 cudaError_t coop_byo_cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph,
                                                    unsigned long long flags = 0);
 cudaError_t coop_byo_cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
@@ -109,6 +118,7 @@ cudaError_t coop_byo_cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 #define cudaGraphAddEmptyNode coop_byo_cudaGraphAddEmptyNode
 #define cudaGraphAddDependencies coop_byo_cudaGraphAddDependencies
 #define cudaGraphGetNodes coop_byo_cudaGraphGetNodes
+#define cudaGraphClone coop_byo_cudaGraphClone
 #define cudaGraphGetRootNodes coop_byo_cudaGraphGetRootNodes
 #define cudaGraphInstantiate coop_byo_cudaGraphInstantiate
 #define cudaGraphInstantiateWithFlags coop_byo_cudaGraphInstantiateWithFlags

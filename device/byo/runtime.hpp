@@ -127,9 +127,28 @@ cudaError_t max_active_blocks(int* blocks, const void* function, int block_size,
 // (unhooked_copy.hpp), else null.
 const void* unhooked_kernel(const void* function);
 
+// How a launch keeps a kernel's argument: a copy, as CUDA copies it, except for a parameter
+// that is a reference to something the kernel may change (`Kernel(DataElement& e)`, launched
+// with an object in managed memory): CUDA passes its address, so the kernel sees and changes the
+// caller's object, and so does the emulator.
+template <class P>
+using Bound = std::conditional_t<std::is_lvalue_reference_v<P> &&
+                                     !std::is_const_v<std::remove_reference_t<P>>,
+                                 P, std::decay_t<P>>;
+
+// An argument read back from a launch's void* array: a reference parameter's entry holds the
+// object's address, as for a GPU (where a reference is passed as a pointer).
+template <class P>
+Bound<P> bound_from(void* arg) {
+  if constexpr (std::is_reference_v<Bound<P>>)
+    return **static_cast<std::remove_reference_t<P>**>(arg);
+  else
+    return *static_cast<std::decay_t<P>*>(arg);
+}
+
 // One emulated thread of `fn` on the arguments `bound`, and the same on its unhooked copy.
 template <class... P>
-void bind_bodies(LaunchRequest& r, void (*fn)(P...), std::tuple<std::decay_t<P>...> bound) {
+void bind_bodies(LaunchRequest& r, void (*fn)(P...), std::tuple<Bound<P>...> bound) {
   using Function = void (*)(P...);
   if (const void* copy = unhooked_kernel(reinterpret_cast<const void*>(fn)))
     r.unhooked_body = [f = reinterpret_cast<Function>(const_cast<void*>(copy)), bound] {
@@ -154,7 +173,7 @@ struct Launcher {
     r.shape.block = dims_of(block);
     r.shape.dynamic_smem = smem;
     r.stream = stream;
-    bind_bodies(r, function, std::tuple<std::decay_t<P>...>(args...));
+    bind_bodies(r, function, std::tuple<Bound<P>...>(args...));
     launch(r);
   }
 };
@@ -169,7 +188,7 @@ Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim
 // The kernel's parameters read back from the void* array a cooperative or Ex launch passes.
 template <class... P, size_t... I>
 void bind_from_array(LaunchRequest& r, void (*fn)(P...), void** args, std::index_sequence<I...>) {
-  bind_bodies(r, fn, std::tuple<std::decay_t<P>...>(*static_cast<std::decay_t<P>*>(args[I])...));
+  bind_bodies(r, fn, std::tuple<Bound<P>...>(bound_from<P>(args[I])...));
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them: the
@@ -230,7 +249,7 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
   r.shape = shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative);
-  bind_bodies(r, function, std::tuple<std::decay_t<P>...>(std::forward<A>(args)...));
+  bind_bodies(r, function, std::tuple<Bound<P>...>(std::forward<A>(args)...));
   r.stream = config->stream;
   return launch(r);
 }

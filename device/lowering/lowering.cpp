@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -421,6 +422,48 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
   return lower_kernel_casts(line);
 }
 
+// Host code may name its own variable after a built-in one (`const int blockDim = 256;` in a
+// blog post's main, or a parameter `int gridDim`): from its declaration to the end of its scope
+// the name is the program's, not the built-in. There it is renamed (to coop_own_blockDim), so
+// that lower_builtins leaves it alone; lines and the rest of the text stay as they are.
+std::string rename_own_builtin_names(std::string text) {
+  // The text's code, comments and strings blanked, at the same offsets.
+  std::string code;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::string c = code_part(line);
+    c.resize(line.size(), ' ');
+    code += c + "\n";
+  }
+  code.resize(text.size(), ' ');
+  for (const char* name : {"threadIdx", "blockIdx", "blockDim", "gridDim"}) {
+    const std::regex declaration(std::string(R"(\b(?:int|unsigned|long|short|size_t|char|float|)"
+                                             R"(double|auto|bool|dim3|uint3)\s*[*&]?\s+)") +
+                                 name + R"(\s*([=;,\[({)]))");
+    const std::regex use(std::string(R"((^|[^\w.>:]))") + name + R"(\b)");
+    std::set<size_t> uses;  // where the program's own variable is named
+    for (auto d = std::sregex_iterator(code.begin(), code.end(), declaration);
+         d != std::sregex_iterator(); ++d) {
+      const size_t at = size_t(d->position(0));
+      // A parameter's scope is the function body after it; a variable's, the rest of its block.
+      const bool parameter = (*d)[1] == ")" || (*d)[1] == ",";
+      size_t end = at;
+      for (int depth = 0; end < code.size(); ++end) {
+        if (code[end] == '{') ++depth;
+        if (code[end] == '}' && (depth-- == 0 || (parameter && depth == 0))) break;
+      }
+      for (auto u = std::sregex_iterator(code.begin() + at, code.begin() + end, use);
+           u != std::sregex_iterator(); ++u)
+        uses.insert(at + size_t(u->position(0) + u->length(1)));
+    }
+    for (auto u = uses.rbegin(); u != uses.rend(); ++u) {
+      text.insert(*u, "coop_own_");
+      code.insert(*u, "coop_own_");
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 Result<std::string> lower_source(const std::string& text, const std::string& path,
@@ -428,7 +471,7 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
   std::ostringstream out;
   out << "#line 1 \"" << path << "\"\n";
   static const std::regex ns_re(R"(\bnamespace\s+coop::lessons::)");
-  std::istringstream in(text);
+  std::istringstream in(kind == SourceKind::Program ? rename_own_builtin_names(text) : text);
   std::string line;
   int number = 0;
   bool in_block_comment = false;

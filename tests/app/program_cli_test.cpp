@@ -265,6 +265,23 @@ TEST(ProgramCli, ACrashIsReportedInPlainWords) {
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
+// An abort names what causes one, a heap damaged by a kernel's out-of-bounds write among them,
+// and the option that finds that write; with the option on, the hint is not repeated.
+TEST(ProgramCli, AnAbortSaysCheckMemoryFindsAHeapDamagedByAKernel) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/abort_after_launch.cu"));
+  EXPECT_EQ(r.exit_code, 128 + 6);
+  EXPECT_NE(r.err.find("the program aborted (a failed assert"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--check-memory names the first access outside an allocation"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos);
+  const coop::testing::Ran checked = coopviz("run --backend emu --check-memory " +
+                                             program("failing/abort_after_launch.cu"));
+  EXPECT_EQ(checked.exit_code, 128 + 6);
+  EXPECT_EQ(checked.err.find("--check-memory names"), std::string::npos) << checked.err;
+}
+
 // The fault handler's address, through the program's line tables, is the user's line.
 TEST(ProgramCli, ACrashNamesTheUsersLineAndThread) {
   const coop::testing::Ran kernel = coopviz("run --backend emu " + program("failing/crash.cu"));

@@ -75,10 +75,11 @@ struct Case {
   std::vector<std::string> kernels;  // the launches its trace holds, in order
 };
 
-// Six graph launches of two kernel nodes each: three of the graph built by hand, three captured.
+// Nine graph launches of two kernel nodes each: three of the graph built by hand, three captured
+// and three of its clone.
 std::vector<std::string> graph_launches() {
   std::vector<std::string> k;
-  for (int i = 0; i < 6; ++i) k.insert(k.end(), {"reduce", "reduceFinal"});
+  for (int i = 0; i < 9; ++i) k.insert(k.end(), {"reduce", "reduceFinal"});
   return k;
 }
 

@@ -1,7 +1,8 @@
 // A sum by two kernels run as a CUDA Graph, in the manner of NVIDIA's simpleCudaGraphs sample:
 // once built node by node (a copy in, memsets, two kernel nodes, a copy out and a host node that
 // checks the result) and once captured from two streams that fork and join through events. Each
-// graph is launched three times; the host checks every launch's sum.
+// graph, and a clone of the captured one, is launched three times; the host checks every launch's
+// sum. The first graph is instantiated by the five-argument form CUDA 11 samples call.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -133,7 +134,7 @@ int main() {
   cudaStream_t streamForGraph;
   CHECK_CUDA(cudaStreamCreateWithFlags(&streamForGraph, cudaStreamNonBlocking));
   cudaGraphExec_t graphExec;
-  CHECK_CUDA(cudaGraphInstantiate(&graphExec, graph, 0));
+  CHECK_CUDA(cudaGraphInstantiate(&graphExec, graph, NULL, NULL, 0));
   for (int i = 0; i < 3; i++) CHECK_CUDA(cudaGraphLaunch(graphExec, streamForGraph));
   CHECK_CUDA(cudaStreamSynchronize(streamForGraph));
 
@@ -168,6 +169,18 @@ int main() {
   for (int i = 0; i < 3; i++) CHECK_CUDA(cudaGraphLaunch(capturedExec, streamForGraph));
   CHECK_CUDA(cudaStreamSynchronize(streamForGraph));
 
+  // A clone runs the same nodes in the same order, apart from the graph it was made from.
+  cudaGraph_t cloned;
+  cudaGraphExec_t clonedExec;
+  CHECK_CUDA(cudaGraphClone(&cloned, captured));
+  CHECK_CUDA(cudaGraphGetNodes(cloned, NULL, &numNodes));
+  if (numNodes != 7) check.wrong++;
+  CHECK_CUDA(cudaGraphInstantiate(&clonedExec, cloned, 0));
+  for (int i = 0; i < 3; i++) CHECK_CUDA(cudaGraphLaunch(clonedExec, streamForGraph));
+  CHECK_CUDA(cudaStreamSynchronize(streamForGraph));
+  CHECK_CUDA(cudaGraphExecDestroy(clonedExec));
+  CHECK_CUDA(cudaGraphDestroy(cloned));
+
   CHECK_CUDA(cudaGraphExecDestroy(graphExec));
   CHECK_CUDA(cudaGraphExecDestroy(capturedExec));
   CHECK_CUDA(cudaGraphDestroy(graph));
@@ -183,11 +196,11 @@ int main() {
   CHECK_CUDA(cudaFreeHost(h_in));
   CHECK_CUDA(cudaFreeHost(h_result));
 
-  if (check.launches != 6) check.wrong++;
+  if (check.launches != 9) check.wrong++;
   if (check.wrong) {
     printf("FAILED (%d wrong, %d checked launches)\n", check.wrong, check.launches);
     return EXIT_FAILURE;
   }
-  printf("PASSED (6 graph launches, sum %.1f)\n", expected);
+  printf("PASSED (9 graph launches, sum %.1f)\n", expected);
   return EXIT_SUCCESS;
 }
