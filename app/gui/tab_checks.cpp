@@ -2,10 +2,7 @@
 // the size of the trace.
 #include <imgui.h>
 
-#include <algorithm>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "app/gui/panels.hpp"
 #include "visual/event_text.hpp"
@@ -68,24 +65,23 @@ void draw(GuiApp& app) {
         ImGui::BeginTable("results", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       ImGui::TableSetupColumn("result", ImGuiTableColumnFlags_WidthStretch, 1);
       ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2);
-      // The shown launch's kernel's results first ("many_live_values registers at cap 32"):
-      // they are what a step on that launch speaks of.
+      // The shown launch's kernel's results first ("many_live_values, --maxrregcount 32"): they
+      // are what a step on that launch speaks of. Two passes, in the run's order within each.
       const std::string kernel = app.model() ? app.model()->trace().header.kernel : "";
-      std::vector<std::pair<std::string, std::string>> results = run.results;
-      if (!kernel.empty())
-        std::stable_partition(results.begin(), results.end(), [&](const auto& r) {
-          const std::string& name = r.first;
-          return name.starts_with(kernel) &&
-                 (name.size() == kernel.size() || name[kernel.size()] == ' ' ||
-                  name[kernel.size()] == ',');
-        });
-      for (const auto& [name, value] : results) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        visual::text_dim_wrapped(name);
-        ImGui::TableNextColumn();
-        visual::text_wrapped(value);
-      }
+      auto of_kernel = [&](const std::string& name) {
+        return !kernel.empty() && name.starts_with(kernel) &&
+               (name.size() == kernel.size() || name[kernel.size()] == ' ' ||
+                name[kernel.size()] == ',');
+      };
+      for (const bool first : {true, false})
+        for (const auto& [name, value] : run.results) {
+          if (of_kernel(name) != first) continue;
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          visual::text_dim_wrapped(name);
+          ImGui::TableNextColumn();
+          visual::text_wrapped(value);
+        }
       ImGui::EndTable();
       ImGui::Spacing();
     }

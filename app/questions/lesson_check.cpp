@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <sstream>
 #include <vector>
 
 #include "app/gui/tabs.hpp"
@@ -31,20 +32,22 @@ void check_query(const lessons::LessonDef& l, const Question& q, const std::stri
                     query->snippet + "\"");
 }
 
-// Does `word` name a tab: a title's word in any case ("Flow", "events")?
+bool is_tab_title(std::string_view words) {
+  for (int i = 0; i < kResultTabCount; ++i)
+    if (words == tab_title(ResultTab(i))) return true;
+  return false;
+}
+
+// Is `word` one of a tab title's words, in any case ("Flow", "events")?
 bool tab_word(std::string_view word) {
-  auto lower = [](std::string_view w) {
-    std::string out(w);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
+  auto same = [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
   };
-  const std::string w = lower(word);
   for (int i = 0; i < kResultTabCount; ++i) {
-    const std::string title = lower(tab_title(ResultTab(i)));
-    for (size_t at = title.find(w); at != std::string::npos; at = title.find(w, at + 1))
-      if ((at == 0 || title[at - 1] == ' ') &&
-          (at + w.size() == title.size() || title[at + w.size()] == ' '))
-        return true;
+    std::istringstream words(tab_title(ResultTab(i)));
+    for (std::string w; words >> w;)
+      if (std::ranges::equal(w, word, same)) return true;
   }
   return false;
 }
@@ -68,12 +71,7 @@ void check_tab_mentions(const lessons::LessonDef& l, const lessons::Step& s, std
     const std::string_view one(text.data() + w1, at - w1);
     const size_t w2 = w1 > 0 && text[w1 - 1] == ' ' ? word_before(w1 - 1) : w1;
     const std::string_view two(text.data() + w2, at - w2);
-    auto is_title = [](std::string_view words) {
-      for (int i = 0; i < kResultTabCount; ++i)
-        if (words == tab_title(ResultTab(i))) return true;
-      return false;
-    };
-    if (one.empty() || is_title(one) || is_title(two) || !tab_word(one)) continue;
+    if (one.empty() || is_tab_title(one) || is_tab_title(two) || !tab_word(one)) continue;
     add(errors, l.text_file + ":" + std::to_string(s.md_line) + ": step '" + s.title + "': '" +
                     std::string(two) + " tab' names no tab; the tab row shows " + tab_titles());
   }
