@@ -5,6 +5,7 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <mutex>
 #include <sstream>
@@ -14,6 +15,7 @@
 
 #include "device/emu/memory_checks.hpp"
 #include "device/emu/memory_record.hpp"
+#include "device/trace/memory_access.hpp"
 
 namespace coop::emu::detail {
 namespace {
@@ -22,6 +24,8 @@ struct LineCache {
   std::mutex mutex;
   std::unordered_map<uint32_t, uint16_t> lines;  // code offset -> kernel source line (0: unknown)
 };
+// A code offset entered in the cache whose line is being looked up.
+constexpr uint16_t kLineUnresolved = 0xffff;
 
 // Never destroyed, like memory_checks' registry: a trace saved at exit may still look lines up.
 LineCache& line_cache() {
@@ -105,22 +109,43 @@ uintptr_t executable_load_bias() {
   return bias;
 }
 
-void fill_access_lines(Event* events, uint64_t count) {
+void number_events(Event* events, uint64_t count, bool accesses,
+                   std::span<const BufferInfo> buffers) {
+  if (!accesses) {
+    for (uint64_t i = 0; i < count; ++i) events[i].sequence = uint32_t(i);
+    return;
+  }
   LineCache& cache = line_cache();
   std::lock_guard<std::mutex> lock(cache.mutex);
+  // A launch runs a few dozen code places: a small table in front of the cache answers nearly
+  // every access. Places the cache does not know yet are looked up together after the pass, and
+  // the accesses at them get their line then.
+  struct Near {
+    uint32_t code = ~0u;
+    uint16_t line = 0;
+    bool known = false;
+  };
+  std::array<Near, 256> near{};
   std::vector<uint32_t> missing;
+  std::vector<uint64_t> pending;
   for (uint64_t i = 0; i < count; ++i) {
-    const Event& e = events[i];
-    if ((e.flags & kFlagInstrumented) && !cache.lines.contains(e.group_id)) {
-      cache.lines.emplace(e.group_id, 0);
-      missing.push_back(e.group_id);
+    Event& e = events[i];
+    e.sequence = uint32_t(i);
+    if (!(e.flags & kFlagInstrumented)) continue;
+    type_recorded_access(e, buffers);
+    Near& n = near[(e.group_id * 0x9E3779B1u) >> 24];
+    if (n.code != e.group_id) {
+      const auto [at, fresh] = cache.lines.try_emplace(e.group_id, kLineUnresolved);
+      if (fresh) missing.push_back(e.group_id);
+      n = {e.group_id, at->second, at->second != kLineUnresolved};
     }
+    if (n.known) e.line = n.line;
+    else pending.push_back(i);
   }
   if (!missing.empty())
     for (const auto& [offset, frame] : frames_from_addr2line(missing))
       cache.lines[offset] = frame.line;
-  for (uint64_t i = 0; i < count; ++i)
-    if (events[i].flags & kFlagInstrumented) events[i].line = cache.lines[events[i].group_id];
+  for (const uint64_t i : pending) events[i].line = cache.lines[events[i].group_id];
 }
 
 std::string code_place(uint32_t code, uint16_t* line) {

@@ -101,7 +101,6 @@ class EmuExecutor final : public Executor {
     o.watchdog_seconds = options_.timeout_seconds;
     o.progress = options_.progress;
     Status status = emu::emulate(request, o, trace);
-    if (request.record_memory) type_recorded_accesses(trace);
     finalize_trace(trace);
     return status;
   }

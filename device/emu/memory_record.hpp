@@ -18,12 +18,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "device/trace/event.hpp"
 #include "device/trace/instrumented_flag.hpp"
+#include "device/trace/trace.hpp"
 
 // The first byte of the executable's image, defined by the linker: recorded accesses keep their
 // code addresses as offsets from it (group_id), which stay the same from run to run.
@@ -103,9 +105,13 @@ struct GlobalRange {
 // The registered global allocations, sorted, for a launch's snapshot.
 std::vector<GlobalRange> global_memory_snapshot();
 
-// Fills Event::line of a finished launch's instrumented accesses from the executable's line
-// tables (their group_id holds the code address).
-void fill_access_lines(Event* events, uint64_t count);
+// Numbers a finished launch's events in order. With `accesses` (memory was recorded), its
+// instrumented accesses also get their Event::line from the executable's line tables (their
+// group_id holds the code address) and their value type from `buffers`
+// (type_recorded_access). One pass: the events of a large launch are far more than the caches
+// hold.
+void number_events(Event* events, uint64_t count, bool accesses,
+                   std::span<const BufferInfo> buffers);
 
 // What the loader added to the executable's link-time addresses (its line tables count from
 // there): 0 unless it is position-independent.

@@ -7,7 +7,6 @@
 //   [SECTION] Stepping a warp
 //   [SECTION] Deadlock reports
 //   [SECTION] The worker loop and emulate()
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <bit>
@@ -691,13 +690,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   L.event_slots = req.trace ? std::min<uint64_t>(req.capacity + slack, 0xffffffffull) : 0;
   trace.events.clear();
   trace.events.resize(L.event_slots);
-  L.events = trace.events.data();
-  // Millions of events fill fresh memory: 2 MiB pages cut the page faults 512-fold.
-  if (L.event_slots * sizeof(Event) >= (size_t(4) << 20)) {
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(L.events) + (2u << 20) - 1) & ~uintptr_t((2u << 20) - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(L.events + L.event_slots)) & ~uintptr_t((2u << 20) - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-  }
+  L.events = trace.events.data();  // large arrays come in 2 MiB pages (event_memory.hpp)
   L.request = &req;
   L.options = &options;
   L.block_threads = uint32_t(req.config.block.count());
@@ -770,8 +763,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   }
   const uint64_t kept = std::min<uint64_t>(out, req.trace ? req.capacity : 0);
   trace.events.resize(kept);
-  for (uint64_t i = 0; i < kept; ++i) trace.events[i].sequence = uint32_t(i);
-  if (L.record_memory) fill_access_lines(trace.events.data(), kept);
+  number_events(trace.events.data(), kept, L.record_memory, trace.header.buffers);
   if (!req.trace) attempts = 0;
   trace.header.capacity = req.capacity;
   trace.header.attempts = attempts;

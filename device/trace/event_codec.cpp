@@ -1,6 +1,5 @@
 #include "device/trace/event_codec.hpp"
 
-#include <sys/mman.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -109,14 +108,6 @@ Status unpack_events(std::string_view packed, uint64_t count, EventVector& out) 
   // up front only as far as the compressed size makes plausible and otherwise grows with what
   // really decompresses: a few damaged bytes cannot claim gigabytes.
   out.reserve(size_t(std::min<uint64_t>(count, packed.size() * kMostPlausibleRatio / kRecord + 1)));
-  // Millions of events land in fresh memory: ask for 2 MiB pages to cut the page faults.
-  if (out.capacity() * kRecord >= (size_t(4) << 20)) {
-    const uintptr_t a = (reinterpret_cast<uintptr_t>(out.data()) + (2u << 20) - 1) &
-                        ~uintptr_t((2u << 20) - 1);
-    const uintptr_t b =
-        reinterpret_cast<uintptr_t>(out.data() + out.capacity()) & ~uintptr_t((2u << 20) - 1);
-    if (b > a) madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
-  }
   DecompressContext dctx;
   ZSTD_DCtx_setParameter(dctx.p, ZSTD_d_windowLogMax, kMaxWindowLog);
   auto chunk = std::make_unique_for_overwrite<unsigned char[]>(kChunk * kRecord);

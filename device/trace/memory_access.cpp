@@ -82,25 +82,6 @@ uint32_t shared_wavefronts(std::span<const LaneAccess> lanes) {
   return over_phases(lanes, [](uint32_t a, uint32_t b) { return a + b; });
 }
 
-void type_recorded_accesses(Trace& trace) {
-  const std::vector<BufferInfo>& buffers = trace.header.buffers;
-  if (buffers.empty()) return;
-  for (Event& e : trace.events) {
-    const bool access = e.kind == EventKind::Load || e.kind == EventKind::Store;
-    if (!access || !(e.flags & kFlagInstrumented)) continue;
-    const bool shared = e.flags & kFlagShared;
-    for (const BufferInfo& b : buffers) {
-      if (b.shared != shared || e.address < b.base || e.address + e.extra > b.base + b.bytes)
-        continue;
-      // Narrower integers keep their unsigned reading: the bits recorded are not sign-extended.
-      const bool whole_element =
-          b.element_size == e.extra && e.extra >= 4 && (e.address - b.base) % b.element_size == 0;
-      if (whole_element && b.type != ValueType::None) e.value_type = b.type;
-      break;
-    }
-  }
-}
-
 std::vector<MemoryRequest> memory_requests(const Trace& trace) {
   const uint64_t block_threads = std::max<uint64_t>(trace.header.launch.block.count(), 1);
   // A request: (block, warp, instruction, kind, execution count). An instruction is its code

@@ -102,10 +102,23 @@ struct LineMemoryStats {
 // records its value, not its size) the size of its value type.
 uint32_t access_bytes(const Event& e);
 
-// Gives each instrumented access that is one whole element of a named buffer (TraceHeader::buffers)
+// Gives an instrumented access that is one whole element of a named buffer (TraceHeader::buffers)
 // that buffer's value type, so that its value reads as the kernel's float or int: the
 // instrumentation itself knows only sizes.
-void type_recorded_accesses(Trace& trace);
+inline void type_recorded_access(Event& e, std::span<const BufferInfo> buffers) {
+  const bool access = e.kind == EventKind::Load || e.kind == EventKind::Store;
+  if (!access || !(e.flags & kFlagInstrumented)) return;
+  const bool shared = e.flags & kFlagShared;
+  for (const BufferInfo& b : buffers) {
+    if (b.shared != shared || e.address < b.base || e.address + e.extra > b.base + b.bytes)
+      continue;
+    // Narrower integers keep their unsigned reading: the bits recorded are not sign-extended.
+    const bool whole_element =
+        b.element_size == e.extra && e.extra >= 4 && (e.address - b.base) % b.element_size == 0;
+    if (whole_element && b.type != ValueType::None) e.value_type = b.type;
+    return;
+  }
+}
 
 // The analysis of one launch, ordered by line, space and kind.
 std::vector<LineMemoryStats> analyze_memory(const Trace& trace);

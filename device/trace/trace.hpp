@@ -11,6 +11,7 @@
 #include "device/launch/device_props.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/trace/event.hpp"
+#include "device/trace/event_memory.hpp"
 
 namespace coop {
 
@@ -64,7 +65,8 @@ struct TraceHeader {
 
 // An allocator that leaves new elements uninitialised. Recorders size the event array to the full
 // capacity up front and write slot `sequence` directly; with value-initialisation that would
-// touch (and make resident) every page of a capacity that is mostly never used.
+// touch (and make resident) every page of a capacity that is mostly never used. Large arrays come
+// from event_memory.hpp, which keeps freed ones for the next launch's trace.
 template <class T>
 struct UninitializedAllocator : std::allocator<T> {
   template <class U>
@@ -72,6 +74,15 @@ struct UninitializedAllocator : std::allocator<T> {
     using other = UninitializedAllocator<U>;
   };
   using std::allocator<T>::allocator;
+  T* allocate(size_t n) {
+    if (n >= kEventMemoryBlockBytes / sizeof(T))
+      return static_cast<T*>(take_event_memory(n * sizeof(T)));
+    return std::allocator<T>::allocate(n);
+  }
+  void deallocate(T* p, size_t n) noexcept {
+    if (n >= kEventMemoryBlockBytes / sizeof(T)) return give_event_memory(p, n * sizeof(T));
+    std::allocator<T>::deallocate(p, n);
+  }
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     if constexpr (sizeof...(Args) == 0) ::new (static_cast<void*>(p)) U;
