@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "device/trace/memory_access.hpp"
+
 namespace coop::race {
 namespace {
 
@@ -50,11 +52,44 @@ std::vector<uint32_t> clusters_of_blocks(const LaunchConfig& launch) {
   return out;
 }
 
+WrittenWords::WrittenWords(const Trace& trace, uint32_t block_threads) {
+  size_t writes = 0;
+  const auto writes_memory = [](const Event& e) {
+    return e.kind == EventKind::Store || e.kind == EventKind::Atomic ||
+           (e.kind == EventKind::CopyIssue && e.rank == 0);
+  };
+  for (const Event& e : trace.events) writes += writes_memory(e);
+  // About 16 bits a written word: few reads of unwritten words meet a collision.
+  const size_t bits = std::bit_ceil(std::clamp<size_t>(writes * 16, 1u << 12, size_t(1) << 30));
+  bits_.assign(bits / 64, 0);
+  mask_ = bits - 1;
+  for (const Event& e : trace.events) {
+    if (!writes_memory(e)) continue;
+    const bool shared = in_shared_memory(e);
+    const WordKey first{shared, shared ? shared_owner(e, block_threads) : 0, 0};
+    mark(first, shared_offset_of(e), e.kind == EventKind::CopyIssue ? e.extra : access_bytes(e));
+  }
+}
+
+void WrittenWords::mark(const WordKey& first_word, uint64_t address, uint32_t bytes) {
+  WordKey key = first_word;
+  for (key.word = address / kWordBytes; key.word * kWordBytes < address + bytes; ++key.word)
+    bits_[bit(key) / 64] |= uint64_t(1) << (bit(key) % 64);
+}
+
+bool WrittenWords::any(const WordKey& first_word, uint64_t address, uint32_t bytes) const {
+  WordKey key = first_word;
+  for (key.word = address / kWordBytes; key.word * kWordBytes < address + bytes; ++key.word)
+    if (bits_[bit(key) / 64] >> (bit(key) % 64) & 1) return true;
+  return false;
+}
+
 ShadowMemory::ShadowMemory(const Trace& trace, const std::vector<ThreadState>& threads)
     : trace_(trace),
       threads_(threads),
       block_threads_(uint32_t(std::max<uint64_t>(trace.header.launch.block.count(), 1))),
-      cluster_of_block_(clusters_of_blocks(trace.header.launch)) {}
+      cluster_of_block_(clusters_of_blocks(trace.header.launch)),
+      written_(trace, block_threads_) {}
 
 void ShadowMemory::observe(uint32_t t, const WordKey& key, uint32_t first, uint32_t last) {
   if (last < first || last == 0) return;
@@ -84,6 +119,7 @@ bool ShadowMemory::ordered(const Stamp& before, uint32_t t, const WordKey& key) 
 
 void ShadowMemory::access(const WordKey& first_word, uint64_t address, uint32_t bytes,
                           const Stamp& stamp) {
+  if (stamp.kind == AccessKind::Read && !written_.any(first_word, address, bytes)) return;
   const uint64_t end = address + bytes;
   for (uint64_t w = address / kWordBytes; w * kWordBytes < end; ++w) {
     WordKey key = first_word;

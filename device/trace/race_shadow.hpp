@@ -50,6 +50,22 @@ struct WordKeyHash {
   }
 };
 
+// The words that some access of a launch may write: its stores, its atomics (the detector takes
+// every atomic as a possible writer) and its asynchronous copies' destinations, as a hashed bit
+// set. A collision can only make a word look written.
+class WrittenWords {
+ public:
+  WrittenWords(const Trace& trace, uint32_t block_threads);
+  bool any(const WordKey& first_word, uint64_t address, uint32_t bytes) const;
+
+ private:
+  size_t bit(const WordKey& key) const { return WordKeyHash()(key) & mask_; }
+  void mark(const WordKey& first_word, uint64_t address, uint32_t bytes);
+
+  std::vector<uint64_t> bits_;
+  size_t mask_ = 0;
+};
+
 class ShadowMemory {
  public:
   ShadowMemory(const Trace& trace, const std::vector<ThreadState>& threads);
@@ -78,6 +94,10 @@ class ShadowMemory {
   const std::vector<ThreadState>& threads_;
   uint32_t block_threads_;
   std::vector<uint32_t> cluster_of_block_;
+  // A plain read of a word nothing writes races with nothing, and is not kept: a word that every
+  // thread reads, a kernel's input, would otherwise keep one stamp per reader, and each read
+  // would be checked against all of them.
+  WrittenWords written_;
   std::unordered_map<WordKey, std::vector<Stamp>, WordKeyHash> words_;
   struct Observed {
     uint32_t first = 0, last = 0;
