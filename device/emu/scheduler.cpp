@@ -491,6 +491,7 @@ void fill_window(Worker& worker, unsigned window_units) {
                      z = origin.z * c.z + local.z;
       const uint64_t rank = x + uint64_t(cfg.grid.x) * (y + uint64_t(cfg.grid.y) * z);
       worker.resident.push_back(make_block(worker, uint32_t(rank)));
+      ++worker.ready_changes;
     }
   }
 }
@@ -506,6 +507,7 @@ void retire_finished(Worker& worker) {
     b->partition_sites.clear();
     if (!skipped.empty()) worker.launch->fail(skipped);
   }
+  ++worker.ready_changes;
   if (worker.launch->request->config.mode != LaunchMode::Cluster) {
     std::erase_if(res, [](const std::unique_ptr<Block>& b) { return b->live == 0; });
     return;
@@ -579,14 +581,19 @@ void run_seeded(Worker& worker, unsigned window_units) {
   LaunchState& L = *worker.launch;
   const bool its = L.options->schedule == Schedule::Its;
   std::vector<std::pair<Block*, Warp*>> ready;
-  uint64_t next_check = 1u << 14;
+  uint64_t next_check = 1u << 14, ready_as_of = ~0ull;
   while (!L.failed.load(std::memory_order_relaxed)) {
     fill_window(worker, window_units);
     if (worker.resident.empty()) break;
-    ready.clear();
-    for (auto& block : worker.resident)
-      for (Warp& warp : block->warps)
-        if (warp.runnable | warp.pending) ready.emplace_back(block.get(), &warp);
+    // The same list, in the same order, as long as no warp's readiness changed: most steps stop
+    // at a load or store and leave every warp as able to move as before.
+    if (ready_as_of != worker.ready_changes) {
+      ready.clear();
+      for (auto& block : worker.resident)
+        for (Warp& warp : block->warps)
+          if (warp.runnable | warp.pending) ready.emplace_back(block.get(), &warp);
+      ready_as_of = worker.ready_changes;
+    }
     if (ready.empty()) {
       if (recover_or_report_deadlock(worker)) continue;
       break;

@@ -228,6 +228,9 @@ struct Worker {
   uint64_t seq_next = 0, seq_end = 0;
   uint64_t recorded = 0;  // events offered by this worker (kept or not)
   uint64_t rng = 0;
+  // Raised whenever a resident warp starts or stops having lanes that can move, and when blocks
+  // come or go: the seeded schedules rebuild their list of warps to pick from only then.
+  uint64_t ready_changes = 0;
   bool stack_overflow = false;
   // Above zero while the running lane is in code that must finish before any other lane runs (a
   // cuda::barrier's completion function): its accesses are not step points (NoAccessSteps).
@@ -300,10 +303,12 @@ Lane& current_lane();
 inline void set_state(Lane& lane, LaneState state) {
   Warp& w = lane.block->warps[lane.warp];
   const uint32_t bit = 1u << lane.lane;
+  const bool could_move = w.runnable | w.pending;
   w.runnable &= ~bit;
   w.pending &= ~bit;
   if (state == LaneState::Runnable) w.runnable |= bit;
   if (state == LaneState::Pending) w.pending |= bit;
+  if (could_move != bool(w.runnable | w.pending)) ++t_worker->ready_changes;
   if (state == LaneState::Done && lane.state != LaneState::Done) {
     w.live &= ~bit;
     if (--lane.block->live == 0) finish_block_clock(*t_worker->launch, *lane.block);
