@@ -30,12 +30,12 @@ __global__ void haxpy(int n, half a, const half *x, half *y) {
   for (int i = start; i < n; i += stride) y[i] = __hfma(a, x[i], y[i]);
 }
 
-// Two halves per thread: n counts halves, so n/2 half2 values.
+// Two halves per thread: n counts halves, so n/2 half2 values, streamed (__ldcs, __stcs).
 __global__ void haxpy2(int n, half a, const half2 *x, half2 *y) {
   int start = threadIdx.x + blockDim.x * blockIdx.x;
   int stride = blockDim.x * gridDim.x;
   half2 a2 = __halves2half2(a, a);
-  for (int i = start; i < n / 2; i += stride) y[i] = __hfma2(a2, x[i], y[i]);
+  for (int i = start; i < n / 2; i += stride) __stcs(&y[i], __hfma2(a2, __ldcs(&x[i]), y[i]));
 }
 
 // One partial sum per warp: each lane's fma chain over a grid-stride loop, then the warp's tree.
@@ -44,7 +44,7 @@ __global__ void bf16_dot(int n, const __nv_bfloat16 *x, const __nv_bfloat16 *y,
   int start = threadIdx.x + blockDim.x * blockIdx.x;
   int stride = blockDim.x * gridDim.x;
   __nv_bfloat16 sum = __float2bfloat16(0.0f);
-  for (int i = start; i < n; i += stride) sum = __hfma(x[i], y[i], sum);
+  for (int i = start; i < n; i += stride) sum = __hfma(__ldg(&x[i]), __ldg(&y[i]), sum);
   for (int offset = 16; offset > 0; offset /= 2)
     sum = __hadd(sum, __shfl_down_sync(0xffffffff, sum, offset));
   if (threadIdx.x % 32 == 0) per_warp[start / 32] = sum;
