@@ -12,10 +12,13 @@
 //     are rounded correctly here, as an H200 rounds them for every input; htanh_approx is the
 //     hardware's approximation (tanh.approx), which this correctly rounded tanh differs from in
 //     the last place for about a fifth of halves and 3% of bfloat16 values.
-// Half shuffles and __ldg are the emulator's templates (device/emu/cg/warp_intrinsics.hpp,
-// device_functions.hpp); the traces they record are those of the GPU backend's wrappers.
+// Shuffles of these types and __ldg, __ldcs, ... are the emulator's templates for any type
+// (device/emu/cg/warp_intrinsics.hpp, device_functions.hpp); a pair, which has its own copy
+// operations, moves between lanes as its bytes (device/emu/cg/record.hpp). Their traces are those
+// the GPU backend's wrappers record.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "device/coop/atomic_flags.hpp"
@@ -52,7 +51,7 @@ concept AtomicValue = std::is_same_v<T, int> || std::is_same_v<T, unsigned int> 
 
 // Replaces *address by update(*address) atomically and returns the value it replaced. CUDA's
 // __half2 and __nv_bfloat162 have their own copy operations, which std::atomic_ref refuses: they
-// are updated through an unsigned integer of their size, which holds their bits as it is.
+// are updated through an unsigned integer of their size, which holds their bytes as they are.
 template <class T, class Update>
 T exchange_atomically(T* address, Update update) {
   if constexpr (std::is_trivially_copyable_v<T>) {
@@ -62,18 +61,15 @@ T exchange_atomically(T* address, Update update) {
     }
     return old;
   } else {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "an atomic of 4 or 8 bytes");
+    static_assert(cg::detail::kBytesValue<T> && (sizeof(T) == 4 || sizeof(T) == 8));
     using Raw = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    using cg::detail::carried_bits, cg::detail::carried_value;
     std::atomic_ref<Raw> ref(*reinterpret_cast<Raw*>(address));
     Raw seen = ref.load(std::memory_order_relaxed);
-    T old;
-    Raw next;
-    do {
-      memcpy(static_cast<void*>(&old), &seen, sizeof(T));
-      const T updated = update(old);
-      memcpy(&next, static_cast<const void*>(&updated), sizeof(T));
-    } while (!ref.compare_exchange_weak(seen, next, std::memory_order_relaxed));
-    return old;
+    while (!ref.compare_exchange_weak(seen, Raw(carried_bits(update(carried_value<T>(seen)))),
+                                      std::memory_order_relaxed)) {
+    }
+    return carried_value<T>(seen);
   }
 }
 
