@@ -2,11 +2,13 @@
 // Mixed precision as a well-known blog post on fp16 writes it: haxpy (y = a*x + y) on `half` with
 // __hfma and on `half2` with __hfma2 (two values per thread), the host filling its arrays with
 // __float2half and __floats2half2_rn and reading them back with __half2float, __low2float and
-// __high2float. Then a bfloat16 dot product (each thread's __hfma chain, a warp's __shfl_down_sync
-// and __hadd tree), atomicAdd on half, half2 and bfloat16 counters, and the rounded conversions.
-// Every device result is compared bit for bit with a host reference: an fma of these formats is
-// exact in double (the products have at most 22 significant bits and the terms are close), so
-// CUDA's host __double2half / __double2bfloat16 of the double result is the correctly rounded one.
+// __high2float. Then fp8 stores, a bfloat16 dot product (each thread's __hfma chain, a warp's
+// __shfl_down_sync and __hadd tree), a half2 butterfly with __shfl_xor_sync, atomicAdd on half,
+// half2 and bfloat16 counters, and rounding edge cases.
+// Every device result is compared bit for bit with a host reference: the fmas here are exact in
+// double (a half fma always is; the bfloat16 inputs are small eighths), so CUDA's host
+// __double2half / __double2bfloat16 of the double result is the correctly rounded one.
+#include <cuda_fp8.h>  // first: it includes cuda_fp16.h and cuda_bf16.h itself
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -48,6 +50,19 @@ __global__ void bf16_dot(int n, const __nv_bfloat16 *x, const __nv_bfloat16 *y,
   for (int offset = 16; offset > 0; offset /= 2)
     sum = __hadd(sum, __shfl_down_sync(0xffffffff, sum, offset));
   if (threadIdx.x % 32 == 0) per_warp[start / 32] = sum;
+}
+
+// Halves narrowed to 8-bit floats (e4m3, saturating), as mixed-precision code stores them.
+__global__ void to_fp8(int n, const half *x, __nv_fp8_e4m3 *out) {
+  for (int i = threadIdx.x + blockDim.x * blockIdx.x; i < n; i += blockDim.x * gridDim.x)
+    out[i] = __nv_fp8_e4m3(x[i]);
+}
+
+// A warp's half2 sum by butterfly: every lane ends with the sum of both halves over the warp.
+__global__ void half2_warp_sum(half2 *sums) {
+  half2 v = __floats2half2_rn(threadIdx.x, -0.5f * threadIdx.x);
+  for (int mask = 16; mask > 0; mask /= 2) v = __hadd2(v, __shfl_xor_sync(0xffffffff, v, mask));
+  sums[threadIdx.x] = v;
 }
 
 // Counters whose every partial sum is exact, so the order the atomics land in cannot matter.
@@ -109,6 +124,14 @@ int main() {
   for (int i = 0; i < n; i++)
     expect(bits(out[i]) == bits(__double2half(d(ha) * d(x[i]) + d(y[i]))), "haxpy", i);
 
+  // The same x in fp8, against the toolkit's host conversion.
+  __nv_fp8_e4m3 *d_f8;
+  std::vector<__nv_fp8_e4m3> f8(n);
+  CHECK(cudaMalloc(&d_f8, n));
+  to_fp8<<<4, 128>>>(n, d_x, d_f8);
+  CHECK(cudaMemcpy(f8.data(), d_f8, n, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) expect(f8[i].__x == __nv_fp8_e4m3(x[i]).__x, "fp8", i);
+
   // half2: the same arrays packed two by two, y filled again from floats.
   std::vector<half2> x2(n / 2), y2(n / 2), out2(n / 2);
   for (int i = 0; i < n / 2; i++) {
@@ -155,6 +178,17 @@ int main() {
     expect(bits(bw[w]) == bits(lane[0]), "bf16 dot", w);
     dot += __bfloat162float(bw[w]);
   }
+
+  // Lanes 0..31 sum to 496 and -248, exactly, in any order.
+  half2 *d_sums;
+  std::vector<half2> sums(32);
+  CHECK(cudaMalloc(&d_sums, 32 * sizeof(half2)));
+  half2_warp_sum<<<1, 32>>>(d_sums);
+  CHECK(cudaMemcpy(sums.data(), d_sums, 32 * sizeof(half2), cudaMemcpyDeviceToHost));
+  float lanes_low = 0, lanes_high = 0;
+  for (int l = 0; l < 32; l++) lanes_low += float(l), lanes_high += -0.5f * l;
+  for (int l = 0; l < 32; l++)
+    expect(__low2float(sums[l]) == lanes_low && __high2float(sums[l]) == lanes_high, "half2 sum", l);
 
   half *d_h;
   half2 *d_h2;
