@@ -1,5 +1,6 @@
 // The device functions CUDA programs call that are plain arithmetic on the host: bit
-// intrinsics, fast-math variants, min/max overloads, __ldg, clock64(), clock(). Included by runtime.hpp.
+// intrinsics, fast-math variants, min/max overloads, __ldg and the cache-hinted loads and stores,
+// clock64(), clock(). Included by runtime.hpp.
 #pragma once
 
 #include <bit>
@@ -7,6 +8,7 @@
 #include <cstdint>
 #include <ctime>
 #include <source_location>
+#include <type_traits>
 
 #include "device/emu/emu_api.hpp"
 
@@ -87,6 +89,29 @@ template <class T>
 T __ldg(const T* p) {  // NOLINT: a read-only load is a load
   return *p;
 }
+// The loads and stores with a cache hint (cache at all levels, streaming, write-through...): the
+// emulator has no caches, so each is a plain load or store.
+#define COOP_HINTED_LOAD(NAME) \
+  template <class T>           \
+  T NAME(const T* p) {         \
+    return *p;                 \
+  }
+#define COOP_HINTED_STORE(NAME) \
+  template <class T>            \
+  void NAME(T* p, std::type_identity_t<T> value) { \
+    *p = value;                 \
+  }
+COOP_HINTED_LOAD(__ldcg)
+COOP_HINTED_LOAD(__ldca)
+COOP_HINTED_LOAD(__ldcs)
+COOP_HINTED_LOAD(__ldlu)
+COOP_HINTED_LOAD(__ldcv)
+COOP_HINTED_STORE(__stwb)
+COOP_HINTED_STORE(__stcg)
+COOP_HINTED_STORE(__stcs)
+COOP_HINTED_STORE(__stwt)
+#undef COOP_HINTED_LOAD
+#undef COOP_HINTED_STORE
 inline void __threadfence_block() {}   // NOLINT: emulated threads of a block share one OS thread
 inline void __threadfence_system() {}  // NOLINT
 // [SECTION] Time, in the emulator's modelled cycles (device/emu/modelled_time.hpp): a spin on

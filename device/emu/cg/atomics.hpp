@@ -49,6 +49,30 @@ concept AtomicValue = std::is_same_v<T, int> || std::is_same_v<T, unsigned int> 
                       std::is_same_v<T, unsigned long long> || std::is_same_v<T, long long> ||
                       std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+// Replaces *address by update(*address) atomically and returns the value it replaced. CUDA's
+// __half2 and __nv_bfloat162 have their own copy operations, which std::atomic_ref refuses: they
+// are updated through an unsigned integer of their size, which holds their bytes as they are.
+template <class T, class Update>
+T exchange_atomically(T* address, Update update) {
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load(std::memory_order_relaxed);
+    while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
+    }
+    return old;
+  } else {
+    static_assert(cg::detail::kBytesValue<T> && (sizeof(T) == 4 || sizeof(T) == 8));
+    using Raw = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    using cg::detail::carried_bits, cg::detail::carried_value;
+    std::atomic_ref<Raw> ref(*reinterpret_cast<Raw*>(address));
+    Raw seen = ref.load(std::memory_order_relaxed);
+    while (!ref.compare_exchange_weak(seen, Raw(carried_bits(update(carried_value<T>(seen)))),
+                                      std::memory_order_relaxed)) {
+    }
+    return carried_value<T>(seen);
+  }
+}
+
 // One atomic read-modify-write, executed in lock-step with the warp's other lanes at this site.
 // Records the operand and the old value (the order atomics landed in); the order among lanes
 // and blocks is the hardware's to choose, so the event is marked nondeterministic.
@@ -57,10 +81,7 @@ COOP_EMU_UNRECORDED T atomic_rmw(T* address, T operand, Op op, int line, Update 
                                  uint16_t flags = 0) {
   const emu::PlainStep step = emu::step_plain(uint16_t(line), op);
   emu::check_atomic(address, sizeof(T), op == Op::AtomicStore || op == Op::AtomicExch, line);
-  std::atomic_ref<T> ref(*address);
-  T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
-  }
+  T old = exchange_atomically(address, update);
   Event e = memory_event(EventKind::Atomic, op, address, line, step.time);
   e.a = to_bits(operand);
   e.b = to_bits(old);

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -111,22 +112,49 @@ COOP_EMU_UNRECORDED inline uint64_t barrier(const emu::GroupRef& g, int line, co
   return call.out;
 }
 
+// A value that is its bytes though it has its own copy operations (CUDA's __half2 and
+// __nv_bfloat162): it moves between members as those bytes. The trace records it as the GPU
+// backend does (to_bits: no value for such a type), so traces of both backends still agree.
+template <class T>
+constexpr bool kBytesValue = sizeof(T) <= 8 && std::is_standard_layout_v<T> &&
+                             std::is_trivially_destructible_v<T>;
+template <class T>
+uint64_t carried_bits(const T& value) {
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    return to_bits(value);
+  } else {
+    uint64_t bits = 0;
+    memcpy(&bits, static_cast<const void*>(&value), sizeof(T));
+    return bits;
+  }
+}
+template <class T>
+T carried_value(uint64_t bits) {
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    return from_bits<T>(bits);
+  } else {
+    T value;
+    memcpy(static_cast<void*>(&value), &bits, sizeof(T));
+    return value;
+  }
+}
+
 // Runs a collective on `g`: every member passes `in`; the resolver computes each member's result.
 template <class T>
 COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
                                  emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
                                  uint32_t extra = 0, uint64_t* out2 = nullptr) {
   static_assert(
-      sizeof(T) <= 32 && std::is_trivially_copyable_v<T>,
+      sizeof(T) <= 32 && (std::is_trivially_copyable_v<T> || kBytesValue<T>),
       "cooperative_groups collectives take trivially copyable values of at most 32 bytes");
   // Values over 8 bytes travel by address (CollectiveCall::wide_bytes); the trace holds a hash.
   constexpr bool wide = sizeof(T) > 8;
   T result{};
-  const uint64_t bits = wide ? reinterpret_cast<uint64_t>(&in) : to_bits(in);
+  const uint64_t bits = wide ? reinterpret_cast<uint64_t>(&in) : carried_bits(in);
   const emu::CollectiveCall call =
       meet(g, line, EventKind::Collective, op, what, resolve, bits, arg, shared_arg,
            wide ? &result : nullptr, wide ? uint32_t(sizeof(T)) : 0);
-  if constexpr (!wide) result = from_bits<T>(call.out);
+  if constexpr (!wide) result = carried_value<T>(call.out);
   if (out2) *out2 = call.out2;
   if (!call.traced) return result;
   Event e = group_event(EventKind::Collective, g, line);
