@@ -16,11 +16,11 @@ COOP_HD constexpr ValueType value_type_of() {
   if constexpr (std::is_same_v<U, bool>) return ValueType::Bool;
   else if constexpr (std::is_same_v<U, float>) return ValueType::F32;
   else if constexpr (std::is_same_v<U, double>) return ValueType::F64;
-  else if constexpr (std::is_integral_v<U> && sizeof(U) <= 4 && std::is_signed_v<U>) return ValueType::I32;
-  else if constexpr (std::is_integral_v<U> && sizeof(U) <= 4) return ValueType::U32;
-  else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) return ValueType::I64;
-  else if constexpr (std::is_integral_v<U>) return ValueType::U64;
-  else return ValueType::None;
+  // Nested, so that no sizeof is formed for a type without one (cudaMalloc on a void**).
+  else if constexpr (std::is_integral_v<U>) {
+    if constexpr (sizeof(U) <= 4) return std::is_signed_v<U> ? ValueType::I32 : ValueType::U32;
+    else return std::is_signed_v<U> ? ValueType::I64 : ValueType::U64;
+  } else return ValueType::None;
 }
 
 // A value wider than 8 bytes (a uint4, a struct: collectives take up to 32) is recorded as the
