@@ -15,6 +15,12 @@
 
 namespace coop::byo {
 
+// A trace's last launch counts the launches too large to trace (more threads than a trace holds,
+// kMaxTracedThreads), which ran untraced, in these parameters: how many, and which
+// ("kernel <<<grid, block>>> xN, ...").
+inline constexpr const char* kTooLargeCount = "launches too large to trace";
+inline constexpr const char* kTooLargeKinds = "too large to trace";
+
 class ProgramTraces {
  public:
   // Options from the environment coopviz sets: capacity, seed, launch overrides, and for the
@@ -65,6 +71,9 @@ class ProgramTraces {
  private:
   // Whether this launch of its kind is traced; counts it.
   bool traces_next(const std::string& kind);
+  // A launch of more threads than a trace holds runs untraced: said once, and counted.
+  void count_too_large(const std::string& kind, const ErasedLaunch& launch,
+                       const LaunchConfig& run);
   // The event slots a traced launch may fill within the memory limit.
   uint64_t capacity_within_limit() const;
   // After a traced launch given `capacity` of the `asked` slots: once the limit is reached, says
@@ -80,6 +89,8 @@ class ProgramTraces {
     uint64_t launched = 0;
     size_t traced_at = SIZE_MAX;  // its last traced launch (an index into the trace's launches)
     uint64_t untraced = 0;        // launched since then untraced
+    uint64_t too_large = 0;       // launched untraced since too large to trace
+    std::string shape;            // "kernel <<<grid, block>>>", for those
   };
   std::map<std::string, Kind> kinds_;  // by kernel, grid, block and dynamic shared memory
   bool counts_changed_ = false;        // untraced counts not yet written

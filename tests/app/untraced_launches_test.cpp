@@ -101,6 +101,33 @@ TEST(UntracedLaunches, JsonCountsTheUntracedLaunches) {
   EXPECT_EQ(j["launches"][0]["untraced"], 4);
 }
 
+// A launch of more threads than a trace holds runs untraced, as public programs' oversized grids
+// do on a GPU: said in one line when it runs, counted in the trace and at the end, its work done.
+// (One run: its 16.8 M threads take about 2.5 s here.)
+TEST(UntracedLaunches, ALaunchTooLargeToTraceRunsUntracedAndIsCounted) {
+  const fs::path dir = coop::testing::fresh_folder("too_large");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("over_trace_limit.cu") + " --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("counted 65537: PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("kernel count_blocks <<<65537, 256>>> has 16777472 threads, more than "
+                       "the 16777216 a traced launch may have: it runs untraced"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("1 launch ran untraced, with more threads than a traced launch may have "
+                       "(count_blocks <<<65537, 256>>> x1)"),
+            std::string::npos)
+      << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 1u);  // the small launch only
+  const auto& params = launches->back().header.params;
+  EXPECT_EQ(params.at("launches too large to trace"), "1");
+  EXPECT_EQ(params.at("too large to trace"), "count_blocks <<<65537, 256>>> x1");
+  fs::remove_all(dir);
+}
+
 TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
   for (const char* bad : {"0", "some", "-1"}) {
     const coop::testing::Ran r = coopviz("run --backend emu --trace-launches " + std::string(bad) +
