@@ -128,6 +128,26 @@ TEST(UntracedLaunches, ALaunchTooLargeToTraceRunsUntracedAndIsCounted) {
   fs::remove_all(dir);
 }
 
+// A repeat that writes past its allocation's end (unchecked, as on a GPU) lands in the emulator's
+// device memory, not the host's heap: 2000 elements past it damaged malloc's bookkeeping when
+// device memory was the heap (the program aborted at its next free). --check-memory checks
+// repeats too and names the first such write.
+TEST(UntracedLaunches, ARepeatWritingPastItsAllocationLeavesTheHostHeapWhole) {
+  for (const char* past : {"3", "2000"}) {
+    const coop::testing::Ran r =
+        coopviz("run --backend emu " + program("overrun_allocation.cu") + " -- " + past);
+    EXPECT_EQ(r.exit_code, 0) << past << r.out << r.err;
+    EXPECT_NE(r.out.find("past the end of 1024: PASSED"), std::string::npos) << r.out << r.err;
+  }
+  const coop::testing::Ran checked =
+      coopviz("run --backend emu --check-memory " + program("overrun_allocation.cu"));
+  EXPECT_NE(checked.exit_code, 0);
+  EXPECT_NE(checked.err.find("wrote 4 bytes at d_values[1024] at overrun_allocation.cu:13, past "
+                             "the end of d_values, a 4096-byte allocation from cudaMalloc"),
+            std::string::npos)
+      << checked.err;
+}
+
 TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
   for (const char* bad : {"0", "some", "-1"}) {
     const coop::testing::Ran r = coopviz("run --backend emu --trace-launches " + std::string(bad) +
