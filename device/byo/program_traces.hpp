@@ -32,8 +32,9 @@ class ProgramTraces {
   Executor& exec() { return *exec_; }
   // The program file's name, for messages ("deadlock.cu").
   const std::string& file_name() const { return file_name_; }
-  // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
-  // also said on stderr with the kernel's name, since a program often does not check. A launch
+  // Runs one launch and keeps its trace (a failed one too, if it recorded anything); one written
+  // through an expression (table[i]<<<...>>>) is named by the kernel it reached. A failure is
+  // said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   // Which launches are traced: COOPVIZ_TRACE_LAUNCHES (all, first or N: the first N of each
   // kernel, grid, block and dynamic shared memory; default first); the others run untraced

@@ -127,6 +127,7 @@ cudaError_t launch(const LaunchRequest& r) {
   }
   ErasedLaunch e;
   e.name = r.name;
+  e.gpu.function = r.function;  // which kernel a launch through a pointer reached (its name)
   e.emu_body = r.body;
   progress_kernel(r.name);
   const Status s = device().launch(e, r.shape.config(), nullptr, nullptr, r.unhooked_body);

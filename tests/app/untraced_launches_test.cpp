@@ -148,6 +148,20 @@ TEST(UntracedLaunches, ARepeatWritingPastItsAllocationLeavesTheHostHeapWhole) {
       << checked.err;
 }
 
+// Kernels launched through one expression (table[k]<<<...>>>) with one shape are each traced
+// under their own names: the second is not a repeat of the first, run untraced and unchecked.
+TEST(UntracedLaunches, KernelsReachedThroughOneExpressionAreToldApart) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu --json " + program("kernel_table.cu"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["stdout"].get<std::string>().find("PASSED"), std::string::npos) << j["stdout"];
+  EXPECT_EQ(j["untraced_launches"], 0);
+  ASSERT_EQ(j["launches"].size(), 2u);
+  EXPECT_EQ(j["launches"][0]["kernel"], "add_ten");
+  EXPECT_EQ(j["launches"][1]["kernel"], "triple");
+}
+
 TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
   for (const char* bad : {"0", "some", "-1"}) {
     const coop::testing::Ran r = coopviz("run --backend emu --trace-launches " + std::string(bad) +
