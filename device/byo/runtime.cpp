@@ -142,6 +142,7 @@ cudaError_t launch(const LaunchRequest& r) {
     std::fflush(stdout);
     std::exit(1);  // the trace is written on the way out, with the launch that stopped
   }
+  if (take_device_assert()) return fail(cudaErrorAssert);  // sticky, as CUDA's
   const std::string& m = s.message();
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
     return fail(cudaErrorCooperativeLaunchTooLarge);
