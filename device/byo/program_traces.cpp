@@ -1,8 +1,5 @@
 #include "device/byo/program_traces.hpp"
 
-#include <cxxabi.h>
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,24 +26,6 @@ std::vector<Race> races_early_in(const Trace& trace) {
   early.header = trace.header;
   early.events.assign(trace.events.begin(), trace.events.begin() + long(kRaceEvents));
   return find_races(early);
-}
-
-// A launch written through an expression (fpDeriv[i]<<<...>>>, (*func)<<<...>>>) is named by
-// the kernel it reached: the symbol the program exports for it (programs link with -rdynamic),
-// demangled, without its parameters. Kernels reached through one expression are then told
-// apart, and a second kernel is never taken for a repeat of the first. Else: as written.
-std::string reached_kernel(const char* written, const void* function) {
-  const std::string name = written;
-  if (function == nullptr || name.find_first_of("[]()*.&-") == std::string::npos) return name;
-  Dl_info info{};
-  if (dladdr(function, &info) == 0 || info.dli_sname == nullptr || info.dli_saddr != function)
-    return name;
-  int status = 0;
-  char* plain = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-  std::string symbol = status == 0 && plain ? plain : info.dli_sname;
-  std::free(plain);
-  if (symbol.starts_with("void ")) symbol.erase(0, 5);  // a template's return type
-  return symbol.substr(0, symbol.find('('));
 }
 
 }  // namespace
@@ -153,15 +132,8 @@ void ProgramTraces::check_memory_limit(Trace& trace, uint64_t capacity, uint64_t
                trace.header.kernel.c_str());
 }
 
-Status ProgramTraces::launch(const ErasedLaunch& written, const LaunchConfig& config, void* stream,
+Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream,
                              bool (*before_traced)(), const std::function<void()>& unhooked) {
-  const std::string name = reached_kernel(written.name, written.gpu.function);
-  ErasedLaunch renamed;
-  if (name != written.name) {
-    renamed = written;
-    renamed.name = name.c_str();
-  }
-  const ErasedLaunch& launch = name != written.name ? renamed : written;
   if (!exec_) {
     std::fprintf(stderr, "coopviz: %s: kernel %s launched after cudaDeviceReset(): not traced\n",
                  file_name_.c_str(), launch.name);
@@ -170,7 +142,11 @@ Status ProgramTraces::launch(const ErasedLaunch& written, const LaunchConfig& co
   const LaunchOverride* o = find_launch_override(overrides_, launch.name);
   const LaunchConfig run = o ? apply(*o, config) : config;
   // Kinds are the program's own shapes: an override changes every launch of the kernel alike.
-  const std::string kind = std::string(launch.name) + " " + config.grid.str() + " " +
+  // The kernel's address tells apart kernels launched through one expression (fpDeriv[i]<<<...>>>
+  // picks one at run time), which share a name: a second kernel is no repeat of the first.
+  char address[24];
+  std::snprintf(address, sizeof address, " %p ", launch.gpu.function);
+  const std::string kind = std::string(launch.name) + address + config.grid.str() + " " +
                            config.block.str() + " " + std::to_string(config.dynamic_smem);
   Trace trace;
   Status s;

@@ -32,15 +32,14 @@ class ProgramTraces {
   Executor& exec() { return *exec_; }
   // The program file's name, for messages ("deadlock.cu").
   const std::string& file_name() const { return file_name_; }
-  // Runs one launch and keeps its trace (a failed one too, if it recorded anything); one written
-  // through an expression (table[i]<<<...>>>) is named by the kernel it reached. A failure is
-  // said on stderr with the kernel's name, since a program often does not check. A launch
+  // Runs one launch and keeps its trace (a failed one too, if it recorded anything); a failure is
+  // also said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   // Which launches are traced: COOPVIZ_TRACE_LAUNCHES (all, first or N: the first N of each
-  // kernel, grid, block and dynamic shared memory; default first); the others run untraced
-  // (Executor::launch_untraced, on `stream`) and are counted in the header of the last traced
-  // launch of their kind. So are launches of a kind already traced once the traces kept reach
-  // COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
+  // kernel (by address), grid, block and dynamic shared memory; default first); the others run
+  // untraced (Executor::launch_untraced, on `stream`) and are counted in the header of the last
+  // traced launch of their kind. So are launches of a kind already traced once the traces kept
+  // reach COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
   // false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
   // kernel's copy without the memory hooks (unhooked_copy.hpp): an untraced launch that records
   // and checks no access runs it instead.
@@ -93,7 +92,7 @@ class ProgramTraces {
     uint64_t too_large = 0;       // launched untraced since too large to trace
     std::string shape;            // "kernel <<<grid, block>>>", for those
   };
-  std::map<std::string, Kind> kinds_;  // by kernel, grid, block and dynamic shared memory
+  std::map<std::string, Kind> kinds_;  // by kernel, address, grid, block, dynamic shared memory
   bool counts_changed_ = false;        // untraced counts not yet written
   std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
   size_t launched_ = 0;

@@ -1,6 +1,6 @@
 // Two kernels of one signature in a table, launched through it with one shape, as programs
 // choose a variant at run time (a derivative per direction, a kernel per tile size): each launch
-// is its own kernel's, traced under its name, never taken for a repeat of the other.
+// is its own kernel's and traced, never taken for a repeat of the other.
 #include <cstdio>
 
 __global__ void add_ten(int* x) { x[blockIdx.x * blockDim.x + threadIdx.x] += 10; }
