@@ -89,7 +89,8 @@ std::string untraced_note(std::span<const Trace> launches) {
                     : "--trace-launches all traces them");
   if (const uint64_t large = too_large_launches(launches))
     note += (note.empty() ? "" : "; ") + grouped(large) + (large == 1 ? " launch" : " launches") +
-            " ran untraced, with more threads than a traced launch may have (" + launches.back().header.params.at(byo::kTooLargeKinds) + ")";
+            " ran untraced, with more threads than a traced launch may have (" +
+            launches.back().header.params.at(byo::kTooLargeKinds) + ")";
   return note;
 }
 

@@ -39,8 +39,8 @@ class ProgramTraces {
   // kernel (by address), grid, block and dynamic shared memory; default first); the others run
   // untraced (Executor::launch_untraced, on `stream`) and are counted in the header of the last
   // traced launch of their kind. So are launches of a kind already traced once the traces kept
-  // reach COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
-  // false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
+  // reach COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only;
+  // a false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
   // kernel's copy without the memory hooks (unhooked_copy.hpp): an untraced launch that records
   // and checks no access runs it instead.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,

@@ -142,7 +142,7 @@ TEST(UntracedLaunches, ARepeatWritingPastItsAllocationLeavesTheHostHeapWhole) {
   const coop::testing::Ran checked =
       coopviz("run --backend emu --check-memory " + program("overrun_allocation.cu"));
   EXPECT_NE(checked.exit_code, 0);
-  EXPECT_NE(checked.err.find("wrote 4 bytes at d_values[1024] at overrun_allocation.cu:13, past "
+  EXPECT_NE(checked.err.find("wrote 4 bytes at d_values[1024] at overrun_allocation.cu:14, past "
                              "the end of d_values, a 4096-byte allocation from cudaMalloc"),
             std::string::npos)
       << checked.err;

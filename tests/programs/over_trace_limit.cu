@@ -10,7 +10,8 @@ __global__ void count_blocks(unsigned* blocks) {
 }
 
 int main(int argc, char** argv) {
-  const unsigned long long threads = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : (1ull << 24) + 1;
+  const unsigned long long threads =
+      argc > 1 ? std::strtoull(argv[1], nullptr, 10) : (1ull << 24) + 1;
   const unsigned block = 256;
   const unsigned grid = unsigned((threads + block - 1) / block);
   unsigned* d_blocks = nullptr;

@@ -3,7 +3,8 @@
 // beyond it. On a GPU those writes land in device memory nobody reads and the program runs on; so
 // must it on the emulator, whose device memory lies apart from the host's heap: the host's frees
 // and allocations after it still work. The overrun is the first argument, in elements (default:
-// a few; more than the array's length writes only beyond it). Prints PASSED when the array holds what both launches wrote inside it.
+// a few; more than the array's length writes only beyond it). Prints PASSED when the array holds
+// what both launches wrote inside it.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
