@@ -14,6 +14,7 @@
 #include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
+#include "device/byo/program_traces.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/memory_access.hpp"
 #include "device/trace/race_detector.hpp"
@@ -60,6 +61,14 @@ void print_races(std::span<const Trace> launches, std::ostream& out) {
         << (launches.size() == 1 ? " launch" : " launches") << "\n";
 }
 
+// Launches the program made too large to trace (ProgramTraces counts them on its last launch).
+uint64_t too_large_launches(std::span<const Trace> launches) {
+  if (launches.empty()) return 0;
+  const auto& params = launches.back().header.params;
+  const auto it = params.find(byo::kTooLargeCount);
+  return it == params.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
+}
+
 std::string untraced_note(std::span<const Trace> launches) {
   uint64_t total = 0;
   std::string kinds;
@@ -72,11 +81,17 @@ std::string untraced_note(std::span<const Trace> launches) {
     kinds += t.header.kernel + " <<<" + t.header.launch.grid.str() + ", " +
              t.header.launch.block.str() + ">>> x" + grouped(t.header.untraced);
   }
-  if (total == 0) return "";
-  return grouped(total) + (total == 1 ? " launch" : " launches") +
-         " ran untraced, at full speed (repeats of traced ones: " + kinds + "); " +
-         (limited ? "the traces kept in memory had reached --trace-memory"
-                  : "--trace-launches all traces them");
+  std::string note;
+  if (total)
+    note = grouped(total) + (total == 1 ? " launch" : " launches") +
+           " ran untraced, at full speed (repeats of traced ones: " + kinds + "); " +
+           (limited ? "the traces kept in memory had reached --trace-memory"
+                    : "--trace-launches all traces them");
+  if (const uint64_t large = too_large_launches(launches))
+    note += (note.empty() ? "" : "; ") + grouped(large) + (large == 1 ? " launch" : " launches") +
+            " ran untraced, with more threads than a traced launch may have (" +
+            launches.back().header.params.at(byo::kTooLargeKinds) + ")";
+  return note;
 }
 
 int run_program_command(const RunProgramOptions& o, bool* ran) {
@@ -255,7 +270,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     uint64_t untraced = 0;
     if (launches)
       for (const Trace& t : *launches) untraced += t.header.untraced;
-    out["untraced_launches"] = untraced;
+    out["untraced_launches"] = untraced + (launches ? too_large_launches(*launches) : 0);
     out["trace_launches"] = p.trace_launches;
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
     if (o.races) {

@@ -810,13 +810,14 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
     run.what = timeout_words(o.timeout_seconds, progress_file);
   } else if (run.signal == SIGABRT) {
     // The C library aborts too when it finds its heap damaged ("munmap_chunk(): invalid
-    // pointer" at a cudaFree): on the emulator device memory is host memory, so a kernel's
-    // write past an allocation's end lands there. A GPU may let such a write pass unnoticed.
+    // pointer"). Device memory lies apart from the heap (device/emu/device_arena.hpp), but a
+    // kernel may write host memory on the emulator (cudaMallocHost, a plain host pointer), and
+    // a write past its end lands in the heap.
     run.what = o.check_memory
                    ? "the program aborted (a failed assert, or an uncaught exception)"
                    : "the program aborted (a failed assert, an uncaught exception, or the C "
-                     "library finding its heap damaged, as a kernel's write past the end of an "
-                     "allocation does on the emulator: --check-memory names the first access "
+                     "library finding its heap damaged, as a kernel's write past the end of host "
+                     "memory does on the emulator: --check-memory names the first access "
                      "outside an allocation)";
   } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
     const std::string place = fault_place(fault_file, build.executable, o.file);

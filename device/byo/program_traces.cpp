@@ -90,6 +90,24 @@ bool ProgramTraces::traces_next(const std::string& kind) {
   return false;
 }
 
+void ProgramTraces::count_too_large(const std::string& kind, const ErasedLaunch& launch,
+                                    const LaunchConfig& run) {
+  Kind& k = kinds_[kind];
+  ++k.launched;
+  ++k.too_large;
+  k.shape = std::string(launch.name) + " <<<" + run.grid.str() + ", " + run.block.str() + ">>>";
+  counts_changed_ = true;
+  static bool said = false;
+  if (said) return;
+  said = true;
+  std::fprintf(stderr,
+               "coopviz: %s: kernel %s <<<%s, %s>>> has %llu threads, more than the %llu a traced "
+               "launch may have: it runs untraced, as will every launch that large (the trace "
+               "counts them)\n",
+               file_name_.c_str(), launch.name, run.grid.str().c_str(), run.block.str().c_str(),
+               (unsigned long long)run.total_threads(), (unsigned long long)kMaxTracedThreads);
+}
+
 uint64_t ProgramTraces::capacity_within_limit() const {
   const uint64_t asked = exec_->options().trace_capacity;
   if (memory_limit_ == 0) return asked;
@@ -124,12 +142,18 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   const LaunchOverride* o = find_launch_override(overrides_, launch.name);
   const LaunchConfig run = o ? apply(*o, config) : config;
   // Kinds are the program's own shapes: an override changes every launch of the kernel alike.
-  const std::string kind = std::string(launch.name) + " " + config.grid.str() + " " +
+  // The kernel's address tells apart kernels launched through one expression (fpDeriv[i]<<<...>>>
+  // picks one at run time), which share a name: a second kernel is no repeat of the first.
+  char address[24];
+  std::snprintf(address, sizeof address, " %p ", launch.gpu.function);
+  const std::string kind = std::string(launch.name) + address + config.grid.str() + " " +
                            config.block.str() + " " + std::to_string(config.dynamic_smem);
   Trace trace;
   Status s;
   bool recorded = false;
-  if (!traces_next(kind)) {
+  const bool too_large = exec_->options().trace && run.total_threads() > kMaxTracedThreads;
+  if (too_large) count_too_large(kind, launch, run);
+  if (too_large || !traces_next(kind)) {
     const auto start = Clock::now();
     // Lockstep without initialisation checks, the hooks neither record, check nor step
     // (Executor::launch_untraced, memory_record.hpp): the copy without them does the same work.
@@ -208,8 +232,24 @@ void ProgramTraces::save() {
     launches_[i].header.source_file = file_name_;
     launches_[i].header.source = source_text_;
   }
-  for (const auto& [kind, k] : kinds_)
+  // Launches too large to trace have no traced launch of their own: the last one says them.
+  uint64_t too_large = 0;
+  std::string too_large_kinds;
+  for (Trace& t : launches_) {
+    t.header.params.erase(kTooLargeCount);
+    t.header.params.erase(kTooLargeKinds);
+  }
+  for (const auto& [_, k] : kinds_) {
     if (k.traced_at < launches_.size()) launches_[k.traced_at].header.untraced = k.untraced;
+    if (k.too_large == 0) continue;
+    too_large += k.too_large;
+    too_large_kinds += (too_large_kinds.empty() ? "" : ", ") + k.shape + " x" +
+                       std::to_string(k.too_large);
+  }
+  if (too_large && !launches_.empty()) {
+    launches_.back().header.params[kTooLargeCount] = std::to_string(too_large);
+    launches_.back().header.params[kTooLargeKinds] = too_large_kinds;
+  }
   counts_changed_ = false;
   // Written whole each time, through a temporary file: a reader never sees half a trace.
   const auto start = Clock::now();

@@ -15,6 +15,12 @@
 
 namespace coop::byo {
 
+// A trace's last launch counts the launches too large to trace (more threads than a trace holds,
+// kMaxTracedThreads), which ran untraced, in these parameters: how many, and which
+// ("kernel <<<grid, block>>> xN, ...").
+inline constexpr const char* kTooLargeCount = "launches too large to trace";
+inline constexpr const char* kTooLargeKinds = "too large to trace";
+
 class ProgramTraces {
  public:
   // Options from the environment coopviz sets: capacity, seed, launch overrides, and for the
@@ -30,11 +36,11 @@ class ProgramTraces {
   // also said on stderr with the kernel's name, since a program often does not check. A launch
   // override for the kernel replaces its grid and block; the trace keeps what the program asked.
   // Which launches are traced: COOPVIZ_TRACE_LAUNCHES (all, first or N: the first N of each
-  // kernel, grid, block and dynamic shared memory; default first); the others run untraced
-  // (Executor::launch_untraced, on `stream`) and are counted in the header of the last traced
-  // launch of their kind. So are launches of a kind already traced once the traces kept reach
-  // COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only; a
-  // false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
+  // kernel (by address), grid, block and dynamic shared memory; default first); the others run
+  // untraced (Executor::launch_untraced, on `stream`) and are counted in the header of the last
+  // traced launch of their kind. So are launches of a kind already traced once the traces kept
+  // reach COOPVIZ_TRACE_MEMORY bytes. `before_traced` (if given) runs before a traced launch only;
+  // a false from it fails the launch. `unhooked` (if not empty) is the launch's thread on the
   // kernel's copy without the memory hooks (unhooked_copy.hpp): an untraced launch that records
   // and checks no access runs it instead.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
@@ -65,6 +71,9 @@ class ProgramTraces {
  private:
   // Whether this launch of its kind is traced; counts it.
   bool traces_next(const std::string& kind);
+  // A launch of more threads than a trace holds runs untraced: said once, and counted.
+  void count_too_large(const std::string& kind, const ErasedLaunch& launch,
+                       const LaunchConfig& run);
   // The event slots a traced launch may fill within the memory limit.
   uint64_t capacity_within_limit() const;
   // After a traced launch given `capacity` of the `asked` slots: once the limit is reached, says
@@ -80,8 +89,10 @@ class ProgramTraces {
     uint64_t launched = 0;
     size_t traced_at = SIZE_MAX;  // its last traced launch (an index into the trace's launches)
     uint64_t untraced = 0;        // launched since then untraced
+    uint64_t too_large = 0;       // launched untraced since too large to trace
+    std::string shape;            // "kernel <<<grid, block>>>", for those
   };
-  std::map<std::string, Kind> kinds_;  // by kernel, grid, block and dynamic shared memory
+  std::map<std::string, Kind> kinds_;  // by kernel, address, grid, block, dynamic shared memory
   bool counts_changed_ = false;        // untraced counts not yet written
   std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
   size_t launched_ = 0;

@@ -127,6 +127,7 @@ cudaError_t launch(const LaunchRequest& r) {
   }
   ErasedLaunch e;
   e.name = r.name;
+  e.gpu.function = r.function;  // which kernel a launch through a pointer reached (its name)
   e.emu_body = r.body;
   progress_kernel(r.name);
   const Status s = device().launch(e, r.shape.config(), nullptr, nullptr, r.unhooked_body);
@@ -141,6 +142,7 @@ cudaError_t launch(const LaunchRequest& r) {
     std::fflush(stdout);
     std::exit(1);  // the trace is written on the way out, with the launch that stopped
   }
+  if (take_device_assert()) return fail(cudaErrorAssert);  // sticky, as CUDA's
   const std::string& m = s.message();
   if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
     return fail(cudaErrorCooperativeLaunchTooLarge);

@@ -106,6 +106,8 @@ cudaError_t launch(const LaunchRequest& request);
 // call: each problem is taken once. The kernel's lines are named `file`:N, for an exercise's
 // harness, whose program compiles the student's file under its own name (#line).
 std::string take_launch_problem(const char* file);
+// Whether a kernel's assert() failed since the last call (device_assert.cpp).
+bool take_device_assert();
 
 // How many launches the program's trace file holds so far: an exercise's hidden cases say which
 // launches each case made, so that the checker can read every case's own launches in the trace.

@@ -4,8 +4,11 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <unordered_map>
 
+#include "device/emu/device_arena.hpp"
 #include "device/emu/emulator.hpp"
 #include "device/emu/memory_record.hpp"
 #include "device/launch/executor.hpp"
@@ -22,24 +25,36 @@ class EmuExecutor final : public Executor {
   const DeviceProps& device() const override { return device_; }
 
   Result<void*> allocate(size_t bytes) override {
-    // 256-byte alignment like cudaMalloc, between guard zones (memory_record.hpp); zeroed so runs
-    // are reproducible.
+    // In the device arena (device_arena.hpp), aligned and rounded like cudaMalloc, between guard
+    // zones (memory_record.hpp); zeroed so runs are reproducible.
     constexpr size_t guard = emu::kGlobalGuardBytes;
-    static_assert(guard % 256 == 0);
-    const size_t rounded = (bytes + 255) / 256 * 256;
-    auto* storage = static_cast<char*>(std::aligned_alloc(256, guard + rounded + guard));
-    if (storage == nullptr)
-      return Status::error("out of host memory allocating " + std::to_string(bytes) + " bytes");
-    char* p = storage + guard;
+    static_assert(guard % emu::kDeviceAlignment == 0);
+    const size_t rounded = emu::device_rounded(bytes);
+    auto* p = static_cast<char*>(emu::arena_allocate(bytes, guard));
+    if (p == nullptr)
+      return Status::error("out of device memory allocating " + std::to_string(bytes) +
+                           " bytes (the emulator's device memory is the host's)");
     std::memset(p, 0, bytes);
+    {
+      std::lock_guard<std::mutex> hold(sizes_lock_);
+      sizes_[p] = bytes;
+    }
     // Kernels' accesses to it are recorded and checked.
     emu::register_global_memory(p, bytes, guard, rounded - bytes + guard,
                                 options_.check_initialisation);
     return static_cast<void*>(p);
   }
   void release(void* p) override {
+    size_t bytes = 0;
+    {
+      std::lock_guard<std::mutex> hold(sizes_lock_);
+      const auto it = sizes_.find(p);
+      if (it == sizes_.end()) return;
+      bytes = it->second;
+      sizes_.erase(it);
+    }
     emu::forget_global_memory(p);
-    std::free(static_cast<char*>(p) - emu::kGlobalGuardBytes);
+    emu::arena_release(p, bytes, emu::kGlobalGuardBytes);
   }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
@@ -107,6 +122,9 @@ class EmuExecutor final : public Executor {
 
  private:
   DeviceProps device_;
+  // Each allocation's size, which the arena needs back; a program's host threads may share it.
+  std::mutex sizes_lock_;
+  std::unordered_map<void*, size_t> sizes_;
 };
 
 }  // namespace

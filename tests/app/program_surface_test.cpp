@@ -56,6 +56,19 @@ TEST(ProgramTimeouts, NoThreadMovedNamesTheThreadAndItsLine) {
   EXPECT_EQ(r.err.find("still making progress"), std::string::npos) << r.err;
 }
 
+// A kernel's failed assert() stops its launch with cudaErrorAssert and CUDA's message naming the
+// block and thread, where the C library's assert would abort the whole program.
+TEST(DeviceAssert, AFailedAssertInAKernelIsCudaErrorAssertAndTheProgramGoesOn) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("device_assert.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("held: cudaSuccess, failed: cudaErrorAssert: PASSED"), std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.err.find("device_assert.cu:9: void check_below(int): block: [1,0,0], thread: ["),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Assertion `i < n` failed."), std::string::npos) << r.err;
+}
+
 // Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
 TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   const coop::testing::Ran r =

@@ -101,6 +101,67 @@ TEST(UntracedLaunches, JsonCountsTheUntracedLaunches) {
   EXPECT_EQ(j["launches"][0]["untraced"], 4);
 }
 
+// A launch of more threads than a trace holds runs untraced, as public programs' oversized grids
+// do on a GPU: said in one line when it runs, counted in the trace and at the end, its work done.
+// (One run: its 16.8 M threads take about 2.5 s here.)
+TEST(UntracedLaunches, ALaunchTooLargeToTraceRunsUntracedAndIsCounted) {
+  const fs::path dir = coop::testing::fresh_folder("too_large");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("over_trace_limit.cu") + " --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("counted 65537: PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("kernel count_blocks <<<65537, 256>>> has 16777472 threads, more than "
+                       "the 16777216 a traced launch may have: it runs untraced"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("1 launch ran untraced, with more threads than a traced launch may have "
+                       "(count_blocks <<<65537, 256>>> x1)"),
+            std::string::npos)
+      << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 1u);  // the small launch only
+  const auto& params = launches->back().header.params;
+  EXPECT_EQ(params.at("launches too large to trace"), "1");
+  EXPECT_EQ(params.at("too large to trace"), "count_blocks <<<65537, 256>>> x1");
+  fs::remove_all(dir);
+}
+
+// A repeat that writes past its allocation's end (unchecked, as on a GPU) lands in the emulator's
+// device memory, not the host's heap: 2000 elements past it damaged malloc's bookkeeping when
+// device memory was the heap (the program aborted at its next free). --check-memory checks
+// repeats too and names the first such write.
+TEST(UntracedLaunches, ARepeatWritingPastItsAllocationLeavesTheHostHeapWhole) {
+  for (const char* past : {"3", "2000"}) {
+    const coop::testing::Ran r =
+        coopviz("run --backend emu " + program("overrun_allocation.cu") + " -- " + past);
+    EXPECT_EQ(r.exit_code, 0) << past << r.out << r.err;
+    EXPECT_NE(r.out.find("past the end of 1024: PASSED"), std::string::npos) << r.out << r.err;
+  }
+  const coop::testing::Ran checked =
+      coopviz("run --backend emu --check-memory " + program("overrun_allocation.cu"));
+  EXPECT_NE(checked.exit_code, 0);
+  EXPECT_NE(checked.err.find("wrote 4 bytes at d_values[1024] at overrun_allocation.cu:14, past "
+                             "the end of d_values, a 4096-byte allocation from cudaMalloc"),
+            std::string::npos)
+      << checked.err;
+}
+
+// Kernels launched through one expression (table[k]<<<...>>>) with one shape are each traced:
+// the second is not a repeat of the first, to run untraced and unchecked.
+TEST(UntracedLaunches, KernelsReachedThroughOneExpressionAreToldApart) {
+  const coop::testing::Ran r =
+      coopviz("run --backend emu --json " + program("kernel_table.cu"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["stdout"].get<std::string>().find("PASSED"), std::string::npos) << j["stdout"];
+  EXPECT_EQ(j["untraced_launches"], 0);
+  ASSERT_EQ(j["launches"].size(), 2u);
+  EXPECT_EQ(j["launches"][0]["kernel"], "table[k]");
+  EXPECT_EQ(j["launches"][1]["kernel"], "table[k]");
+}
+
 TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
   for (const char* bad : {"0", "some", "-1"}) {
     const coop::testing::Ran r = coopviz("run --backend emu --trace-launches " + std::string(bad) +
