@@ -102,8 +102,8 @@ void ProgramTraces::count_too_large(const std::string& kind, const ErasedLaunch&
   said = true;
   std::fprintf(stderr,
                "coopviz: %s: kernel %s <<<%s, %s>>> has %llu threads, more than the %llu a traced "
-               "launch may have: it runs untraced, as will every launch that large (the trace "
-               "counts them)\n",
+               "launch may have: it runs untraced, as will every launch that large (counted when "
+               "the program ends)\n",
                file_name_.c_str(), launch.name, run.grid.str().c_str(), run.block.str().c_str(),
                (unsigned long long)run.total_threads(), (unsigned long long)kMaxTracedThreads);
 }
