@@ -4,9 +4,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <new>
-#include <unordered_map>
+#include <optional>
 
 #include "device/emu/device_arena.hpp"
 #include "device/emu/emulator.hpp"
@@ -35,26 +34,15 @@ class EmuExecutor final : public Executor {
       return Status::error("out of device memory allocating " + std::to_string(bytes) +
                            " bytes (the emulator's device memory is the host's)");
     std::memset(p, 0, bytes);
-    {
-      std::lock_guard<std::mutex> hold(sizes_lock_);
-      sizes_[p] = bytes;
-    }
     // Kernels' accesses to it are recorded and checked.
     emu::register_global_memory(p, bytes, guard, rounded - bytes + guard,
                                 options_.check_initialisation);
     return static_cast<void*>(p);
   }
   void release(void* p) override {
-    size_t bytes = 0;
-    {
-      std::lock_guard<std::mutex> hold(sizes_lock_);
-      const auto it = sizes_.find(p);
-      if (it == sizes_.end()) return;
-      bytes = it->second;
-      sizes_.erase(it);
-    }
-    emu::forget_global_memory(p);
-    emu::arena_release(p, bytes, emu::kGlobalGuardBytes);
+    // The registry keeps each allocation's size, which the arena needs back.
+    if (const std::optional<size_t> bytes = emu::forget_global_memory(p))
+      emu::arena_release(p, *bytes, emu::kGlobalGuardBytes);
   }
   Status upload(void* dst, const void* src, size_t bytes) override {
     std::memcpy(dst, src, bytes);
@@ -122,9 +110,6 @@ class EmuExecutor final : public Executor {
 
  private:
   DeviceProps device_;
-  // Each allocation's size, which the arena needs back; a program's host threads may share it.
-  std::mutex sizes_lock_;
-  std::unordered_map<void*, size_t> sizes_;
 };
 
 }  // namespace

@@ -69,10 +69,14 @@ void register_global_memory(const void* base, size_t bytes, size_t guard_before,
   }
 }
 
-void forget_global_memory(const void* base) {
+std::optional<size_t> forget_global_memory(const void* base) {
   GlobalRegistry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.by_begin.erase(reinterpret_cast<uintptr_t>(base));
+  const auto it = r.by_begin.find(reinterpret_cast<uintptr_t>(base));
+  if (it == r.by_begin.end()) return std::nullopt;
+  const size_t bytes = it->second.range.end - it->second.range.begin;
+  r.by_begin.erase(it);
+  return bytes;
 }
 
 void describe_global_memory(const void* base, const std::string& name, uint32_t element_size,

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -46,7 +47,9 @@ inline constexpr size_t kGlobalGuardBytes = 4096;
 // host_wrote / host_copied).
 void register_global_memory(const void* base, size_t bytes, size_t guard_before = 0,
                             size_t guard_after = 0, bool track_initialisation = false);
-void forget_global_memory(const void* base);
+// Forgets an allocation; returns the bytes it was registered with, or nothing if `base` was not
+// registered (the allocator gives back that many).
+std::optional<size_t> forget_global_memory(const void* base);
 
 // What a fault report says of an allocation: its name ("d_out", "" when unnamed), the size of its
 // elements (to write d_out[256] rather than a byte offset) and where it was made
