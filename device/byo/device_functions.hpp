@@ -85,12 +85,8 @@ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {  
 }
 
 // [SECTION] Memory and time
-template <class T>
-T __ldg(const T* p) {  // NOLINT: a read-only load is a load
-  return *p;
-}
-// The loads and stores with a cache hint (cache at all levels, streaming, write-through...): the
-// emulator has no caches, so each is a plain load or store.
+// The read-only load and the loads and stores with a cache hint (cache at all levels, streaming,
+// write-through...): the emulator has no caches, so each is a plain load or store.
 #define COOP_HINTED_LOAD(NAME) \
   template <class T>           \
   T NAME(const T* p) {         \
@@ -101,6 +97,7 @@ T __ldg(const T* p) {  // NOLINT: a read-only load is a load
   void NAME(T* p, std::type_identity_t<T> value) { \
     *p = value;                 \
   }
+COOP_HINTED_LOAD(__ldg)
 COOP_HINTED_LOAD(__ldcg)
 COOP_HINTED_LOAD(__ldca)
 COOP_HINTED_LOAD(__ldcs)
