@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/cli/commands.hpp"
+#include "app/program/lesson_program.hpp"
 
 namespace {
 
@@ -92,4 +93,7 @@ int run_cli(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_cli(argc, argv); }
+int main(int argc, char** argv) {
+  coop::app::install_lesson_runner();
+  return run_cli(argc, argv);
+}

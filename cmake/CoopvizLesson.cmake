@@ -136,6 +136,8 @@ endfunction()
 # into `target`. Adding a test file re-runs CMake.
 function(coopviz_lesson_tests target)
   coopviz_find_lessons(folders ${PROJECT_SOURCE_DIR}/lessons)
+  coopviz_find_program_lessons(program_folders ${PROJECT_SOURCE_DIR}/lessons)
+  list(APPEND folders ${program_folders})
   foreach(folder IN LISTS folders)
     file(GLOB tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lessons/${folder}/test.cpp
                                       ${PROJECT_SOURCE_DIR}/lessons/${folder}/*_test.cpp)
@@ -224,6 +226,18 @@ function(coopviz_lesson folder)
     install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
   endif()
   set_property(GLOBAL APPEND PROPERTY COOPVIZ_LESSON_KERNEL_FILES ${kernel_file})
+endfunction()
+
+# coopviz_program_lesson(folder): a lesson that is an ordinary CUDA program, read at run time:
+# nothing of it is compiled into coopviz; installed whole, for an installed coopviz to find.
+function(coopviz_program_lesson folder)
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
+  file(GLOB files ${dir}/lesson.json ${dir}/lesson.md ${dir}/*.cu ${dir}/*.cuh ${dir}/*.h
+                  ${dir}/*.hpp)
+  install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
+  if(IS_DIRECTORY ${dir}/exercises)
+    install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
+  endif()
 endfunction()
 
 # coopviz_lesson_registry(target folders...): the registry's list of lesson folders

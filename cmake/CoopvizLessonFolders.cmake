@@ -3,17 +3,40 @@
 
 # coopviz_find_lessons(out dir): the lesson folders in `dir`, sorted: those with a lesson.md and a
 # lesson.cpp. Adding or removing one re-runs CMake.
-function(coopviz_find_lessons out dir)
-  set(rerun CONFIGURE_DEPENDS)
+# coopviz_glob_lesson_files(out pattern): the files matching `pattern`; adding or removing one
+# re-runs CMake (nothing re-runs in a script).
+macro(coopviz_glob_lesson_files out pattern)
   if(CMAKE_SCRIPT_MODE_FILE)
-    set(rerun "")  # nothing to re-run in a script
+    file(GLOB ${out} ${pattern})
+  else()
+    file(GLOB ${out} CONFIGURE_DEPENDS ${pattern})
   endif()
-  file(GLOB texts ${rerun} ${dir}/*/lesson.md)
-  file(GLOB definitions ${rerun} ${dir}/*/lesson.cpp)
+endmacro()
+
+function(coopviz_find_lessons out dir)
+  coopviz_glob_lesson_files(texts ${dir}/*/lesson.md)
+  coopviz_glob_lesson_files(definitions ${dir}/*/lesson.cpp)
   set(folders "")
   foreach(text IN LISTS texts)
     get_filename_component(lesson_dir ${text} DIRECTORY)
     if(${lesson_dir}/lesson.cpp IN_LIST definitions)
+      get_filename_component(folder ${lesson_dir} NAME)
+      list(APPEND folders ${folder})
+    endif()
+  endforeach()
+  list(SORT folders)
+  set(${out} ${folders} PARENT_SCOPE)
+endfunction()
+
+# coopviz_find_program_lessons(out dir): the lesson folders in `dir` that are ordinary CUDA
+# programs, read at run time (lessons/lesson_folder.hpp): those with a lesson.md and a
+# lesson.json and no lesson.cpp, sorted. Adding or removing one re-runs CMake.
+function(coopviz_find_program_lessons out dir)
+  coopviz_glob_lesson_files(declarations ${dir}/*/lesson.json)
+  set(folders "")
+  foreach(declaration IN LISTS declarations)
+    get_filename_component(lesson_dir ${declaration} DIRECTORY)
+    if(EXISTS ${lesson_dir}/lesson.md AND NOT EXISTS ${lesson_dir}/lesson.cpp)
       get_filename_component(folder ${lesson_dir} NAME)
       list(APPEND folders ${folder})
     endif()

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lessons/lesson_checks.hpp"
+#include "lessons/program_lesson.hpp"
 
 namespace coop::lessons {
 
@@ -178,7 +179,8 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
   exec.options().seed = request.seed;
   // Only the emulator sees untraced loads and stores; a GPU records the traced ones alone.
   if (lesson.records_memory && exec.backend() == Backend::Emu) exec.options().record_memory = true;
-  out.status = lesson.run(exec, request, out);
+  out.status = lesson.program.empty() ? lesson.run(exec, request, out)
+                                      : run_program_lesson(lesson, exec, request, out);
   exec.options().schedule = saved.schedule;
   exec.options().seed = saved.seed;
   exec.options().record_memory = saved.record_memory;

@@ -87,6 +87,13 @@ struct LessonDef {
   std::string_view gpu_counters;
   std::vector<ParamDef> params;
   LaunchConfig default_config;
+  // A lesson that is an ordinary CUDA program (lessons/program_lesson.hpp): its .cu file and the
+  // folder it was read from at run time; both "" for a lesson compiled into coopviz.
+  std::string program;
+  std::string folder;
+  // Checks its program makes only on a GPU (lesson.json's "gpu": {"checks": [...]}); on the
+  // emulator the program reports them skipped.
+  std::vector<std::string> gpu_checks;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -260,13 +261,24 @@ void register_gui(CLI::App& app, CliState& state) {
   g->add_option("--progress", gui->progress,
                 "Exercise progress file (default: " + default_progress_path() + ")");
   g->add_option("program", gui->program,
-                "Your own CUDA program (FILE.cu): run on the emulator, then shown");
+                "Your own CUDA program (FILE.cu): run on the emulator, then shown; or a lesson "
+                "folder (lesson.json, lesson.md and its program), opened as a lesson");
   g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
   g->add_option("-D", gui->defines, "The program's macro NAME or NAME=VALUE (repeatable)");
   g->add_option("--launch", gui->launches,
                 "The program's kernel run with another grid and block: KERNEL=GRID/BLOCK "
                 "(see `coopviz run --help`; the Launch panel changes it too)");
   g->callback([gui, &state] {
+    // A lesson folder anywhere (`coopviz gui PATH/TO/FOLDER`) opens as --lesson would.
+    if (std::error_code ec; !gui->program.empty() && std::filesystem::is_directory(gui->program, ec)) {
+      if (!gui->lesson.empty())
+        return void(state.exit_code = usage_error("give a lesson folder or --lesson, not both"));
+      gui->lesson = std::exchange(gui->program, std::string());
+    }
+    if (Result<std::string> id = lesson_argument(gui->lesson); !id)
+      return void(state.exit_code = usage_error(id.message()));
+    else
+      gui->lesson = *id;
     if (!gui->program.empty() && !is_program_path(gui->program))
       return void(state.exit_code = usage_error(
                       "unexpected argument '" + gui->program +

@@ -1,11 +1,13 @@
 // coopviz lesson check FOLDER: a lesson folder's lesson.md read as the window would read it, its
 // steps, their kernels, lines and tabs, and its questions checked against the folder's kernel
 // file; every mistake with its file and line (app/questions/lesson_check.hpp).
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "app/cli/commands.hpp"
 #include "app/questions/lesson_check.hpp"
+#include "lessons/lesson_folder.hpp"
 
 namespace coop::app {
 namespace {
@@ -21,8 +23,14 @@ int check_lesson(const std::string& folder) {
 
 }  // namespace
 
+Result<std::string> lesson_argument(const std::string& arg) {
+  std::error_code ec;
+  if (arg.empty() || !std::filesystem::is_directory(arg, ec)) return arg;
+  return lessons::add_lesson_folder(arg);
+}
+
 void register_lesson(CLI::App& app, CliState& state) {
-  auto* cmd = app.add_subcommand("lesson", "Lesson folders: check one before the build embeds it");
+  auto* cmd = app.add_subcommand("lesson", "Lesson folders: check one (its lesson.md against its program or kernel file)");
   // At most one; none is refused in the callback, so that a misspelt one is named as unknown.
   cmd->require_subcommand(0, 1);
   cmd->callback([cmd, &state] {

@@ -171,7 +171,7 @@ void register_occupancy(CLI::App& app, CliState& state) {
   cmd->add_option("--regs", o->regs, "Registers per thread (default 32, or the kernel's)");
   cmd->add_option("--kernel", o->kernel,
                   "A lesson kernel whose compiled registers and static shared memory to use "
-                  "(e.g. block-reduce/reduce_block)");
+                  "(e.g. reduction-performance/seed_atomic)");
   cmd->add_option("--maxrregcount", o->maxrregcount, "Cap registers per thread, as nvcc does");
   cmd->add_option("--smem", o->smem, "Static shared memory per block in bytes (K suffix: KiB)");
   cmd->add_option("--dyn-smem", o->dyn_smem, "Dynamic shared memory per block in bytes");

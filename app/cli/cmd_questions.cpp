@@ -47,7 +47,9 @@ void print_text(const AnsweredQuestion& a) {
 }
 
 int list_questions(const QuestionsArgs& a) {
-  if (!lessons::find_lesson(a.lesson))
+  const Result<std::string> id = lesson_argument(a.lesson);
+  if (!id) return usage_error(id.message());
+  if (!lessons::find_lesson(*id))
     return usage_error("unknown lesson '" + a.lesson + "': known lessons are " +
                        lessons::lesson_ids());
   Result<BackendRequest> request = parse_backend_request(a.backend);
@@ -60,7 +62,7 @@ int list_questions(const QuestionsArgs& a) {
   if (!schedule) return usage_error(schedule.message());
   if (!backend->banner.empty() && !a.json) std::cerr << backend->banner << "\n";
   Result<std::vector<AnsweredQuestion>> answered =
-      answer_lesson_questions(a.lesson, exec, *schedule, a.schedule.seed);
+      answer_lesson_questions(*id, exec, *schedule, a.schedule.seed);
   if (!answered) {
     std::cerr << "coopviz: error: " << answered.message() << "\n";
     return 1;
@@ -85,7 +87,7 @@ void register_questions(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
       "questions",
       "List a lesson's predict-then-run questions with the answers this run of each step gives");
-  cmd->add_option("lesson", a->lesson, "Lesson id (coopviz list)")->required();
+  cmd->add_option("lesson", a->lesson, "Lesson id (coopviz list) or a lesson folder")->required();
   cmd->add_flag("--json", a->json, "Print one JSON object per question, in a list");
   cmd->add_option("--backend", a->backend, "Where the steps run: " + backend_request_words())
       ->capture_default_str();

@@ -300,7 +300,9 @@ void register_run(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error(
                       "--trace-launches and --trace-memory are for a program file (FILE.cu): a "
                       "lesson traces every launch its steps show"));
-    const lessons::LessonDef* lesson = lessons::find_lesson(o->lesson);
+    const Result<std::string> id = lesson_argument(o->lesson);
+    if (!id) return void(state.exit_code = usage_error(id.message()));
+    const lessons::LessonDef* lesson = lessons::find_lesson(*id);
     if (!lesson) {
       state.exit_code = usage_error("unknown lesson '" + o->lesson + "': known lessons are " +
                                     lessons::lesson_ids());

@@ -55,7 +55,7 @@ void register_steps(CLI::App& app, CliState& state) {
   auto backend = std::make_shared<std::string>("emu");
   auto size = std::make_shared<std::string>();
   auto presentation = std::make_shared<bool>(false);
-  cmd->add_option("lesson", *lesson, "Lesson id (default: every lesson)");
+  cmd->add_option("lesson", *lesson, "Lesson id or a lesson folder (default: every lesson)");
   cmd->add_flag("--json", *json_out, "Print one JSON object per step, in a list");
   cmd->add_option("--backend", *backend, "Where the steps run: " + backend_request_words(kNamedBackends))->capture_default_str();
   cmd->add_option("--size", *size,
@@ -89,7 +89,11 @@ void register_steps(CLI::App& app, CliState& state) {
       render = {window.get(), wh->first, wh->second, *presentation};
     }
     std::vector<std::string> ids;
-    if (!lesson->empty()) ids.push_back(*lesson);
+    if (!lesson->empty()) {
+      const Result<std::string> id = lesson_argument(*lesson);
+      if (!id) return void(state.exit_code = usage_error(id.message()));
+      ids.push_back(*id);
+    }
     else
       for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
     nlohmann::json all = nlohmann::json::array();

@@ -31,6 +31,12 @@ struct SplitArguments {
 };
 SplitArguments split_at_separator(const std::vector<std::string>& args);
 
+// A lesson named on the command line: an id, or the path of a lesson folder
+// (lessons/lesson_folder.hpp: a lesson anywhere, run with no rebuild), which then joins the
+// lessons ahead of any other with its id. Returns the id; a folder that is no lesson, or whose
+// lesson.json has a mistake, is an error that says what is wrong.
+Result<std::string> lesson_argument(const std::string& arg);
+
 void register_list(CLI::App& app, CliState& state);
 void register_run(CLI::App& app, CliState& state);
 void register_devices(CLI::App& app, CliState& state);

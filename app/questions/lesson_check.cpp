@@ -10,6 +10,7 @@
 #include "app/questions/query.hpp"
 #include "app/questions/questions.hpp"
 #include "device/trace/user_file.hpp"
+#include "lessons/lesson_folder.hpp"
 
 namespace coop::app {
 namespace {
@@ -99,6 +100,13 @@ Result<std::unique_ptr<LessonFolder>> read_lesson_folder(const std::string& fold
   const fs::path dir = fs::path(folder).lexically_normal();
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::error(folder + ": no such folder");
+  if (lessons::is_lesson_folder(dir)) {  // an ordinary CUDA program with its lesson.json
+    Result<lessons::LessonDef> l = lessons::read_lesson_folder(dir);
+    if (!l) return l.status();
+    auto out = std::make_unique<LessonFolder>();
+    out->lesson = std::move(*l);
+    return out;
+  }
   const std::string name = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
   std::string id = name;
   std::replace(id.begin(), id.end(), '_', '-');

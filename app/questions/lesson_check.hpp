@@ -18,9 +18,10 @@ namespace coop::app {
 // query's `on "snippet"` that no kernel line holds.
 std::string lesson_errors(const lessons::LessonDef& lesson);
 
-// A lesson folder read from disk as the built-in lesson of its name: its lesson.md and its one
-// kernel file (.cuh) in place of the embedded ones. The lesson's parameters and launch rules are
-// its lesson.cpp's, which only a lesson built into coopviz has.
+// A lesson folder read from disk: one with a lesson.json is a whole lesson (an ordinary CUDA
+// program, lessons/lesson_folder.hpp); another is read as the built-in lesson of its name, its
+// lesson.md and its one kernel file (.cuh) in place of the embedded ones, with the parameters and
+// launch rules of its lesson.cpp, which only a lesson built into coopviz has.
 struct LessonFolder {
   lessons::LessonDef lesson;  // its text and source are views into the strings below
   std::string markdown, kernel;

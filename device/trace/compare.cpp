@@ -1,6 +1,9 @@
 #include "device/trace/compare.hpp"
 
-#include <sstream>
+#include <array>
+#include <functional>
+#include <string_view>
+#include <utility>
 
 #include "device/trace/instrumented_flag.hpp"
 #include "device/trace/names.hpp"
@@ -22,33 +25,54 @@ std::vector<std::vector<const Event*>> by_thread(const Trace& t, uint64_t& left_
   return out;
 }
 
-// Atomic old values, the invoke_one choice and shared-memory addresses are legally free.
-std::string difference(const Event& x, const Event& y) {
-  std::ostringstream os;
-  auto field = [&](const char* name, uint64_t a, uint64_t b) {
-    if (a != b && os.tellp() == 0) os << name << " " << a << " vs " << b;
-  };
-  field("kind", uint64_t(x.kind), uint64_t(y.kind));
-  field("op", uint64_t(x.op), uint64_t(y.op));
-  field("line", x.line, y.line);
-  field("group kind", uint64_t(x.group_kind), uint64_t(y.group_kind));
+// Calls field(name, value) for each field of `e` that every legal run of the launch records alike,
+// `nondeterministic` when either trace compared flags the event so. Atomic old values, the
+// invoke_one choice and shared-memory addresses are legally free.
+template <class Field>
+void deterministic_fields(const Event& e, bool nondeterministic, Field&& field) {
+  field("kind", uint64_t(e.kind));
+  field("op", uint64_t(e.op));
+  field("line", e.line);
+  field("group kind", uint64_t(e.group_kind));
   // A cuda::barrier's id is its shared-memory offset, which each compiler lays out its own way.
-  if (x.group_kind != GroupKind::Barrier) field("group id", x.group_id, y.group_id);
-  field("rank", x.rank, y.rank);
-  field("group size", x.group_size, y.group_size);
+  if (e.group_kind != GroupKind::Barrier) field("group id", e.group_id);
+  field("rank", e.rank);
+  field("group size", e.group_size);
   // Which thread invoke_one picks, and which SM a block is placed on (ThreadBegin/ThreadEnd's
   // extra), are the hardware's choice.
-  const bool free_choice = x.kind == EventKind::InvokeOne || x.kind == EventKind::ThreadBegin ||
-                           x.kind == EventKind::ThreadEnd;
-  if (!free_choice) field("extra", x.extra, y.extra);
-  const bool timed = x.kind == EventKind::Barrier || x.kind == EventKind::BarrierWait ||
-                     x.kind == EventKind::CopyWait;
-  const bool nondeterministic = (x.flags | y.flags) & kFlagNondeterministic;
+  const bool free_choice = e.kind == EventKind::InvokeOne || e.kind == EventKind::ThreadBegin ||
+                           e.kind == EventKind::ThreadEnd;
+  if (!free_choice) field("extra", e.extra);
+  const bool timed = e.kind == EventKind::Barrier || e.kind == EventKind::BarrierWait ||
+                     e.kind == EventKind::CopyWait;
   // Plain loads and stores may race (the race lessons); their values are not compared.
-  if (x.kind == EventKind::Collective || x.kind == EventKind::Atomic || x.kind == EventKind::Note)
-    field("input", x.a, y.a);
-  if (!timed && !nondeterministic && x.kind != EventKind::Load) field("output", x.b, y.b);
-  return os.str();
+  if (e.kind == EventKind::Collective || e.kind == EventKind::Atomic || e.kind == EventKind::Note)
+    field("input", e.a);
+  if (!timed && !nondeterministic && e.kind != EventKind::Load) field("output", e.b);
+}
+
+// A deterministic_fields() list, without allocating: compare_deterministic walks millions.
+struct Fields {
+  std::array<const char*, 12> names{};
+  std::array<uint64_t, 12> values{};
+  size_t n = 0;
+  Fields(const Event& e, bool nondeterministic) {
+    deterministic_fields(e, nondeterministic, [this](const char* name, uint64_t v) {
+      names[n] = name;
+      values[n++] = v;
+    });
+  }
+};
+
+// The first deterministic field on which x and y differ, in words; "" when none does.
+std::string difference(const Event& x, const Event& y) {
+  const bool nondeterministic = (x.flags | y.flags) & kFlagNondeterministic;
+  const Fields a(x, nondeterministic), b(y, nondeterministic);
+  for (size_t i = 0; i < a.n && i < b.n; ++i)
+    if (a.values[i] != b.values[i])
+      return std::string(a.names[i]) + " " + std::to_string(a.values[i]) + " vs " +
+             std::to_string(b.values[i]);
+  return "";
 }
 
 }  // namespace
@@ -84,6 +108,33 @@ TraceDiff compare_deterministic(const Trace& a, const Trace& b, size_t max_examp
     }
   }
   return diff;
+}
+
+}  // namespace coop
+
+namespace coop {
+
+uint64_t deterministic_digest(const Trace& t, const std::function<std::string(uint32_t)>& line_text) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, 64 bits
+  auto mix = [&h](std::string_view bytes) {
+    for (const char c : bytes) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  };
+  auto number = [&mix](uint64_t v) { mix(std::string_view(reinterpret_cast<const char*>(&v), 8)); };
+  mix(t.header.kernel);
+  for (const Dim3& d : {t.header.launch.grid, t.header.launch.block}) number(d.count() << 32 | d.x);
+  uint64_t left_out = 0;
+  for (const auto& events : by_thread(t, left_out)) {
+    number(events.size());
+    for (const Event* e : events)
+      deterministic_fields(*e, e->flags & kFlagNondeterministic,
+                           [&](const char* name, uint64_t v) {
+                             if (std::string_view(name) == "line")
+                               mix(line_text(uint32_t(v)));
+                             else
+                               number(v);
+                           });
+  }
+  return h;
 }
 
 }  // namespace coop

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,11 @@ struct TraceDiff {
 };
 
 TraceDiff compare_deterministic(const Trace& a, const Trace& b, size_t max_examples = 8);
+
+// A 64-bit digest of what compare_deterministic compares (the kernel's name, the launch's shape
+// and every thread's events), with each event's line given by its text (`line_text`), so that a
+// trace of the same kernels from another file, where the lines are numbered otherwise, has the
+// same digest.
+uint64_t deterministic_digest(const Trace& t, const std::function<std::string(uint32_t)>& line_text);
 
 }  // namespace coop

@@ -58,7 +58,7 @@ TEST(OccupancyCli, SweepListsTheCurrentPoint) {
 
 TEST(OccupancyCli, LessonKernelUsesTheCompilerReport) {
   const nlohmann::json j =
-      json_of("occupancy --arch sm_90 --block 256 --kernel block-reduce/reduce_block");
+      json_of("occupancy --arch sm_90 --block 256 --kernel reduction-performance/seed_atomic");
   EXPECT_EQ(j["input"]["static_smem"], 4096);  // __shared__ float temp[1024]
   EXPECT_GT(j["input"]["regs_per_thread"].get<int>(), 0);
   EXPECT_NE(j["input"]["resources_source"].get<std::string>().find("ptxas"), std::string::npos);

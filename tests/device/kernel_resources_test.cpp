@@ -6,7 +6,7 @@
 #include "device/occupancy/presets.hpp"
 #include "device/occupancy/resource_report.hpp"
 #include "device/occupancy/sweep.hpp"
-#include "lessons/block_reduce/kernels.hpp"
+#include "lessons/reduction_performance/kernels.hpp"
 #include "tests/support.hpp"
 
 namespace coop {
@@ -45,10 +45,10 @@ TEST(PtxasReport, ReadsEveryEntryFunction) {
 }
 
 TEST(KernelResources, EveryLessonKernelHasARowForEveryPreset) {
-  const auto& k = lessons::block_reduce::kernels();
+  const auto& k = lessons::reduction_performance::kernels();
   for (const DeviceProps& d : device_presets()) {
     const int arch = d.cc_major * 10 + d.cc_minor;
-    for (const void* fn : {k.reduce_block.gpu.function, k.reduce_tiles.gpu.function}) {
+    for (const void* fn : {k.seed_atomic.gpu.function, k.seed_group.gpu.function}) {
       const CompiledKernelResources* row = find_compiled_resources(fn, "", arch);
       ASSERT_NE(row, nullptr) << d.arch_string();
       EXPECT_EQ(row->arch, arch);
@@ -60,34 +60,34 @@ TEST(KernelResources, EveryLessonKernelHasARowForEveryPreset) {
 }
 
 TEST(KernelResources, LookupByNameAndNearestArchitecture) {
-  const auto& k = lessons::block_reduce::kernels();
+  const auto& k = lessons::reduction_performance::kernels();
   const CompiledKernelResources* by_stub =
-      find_compiled_resources(k.reduce_tiles.gpu.function, "", 90);
+      find_compiled_resources(k.seed_group.gpu.function, "", 90);
   ASSERT_NE(by_stub, nullptr);
   for (const char* name :
-       {"reduce_tiles", "block_reduce::reduce_tiles", "block-reduce/reduce_tiles",
-        "coop::lessons::block_reduce::reduce_tiles"}) {
+       {"seed_group", "reduction_performance::seed_group", "reduction-performance/seed_group",
+        "coop::lessons::reduction_performance::seed_group"}) {
     Result<const CompiledKernelResources*> r = find_compiled_resources_by_name(name, 90);
     ASSERT_TRUE(r) << name << ": " << r.message();
     EXPECT_EQ(*r, by_stub) << name;
   }
   // sm_88 is not in the table: the nearest architecture below it answers, and says so.
   const CompiledKernelResources* near =
-      find_compiled_resources(k.reduce_tiles.gpu.function, "", 88);
+      find_compiled_resources(k.seed_group.gpu.function, "", 88);
   ASSERT_NE(near, nullptr);
   EXPECT_EQ(near->arch, 87);
   EXPECT_NE(describe_source(*near, 88).find("nearest to sm_88"), std::string::npos);
   Result<const CompiledKernelResources*> missing =
       find_compiled_resources_by_name("reduce_all", 90);
   ASSERT_FALSE(missing);
-  EXPECT_NE(missing.message().find("reduce_block"), std::string::npos) << missing.message();
+  EXPECT_NE(missing.message().find("seed_atomic"), std::string::npos) << missing.message();
 }
 
 TEST(KernelResources, EmulatorReportsTheCompilersNumbers) {
   auto exec = testing::emulator();
-  const auto& k = lessons::block_reduce::kernels();
-  const KernelResources r = exec->resources(k.reduce_block.gpu, k.reduce_block.name);
-  const CompiledKernelResources* row = find_compiled_resources(k.reduce_block.gpu.function, "", 90);
+  const auto& k = lessons::reduction_performance::kernels();
+  const KernelResources r = exec->resources(k.seed_atomic.gpu, k.seed_atomic.name);
+  const CompiledKernelResources* row = find_compiled_resources(k.seed_atomic.gpu.function, "", 90);
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(r.regs_per_thread, row->regs);
   EXPECT_EQ(r.static_smem, 4096u);

@@ -12,7 +12,7 @@
 #include "device/gpu/device_query.hpp"
 #include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/block_reduce/kernels.hpp"
+#include "lessons/reduction_performance/kernels.hpp"
 #include "lessons/block_scheduling/kernels.hpp"
 #include "lessons/occupancy/kernels.hpp"
 #include "tests/support.hpp"
@@ -26,12 +26,12 @@ struct LessonKernel {
 };
 
 std::vector<LessonKernel> lesson_kernels() {
-  const auto& br = lessons::block_reduce::kernels();
+  const auto& rp = lessons::reduction_performance::kernels();
   const auto& oc = lessons::occupancy::kernels();
   const auto& bs = lessons::block_scheduling::kernels();
   return {
-      {br.reduce_block.name, br.reduce_block.gpu.function},
-      {br.reduce_tiles.name, br.reduce_tiles.gpu.function},
+      {rp.seed_atomic.name, rp.seed_atomic.gpu.function},
+      {rp.seed_group.name, rp.seed_group.gpu.function},
       {oc.count_resident.name, oc.count_resident.gpu.function},
       {oc.many_live_values.name, oc.many_live_values.gpu.function},
       {bs.timed_blocks.name, bs.timed_blocks.gpu.function},

@@ -1,0 +1,110 @@
+#include "app/program/lesson_program.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+
+#include "app/program/program.hpp"
+#include "device/trace/trace_file.hpp"
+#include "device/trace/user_file.hpp"
+#include "lessons/lesson_checks.hpp"
+#include "lessons/program_lesson.hpp"
+
+namespace coop::app {
+namespace fs = std::filesystem;
+namespace {
+
+// The first "error: ..." line of what the program wrote to stderr, without the prefix; else its
+// last line.
+std::string refusal(const std::string& err) {
+  std::string last;
+  size_t start = 0;
+  while (start < err.size()) {
+    size_t end = err.find('\n', start);
+    if (end == std::string::npos) end = err.size();
+    const std::string line = err.substr(start, end - start);
+    if (line.starts_with("error: ")) return line.substr(7);
+    if (!line.empty()) last = line;
+    start = end + 1;
+  }
+  return last;
+}
+
+// The files one run writes, removed when it is over.
+struct RunFiles {
+  std::string trace, out, err;
+  RunFiles() {
+    static std::atomic<unsigned> runs{0};
+    const std::string base = (fs::temp_directory_path() /
+                              ("coopviz-lesson-" + std::to_string(getpid()) + "-" +
+                               std::to_string(runs++)))
+                                 .string();
+    trace = base + ".cvt";
+    out = base + ".out";
+    err = base + ".err";
+  }
+  ~RunFiles() {
+    std::error_code ec;
+    for (const std::string* f : {&trace, &out, &err}) fs::remove(*f, ec);
+  }
+};
+
+std::string read_or_empty(const std::string& path) {
+  Result<std::string> text = read_user_file(path, kTextFileLimit);
+  return text ? *text : std::string();
+}
+
+}  // namespace
+
+Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
+                          const lessons::RunRequest& request, lessons::LessonRun& out) {
+  const bool gpu = exec.backend() == Backend::Gpu;
+  ProgramOptions p;
+  p.file = lesson.program;
+  p.args = lessons::program_arguments(lesson, request, exec.backend());
+  if (gpu) {
+    p.gpu_arch = local_gpu_arch();
+    if (p.gpu_arch.empty()) return Status::error("no CUDA device to build " + lesson.program + " for");
+  } else {
+    p.arch = exec.device().arch_string();
+  }
+  p.schedule = request.schedule;
+  p.seed = request.seed;
+  p.trace_capacity = exec.options().trace_capacity;
+  p.trace_launches = "all";  // a lesson shows every launch it makes
+  p.record_memory = !gpu && exec.options().record_memory;
+  const RunFiles files;
+  p.trace_out = files.trace;
+  p.stdout_path = files.out;
+  p.stderr_path = files.err;
+  Result<ProgramBuild> build = build_program(p);
+  if (!build)
+    return Status::error(build.status().message() + (build.status().message().ends_with("\n") ? "" : "\n") +
+                         lesson.program + " did not compile for " +
+                         (gpu ? "the GPU (" + p.gpu_arch + ")" : std::string("the emulator")));
+  Result<ProgramRun> ran = run_program(p, *build);
+  if (!ran) return ran.status();
+  std::error_code ec;
+  if (fs::exists(files.trace, ec)) {
+    Result<std::vector<Trace>> launches = load_traces(files.trace);
+    if (!launches) return launches.status();
+    out.launches = std::move(*launches);
+  }
+  lessons::read_program_report(read_or_empty(files.out), out);
+  const std::string err = read_or_empty(files.err);
+  if (!ran->what.empty()) return Status::error(lesson.program + ": " + ran->what);
+  if (ran->exit_code == 2) return Status::error(refusal(err));
+  const bool failed = std::any_of(out.checks.begin(), out.checks.end(),
+                                  [](const lessons::Check& c) { return !c.pass && !c.skipped; });
+  if (ran->exit_code != 0 && !failed)
+    return Status::error(lesson.program + " exited with status " + std::to_string(ran->exit_code) +
+                         " and no failed check" + (err.empty() ? "" : ": " + refusal(err)));
+  out.checks.push_back(lessons::nothing_dropped(out.launches));
+  return {};
+}
+
+void install_lesson_runner() { lessons::set_program_lesson_runner(&run_lesson_program); }
+
+}  // namespace coop::app

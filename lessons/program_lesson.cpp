@@ -1,0 +1,79 @@
+#include "lessons/program_lesson.hpp"
+
+namespace coop::lessons {
+namespace {
+
+// "[pass] NAME: expected EXPECTED, got GOT" (or [FAIL], [skip]) into a check; false for any
+// other line.
+bool read_check(std::string_view line, Check& c) {
+  const bool pass = line.starts_with("[pass] "), fail = line.starts_with("[FAIL] "),
+             skip = line.starts_with("[skip] ");
+  if (!pass && !fail && !skip) return false;
+  const std::string_view rest = line.substr(7);
+  const size_t expected = rest.find(": expected ");
+  if (expected == std::string_view::npos) return false;
+  const std::string_view what = rest.substr(expected + 11);
+  const size_t got = what.find(", got ");
+  if (got == std::string_view::npos) return false;
+  c.name = rest.substr(0, expected);
+  c.expected = what.substr(0, got);
+  c.got = what.substr(got + 6);
+  c.pass = pass;
+  c.skipped = skip;
+  return true;
+}
+
+ProgramLessonRunner& runner() {
+  static ProgramLessonRunner r = nullptr;
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
+                                           Backend backend) {
+  std::vector<std::string> args = {
+      std::string("--backend=") + (backend == Backend::Gpu ? "gpu" : "emulator"),
+      "--grid=" + request.config.grid.str(), "--block=" + request.config.block.str()};
+  if (request.config.mode == LaunchMode::Cluster)
+    args.push_back("--cluster=" + request.config.cluster.str());
+  for (const ParamDef& p : lesson.params) {
+    const auto given = request.params.find(p.name);
+    const int64_t value = given != request.params.end() ? given->second : p.default_value;
+    args.push_back("--" + p.name + "=" + std::to_string(value));
+  }
+  return args;
+}
+
+std::string read_program_report(std::string_view printed, LessonRun& run) {
+  std::string other;
+  size_t start = 0;
+  while (start < printed.size()) {
+    size_t end = printed.find('\n', start);
+    if (end == std::string_view::npos) end = printed.size();
+    const std::string_view line = printed.substr(start, end - start);
+    start = end + 1;
+    if (Check c; read_check(line, c)) {
+      run.checks.push_back(std::move(c));
+    } else if (const size_t colon = line.find(": ");
+               line.starts_with("[result] ") && colon != std::string_view::npos) {
+      run.results.emplace_back(std::string(line.substr(9, colon - 9)),
+                               std::string(line.substr(colon + 2)));
+    } else {
+      other.append(line).push_back('\n');
+    }
+  }
+  return other;
+}
+
+void set_program_lesson_runner(ProgramLessonRunner run) { runner() = run; }
+
+Status run_program_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request,
+                          LessonRun& out) {
+  if (!runner())
+    return Status::error("lesson " + lesson.id + " is a CUDA program (" + lesson.program +
+                         "), which this build of coopviz cannot run");
+  return runner()(lesson, exec, request, out);
+}
+
+}  // namespace coop::lessons

@@ -1,0 +1,40 @@
+// Running a lesson that is an ordinary CUDA program (lesson_folder.hpp): coopviz builds its .cu
+// through the same pipeline as any user's program (app/program), runs it on the executor's
+// backend with the launch and the parameters as arguments, and reads back every launch's trace
+// and the checks the program printed.
+//
+// What a lesson program is told, always, in this order (lessons/README.md):
+//   --backend=emulator|gpu --grid=G --block=B [--cluster=C] --NAME=VALUE for every parameter
+// (G, B, C as "X", "X,Y" or "X,Y,Z"; --cluster only for a cluster launch). What it prints, one
+// line each, in the order it checks:
+//   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
+//   [result] NAME: VALUE
+// It exits 0 when no check failed, 1 when one did, and 2 after one `error: ...` line on stderr
+// when it cannot run the launch or parameters it was given.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lessons/lesson.hpp"
+
+namespace coop::lessons {
+
+// The arguments a run of `lesson` on `backend` passes to its program.
+std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
+                                           Backend backend);
+
+// Reads the check and result lines of what a lesson program printed into `run`. Every other line
+// is returned, as printed.
+std::string read_program_report(std::string_view printed, LessonRun& run);
+
+// Runs the lesson's program on exec's backend: its launches, checks and results fill `out`.
+// The program pipeline is the app's (lessons sit below it), so the app sets the runner
+// (app/program/lesson_program.hpp); without one a program lesson is an error that says so.
+using ProgramLessonRunner = Status (*)(const LessonDef&, Executor&, const RunRequest&, LessonRun&);
+void set_program_lesson_runner(ProgramLessonRunner run);
+Status run_program_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request,
+                          LessonRun& out);
+
+}  // namespace coop::lessons
