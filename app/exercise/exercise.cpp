@@ -15,13 +15,17 @@ namespace {
 
 constexpr size_t kMaxHints = 3;
 
-// The lesson folders' names with their lessons' ids, in teaching order. A lesson's folder is
-// the registry entry whose kernel file the lesson shows.
-std::vector<std::pair<std::string, std::string>> lesson_folders() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const lessons::LessonDef& l : lessons::registry())
+// The lesson folders with their lessons' ids, in teaching order: a lesson read from its folder
+// names it; a compiled lesson's folder is the registry entry whose kernel file the lesson shows,
+// in the lessons coopviz ships.
+std::vector<std::pair<fs::path, std::string>> lesson_folders() {
+  std::vector<std::pair<fs::path, std::string>> out;
+  for (const lessons::LessonDef& l : lessons::registry()) {
+    if (!l.folder.empty()) out.emplace_back(l.folder, l.id);
     for (const lessons::LessonEntry& entry : lessons::lesson_entries())
-      if (l.source_file == entry.kernel_file) out.emplace_back(entry.folder, l.id);
+      if (l.program.empty() && l.source_file == entry.kernel_file)
+        out.emplace_back(data_dirs().lessons / entry.folder, l.id);
+  }
   return out;
 }
 
@@ -65,11 +69,10 @@ Status read_exercise_text(const fs::path& markdown, Exercise& e) {
 
 Result<std::vector<Exercise>> find_exercises() {
   std::vector<Exercise> out;
-  const fs::path root = data_dirs().lessons;
   for (const auto& [folder, lesson] : lesson_folders()) {
     std::error_code ec;
     std::vector<Exercise> here;
-    for (const auto& entry : fs::directory_iterator(root / folder / "exercises", ec)) {
+    for (const auto& entry : fs::directory_iterator(folder / "exercises", ec)) {
       if (!fs::is_regular_file(entry.path() / "exercise.md", ec)) continue;
       Exercise e;
       e.id = entry.path().filename().string();

@@ -98,13 +98,39 @@ SCRIPT
   [ -s "$work/replay.png" ] || fail "no screenshot of the replayed trace"
   echo "ok: the shipped GPU trace of grid-sync replays"
 
-  # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit.
+  # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit
+  # (a lesson still compiled into coopviz).
   cp -r "$share/lessons" "$work/edited"
-  sed -i 's/^### Every thread gets a rank$/### Every thread gets a rank (edited)/' \
-    "$work/edited/block_reduce/lesson.md"
+  sed -i 's/^### A grid that is all there at once$/### A grid that is all there at once (edited)/' \
+    "$work/edited/grid_sync/lesson.md"
   (cd / && COOPVIZ_LESSON_SOURCES="$work/edited" HOME="$work/home" "$prefix/bin/coopviz" steps \
-     block-reduce) > "$work/steps.txt"
-  grep -q "step 1: Every thread gets a rank (edited)" "$work/steps.txt" ||
+     grid-sync) > "$work/steps.txt"
+  grep -q "step 1: A grid that is all there at once (edited)" "$work/steps.txt" ||
     fail "\$COOPVIZ_LESSON_SOURCES was not read"
   echo "ok: \$COOPVIZ_LESSON_SOURCES replaces the lesson text"
+
+  # A teacher copies a lesson folder out of the installed tree, changes its title, its default
+  # launch and a step's text, and opens it by its path: no rebuild.
+  cp -r "$share/lessons/block_reduce" "$work/my_reduce"
+  rm -rf "$work/my_reduce/exercises"
+  sed -i 's/"Reducing a block, then the grid"/"My reduction"/; s/"grid": \[8\]/"grid": [4]/' \
+    "$work/my_reduce/lesson.json"
+  sed -i 's/^### Every thread gets a rank$/### Every thread gets a rank of its own/' \
+    "$work/my_reduce/lesson.md"
+  coopviz run "$work/my_reduce" --backend emu > "$work/my_run.txt" ||
+    { cat "$work/my_run.txt"; fail "the copied lesson folder did not run"; }
+  grep -q "blocks: 4" "$work/my_run.txt" || fail "the copied lesson did not take its new default grid"
+  coopviz steps "$work/my_reduce" > "$work/my_steps.txt" ||
+    { cat "$work/my_steps.txt"; fail "the copied lesson's steps failed"; }
+  grep -q "step 1: Every thread gets a rank of its own" "$work/my_steps.txt" ||
+    fail "the copied lesson's edited step was not shown"
+  cat > "$work/my_reduce.txt" <<SCRIPT
+expect lesson block-reduce
+screenshot $work/my_reduce.png 1024x640
+quit
+SCRIPT
+  coopviz gui "$work/my_reduce" --script "$work/my_reduce.txt" --settings "$work/settings.json" \
+    > "$work/my_gui.log" || { cat "$work/my_gui.log"; fail "the window did not open the copied lesson"; }
+  [ -s "$work/my_reduce.png" ] || fail "no screenshot of the copied lesson"
+  echo "ok: a lesson folder copied out of the installed tree and edited opens by its path"
 fi

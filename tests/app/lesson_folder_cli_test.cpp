@@ -1,0 +1,116 @@
+// A lesson folder anywhere is a lesson (lessons/lesson_folder.hpp): copied out of the tree and
+// changed (its title, a launch default, a step's text), it runs, checks, steps and answers its
+// questions by its path, with no rebuild; lesson.json's mistakes are named with their field.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "app/program/program.hpp"
+#include "lessons/lesson_folder.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace coop::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// block-reduce, copied to `dir` and changed as a teacher would.
+fs::path edited_copy(const fs::path& dir) {
+  const fs::path copy = dir / "my_reduce";
+  fs::copy(fs::path(COOPVIZ_SOURCE_DIR) / "lessons" / "block_reduce", copy,
+           fs::copy_options::recursive);
+  fs::remove_all(copy / "exercises");
+  std::string json = read(copy / "lesson.json");
+  json = std::regex_replace(json, std::regex("\"Reducing a block, then the grid\""),
+                            "\"My reduction\"");
+  json = std::regex_replace(json, std::regex("\"grid\": \\[8\\]"), "\"grid\": [4]");
+  write(copy / "lesson.json", json);
+  std::string md = read(copy / "lesson.md");
+  md = std::regex_replace(md, std::regex("### Every thread gets a rank"),
+                          "### Every thread gets a rank of its own");
+  write(copy / "lesson.md", md);
+  return copy;
+}
+
+TEST(LessonFolderCli, AnEditedCopyAnywhereRunsStepsAndChecksByItsPath) {
+  const fs::path dir = fresh_folder("lesson-folder");
+  const fs::path copy = edited_copy(dir);
+  const std::string env = "XDG_CACHE_HOME=" + program_test_cache();
+
+  Ran run = run_coopviz_env(env, "run " + copy.string() + " --backend emu");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("blocks: 4"), std::string::npos) << "the new default grid: " << run.out;
+  EXPECT_NE(run.out.find("[pass] block sums equal the CPU tree, bit for bit: expected 4 of 4"),
+            std::string::npos)
+      << run.out;
+
+  Ran steps = run_coopviz_env(env, "steps " + copy.string() + " --backend emu");
+  EXPECT_EQ(steps.exit_code, 0) << steps.out << steps.err;
+  EXPECT_NE(steps.out.find("step 1: Every thread gets a rank of its own"), std::string::npos)
+      << steps.out;
+  EXPECT_NE(steps.out.find("launch panel grid 4 block 256"), std::string::npos) << steps.out;
+
+  Ran check = run_coopviz("lesson check " + copy.string());
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("5 steps"), std::string::npos) << check.out;
+
+  Ran listed = run_coopviz_env("COOPVIZ_LESSON_PATH=" + dir.string(), "list");
+  EXPECT_NE(listed.out.find("My reduction"), std::string::npos)
+      << "$COOPVIZ_LESSON_PATH's copy comes first: " << listed.out;
+  fs::remove_all(dir);
+}
+
+TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
+  const fs::path dir = fresh_folder("lesson-folder-mistakes");
+  const fs::path copy = edited_copy(dir);
+  const std::string good = read(copy / "lesson.json");
+  struct Case {
+    std::string from, to, said;
+  };
+  for (const Case& c : {
+           Case{"\"title\"", "\"titel\"", "\"titel\" is not a field of lesson.json here"},
+           Case{"\"grid\": [4]", "\"grid\": [0]", "\"launch.grid\" must be a list of 1 to 3"},
+           Case{"\"block\": [256]", "\"block\": [96]", "needs a power-of-two block: got 96"},
+           Case{"\"max\": 1,", "\"max\": -1,", "\"params[0].max\" must be an integer from 0"},
+           Case{"\"beginner\"", "\"easy\"", "\"level\" must be \"beginner\""},
+           Case{"{", "[", "not a JSON object"},
+       }) {
+    std::string json = good;
+    const size_t at = json.find(c.from);
+    ASSERT_NE(at, std::string::npos) << c.from;
+    write(copy / "lesson.json", json.replace(at, c.from.size(), c.to));
+    const Ran r = run_coopviz("run " + copy.string() + " --backend emu");
+    EXPECT_EQ(r.exit_code, 2) << c.to;
+    EXPECT_NE(r.err.find(c.said), std::string::npos) << c.to << ": " << r.err;
+    EXPECT_NE(r.err.find("lesson.json"), std::string::npos) << r.err;
+  }
+  write(copy / "lesson.json", good);
+  fs::copy_file(copy / "block_reduce.cu", copy / "second.cu");
+  const Ran two = run_coopviz("run " + copy.string() + " --backend emu");
+  EXPECT_EQ(two.exit_code, 2);
+  EXPECT_NE(two.err.find("holds one CUDA program (<name>.cu): found"), std::string::npos) << two.err;
+  fs::remove_all(dir);
+}
+
+// A launch the program refuses (its rule, not lesson.json's) is its own `error:` line.
+TEST(LessonFolderCli, ALaunchTheProgramRefusesIsItsErrorLine) {
+  const Ran r = run_coopviz_env("XDG_CACHE_HOME=" + program_test_cache(),
+                                "run block-reduce --backend emu --block 16 --param tiles=1");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("the tile variant needs blocks of at least 32 threads: got 16"),
+            std::string::npos)
+      << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace coop::testing
