@@ -94,6 +94,9 @@ struct LessonDef {
   // Checks its program makes only on a GPU (lesson.json's "gpu": {"checks": [...]}); on the
   // emulator the program reports them skipped.
   std::vector<std::string> gpu_checks;
+  // Its program's launches of more threads than this run untraced and are counted (timed
+  // launches on a GPU); 0: all are traced.
+  uint64_t trace_threads_max = 0;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

@@ -102,7 +102,8 @@ class Fields {
 // The launch rules lesson.json states, as a lesson's validate().
 struct LaunchRules {
   bool one_dimensional = false, block_power_of_two = false;
-  int64_t block_min = 1, block_max = 1024, grid_max = INT32_MAX;
+  int64_t block_min = 1, block_max = 1024, block_multiple = 1, grid_max = INT32_MAX;
+  int64_t threads_max = INT64_MAX;  // in the whole launch
 };
 
 Status check_rules(const LaunchRules& r, const std::string& id, const LaunchConfig& c) {
@@ -110,14 +111,20 @@ Status check_rules(const LaunchRules& r, const std::string& id, const LaunchConf
     if (Status s = require_1d_launch(c, id); !s) return s;
   const uint64_t block = c.threads_per_block(), grid = c.grid.count();
   if (r.block_power_of_two && (block & (block - 1)) != 0)
-    return Status::error(id + " needs a power-of-two block: got " + std::to_string(block) +
-                         " threads");
+    return Status::error(id + " needs a power-of-two block of at most " +
+                         std::to_string(r.block_max) + " threads: got " + std::to_string(block));
   if (int64_t(block) < r.block_min || int64_t(block) > r.block_max)
     return Status::error(id + " needs blocks of " + std::to_string(r.block_min) + " to " +
                          std::to_string(r.block_max) + " threads: got " + std::to_string(block));
+  if (int64_t(block) % r.block_multiple != 0)
+    return Status::error(id + " needs blocks of a multiple of " + std::to_string(r.block_multiple) +
+                         " threads: got " + std::to_string(block));
   if (int64_t(grid) > r.grid_max)
     return Status::error(id + " allows at most " + std::to_string(r.grid_max) +
                          " blocks: got " + std::to_string(grid));
+  if (int64_t(c.total_threads()) > r.threads_max)
+    return Status::error(id + " allows at most " + std::to_string(r.threads_max) +
+                         " threads in all: got " + std::to_string(c.total_threads()));
   return {};
 }
 
@@ -198,7 +205,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   const Fields f(file);
   if (Status s = f.only(j, "", {"id", "order", "title", "level", "concepts", "launch", "rules",
                                 "params", "gpu", "traces_comparable", "incomparable_kernels",
-                                "records_memory"});
+                                "records_memory", "trace_threads_max"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -213,6 +220,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(comparable, f.flag(j, "traces_comparable", "", true));
   COOP_TAKE(incomparable, f.texts(j, "incomparable_kernels", ""));
   COOP_TAKE(records_memory, f.flag(j, "records_memory", "", false));
+  COOP_TAKE(trace_threads, f.integer(j, "trace_threads_max", "", 0, 0, kMaxTracedThreads));
   l.id = id;
   l.order = int(order);
   l.title = title;
@@ -226,6 +234,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.traces_comparable = comparable;
   l.incomparable_kernels = incomparable;
   l.records_memory = records_memory;
+  l.trace_threads_max = uint64_t(trace_threads);
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;
   if (!gpu.is_object()) return f.wrong("gpu", "must be an object");
@@ -239,7 +248,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   const json& r = j.contains("rules") ? j["rules"] : none;
   if (!r.is_object()) return f.wrong("rules", "must be an object");
   if (Status s = f.only(r, "rules.", {"one_dimensional", "block_power_of_two", "block_min",
-                                      "block_max", "grid_max"});
+                                      "block_max", "block_multiple", "grid_max", "threads_max"});
       !s)
     return s;
   LaunchRules rules;
@@ -247,8 +256,10 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(pow2, f.flag(r, "block_power_of_two", "rules.", false));
   COOP_TAKE(block_min, f.integer(r, "block_min", "rules.", 1, 1, 1024));
   COOP_TAKE(block_max, f.integer(r, "block_max", "rules.", 1024, block_min, 1024));
+  COOP_TAKE(multiple, f.integer(r, "block_multiple", "rules.", 1, 1, 1024));
   COOP_TAKE(grid_max, f.integer(r, "grid_max", "rules.", INT32_MAX, 1, INT32_MAX));
-  rules = {one_d, pow2, block_min, block_max, grid_max};
+  COOP_TAKE(threads_max, f.integer(r, "threads_max", "rules.", INT64_MAX, 1, INT64_MAX));
+  rules = {one_d, pow2, block_min, block_max, multiple, grid_max, threads_max};
   if (Status s = check_rules(rules, id, launch); !s)
     return f.wrong("launch", "breaks the lesson's own rules: " + s.message());
   l.validate = [rules, id](const LaunchConfig& c, const Params&) { return check_rules(rules, id, c); };

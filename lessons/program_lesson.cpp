@@ -55,10 +55,10 @@ std::string read_program_report(std::string_view printed, LessonRun& run) {
     start = end + 1;
     if (Check c; read_check(line, c)) {
       run.checks.push_back(std::move(c));
-    } else if (const size_t colon = line.find(": ");
-               line.starts_with("[result] ") && colon != std::string_view::npos) {
-      run.results.emplace_back(std::string(line.substr(9, colon - 9)),
-                               std::string(line.substr(colon + 2)));
+    } else if (const size_t equals = line.find(" = ");
+               line.starts_with("[result] ") && equals != std::string_view::npos) {
+      run.results.emplace_back(std::string(line.substr(9, equals - 9)),
+                               std::string(line.substr(equals + 3)));
     } else {
       other.append(line).push_back('\n');
     }

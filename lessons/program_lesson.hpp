@@ -8,7 +8,7 @@
 // (G, B, C as "X", "X,Y" or "X,Y,Z"; --cluster only for a cluster launch). What it prints, one
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
-//   [result] NAME: VALUE
+//   [result] NAME = VALUE
 // It exits 0 when no check failed, 1 when one did, and 2 after one `error: ...` line on stderr
 // when it cannot run the launch or parameters it was given.
 #pragma once

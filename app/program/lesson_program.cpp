@@ -75,6 +75,7 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   p.trace_capacity = exec.options().trace_capacity;
   p.trace_launches = "all";  // a lesson shows every launch it makes
   p.record_memory = !gpu && exec.options().record_memory;
+  p.trace_threads_max = lesson.trace_threads_max;
   const RunFiles files;
   p.trace_out = files.trace;
   p.stdout_path = files.out;

@@ -774,6 +774,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
         setenv("COOPVIZ_TRACE_LAUNCHES", o.trace_launches.c_str(), 1);
         setenv("COOPVIZ_TRACE_MEMORY", std::to_string(trace_memory).c_str(), 1);
+        if (o.trace_threads_max > 0)
+          setenv("COOPVIZ_TRACE_THREADS", std::to_string(o.trace_threads_max).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())

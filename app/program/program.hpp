@@ -35,6 +35,9 @@ struct ProgramOptions {
   // already traced run untraced. 0: trace_memory_limit()'s share of the machine.
   uint64_t trace_memory = 0;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
+  // Launches of more threads than this run untraced and are counted (a lesson's timed launches,
+  // lesson.json's "trace_threads_max"); 0: every launch a trace can hold is traced.
+  uint64_t trace_threads_max = 0;
   std::string stderr_path;            // where its standard error goes; empty: the terminal
   // With it, the program's stdout and stderr are collected here, together, instead (the window
   // shows what it printed): the last kProgramOutputKeep bytes, after a line that says how much

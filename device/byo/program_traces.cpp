@@ -53,6 +53,11 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
     trace_each_ = std::string(which) == "all"     ? 0
                   : std::string(which) == "first" ? 1
                                                   : std::max<uint64_t>(1, std::strtoull(which, nullptr, 10));
+  // Launches of more threads than this run untraced (a lesson's timed launches); at most the
+  // threads a trace can hold.
+  if (const char* most = std::getenv("COOPVIZ_TRACE_THREADS"))
+    max_traced_threads_ =
+        std::clamp<uint64_t>(std::strtoull(most, nullptr, 10), 1, kMaxTracedThreads);
   if (const char* bytes = std::getenv("COOPVIZ_TRACE_MEMORY"))
     memory_limit_ = std::strtoull(bytes, nullptr, 10);
   // A caller that bounds the program's time itself (an exercise check, in CPU time) moves the
@@ -102,10 +107,11 @@ void ProgramTraces::count_too_large(const std::string& kind, const ErasedLaunch&
   said = true;
   std::fprintf(stderr,
                "coopviz: %s: kernel %s <<<%s, %s>>> has %llu threads, more than the %llu a traced "
-               "launch may have: it runs untraced, as will every launch that large (counted when "
-               "the program ends)\n",
+               "launch may have%s: it runs untraced, as will every launch that large (counted "
+               "when the program ends)\n",
                file_name_.c_str(), launch.name, run.grid.str().c_str(), run.block.str().c_str(),
-               (unsigned long long)run.total_threads(), (unsigned long long)kMaxTracedThreads);
+               (unsigned long long)run.total_threads(), (unsigned long long)max_traced_threads_,
+               max_traced_threads_ < kMaxTracedThreads ? " here" : "");
 }
 
 uint64_t ProgramTraces::capacity_within_limit() const {
@@ -151,7 +157,7 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   Trace trace;
   Status s;
   bool recorded = false;
-  const bool too_large = exec_->options().trace && run.total_threads() > kMaxTracedThreads;
+  const bool too_large = exec_->options().trace && run.total_threads() > max_traced_threads_;
   if (too_large) count_too_large(kind, launch, run);
   if (too_large || !traces_next(kind)) {
     const auto start = Clock::now();

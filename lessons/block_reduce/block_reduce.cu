@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
   std::printf("[%s] total within float rounding of the exact sum: expected |total - %.12g| <= "
               "%.3g, got %.9g (off by %.3g)\n",
               close ? "pass" : "FAIL", exact, bound, sum, error);
-  std::printf("[result] total: %.9g\n", sum);
-  std::printf("[result] exact sum: %.12g\n", exact);
-  std::printf("[result] %s: %zu\n", o.tiles ? "tiles" : "blocks", groups);
+  std::printf("[result] total = %.9g\n", sum);
+  std::printf("[result] exact sum = %.12g\n", exact);
+  std::printf("[result] %s = %zu\n", o.tiles ? "tiles" : "blocks", groups);
   return wrong == 0 && close ? 0 : 1;
 }

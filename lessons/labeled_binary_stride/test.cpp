@@ -44,7 +44,7 @@ TEST(LabeledBinaryStride, RefusesBlocksThatAreNotWholeWarps) {
   r.config.block = {48, 1, 1};
   const LessonRun run = run_lesson(partitions(), *exec, r);
   ASSERT_FALSE(run.status.ok());
-  EXPECT_NE(run.status.message().find("48 threads, not a multiple of 32"), std::string::npos)
+  EXPECT_NE(run.status.message().find("a multiple of 32 threads: got 48"), std::string::npos)
       << run.status.message();
 }
 

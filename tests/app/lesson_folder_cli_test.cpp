@@ -80,7 +80,7 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
   for (const Case& c : {
            Case{"\"title\"", "\"titel\"", "\"titel\" is not a field of lesson.json here"},
            Case{"\"grid\": [4]", "\"grid\": [0]", "\"launch.grid\" must be a list of 1 to 3"},
-           Case{"\"block\": [256]", "\"block\": [96]", "needs a power-of-two block: got 96"},
+           Case{"\"block\": [256]", "\"block\": [96]", "needs a power-of-two block of at most 1024 threads: got 96"},
            Case{"\"max\": 1,", "\"max\": -1,", "\"params[0].max\" must be an integer from 0"},
            Case{"\"beginner\"", "\"easy\"", "\"level\" must be \"beginner\""},
            Case{"{", "[", "not a JSON object"},

@@ -174,6 +174,42 @@ TEST(UntracedLaunches, AWrongChoiceIsAUsageErrorNamingTheChoices) {
   EXPECT_NE(lesson.err.find("are for a program file"), std::string::npos) << lesson.err;
 }
 
+// A lesson's ceiling on traced threads (lesson.json's trace_threads_max): a launch above it runs
+// untraced and is said once; one at it is traced.
+TEST(UntracedLaunches, ALaunchAboveTheTracedThreadsCeilingRunsUntraced) {
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  const fs::path dir = coop::testing::fresh_folder("trace-threads");
+  coop::app::ProgramOptions p;
+  p.file = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/block_reduce/block_reduce.cu";
+  p.args = {"--grid=8", "--block=256"};  // 2048 threads
+  p.trace_out = (dir / "t.cvt").string();
+  p.stdout_path = (dir / "out.txt").string();
+  p.stderr_path = (dir / "err.txt").string();
+  auto build = coop::app::build_program(p);
+  ASSERT_TRUE(build) << build.status().message();
+  for (const uint64_t ceiling : {2047u, 2048u}) {
+    p.trace_threads_max = ceiling;
+    fs::remove(p.trace_out);
+    auto run = coop::app::run_program(p, *build);
+    ASSERT_TRUE(run) << run.status().message();
+    std::ifstream out_file(p.stdout_path), err_file(p.stderr_path);
+    const std::string out((std::istreambuf_iterator<char>(out_file)), {});
+    const std::string err((std::istreambuf_iterator<char>(err_file)), {});
+    EXPECT_EQ(run->exit_code, 0) << out << err;
+    EXPECT_NE(out.find("[pass] block sums equal the CPU tree"), std::string::npos) << out;
+    auto launches = coop::load_traces(p.trace_out);
+    const size_t traced = launches ? launches->size() : 0;
+    if (ceiling == 2047) {
+      EXPECT_EQ(traced, 0u);
+      EXPECT_NE(err.find("more than the 2047 a traced launch may have here"), std::string::npos)
+          << err;
+    } else {
+      EXPECT_EQ(traced, 1u) << err;
+    }
+  }
+  fs::remove_all(dir);
+}
+
 TEST(UntracedLaunches, TracesPastTheMemoryLimitStopGrowingAndTheProgramFinishes) {
   setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   const fs::path dir = coop::testing::fresh_folder("trace-memory");
