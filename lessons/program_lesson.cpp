@@ -1,5 +1,11 @@
 #include "lessons/program_lesson.hpp"
 
+#include <algorithm>
+#include <optional>
+
+#include "device/trace/names.hpp"
+#include "lessons/lesson_checks.hpp"
+
 namespace coop::lessons {
 namespace {
 
@@ -20,6 +26,46 @@ bool read_check(std::string_view line, Check& c) {
   c.got = what.substr(got + 6);
   c.pass = pass;
   c.skipped = skip;
+  return true;
+}
+
+// "[trace] NAME: expected 512 copy_issue, 512 copy_wait in pipeline" as a check of run's launches.
+bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
+  if (!line.starts_with("[trace] ")) return false;
+  const std::string_view rest = line.substr(8);
+  const size_t expected = rest.find(": expected ");
+  const size_t in = rest.rfind(" in ");
+  if (expected == std::string_view::npos || in == std::string_view::npos || in < expected)
+    return false;
+  c.name = rest.substr(0, expected);
+  c.expected = rest.substr(expected + 11, in - expected - 11);
+  const std::string kernel(rest.substr(in + 4));
+  c.pass = std::any_of(run.launches.begin(), run.launches.end(),
+                       [&](const Trace& t) { return t.header.kernel == kernel; });
+  if (!c.pass) {
+    c.got = "no launch of " + kernel;
+    return true;
+  }
+  std::string_view counts = c.expected;
+  while (!counts.empty()) {
+    const size_t comma = counts.find(", ");
+    const std::string_view one = counts.substr(0, comma);
+    counts = comma == std::string_view::npos ? std::string_view() : counts.substr(comma + 2);
+    const size_t space = one.find(' ');
+    const std::optional<EventKind> kind =
+        event_kind_named(space == std::string_view::npos ? one : one.substr(space + 1));
+    if (!kind) {
+      c.pass = false;
+      c.got = "'" + std::string(one) + "' is no count of an event kind";
+      return true;
+    }
+    size_t n = 0;
+    for (const Trace& t : run.launches)
+      if (t.header.kernel == kernel) n += count_events(t, [&](const Event& e) { return e.kind == *kind; });
+    const std::string got = std::to_string(n) + " " + std::string(name_of(*kind));
+    c.pass = c.pass && got == one;
+    c.got += (c.got.empty() ? "" : ", ") + got;
+  }
   return true;
 }
 
@@ -53,7 +99,7 @@ std::string read_program_report(std::string_view printed, LessonRun& run) {
     if (end == std::string_view::npos) end = printed.size();
     const std::string_view line = printed.substr(start, end - start);
     start = end + 1;
-    if (Check c; read_check(line, c)) {
+    if (Check c; read_check(line, c) || read_trace_claim(line, run, c)) {
       run.checks.push_back(std::move(c));
     } else if (const size_t equals = line.find(" = ");
                line.starts_with("[result] ") && equals != std::string_view::npos) {

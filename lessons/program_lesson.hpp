@@ -9,6 +9,10 @@
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
 //   [result] NAME = VALUE
+//   [trace] NAME: expected N KIND[, N KIND ...] in KERNEL
+// A [trace] line is a claim about the program's own trace that coopviz checks, not the program:
+// that its launches of KERNEL hold N events of each KIND (as traces name kinds: atomic,
+// copy_issue, ...). What a program can know of its trace, it states; what is there, coopviz counts.
 // It exits 0 when no check failed, 1 when one did, and 2 after one `error: ...` line on stderr
 // when it cannot run the launch or parameters it was given.
 #pragma once
@@ -25,8 +29,9 @@ namespace coop::lessons {
 std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
                                            Backend backend);
 
-// Reads the check and result lines of what a lesson program printed into `run`. Every other line
-// is returned, as printed.
+// Reads the check, result and trace-claim lines of what a lesson program printed into `run`; a
+// claim becomes a check, settled against the run's launches (run.launches must hold them). Every
+// other line is returned, as printed.
 std::string read_program_report(std::string_view printed, LessonRun& run);
 
 // Runs the lesson's program on exec's backend: its launches, checks and results fill `out`.
