@@ -1,6 +1,7 @@
 #include "lessons/program_lesson.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "device/trace/names.hpp"
@@ -39,11 +40,21 @@ bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
     return false;
   c.name = rest.substr(0, expected);
   c.expected = rest.substr(expected + 11, in - expected - 11);
-  const std::string kernel(rest.substr(in + 4));
-  c.pass = std::any_of(run.launches.begin(), run.launches.end(),
-                       [&](const Trace& t) { return t.header.kernel == kernel; });
+  // "KERNEL" counts all its launches, "KERNEL launch K" its K-th (from 1).
+  std::string kernel(rest.substr(in + 4));
+  size_t which = 0;
+  if (const size_t at = kernel.rfind(" launch "); at != std::string::npos) {
+    which = std::strtoull(kernel.c_str() + at + 8, nullptr, 10);
+    kernel.resize(at);
+  }
+  std::vector<const Trace*> counted;
+  for (const Trace& t : run.launches)
+    if (t.header.kernel == kernel) counted.push_back(&t);
+  if (which > 0) counted = which <= counted.size() ? std::vector{counted[which - 1]}
+                                                    : std::vector<const Trace*>{};
+  c.pass = !counted.empty();
   if (!c.pass) {
-    c.got = "no launch of " + kernel;
+    c.got = "no launch of " + kernel + (which ? " number " + std::to_string(which) : "");
     return true;
   }
   std::string_view counts = c.expected;
@@ -60,8 +71,7 @@ bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
       return true;
     }
     size_t n = 0;
-    for (const Trace& t : run.launches)
-      if (t.header.kernel == kernel) n += count_events(t, [&](const Event& e) { return e.kind == *kind; });
+    for (const Trace* t : counted) n += count_events(*t, [&](const Event& e) { return e.kind == *kind; });
     const std::string got = std::to_string(n) + " " + std::string(name_of(*kind));
     c.pass = c.pass && got == one;
     c.got += (c.got.empty() ? "" : ", ") + got;

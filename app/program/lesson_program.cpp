@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "app/program/program.hpp"
+#include "device/paths/data_dirs.hpp"
 #include "device/trace/trace_file.hpp"
 #include "device/trace/user_file.hpp"
 #include "lessons/lesson_checks.hpp"
@@ -64,6 +65,10 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   ProgramOptions p;
   p.file = lesson.program;
   p.args = lessons::program_arguments(lesson, request, exec.backend());
+  // lesson_protocol.h (the arguments and lines every lesson program shares) is found in coopviz's
+  // own lessons wherever the lesson's folder is.
+  if (const fs::path shipped = data_dirs().lessons; !shipped.empty())
+    p.includes.push_back((shipped / "lesson_protocol").string());
   if (gpu) {
     p.gpu_arch = local_gpu_arch();
     if (p.gpu_arch.empty()) return Status::error("no CUDA device to build " + lesson.program + " for");

@@ -45,9 +45,13 @@ TEST(ProgramReport, ATraceClaimIsCountedNotBelieved) {
       "[trace] issues: expected 6 copy_issue, 2 atomic in pipeline\n"
       "[trace] lies: expected 9 atomic in pipeline\n"
       "[trace] gone: expected 1 atomic in missing\n"
-      "[trace] typo: expected 1 atomics in other\n",
+      "[trace] typo: expected 1 atomics in other\n"
+      "[trace] second: expected 2 atomic in pipeline launch 2\n"
+      "[trace] third: expected 0 atomic in pipeline launch 3\n",
       run);
-  ASSERT_EQ(run.checks.size(), 4u);
+  ASSERT_EQ(run.checks.size(), 6u);
+  EXPECT_TRUE(run.checks[4].pass) << run.checks[4].got;
+  EXPECT_EQ(run.checks[5].got, "no launch of pipeline number 3");
   EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
   EXPECT_EQ(run.checks[0].got, "6 copy_issue, 2 atomic");
   EXPECT_FALSE(run.checks[1].pass);
