@@ -579,7 +579,6 @@ INSTANTIATE_TEST_SUITE_P(
                       // not see: the program's check passes on both, the traces differ.
                       GpuCase{"warp_match_reduce.cu", false}, GpuCase{"mixed_min_max.cu", true},
                       GpuCase{"device_intrinsics.cu", true},
-                      GpuCase{"../../lessons/block_reduce/block_reduce.cu", true},
                       GpuCase{"../../lessons/grid_sync/grid_sync.cu", true}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
