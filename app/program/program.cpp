@@ -775,6 +775,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         setenv("COOPVIZ_TRACE_LAUNCHES", o.trace_launches.c_str(), 1);
         setenv("COOPVIZ_TRACE_MEMORY", std::to_string(trace_memory).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
+        setenv("COOPVIZ_SHOWN_STORES", join_shown_buffers(o.shown.stores).c_str(), 1);
+        setenv("COOPVIZ_SHOWN_LOADS", join_shown_buffers(o.shown.loads).c_str(), 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())
           setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);

@@ -13,6 +13,7 @@
 #include "device/launch/launch_override.hpp"
 #include "device/launch/result.hpp"
 #include "device/launch/schedule.hpp"
+#include "device/launch/shown_accesses.hpp"
 
 namespace coop::app {
 
@@ -35,6 +36,9 @@ struct ProgramOptions {
   // already traced run untraced. 0: trace_memory_limit()'s share of the machine.
   uint64_t trace_memory = 0;
   bool record_memory = false;  // every shared/global load and store (ExecOptions::record_memory)
+  // Emulator: plain loads and stores into these buffers recorded as traced ones (a lesson's
+  // "shown_stores" and "shown_loads"; ExecOptions::shown).
+  ShownAccesses shown;
   std::string stderr_path;            // where its standard error goes; empty: the terminal
   // With it, the program's stdout and stderr are collected here, together, instead (the window
   // shows what it printed): the last kProgramOutputKeep bytes, after a line that says how much
