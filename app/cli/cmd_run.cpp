@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "app/backend.hpp"
 #include "app/cli/cmd_run_program.hpp"
@@ -37,6 +38,7 @@ struct RunOptions {
   double timeout = 120;
   std::string memory_limit, trace_memory;
   std::string trace_launches = "first";
+  std::string show_stores, show_loads;  // a program file's (ShownAccesses)
 };
 
 // "512" (MiB) or "4G", from 16 MiB to 16 GiB, in bytes; `flag` names the option in the error.
@@ -227,6 +229,12 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_flag("--record-memory", o->record_memory,
                 "Emulator: record every shared and global load and store, not only traced ones, "
                 "and report their coalescing and bank conflicts per line");
+  cmd->add_option("--show-stores", o->show_stores,
+                  "Emulator, a program file: record its plain stores into these buffers (names "
+                  "joined by commas, as the program names them) as traced(...) stores");
+  cmd->add_option("--show-loads", o->show_loads,
+                  "Emulator, a program file: record its plain loads from these buffers as "
+                  "traced(...) loads");
   cmd->add_flag("--untraced", o->untraced,
                 "Record no events (a GPU run for a profiler, whose counters would otherwise count "
                 "the recorder's own stores)");
@@ -274,6 +282,12 @@ void register_run(CLI::App& app, CliState& state) {
       if (Status s = check_trace_launches(o->trace_launches); !s)
         return void(state.exit_code = usage_error(s.message()));
       p.trace_launches = o->trace_launches;
+      for (auto [flag, text, list] : {std::tuple{"--show-stores", &o->show_stores, &p.shown.stores},
+                                      std::tuple{"--show-loads", &o->show_loads, &p.shown.loads}}) {
+        Result<std::vector<std::string>> names = parse_shown_buffers(*text, flag);
+        if (!names) return void(state.exit_code = usage_error(names.message()));
+        *list = std::move(*names);
+      }
       if (!o->capacity.empty()) {
         auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
         if (!cap) return void(state.exit_code = usage_error(cap.message()));
@@ -295,6 +309,10 @@ void register_run(CLI::App& app, CliState& state) {
       return void(
           state.exit_code = usage_error(
               "--launch is for a program file (FILE.cu); a lesson takes --grid and --block"));
+    if (!o->show_stores.empty() || !o->show_loads.empty())
+      return void(state.exit_code = usage_error(
+                      "--show-stores and --show-loads are for a program file (FILE.cu): a "
+                      "lesson's kernels trace their shown accesses themselves"));
     // A lesson traces what its steps show: every launch it makes.
     if (cmd->count("--trace-launches") || !o->trace_memory.empty())
       return void(state.exit_code = usage_error(

@@ -107,6 +107,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.check_memory && !gpu_arch.empty())
     return usage_error(
         "--check-memory needs the emulator (--backend emu): it sees every load and store");
+  if (!o.shown.empty() && !gpu_arch.empty())
+    return usage_error(
+        "--show-stores and --show-loads need the emulator (--backend emu): a GPU records a "
+        "program's plain loads and stores not at all");
   if (o.races && !gpu_arch.empty())
     return usage_error(
         "--races needs the emulator (--backend emu): race detection works on every recorded "
@@ -136,6 +140,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.trace_capacity = o.trace_capacity;
   p.record_memory = o.record_memory || o.races;
   p.check_memory = o.check_memory;
+  p.shown = o.shown;
   p.timeout_seconds = o.timeout_seconds;
   p.memory_limit = o.memory_limit;
   p.trace_launches = o.trace_launches;

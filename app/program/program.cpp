@@ -777,6 +777,8 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         if (o.trace_threads_max > 0)
           setenv("COOPVIZ_TRACE_THREADS", std::to_string(o.trace_threads_max).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
+        setenv("COOPVIZ_SHOWN_STORES", join_shown_buffers(o.shown.stores).c_str(), 1);
+        setenv("COOPVIZ_SHOWN_LOADS", join_shown_buffers(o.shown.loads).c_str(), 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())
           setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);

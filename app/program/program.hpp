@@ -13,6 +13,7 @@
 #include "device/launch/launch_override.hpp"
 #include "device/launch/result.hpp"
 #include "device/launch/schedule.hpp"
+#include "device/launch/shown_accesses.hpp"
 
 namespace coop::app {
 
@@ -38,6 +39,9 @@ struct ProgramOptions {
   // Launches of more threads than this run untraced and are counted (a lesson's timed launches,
   // lesson.json's "trace_threads_max"); 0: every launch a trace can hold is traced.
   uint64_t trace_threads_max = 0;
+  // Emulator: plain loads and stores into these buffers recorded as traced ones (a lesson's
+  // "shown_stores" and "shown_loads"; ExecOptions::shown).
+  ShownAccesses shown;
   std::string stderr_path;            // where its standard error goes; empty: the terminal
   // With it, the program's stdout and stderr are collected here, together, instead (the window
   // shows what it printed): the last kProgramOutputKeep bytes, after a line that says how much

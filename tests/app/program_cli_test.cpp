@@ -24,6 +24,7 @@
 #include "tests/lessons/lesson_test_support.hpp"
 #include "tests/support.hpp"
 #include "tests/app/run_coopviz.hpp"
+#include "tests/app/trace_lines.hpp"
 
 namespace {
 
@@ -331,20 +332,6 @@ TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
 // A lesson and its plain-CUDA twin run through one pipeline: the twin's trace (coopviz run) equals
 // the lesson's (the lesson's own run on the emulator) on every deterministic field. Lines are
 // compared by their text, since the two files number them differently.
-void number_lines_by_text(coop::Trace& t, const std::string& source,
-                          std::map<std::string, uint16_t>& ids) {
-  std::vector<std::string> lines{""};
-  std::istringstream in(source);
-  for (std::string line; std::getline(in, line);) {
-    const size_t a = line.find_first_not_of(" \t");
-    lines.push_back(a == std::string::npos ? "" : line.substr(a));
-  }
-  for (coop::Event& e : t.events) {
-    const std::string& text = e.line < lines.size() ? lines[e.line] : lines[0];
-    e.line = ids.try_emplace(text, uint16_t(ids.size() + 1)).first->second;
-  }
-}
-
 class LessonTwins : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(LessonTwins, ThePlainCudaProgramTracesWhatTheLessonTraces) {
@@ -368,13 +355,12 @@ TEST_P(LessonTwins, ThePlainCudaProgramTracesWhatTheLessonTraces) {
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   ASSERT_EQ(run.launches.size(), 1u);
   ASSERT_EQ(program->size(), 1u);
-  coop::Trace ours = run.launches[0], theirs = program->front();
+  const coop::Trace& ours = run.launches[0];
+  const coop::Trace& theirs = program->front();
   EXPECT_EQ(theirs.header.kernel, ours.header.kernel);
   EXPECT_EQ(theirs.header.launch, ours.header.launch);
-  std::map<std::string, uint16_t> ids;
-  number_lines_by_text(ours, std::string(lesson->source), ids);
-  number_lines_by_text(theirs, theirs.header.source, ids);
-  const coop::TraceDiff diff = coop::compare_deterministic(ours, theirs);
+  const coop::TraceDiff diff =
+      coop::testing::compare_with_program(ours, std::string(lesson->source), theirs);
   EXPECT_TRUE(diff.equal()) << diff.mismatches << " differences, e.g. "
                             << (diff.examples.empty() ? "" : diff.examples[0]);
   EXPECT_GT(diff.events_compared, 10000u);

@@ -1,0 +1,216 @@
+// Lessons written as ordinary CUDA programs (lessons/<folder>/<folder>.cu and lesson.json): run
+// through `coopviz run` with the arguments a lesson's runner passes, a program traces what the
+// compiled lesson traces, on every deterministic field and for every step's request (the stores
+// its steps show included, through lesson.json's shown_stores), and prints the lesson's checks
+// and results, line for line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "device/launch/shown_accesses.hpp"
+#include "device/trace/compare.hpp"
+#include "device/trace/trace_file.hpp"
+#include "lessons/lesson.hpp"
+#include "lessons/lesson_checks.hpp"
+#include "tests/app/run_coopviz.hpp"
+#include "tests/app/trace_lines.hpp"
+#include "tests/lessons/lesson_test_support.hpp"
+#include "tests/support.hpp"
+
+namespace {
+
+using coop::lessons::LessonDef;
+using coop::lessons::RunRequest;
+
+std::string folder_of(const std::string& id) {
+  std::string folder = id;
+  std::replace(folder.begin(), folder.end(), '-', '_');
+  return std::string(COOPVIZ_SOURCE_DIR) + "/lessons/" + folder;
+}
+
+// "X", "X,Y" or "X,Y,Z", trailing 1s left out.
+std::string dims(coop::Dim3 d) {
+  std::string s = std::to_string(d.x);
+  if (d.y != 1 || d.z != 1) s += "," + std::to_string(d.y);
+  if (d.z != 1) s += "," + std::to_string(d.z);
+  return s;
+}
+
+// The program's arguments for `r`, as the lesson-program protocol has the runner pass them: the
+// backend, grid and block, the cluster only for a cluster launch, then every parameter in the
+// lesson's order.
+std::vector<std::string> protocol_arguments(const LessonDef& l, const RunRequest& r) {
+  std::vector<std::string> args = {"--backend=emulator", "--grid=" + dims(r.config.grid),
+                                   "--block=" + dims(r.config.block)};
+  if (r.config.mode == coop::LaunchMode::Cluster)
+    args.push_back("--cluster=" + dims(r.config.cluster));
+  for (const coop::lessons::ParamDef& p : l.params)
+    args.push_back("--" + p.name + "=" + std::to_string(r.params.at(p.name)));
+  return args;
+}
+
+nlohmann::json lesson_json(const std::string& id) {
+  std::ifstream in(folder_of(id) + "/lesson.json");
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+// "[pass] NAME: expected E, got G" for a check; "[result] NAME = VALUE" for a result.
+std::string check_line(const coop::lessons::Check& c) {
+  return std::string(c.skipped ? "[skip] "
+                     : c.pass  ? "[pass] "
+                               : "[FAIL] ") +
+         c.name + ": expected " + c.expected + ", got " + c.got;
+}
+
+std::vector<std::string> tagged_lines(const std::string& out) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("[pass] ") || line.starts_with("[FAIL] ") || line.starts_with("[skip] ") ||
+        line.starts_with("[result] "))
+      lines.push_back(line);
+  return lines;
+}
+
+// The lines the program must print for the compiled lesson's run: its checks and its results,
+// each in the order the lesson adds them (a LessonRun keeps the two apart), without coopviz's own
+// checks, which the runner adds. A check the lesson makes from its trace (lesson.json's
+// trace_checks) the program cannot make: it says so, with the check's name and expected value.
+struct Expected {
+  std::vector<std::string> checks, results;
+};
+Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std::string>& traced) {
+  Expected e;
+  for (const coop::lessons::Check& c : run.checks) {
+    if (c.name == "every event recorded" || c.name == coop::lessons::kTimeOrderCheck) continue;
+    e.checks.push_back(traced.count(c.name) ? "[skip] " + c.name + ": expected " + c.expected +
+                                                  ", got counted from the trace by coopviz, not "
+                                                  "by the program"
+                                            : check_line(c));
+  }
+  for (const auto& [name, value] : run.results)
+    e.results.push_back("[result] " + name + " = " + value);
+  return e;
+}
+
+class LessonPrograms : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
+  const std::string id = GetParam();
+  const LessonDef* lesson = coop::lessons::find_lesson(id);
+  ASSERT_NE(lesson, nullptr);
+  const nlohmann::json json = lesson_json(id);
+  ASSERT_TRUE(json.is_object()) << "lesson.json of " << id << " does not parse";
+  EXPECT_EQ(json.value("id", ""), lesson->id);
+  EXPECT_EQ(json.value("order", -1), lesson->order);
+  EXPECT_EQ(json.value("title", ""), lesson->title);
+  ASSERT_EQ(json["params"].size(), lesson->params.size());
+  for (size_t i = 0; i < lesson->params.size(); ++i) {
+    EXPECT_EQ(json["params"][i]["name"], lesson->params[i].name);
+    EXPECT_EQ(json["params"][i]["default"], lesson->params[i].default_value);
+    EXPECT_EQ(json["params"][i]["min"], lesson->params[i].min);
+    EXPECT_EQ(json["params"][i]["max"], lesson->params[i].max);
+  }
+  const auto names = [&](const char* key) {
+    std::vector<std::string> v;
+    for (const auto& n : json.value(key, nlohmann::json::array())) v.push_back(n);
+    return v;
+  };
+  const std::string shown = "--show-stores '" + coop::join_shown_buffers(names("shown_stores")) +
+                            "' --show-loads '" + coop::join_shown_buffers(names("shown_loads")) +
+                            "'";
+  const std::vector<std::string> trace_checks = names("trace_checks");
+
+  // The default request and every step's, each distinct one run once.
+  std::map<std::vector<std::string>, RunRequest> requests;
+  const RunRequest first = coop::testing::lesson_request(*lesson);
+  requests.emplace(protocol_arguments(*lesson, first), first);
+  for (const coop::lessons::Step& step : lesson->steps) {
+    const RunRequest r = coop::lessons::step_request(*lesson, step);
+    requests.emplace(protocol_arguments(*lesson, r), r);
+  }
+  const std::string folder = folder_of(id);
+  const std::string file = folder + "/" + std::filesystem::path(folder).filename().string() + ".cu";
+  const std::string cache =
+      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  const std::string trace_file =
+      (std::filesystem::temp_directory_path() / (id + "-program.cvt")).string();
+  for (const auto& [args, request] : requests) {
+    std::string joined;
+    for (const std::string& a : args) joined += " " + a;
+    SCOPED_TRACE(joined);
+    const coop::testing::Ran r = coop::testing::run_coopviz_env(
+        "XDG_CACHE_HOME=" + cache,
+        "run --backend emu " + file + " --trace " + trace_file + " " + shown + " --" + joined);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    auto program = coop::load_traces(trace_file);
+    ASSERT_TRUE(program.ok()) << program.status().message();
+    std::filesystem::remove(trace_file);
+
+    auto exec = coop::testing::emulator();
+    const coop::lessons::LessonRun run = coop::lessons::run_lesson(*lesson, *exec, request);
+    ASSERT_TRUE(run.status.ok()) << run.status.message();
+    ASSERT_EQ(program->size(), run.launches.size());
+    for (size_t k = 0; k < run.launches.size(); ++k) {
+      const coop::Trace& ours = run.launches[k];
+      const coop::Trace& theirs = (*program)[k];
+      EXPECT_EQ(theirs.header.kernel, ours.header.kernel);
+      EXPECT_EQ(theirs.header.launch, ours.header.launch);
+      const coop::TraceDiff diff =
+          coop::testing::compare_with_program(ours, std::string(lesson->source), theirs);
+      EXPECT_TRUE(diff.equal()) << ours.header.kernel << ": " << diff.mismatches
+                                << " differences, e.g. "
+                                << (diff.examples.empty() ? "" : diff.examples[0]);
+      EXPECT_GT(diff.events_compared, 0u);
+      // The shown accesses are there, as traced ones: as many loads and stores as the lesson's.
+      const auto accesses = [](const coop::Trace& t, coop::EventKind kind) {
+        return std::count_if(t.events.begin(), t.events.end(),
+                             [&](const coop::Event& e) { return e.kind == kind; });
+      };
+      for (coop::EventKind kind : {coop::EventKind::Load, coop::EventKind::Store})
+        EXPECT_EQ(accesses(theirs, kind), accesses(ours, kind)) << ours.header.kernel;
+    }
+    const Expected expected =
+        expected_lines(run, std::set<std::string>(trace_checks.begin(), trace_checks.end()));
+    std::vector<std::string> checks, results;
+    for (const std::string& line : tagged_lines(r.out))
+      (line.starts_with("[result] ") ? results : checks).push_back(line);
+    EXPECT_EQ(checks, expected.checks);
+    EXPECT_EQ(results, expected.results);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms,
+                         ::testing::Values("tiled-partitions", "clusters"), [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A program refuses what its lesson cannot run: one "error:" line, exit status 2.
+TEST(LessonPrograms, ArgumentsTheLessonCannotRunAreOneErrorLine) {
+  const std::string file = folder_of("tiled-partitions") + "/tiled_partitions.cu";
+  const std::string cache =
+      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
+           {"--block=96", "block 96,1,1 has 96 threads, not a multiple of 128"},
+           {"--tile=3", "tile must be a power of two from 1 to 32: got 3"},
+           {"--tiles=4", "unknown argument '--tiles=4'"}}) {
+    const coop::testing::Ran r = coop::testing::run_coopviz_env(
+        "XDG_CACHE_HOME=" + cache, "run --backend emu " + file + " -- " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("error: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
