@@ -67,7 +67,8 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   p.args = lessons::program_arguments(lesson, request, exec.backend());
   // lesson_protocol.h (the arguments and lines every lesson program shares) is found in coopviz's
   // own lessons wherever the lesson's folder is.
-  if (const fs::path shipped = data_dirs().lessons; !shipped.empty())
+  if (const fs::path shipped = data_dirs().lessons;
+      !shipped.empty() && lesson.source.find("lesson_protocol.h") != std::string_view::npos)
     p.includes.push_back((shipped / "lesson_protocol").string());
   if (gpu) {
     p.gpu_arch = local_gpu_arch();

@@ -305,8 +305,17 @@ Result<std::vector<std::string>> lower_headers(const fs::path& source, const std
     if (!h) return h.status();
     Result<std::string> l = lowering.lower(*h, file.string(), kind);
     if (!l) return l.status();
-    std::ofstream out(into / file.filename());
-    out << "#pragma once\n" << *l;
+    // Another coopviz building the same program may be compiling against this header: it is
+    // replaced whole, never seen half written.
+    const fs::path path = into / file.filename();
+    const fs::path partial = path.string() + ".partial." + std::to_string(getpid());
+    {
+      std::ofstream out(partial);
+      out << "#pragma once\n" << *l;
+      if (!out) return Status::error("cannot write " + partial.string());
+    }
+    fs::rename(partial, path, ec);
+    if (ec) return Status::error("cannot write " + path.string() + ": " + ec.message());
     return {};
   };
   auto lower_folder = [&](const fs::path& from, const fs::path& into) -> Status {
