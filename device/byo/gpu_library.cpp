@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -128,7 +129,13 @@ class Library {
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) return false;
-    const std::string path = std::string(self, size_t(n)) + ".cubin";
+    // Another coopviz that built the same program at once may have renamed its executable over
+    // this one's since it started: the kernel then names it "... (deleted)", and the device code
+    // that goes with it is the new one's, built from the same source.
+    std::string exe(self, size_t(n));
+    if (constexpr std::string_view gone = " (deleted)"; exe.ends_with(gone))
+      exe.resize(exe.size() - gone.size());
+    const std::string path = exe + ".cubin";
     if (cudaError_t e = cudaLibraryLoadFromFile(&library_, path.c_str(), nullptr, nullptr, 0,
                                                 nullptr, nullptr, 0);
         e != cudaSuccess) {
