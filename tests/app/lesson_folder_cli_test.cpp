@@ -102,6 +102,44 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
   fs::remove_all(dir);
 }
 
+// The fenced block after "`NAME`:" in lessons/README.md's "A lesson from nothing".
+std::string readme_block(const std::string& readme, const std::string& name) {
+  const size_t section = readme.find("### A lesson from nothing");
+  const size_t at = readme.find("`" + name + "`", section);
+  if (section == std::string::npos || at == std::string::npos) return "";
+  const size_t open = readme.find("```", at);
+  const size_t body = readme.find('\n', open) + 1;
+  const std::string fence = readme.substr(open, readme.find_first_not_of('`', open) - open);
+  const size_t close = readme.find("\n" + fence + "\n", body);
+  return close == std::string::npos ? "" : readme.substr(body, close + 1 - body);
+}
+
+// lessons/README.md's lesson from nothing, as a teacher would type it: checked, run and stepped.
+TEST(LessonFolderCli, TheReadmesLessonFromNothingChecksRunsAndSteps) {
+  const std::string readme = read(fs::path(COOPVIZ_SOURCE_DIR) / "lessons" / "README.md");
+  const fs::path dir = fresh_folder("hello-ranks") / "hello_ranks";
+  fs::create_directories(dir);
+  for (const char* name : {"hello_ranks.cu", "lesson.json", "lesson.md"}) {
+    const std::string text = readme_block(readme, name);
+    ASSERT_FALSE(text.empty()) << name << " is not in lessons/README.md";
+    write(dir / name, text);
+  }
+  const std::string env = "XDG_CACHE_HOME=" + program_test_cache();
+  const Ran check = run_coopviz("lesson check " + dir.string());
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  const Ran run = run_coopviz_env(env, "run " + dir.string() + " --backend emu");
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("[pass] every thread's rank is its index within the block"),
+            std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("[pass] one block group joined per thread: expected 128 group_create"),
+            std::string::npos) << run.out;
+  const Ran steps = run_coopviz_env(env, "steps " + dir.string() + " --backend emu");
+  EXPECT_EQ(steps.exit_code, 0) << steps.out << steps.err;
+  EXPECT_NE(steps.out.find("hello-ranks step 1: Every thread asks its block"), std::string::npos)
+      << steps.out;
+  fs::remove_all(dir.parent_path());
+}
+
 // A launch the program refuses (its rule, not lesson.json's) is its own `error:` line.
 TEST(LessonFolderCli, ALaunchTheProgramRefusesIsItsErrorLine) {
   const Ran r = run_coopviz_env("XDG_CACHE_HOME=" + program_test_cache(),
