@@ -19,7 +19,7 @@
 #           programs' own cudaEvent timers under `coopviz run --backend gpu` against plain nvcc);
 #           with COOPVIZ_BENCH_BEFORE=<an older coopviz> the recorder benchmark alternates
 #           between that build and this one, three runs each (bench-trace: that one alone)
-# sass      the SASS of a traced block barrier (block-reduce's reduce_block, sm_90), of this build
+# sass      the SASS of a traced block barrier (reduction-performance's seed_atomic, sm_90), of this build
 #           and of COOPVIZ_BENCH_BEFORE's: the timer reads around BAR.SYNC and the fence
 # gui       the desktop app on this GPU, drawn by Mesa under Xvfb (a build with the GUI on; it
 #           needs a display or Xvfb and GL libraries, see scripts/gpu-gui-env.sh): every
@@ -171,13 +171,13 @@ if want sass; then
   mkdir -p "$OUT/sass"
   sass_of() {  # binary file
     cuobjdump -sass -arch sm_90 "$1" 2>/dev/null |
-      awk '/Function : .*block_reduce.*reduce_block/ {on=1} /Function : / && !/reduce_block/ {on=0} on' \
+      awk '/Function : .*reduction_performance.*seed_atomic/ {on=1} /Function : / && !/seed_atomic/ {on=0} on' \
         > "$OUT/sass/$2"
     say "sass $2: $(grep -cE 'GLOBALTIMER' "$OUT/sass/$2") timer reads, $(grep -cE 'BAR\.' "$OUT/sass/$2") barriers, $(grep -cE 'MEMBAR' "$OUT/sass/$2") fences"
     grep -E 'GLOBALTIMER|BAR\.|MEMBAR' "$OUT/sass/$2" | head -8 | sed 's#/\* 0x[0-9a-f]* \*/##; s/^ */  /' | tee -a "$summary"
   }
-  sass_of $C reduce_block-after.sass
-  [ -n "${COOPVIZ_BENCH_BEFORE:-}" ] && sass_of "$COOPVIZ_BENCH_BEFORE" reduce_block-before.sass
+  sass_of $C seed_atomic-after.sass
+  [ -n "${COOPVIZ_BENCH_BEFORE:-}" ] && sass_of "$COOPVIZ_BENCH_BEFORE" seed_atomic-before.sass
   tar -C "$OUT" -czf "$OUT/sass.tar.gz" sass && rm -rf "$OUT/sass"
 fi
 
