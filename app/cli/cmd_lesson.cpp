@@ -1,6 +1,7 @@
 // coopviz lesson check FOLDER: a lesson folder's lesson.md read as the window would read it, its
 // steps, their kernels, lines and tabs, and its questions checked against the folder's kernel
 // file; every mistake with its file and line (app/questions/lesson_check.hpp).
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -24,8 +25,17 @@ int check_lesson(const std::string& folder) {
 }  // namespace
 
 Result<std::string> lesson_argument(const std::string& arg) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (arg.empty() || !std::filesystem::is_directory(arg, ec)) return arg;
+  if (arg.empty() || !fs::is_directory(arg, ec)) return arg;
+  // The folder of a lesson still compiled into coopviz (no lesson.json, or its lesson.cpp beside
+  // one) is that lesson.
+  const fs::path dir = fs::path(arg).lexically_normal();
+  if (!lessons::is_lesson_folder(dir) || fs::exists(dir / "lesson.cpp", ec)) {
+    std::string id = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+    std::replace(id.begin(), id.end(), '_', '-');
+    if (const lessons::LessonDef* l = lessons::find_lesson(id); l && l->program.empty()) return id;
+  }
   return lessons::add_lesson_folder(arg);
 }
 
