@@ -13,7 +13,7 @@ fi
 rm -rf "$out" && mkdir -p "$out" && cd "$out"
 "$coopviz" gui --script "$script" --settings "$out/settings.json" | tee walk.log
 grep -q "threads 1024" walk.log || { echo "FAIL: no run with 1024 threads"; exit 1; }
-grep -q "launch panel refuses block: .*power-of-two block of at most 1024 threads for its tree: got 100" walk.log ||
+grep -q "launch panel refuses block: .*power-of-two block of at most 1024 threads: got 100" walk.log ||
   { echo "FAIL: the bad block size was not refused with its limit"; exit 1; }
 for f in walk-groups-and-ranks walk-warp-collectives walk-split-barriers walk-before walk-after \
          walk-barriers walk-error walk-demo walk-presentation; do
