@@ -14,7 +14,8 @@
 
 namespace coop::lessons {
 
-// True for a folder holding a lesson.json.
+// True for a folder holding a lesson.json and no lesson.cpp: one that still has its lesson.cpp is
+// that lesson compiled into coopviz, its program and lesson.json waiting to replace it.
 bool is_lesson_folder(const std::filesystem::path& folder);
 
 // Reads the folder into a lesson that runs its program (program_lesson.hpp). Every mistake of

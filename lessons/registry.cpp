@@ -79,10 +79,8 @@ std::vector<LessonDef> find_all(const std::vector<LessonDef>& named) {
     read_lesson_markdown(l, markdown, file);
     add(std::move(l));
   }
-  // A shipped folder that still has its lesson.cpp is that compiled lesson, added above.
   if (const std::filesystem::path shipped = data_dirs().lessons; !shipped.empty())
-    for (const std::filesystem::path& folder : lesson_folders_in(shipped))
-      if (!std::filesystem::exists(folder / "lesson.cpp")) add_folders(folder);
+    add_folders(shipped);
   std::stable_sort(v.begin(), v.end(),
                    [](const LessonDef& a, const LessonDef& b) { return a.order < b.order; });
   return v;

@@ -28,10 +28,9 @@ Result<std::string> lesson_argument(const std::string& arg) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (arg.empty() || !fs::is_directory(arg, ec)) return arg;
-  // The folder of a lesson still compiled into coopviz (no lesson.json, or its lesson.cpp beside
-  // one) is that lesson.
+  // The folder of a lesson still compiled into coopviz is that lesson.
   const fs::path dir = fs::path(arg).lexically_normal();
-  if (!lessons::is_lesson_folder(dir) || fs::exists(dir / "lesson.cpp", ec)) {
+  if (!lessons::is_lesson_folder(dir)) {
     std::string id = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
     std::replace(id.begin(), id.end(), '_', '-');
     if (const lessons::LessonDef* l = lessons::find_lesson(id); l && l->program.empty()) return id;

@@ -100,9 +100,7 @@ Result<std::unique_ptr<LessonFolder>> read_lesson_folder(const std::string& fold
   const fs::path dir = fs::path(folder).lexically_normal();
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Status::error(folder + ": no such folder");
-  // An ordinary CUDA program with its lesson.json; one that still has its lesson.cpp is that
-  // compiled lesson (its program and lesson.json wait to replace it).
-  if (lessons::is_lesson_folder(dir) && !fs::exists(dir / "lesson.cpp", ec)) {
+  if (lessons::is_lesson_folder(dir)) {  // an ordinary CUDA program with its lesson.json
     Result<lessons::LessonDef> l = lessons::read_lesson_folder(dir);
     if (!l) return l.status();
     auto out = std::make_unique<LessonFolder>();
