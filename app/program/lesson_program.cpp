@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <sstream>
 
 #include "app/program/program.hpp"
 #include "device/paths/data_dirs.hpp"
@@ -20,15 +21,11 @@ namespace {
 // The first "error: ..." line of what the program wrote to stderr, without the prefix; else its
 // last line.
 std::string refusal(const std::string& err) {
+  std::istringstream lines(err);
   std::string last;
-  size_t start = 0;
-  while (start < err.size()) {
-    size_t end = err.find('\n', start);
-    if (end == std::string::npos) end = err.size();
-    const std::string line = err.substr(start, end - start);
+  for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("error: ")) return line.substr(7);
     if (!line.empty()) last = line;
-    start = end + 1;
   }
   return last;
 }
@@ -99,9 +96,12 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
     if (!launches) return launches.status();
     out.launches = std::move(*launches);
   }
-  lessons::read_program_report(read_or_empty(files.out), out);
+  // Its checks are in what it printed: output that cannot be read is an error, never no checks.
+  Result<std::string> printed = read_user_file(files.out, kSourceFileLimit);
+  if (printed) lessons::read_program_report(*printed, out);
   const std::string err = read_or_empty(files.err);
   if (!ran->what.empty()) return Status::error(lesson.program + ": " + ran->what);
+  if (!printed) return Status::error(lesson.program + "'s output: " + printed.message());
   if (ran->exit_code == 2) return Status::error(refusal(err));
   const bool failed = std::any_of(out.checks.begin(), out.checks.end(),
                                   [](const lessons::Check& c) { return !c.pass && !c.skipped; });
