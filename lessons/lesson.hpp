@@ -14,6 +14,7 @@
 
 #include "device/launch/executor.hpp"
 #include "device/launch/launch_config.hpp"
+#include "device/launch/shown_accesses.hpp"
 #include "device/trace/trace.hpp"
 #include "lessons/params.hpp"
 #include "lessons/step.hpp"
@@ -81,6 +82,10 @@ struct LessonDef {
   // store of its runs (ExecOptions::record_memory), whatever the run asked for, so the Memory
   // tab and the code view's badges always have the accesses to analyse.
   bool records_memory = false;
+  // Plain stores and loads of the lesson's program into these buffers are recorded as traced ones
+  // (lesson.json's "shown_stores" and "shown_loads"; device/launch/shown_accesses.hpp): how a
+  // program's steps point at a store that ordinary CUDA cannot mark.
+  ShownAccesses shown;
   // Nsight Compute's memory counters of the lesson's kernels measured on a GPU (the ncu.json that
   // `scripts/gpu-check.sh ncu` writes into the lesson folder, app/ncu_compare.hpp reads it); ""
   // until it was measured.

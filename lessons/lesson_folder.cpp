@@ -182,6 +182,16 @@ Result<std::vector<ParamDef>> read_params(const Fields& f, const json& j) {
   return params;
 }
 
+// "shown_stores" or "shown_loads": buffer names as --show-stores takes them (C identifiers, at
+// most kMaxShownBuffers).
+Result<std::vector<std::string>> shown_buffers(const Fields& f, const json& j, const char* key) {
+  COOP_TAKE(names, f.texts(j, key, ""));
+  Result<std::vector<std::string>> checked =
+      parse_shown_buffers(join_shown_buffers(names), "holds names");
+  if (!checked) return f.wrong(key, checked.status().message());
+  return names;
+}
+
 // The one .cu of the folder: the lesson's program.
 Result<fs::path> program_of(const fs::path& folder) {
   std::vector<fs::path> found;
@@ -205,7 +215,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   const Fields f(file);
   if (Status s = f.only(j, "", {"id", "order", "title", "level", "concepts", "launch", "rules",
                                 "params", "gpu", "traces_comparable", "incomparable_kernels",
-                                "records_memory", "trace_threads_max"});
+                                "records_memory", "shown_stores", "shown_loads",
+                                "trace_threads_max"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -220,6 +231,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(comparable, f.flag(j, "traces_comparable", "", true));
   COOP_TAKE(incomparable, f.texts(j, "incomparable_kernels", ""));
   COOP_TAKE(records_memory, f.flag(j, "records_memory", "", false));
+  COOP_TAKE(shown_stores, shown_buffers(f, j, "shown_stores"));
+  COOP_TAKE(shown_loads, shown_buffers(f, j, "shown_loads"));
   COOP_TAKE(trace_threads, f.integer(j, "trace_threads_max", "", 0, 0, kMaxTracedThreads));
   l.id = id;
   l.order = int(order);
@@ -234,6 +247,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.traces_comparable = comparable;
   l.incomparable_kernels = incomparable;
   l.records_memory = records_memory;
+  l.shown = {shown_stores, shown_loads};
   l.trace_threads_max = uint64_t(trace_threads);
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;

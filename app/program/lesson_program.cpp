@@ -79,6 +79,7 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   p.trace_launches = "all";  // a lesson shows every launch it makes
   p.record_memory = !gpu && exec.options().record_memory;
   p.trace_threads_max = lesson.trace_threads_max;
+  p.shown = lesson.shown;
   const RunFiles files;
   p.trace_out = files.trace;
   p.stdout_path = files.out;

@@ -84,6 +84,8 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
            Case{"\"max\": 1,", "\"max\": -1,", "\"params[0].max\" must be an integer from 0"},
            Case{"\"beginner\"", "\"easy\"", "\"level\" must be \"beginner\""},
            Case{"{", "[", "not a JSON object"},
+           Case{"\"launch\"", "\"shown_stores\": [\"sums[0]\"], \"launch\"",
+                "\"shown_stores\" holds names: 'sums[0]' is not a buffer's name"},
        }) {
     std::string json = good;
     const size_t at = json.find(c.from);
