@@ -62,5 +62,54 @@ TEST(ProgramReport, ATraceClaimIsCountedNotBelieved) {
   EXPECT_NE(run.checks[3].got.find("no count of an event kind"), std::string::npos);
 }
 
+// Events of a group: `members` group_create events of one group of that kind and size, ranked
+// 0..members-1, and one barrier each.
+void add_group(Trace& t, GroupKind kind, uint32_t size, uint32_t members) {
+  for (uint32_t r = 0; r < members; ++r)
+    for (EventKind k : {EventKind::GroupCreate, EventKind::Barrier}) {
+      Event e{};
+      e.kind = k;
+      e.group_kind = kind;
+      e.group_size = size;
+      e.rank = r;
+      t.events.push_back(e);
+    }
+}
+
+TEST(ProgramReport, ATraceClaimCountsEventsOfAGroupKindSizeAndRankAndComparesTwoCounts) {
+  LessonRun run;
+  run.launches = {launch_of("k", 2, 0)};
+  add_group(run.launches[0], GroupKind::Tile, 4, 4);
+  add_group(run.launches[0], GroupKind::Tile, 32, 32);
+  add_group(run.launches[0], GroupKind::Coalesced, 3, 3);
+  add_group(run.launches[0], GroupKind::Coalesced, 5, 5);
+  read_program_report(
+      "[trace] sized: expected 44 barrier, 36 barrier of tile 4|32 in k\n"
+      "[trace] one size: expected 4 barrier of tile 4 in k\n"
+      "[trace] leaders: expected as many atomic as group_create of coalesced at rank 0 in k\n"
+      "[trace] not so: expected as many atomic as group_create of tile in k\n"
+      "[trace] bad group: expected 1 barrier of tiles 4 in k\n"
+      "[trace] bad size: expected 1 barrier of tile four in k\n"
+      "[trace] bad comparison: expected as many atomic as tiles in k\n"
+      "[count] groups formed: group_create of coalesced at rank 0 in k\n"
+      "[count] none there: atomic in gone\n",
+      run);
+  ASSERT_EQ(run.results.size(), 2u);
+  EXPECT_EQ(run.results[0], std::make_pair(std::string("groups formed"), std::string("2")));
+  EXPECT_EQ(run.results[1].second, "no launch of gone");
+  ASSERT_EQ(run.checks.size(), 7u);
+  EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
+  EXPECT_EQ(run.checks[0].got, "44 barrier, 36 barrier of tile 4|32");
+  EXPECT_TRUE(run.checks[1].pass) << run.checks[1].got;
+  EXPECT_TRUE(run.checks[2].pass) << run.checks[2].got;
+  EXPECT_EQ(run.checks[2].got, "2 atomic, 2 group_create of coalesced at rank 0");
+  EXPECT_FALSE(run.checks[3].pass);
+  EXPECT_EQ(run.checks[3].got, "2 atomic, 36 group_create of tile");
+  for (size_t i = 4; i < 7; ++i) {
+    EXPECT_FALSE(run.checks[i].pass) << run.checks[i].name;
+    EXPECT_NE(run.checks[i].got.find("is no "), std::string::npos) << run.checks[i].got;
+  }
+}
+
 }  // namespace
 }  // namespace coop::lessons
