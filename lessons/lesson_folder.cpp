@@ -312,6 +312,13 @@ Result<LessonDef> read_lesson_folder(const fs::path& folder) {
   l.source = keep(std::move(*source));
   l.source_file = program->filename().string();
   read_lesson_markdown(l, keep(std::move(*markdown)), text_file);
+  // Nsight Compute's counters of the lesson's kernels, where `scripts/gpu-check.sh ncu` measured
+  // them (LessonDef::gpu_counters); none until then.
+  if (const fs::path ncu = folder / "ncu.json"; fs::exists(ncu, ec)) {
+    Result<std::string> counters = read_user_file(ncu.string(), kTextFileLimit);
+    if (!counters) return counters.status();
+    l.gpu_counters = keep(std::move(*counters));
+  }
   return l;
 }
 

@@ -299,7 +299,9 @@ if want ncu; then
       case $? in 2) denied=1; break ;; 1) continue ;; esac
       emu="$OUT/ncu/$lesson-emu.json"
       $C run "$lesson" --backend emu --record-memory --json > "$emu" 2> "$OUT/ncu/$lesson-emu.err"
-      folder=$(dirname "$(grep -l "l.id = \"$lesson\";" lessons/*/lesson.cpp | head -1)")
+      # The lesson's folder: its lesson.json's id, or a compiled lesson's l.id.
+      folder=$(dirname "$({ grep -lE "\"id\": *\"$lesson\"" lessons/*/lesson.json
+                            grep -l "l.id = \"$lesson\";" lessons/*/lesson.cpp; } 2>/dev/null | head -1)")
       # A lesson that records memory keeps its comparison (the Memory tab shows it); the others'
       # stay in ncu.tar.gz.
       out_json="$OUT/ncu/$lesson-ncu.json"
@@ -314,7 +316,7 @@ if want ncu; then
       arch=${COOPVIZ_GPU_ARCH:-90}
       # nvcc builds are the slow part: all at once, then profiled one at a time.
       printf '%s\n' "${ncu_programs[@]}" | xargs -P "$jobs" -I{} sh -c \
-        "'$NVCC' -O3 -std=c++17 -arch=sm_$arch -Itests/programs -o '$OUT/ncu/bin/'\$(basename {} .cu) {} > '$OUT/ncu/'\$(basename {} .cu)-nvcc.log 2>&1"
+        "'$NVCC' -O3 -std=c++17 -arch=sm_$arch -Itests/programs -Ilessons/lesson_protocol -o '$OUT/ncu/bin/'\$(basename {} .cu) {} > '$OUT/ncu/'\$(basename {} .cu)-nvcc.log 2>&1"
       for f in "${ncu_programs[@]}"; do
         name=$(basename "$f" .cu)
         if [ ! -x "$OUT/ncu/bin/$name" ]; then

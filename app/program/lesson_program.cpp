@@ -77,7 +77,8 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   p.seed = request.seed;
   p.trace_capacity = exec.options().trace_capacity;
   p.trace_launches = "all";  // a lesson shows every launch it makes
-  p.record_memory = !gpu && exec.options().record_memory;
+  p.traced = exec.options().trace;
+  p.record_memory = !gpu && p.traced && exec.options().record_memory;
   p.trace_threads_max = lesson.trace_threads_max;
   p.shown = lesson.shown;
   const RunFiles files;

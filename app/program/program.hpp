@@ -32,6 +32,9 @@ struct ProgramOptions {
   // Which launches are traced: "all", "first" (the first of each kernel, grid, block and dynamic
   // shared memory) or a count of each; the rest run untraced, at full speed, and are counted.
   std::string trace_launches = "first";
+  // false: every launch runs with the recorder off (ExecOptions::trace), as a profiler must see
+  // the kernels: a lesson run with --untraced.
+  bool traced = true;
   // The bytes of traces the program keeps in memory; past them later launches of a kernel
   // already traced run untraced. 0: trace_memory_limit()'s share of the machine.
   uint64_t trace_memory = 0;

@@ -45,6 +45,8 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* seed = std::getenv("COOPVIZ_SEED"))
     exec_->options().seed = std::strtoull(seed, nullptr, 10);
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
+  if (const char* traced = std::getenv("COOPVIZ_TRACED"))
+    exec_->options().trace = std::string(traced) != "0";
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
   // coopviz checked both lists (names joined by commas).
