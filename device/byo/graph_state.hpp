@@ -25,15 +25,22 @@ struct CUgraphNode_st {
   cudaMemcpy3DParms copy{};
   cudaMemsetParams set{};
   cudaHostNodeParams host{};
+  cudaEvent_t event = nullptr;     // event record and event wait nodes
+  cudaGraph_t child = nullptr;     // a child graph node's own copy (its parent graph owns it)
+  cudaMemAllocNodeParams alloc{};  // a memory alloc node (dptr set when it was made)
+  void* freed = nullptr;           // a memory free node's pointer
 };
 
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
+  std::vector<std::unique_ptr<CUgraph_st>> children;  // the child graph nodes' graphs
 };
 
-// An instantiated graph: a copy of its nodes in an order their dependencies allow.
+// An instantiated graph: a copy of its nodes in an order their dependencies allow, a child
+// graph's nodes in its place, and the node each copy was made from (for cudaGraphExec*SetParams).
 struct CUgraphExec_st {
   std::vector<CUgraphNode_st> order;
+  std::vector<cudaGraphNode_t> source;
 };
 
 namespace coop::byo::graph_detail {
@@ -67,6 +74,21 @@ cudaError_t say(cudaError_t e, const std::string& why);
 // Adds `node` to `graph` after `deps` (the caller holds the state's lock).
 cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* deps,
                      size_t count, std::unique_ptr<CUgraphNode_st> node);
+// A copy of `original` (its child graphs copied too, and known to the state), the copy's
+// dependencies pointing at the copied nodes (the caller holds the state's lock).
+std::unique_ptr<CUgraph_st> copy_graph(const CUgraph_st& original);
+// Forgets `graph`'s child graphs, at any depth, before it is deleted (the caller holds the lock).
+void forget_children(const CUgraph_st& graph);
+// `graph`'s nodes in an order their dependencies allow, child graphs' nodes in their place, into
+// exec; false for a cycle (the caller holds the state's lock).
+bool order_nodes(const CUgraph_st& graph, CUgraphExec_st& exec);
+// A node of this kind, alone.
+std::unique_ptr<CUgraphNode_st> node_of(cudaGraphNodeType type);
+// The kernel behind params->func bound to a copy of its arguments (CUDA copies them when the
+// node is made or changed), as a kernel node keeps it (the caller holds the state's lock).
+cudaError_t bind_kernel(CUgraphNode_st& node, const cudaKernelNodeParams* params);
+// Runs one node of a launched graph on `stream`.
+cudaError_t run_node(const CUgraphNode_st& node, cudaStream_t stream);
 // The capture `stream` is part of, or nullptr (the caller holds the state's lock).
 Capture* capture_of(cudaStream_t stream);
 // A copy of `bytes` contiguous bytes, as a 3D copy's parameters (one row).

@@ -102,7 +102,13 @@ cudaError_t run_set(const cudaMemsetParams& p) {
   return cudaSuccess;
 }
 
-cudaError_t run_node(const CUgraphNode_st& n) {
+}  // namespace
+
+namespace coop::byo::graph_detail {
+
+// A memory alloc node's memory was allocated when the node was made (its address is the node's
+// parameter), and a free node leaves it to the program's end: the graph may run again.
+cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
   switch (n.type) {
     case cudaGraphNodeTypeKernel:
       return n.launch();
@@ -113,12 +119,64 @@ cudaError_t run_node(const CUgraphNode_st& n) {
     case cudaGraphNodeTypeHost:
       n.host.fn(n.host.userData);
       return cudaSuccess;
+    case cudaGraphNodeTypeEventRecord:
+      return ::cudaEventRecord(n.event, stream);
+    case cudaGraphNodeTypeWaitEvent:
+      return ::cudaStreamWaitEvent(stream, n.event, 0);
     default:
       return cudaSuccess;
   }
 }
 
-}  // namespace
+std::unique_ptr<CUgraph_st> copy_graph(const CUgraph_st& original) {
+  auto made = std::make_unique<CUgraph_st>();
+  std::map<cudaGraphNode_t, cudaGraphNode_t> copy_of;
+  for (const auto& n : original.nodes) {
+    auto copy = std::make_unique<CUgraphNode_st>(*n);
+    copy->graph = made.get();
+    if (n->child) {
+      made->children.push_back(copy_graph(*n->child));
+      copy->child = made->children.back().get();
+      state().graphs.insert(copy->child);
+    }
+    copy_of[n.get()] = copy.get();
+    made->nodes.push_back(std::move(copy));
+  }
+  for (const auto& n : made->nodes)
+    for (auto& d : n->dependencies) d = copy_of.at(d);
+  return made;
+}
+
+void forget_children(const CUgraph_st& graph) {
+  for (const auto& child : graph.children) {
+    forget_children(*child);
+    state().graphs.erase(child.get());
+  }
+}
+
+// Kahn's order; a child graph's nodes are ordered the same way where the child node stands.
+bool order_nodes(const CUgraph_st& graph, CUgraphExec_st& exec) {
+  std::map<cudaGraphNode_t, size_t> waiting;
+  for (const auto& n : graph.nodes) waiting[n.get()] = n->dependencies.size();
+  std::vector<cudaGraphNode_t> ready;
+  for (const auto& n : graph.nodes)
+    if (n->dependencies.empty()) ready.push_back(n.get());
+  for (size_t i = 0; i < ready.size(); ++i) {
+    if (ready[i]->child) {
+      if (!order_nodes(*ready[i]->child, exec)) return false;
+    } else {
+      exec.order.push_back(*ready[i]);
+      exec.source.push_back(ready[i]);
+    }
+    for (const auto& n : graph.nodes)
+      if (std::count(n->dependencies.begin(), n->dependencies.end(), ready[i]) &&
+          --waiting[n.get()] == 0)
+        ready.push_back(n.get());
+  }
+  return ready.size() == graph.nodes.size();
+}
+
+}  // namespace coop::byo::graph_detail
 
 namespace coop::byo {
 
@@ -135,13 +193,28 @@ using namespace coop::byo::graph_detail;  // NOLINT: this file's own state
 
 // [SECTION] Building graphs node by node
 
-namespace {
+namespace coop::byo::graph_detail {
 
 std::unique_ptr<CUgraphNode_st> node_of(cudaGraphNodeType type) {
   auto made = std::make_unique<CUgraphNode_st>();
   made->type = type;
   return made;
 }
+
+cudaError_t bind_kernel(CUgraphNode_st& node, const cudaKernelNodeParams* params) {
+  if (!params || !params->kernelParams) return cudaErrorInvalidValue;
+  auto it = state().kernels.find(params->func);
+  if (it == state().kernels.end()) return cudaErrorInvalidDeviceFunction;
+  node.kernel = *params;
+  node.kernel.kernelParams = nullptr;  // copied into the launch now, as CUDA copies them
+  node.launch = it->second.bind(params->gridDim, params->blockDim, params->sharedMemBytes,
+                                params->kernelParams);
+  return cudaSuccess;
+}
+
+}  // namespace coop::byo::graph_detail
+
+namespace {
 
 cudaError_t add_locked(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
                        size_t count, std::unique_ptr<CUgraphNode_st> made) {
@@ -162,6 +235,7 @@ cudaError_t coop_byo_cudaGraphCreate(cudaGraph_t* graph, unsigned flags) {
 cudaError_t coop_byo_cudaGraphDestroy(cudaGraph_t graph) {
   std::lock_guard<std::mutex> hold(state().lock);
   if (!state().graphs.erase(graph)) return cudaErrorInvalidValue;
+  forget_children(*graph);
   delete graph;
   return cudaSuccess;
 }
@@ -182,10 +256,7 @@ cudaError_t coop_byo_cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t g
                "cudaGraphAddKernelNode: arguments passed in `extra` are not supported; pass "
                "kernelParams");
   auto made = node_of(cudaGraphNodeTypeKernel);
-  made->kernel = *params;
-  made->kernel.kernelParams = nullptr;  // copied into the launch now, as CUDA copies them
-  made->launch = it->second.bind(params->gridDim, params->blockDim, params->sharedMemBytes,
-                                 params->kernelParams);
+  if (const cudaError_t e = bind_kernel(*made, params); e != cudaSuccess) return e;
   return add_node(node, graph, dependencies, count, std::move(made));
 }
 
@@ -198,16 +269,9 @@ cudaError_t coop_byo_cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
 
 cudaError_t coop_byo_cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                                   const cudaKernelNodeParams* params) {
-  if (!node || !params || node->type != cudaGraphNodeTypeKernel || !params->kernelParams)
-    return cudaErrorInvalidValue;
+  if (!node || node->type != cudaGraphNodeTypeKernel) return cudaErrorInvalidValue;
   std::lock_guard<std::mutex> hold(state().lock);
-  auto it = state().kernels.find(params->func);
-  if (it == state().kernels.end()) return cudaErrorInvalidDeviceFunction;
-  node->kernel = *params;
-  node->kernel.kernelParams = nullptr;
-  node->launch = it->second.bind(params->gridDim, params->blockDim, params->sharedMemBytes,
-                                 params->kernelParams);
-  return cudaSuccess;
+  return bind_kernel(*node, params);
 }
 
 cudaError_t coop_byo_cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
@@ -295,43 +359,22 @@ cudaError_t coop_byo_cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
   if (!clone) return cudaErrorInvalidValue;
   std::lock_guard<std::mutex> hold(state().lock);
   if (!state().graphs.count(original)) return cudaErrorInvalidValue;
-  auto made = std::make_unique<CUgraph_st>();
-  std::map<cudaGraphNode_t, cudaGraphNode_t> copy_of;
-  for (const auto& n : original->nodes) {
-    auto copy = std::make_unique<CUgraphNode_st>(*n);
-    copy->graph = made.get();
-    copy_of[n.get()] = copy.get();
-    made->nodes.push_back(std::move(copy));
-  }
-  for (const auto& n : made->nodes)
-    for (auto& d : n->dependencies) d = copy_of.at(d);
-  *clone = made.release();
+  *clone = copy_graph(*original).release();
   state().graphs.insert(*clone);
   return cudaSuccess;
 }
 
 // [SECTION] Instantiating and launching
 
-// The nodes in an order their dependencies allow (Kahn's), or cudaErrorInvalidValue for a cycle.
+// The nodes in an order their dependencies allow (order_nodes), or cudaErrorInvalidValue for a
+// cycle.
 cudaError_t coop_byo_cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
                                           unsigned long long) {
   if (!exec) return cudaErrorInvalidValue;
   std::lock_guard<std::mutex> hold(state().lock);
   if (!state().graphs.count(graph)) return cudaErrorInvalidValue;
-  std::map<cudaGraphNode_t, size_t> waiting;
-  for (const auto& n : graph->nodes) waiting[n.get()] = n->dependencies.size();
   auto made = std::make_unique<CUgraphExec_st>();
-  std::vector<cudaGraphNode_t> ready;
-  for (const auto& n : graph->nodes)
-    if (n->dependencies.empty()) ready.push_back(n.get());
-  for (size_t i = 0; i < ready.size(); ++i) {
-    made->order.push_back(*ready[i]);
-    for (const auto& n : graph->nodes)
-      if (std::count(n->dependencies.begin(), n->dependencies.end(), ready[i]) &&
-          --waiting[n.get()] == 0)
-        ready.push_back(n.get());
-  }
-  if (made->order.size() != graph->nodes.size())
+  if (!order_nodes(*graph, *made))
     return say(cudaErrorInvalidValue,
                "cudaGraphInstantiate: the graph's dependencies form a cycle");
   *exec = made.release();
@@ -359,7 +402,7 @@ cudaError_t coop_byo_cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) 
                  "cudaGraphLaunch into a stream being captured (a child graph) is not supported");
   }
   for (const CUgraphNode_st& node : exec->order)
-    if (const cudaError_t e = run_node(node); e != cudaSuccess) return e;
+    if (const cudaError_t e = run_node(node, stream); e != cudaSuccess) return e;
   return cudaSuccess;
 }
 

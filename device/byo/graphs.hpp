@@ -1,5 +1,6 @@
 // CUDA Graphs for a user's program, on either backend: graphs built node by node (kernel,
-// memcpy, memset, host and empty nodes with their dependencies) or captured from streams
+// memcpy, memset, host, empty, child graph, event record and wait, memory alloc and free nodes,
+// with their dependencies) or captured from streams
 // (cudaStreamBeginCapture .. cudaStreamEndCapture, forks and joins through events), instantiated
 // and launched. A graph is kept and replayed here, on the host: launching it runs its nodes in an
 // order its dependencies allow, each kernel node through the backend's own launch path, so that
@@ -83,6 +84,51 @@ cudaError_t coop_byo_cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t coop_byo_cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t coop_byo_cudaGraphExecDestroy(cudaGraphExec_t exec);
 
+// graph_nodes.cpp: child graph, event and memory nodes; nodes and edges; changing an
+// instantiated graph.
+cudaError_t coop_byo_cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                                const cudaGraphNode_t* dependencies, size_t count,
+                                                cudaGraph_t child);
+cudaError_t coop_byo_cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* graph);
+cudaError_t coop_byo_cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                                 const cudaGraphNode_t* dependencies,
+                                                 size_t count, cudaEvent_t event);
+cudaError_t coop_byo_cudaGraphAddEventWaitNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                               const cudaGraphNode_t* dependencies, size_t count,
+                                               cudaEvent_t event);
+cudaError_t coop_byo_cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                              const cudaGraphNode_t* dependencies, size_t count,
+                                              cudaMemAllocNodeParams* params);
+cudaError_t coop_byo_cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                                    cudaMemAllocNodeParams* params);
+cudaError_t coop_byo_cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                             const cudaGraphNode_t* dependencies, size_t count,
+                                             void* memory);
+cudaError_t coop_byo_cudaDeviceGraphMemTrim(int device);
+cudaError_t coop_byo_cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type);
+cudaError_t coop_byo_cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* nodes,
+                                                  cudaGraphEdgeData* edges, size_t* count);
+cudaError_t coop_byo_cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* nodes,
+                                                    cudaGraphEdgeData* edges, size_t* count);
+cudaError_t coop_byo_cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from,
+                                       cudaGraphNode_t* to, cudaGraphEdgeData* edges,
+                                       size_t* count);
+cudaError_t coop_byo_cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t coop_byo_cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                      const cudaKernelNodeParams* params);
+cudaError_t coop_byo_cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                      const cudaMemcpy3DParms* params);
+cudaError_t coop_byo_cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec,
+                                                        cudaGraphNode_t node, void* dst,
+                                                        const void* src, size_t bytes,
+                                                        cudaMemcpyKind kind);
+cudaError_t coop_byo_cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                      const cudaMemsetParams* params);
+cudaError_t coop_byo_cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                                    const cudaHostNodeParams* params);
+cudaError_t coop_byo_cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                         cudaGraphExecUpdateResultInfo* info);
+
 cudaError_t coop_byo_cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
 cudaError_t coop_byo_cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
 cudaError_t coop_byo_cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
@@ -125,6 +171,25 @@ cudaError_t coop_byo_cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 #define cudaGraphUpload coop_byo_cudaGraphUpload
 #define cudaGraphLaunch coop_byo_cudaGraphLaunch
 #define cudaGraphExecDestroy coop_byo_cudaGraphExecDestroy
+#define cudaGraphAddChildGraphNode coop_byo_cudaGraphAddChildGraphNode
+#define cudaGraphChildGraphNodeGetGraph coop_byo_cudaGraphChildGraphNodeGetGraph
+#define cudaGraphAddEventRecordNode coop_byo_cudaGraphAddEventRecordNode
+#define cudaGraphAddEventWaitNode coop_byo_cudaGraphAddEventWaitNode
+#define cudaGraphAddMemAllocNode coop_byo_cudaGraphAddMemAllocNode
+#define cudaGraphMemAllocNodeGetParams coop_byo_cudaGraphMemAllocNodeGetParams
+#define cudaGraphAddMemFreeNode coop_byo_cudaGraphAddMemFreeNode
+#define cudaDeviceGraphMemTrim coop_byo_cudaDeviceGraphMemTrim
+#define cudaGraphNodeGetType coop_byo_cudaGraphNodeGetType
+#define cudaGraphNodeGetDependencies coop_byo_cudaGraphNodeGetDependencies
+#define cudaGraphNodeGetDependentNodes coop_byo_cudaGraphNodeGetDependentNodes
+#define cudaGraphGetEdges coop_byo_cudaGraphGetEdges
+#define cudaGraphDestroyNode coop_byo_cudaGraphDestroyNode
+#define cudaGraphExecKernelNodeSetParams coop_byo_cudaGraphExecKernelNodeSetParams
+#define cudaGraphExecMemcpyNodeSetParams coop_byo_cudaGraphExecMemcpyNodeSetParams
+#define cudaGraphExecMemcpyNodeSetParams1D coop_byo_cudaGraphExecMemcpyNodeSetParams1D
+#define cudaGraphExecMemsetNodeSetParams coop_byo_cudaGraphExecMemsetNodeSetParams
+#define cudaGraphExecHostNodeSetParams coop_byo_cudaGraphExecHostNodeSetParams
+#define cudaGraphExecUpdate coop_byo_cudaGraphExecUpdate
 #define cudaStreamBeginCapture coop_byo_cudaStreamBeginCapture
 #define cudaStreamEndCapture coop_byo_cudaStreamEndCapture
 #define cudaStreamIsCapturing coop_byo_cudaStreamIsCapturing

@@ -97,7 +97,8 @@ TEST_P(StylePrograms, RunUnmodifiedOnTheEmulatorAndPass) {
   EXPECT_NE(r.out.find(p.expect), std::string::npos) << r.out << r.err;
   // A program without kernels (a copy-bandwidth test) leaves no trace.
   const std::string text = source_of(p);
-  if (text.find("<<<") == std::string::npos && text.find("cudaLaunch") == std::string::npos) {
+  if (text.find("<<<") == std::string::npos && text.find("cudaLaunch") == std::string::npos &&
+      text.find("cudaGraphLaunch") == std::string::npos) {
     EXPECT_FALSE(fs::exists(trace));
     return;
   }
