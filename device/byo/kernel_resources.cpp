@@ -1,0 +1,100 @@
+#include "device/byo/kernel_resources.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "device/occupancy/kernel_resources.hpp"
+#include "device/occupancy/program_resources.hpp"
+#include "device/occupancy/resource_report.hpp"
+
+namespace coop::byo {
+namespace {
+
+struct Loaded {
+  // Registered rows point into these: a deque never moves what it holds.
+  std::deque<CompiledKernelResources> rows;
+  std::deque<std::string> names;
+  std::string why_not;  // why this program has no table, or ""
+};
+
+Loaded& loaded() {
+  static Loaded l;
+  return l;
+}
+
+std::string executable_path() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, size_t(n)) : "";
+}
+
+void load_once() {
+  Loaded& l = loaded();
+  const std::string table = executable_path() + ".resources";
+  std::ifstream in(table);
+  if (!in) {
+    l.why_not = "the build made no compiler report: the program names none of "
+                "cudaFuncGetAttributes, cudaOccupancy*, cudaLaunchCooperativeKernel";
+    return;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<ProgramResourceTable> parsed = parse_program_resources(text.str());
+  if (!parsed) {
+    l.why_not = table + ": " + parsed.message();
+    return;
+  }
+  l.why_not = parsed->why_not;
+  for (const ProgramKernelResources& k : parsed->rows) {
+    // -rdynamic exports the program's kernels under the names nvcc gives them (the same C++
+    // mangling), so the symbol is the kernel's function pointer. A kernel with internal linkage
+    // (static, an unnamed namespace) is not exported: found by its name alone.
+    l.names.push_back(demangled_name(k.mangled));
+    CompiledKernelResources row{};
+    row.qualified_name = l.names.back().c_str();
+    row.function = dlsym(RTLD_DEFAULT, k.mangled.c_str());
+    row.arch = k.arch;
+    row.regs = k.regs;
+    row.static_smem = k.static_smem;
+    row.stack_bytes = k.local_bytes;
+    row.max_threads = k.max_threads;
+    l.rows.push_back(row);
+    register_compiled_resources(&l.rows.back(), 1);
+  }
+}
+
+}  // namespace
+
+void load_kernel_resources() {
+  static std::once_flag once;
+  std::call_once(once, load_once);
+}
+
+KernelResources kernel_resources(const void* function, const DeviceProps& device,
+                                 std::string& note) {
+  load_kernel_resources();
+  note.clear();
+  const int arch = device.cc_major * 10 + device.cc_minor;
+  if (const CompiledKernelResources* row = find_compiled_resources(function, "", arch))
+    return to_kernel_resources(*row, device);
+  Dl_info info{};
+  const bool named = dladdr(function, &info) && info.dli_sname;
+  const std::string name = named ? "kernel " + demangled_name(info.dli_sname)
+                                 : "a kernel the program does not export";
+  const std::string& why = loaded().why_not;
+  const KernelResources assumed;
+  note = name + ": the compiler's resources are not known (" +
+         (!why.empty() ? why
+          : named      ? "not in the compiler's report of this program"
+                       : "static, or in an unnamed namespace: its symbol is the program's own") +
+         "), so the emulator assumes " + std::to_string(assumed.regs_per_thread) +
+         " registers per thread and no static shared memory";
+  return assumed;
+}
+
+}  // namespace coop::byo
