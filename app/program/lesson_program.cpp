@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/program/program.hpp"
+#include "device/occupancy/program_resources.hpp"
 #include "device/paths/data_dirs.hpp"
 #include "device/trace/trace_file.hpp"
 #include "device/trace/user_file.hpp"
@@ -88,6 +89,14 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
     return Status::error(build.status().message() + (build.status().message().ends_with("\n") ? "" : "\n") +
                          lesson.program + " did not compile for " +
                          (gpu ? "the GPU (" + p.gpu_arch + ")" : std::string("the emulator")));
+  // The compiler's report of the program's kernels, where its build made one, under the lesson's
+  // name ("grid_sync::reduce_grid_sync"): questions and the occupancy command find a program
+  // lesson's kernels as they find a compiled lesson's.
+  if (Result<std::string> table = read_user_file(build->executable + ".resources", kTextFileLimit))
+    if (Result<ProgramResourceTable> rows = parse_program_resources(*table))
+      register_program_resources(
+          *rows, "coop::lessons::" + fs::path(lesson.program).parent_path().filename().string() + "::",
+          nullptr);
   Result<ProgramRun> ran = run_program(p, *build);
   if (!ran) return ran.status();
   std::error_code ec;

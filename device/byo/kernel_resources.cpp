@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <deque>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -15,16 +14,10 @@
 namespace coop::byo {
 namespace {
 
-struct Loaded {
-  // Registered rows point into these: a deque never moves what it holds.
-  std::deque<CompiledKernelResources> rows;
-  std::deque<std::string> names;
-  std::string why_not;  // why this program has no table, or ""
-};
-
-Loaded& loaded() {
-  static Loaded l;
-  return l;
+// Why this program has no table, or "".
+std::string& why_not() {
+  static std::string why;
+  return why;
 }
 
 std::string executable_path() {
@@ -34,11 +27,10 @@ std::string executable_path() {
 }
 
 void load_once() {
-  Loaded& l = loaded();
   const std::string table = executable_path() + ".resources";
   std::ifstream in(table);
   if (!in) {
-    l.why_not = "the build made no compiler report: the program names none of "
+    why_not() = "the build made no compiler report: the program names none of "
                 "cudaFuncGetAttributes, cudaOccupancy*, cudaLaunchCooperativeKernel";
     return;
   }
@@ -46,26 +38,16 @@ void load_once() {
   text << in.rdbuf();
   Result<ProgramResourceTable> parsed = parse_program_resources(text.str());
   if (!parsed) {
-    l.why_not = table + ": " + parsed.message();
+    why_not() = table + ": " + parsed.message();
     return;
   }
-  l.why_not = parsed->why_not;
-  for (const ProgramKernelResources& k : parsed->rows) {
-    // -rdynamic exports the program's kernels under the names nvcc gives them (the same C++
-    // mangling), so the symbol is the kernel's function pointer. A kernel with internal linkage
-    // (static, an unnamed namespace) is not exported: found by its name alone.
-    l.names.push_back(demangled_name(k.mangled));
-    CompiledKernelResources row{};
-    row.qualified_name = l.names.back().c_str();
-    row.function = dlsym(RTLD_DEFAULT, k.mangled.c_str());
-    row.arch = k.arch;
-    row.regs = k.regs;
-    row.static_smem = k.static_smem;
-    row.stack_bytes = k.local_bytes;
-    row.max_threads = k.max_threads;
-    l.rows.push_back(row);
-    register_compiled_resources(&l.rows.back(), 1);
-  }
+  why_not() = parsed->why_not;
+  // -rdynamic exports the program's kernels under the names nvcc gives them (the same C++
+  // mangling), so the symbol is the kernel's function pointer. A kernel with internal linkage
+  // (static, an unnamed namespace) is not exported: found by its name alone.
+  register_program_resources(*parsed, "", [](const std::string& mangled) -> const void* {
+    return dlsym(RTLD_DEFAULT, mangled.c_str());
+  });
 }
 
 }  // namespace
@@ -86,7 +68,7 @@ KernelResources kernel_resources(const void* function, const DeviceProps& device
   const bool named = dladdr(function, &info) && info.dli_sname;
   const std::string name = named ? "kernel " + demangled_name(info.dli_sname)
                                  : "a kernel the program does not export";
-  const std::string& why = loaded().why_not;
+  const std::string& why = why_not();
   const KernelResources assumed;
   note = name + ": the compiler's resources are not known (" +
          (!why.empty() ? why

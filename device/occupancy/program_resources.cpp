@@ -1,9 +1,14 @@
 #include "device/occupancy/program_resources.hpp"
 
 #include <cstdio>
+#include <deque>
+#include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
+#include <utility>
 
+#include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/resource_report.hpp"
 
 namespace coop {
@@ -79,6 +84,31 @@ Result<ProgramResourceTable> parse_program_resources(std::string_view text) {
     table.rows.push_back(k);
   }
   return table;
+}
+
+void register_program_resources(const ProgramResourceTable& table, const std::string& prefix,
+                                const std::function<const void*(const std::string&)>& symbol) {
+  // Registered rows point into these: a deque never moves what it holds.
+  static std::mutex lock;
+  static std::deque<CompiledKernelResources> rows;
+  static std::deque<std::string> names;
+  static std::set<std::pair<std::string, int>> registered;
+  std::lock_guard<std::mutex> hold(lock);
+  for (const ProgramKernelResources& k : table.rows) {
+    const std::string name = prefix + demangled_name(k.mangled);
+    if (!registered.insert({name, k.arch}).second) continue;
+    names.push_back(name);
+    CompiledKernelResources row{};
+    row.qualified_name = names.back().c_str();
+    row.function = symbol ? symbol(k.mangled) : nullptr;
+    row.arch = k.arch;
+    row.regs = k.regs;
+    row.static_smem = k.static_smem;
+    row.stack_bytes = k.local_bytes;
+    row.max_threads = k.max_threads;
+    rows.push_back(row);
+    register_compiled_resources(&rows.back(), 1);
+  }
 }
 
 }  // namespace coop

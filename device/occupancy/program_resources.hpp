@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,12 @@ struct ProgramResourceTable {
 
 // Reads a table written by format_program_resources; a line it cannot read is an error naming it.
 Result<ProgramResourceTable> parse_program_resources(std::string_view text);
+
+// Registers the table's rows with the compiled lessons' reports (kernel_resources.hpp), for the
+// rest of the process: each kernel named `prefix` + its demangled name, found by the address
+// `symbol` gives for its mangled name (null: by name alone). A kernel already registered under
+// the same name for the same architecture keeps its first rows.
+void register_program_resources(const ProgramResourceTable& table, const std::string& prefix,
+                                const std::function<const void*(const std::string&)>& symbol);
 
 }  // namespace coop
