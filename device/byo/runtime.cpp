@@ -152,9 +152,7 @@ cudaError_t launch(const LaunchRequest& r) {
     std::exit(1);  // the trace is written on the way out, with the launch that stopped
   }
   if (take_device_assert()) return fail(cudaErrorAssert);  // sticky, as CUDA's
-  const std::string& m = s.message();
-  if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
-    return fail(cudaErrorCooperativeLaunchTooLarge);
+  if (cooperative_grid_too_large(s)) return fail(cudaErrorCooperativeLaunchTooLarge);
   return fail(cudaErrorLaunchFailure);
 }
 
