@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <sstream>
 
+#include "app/program/kernel_resource_table.hpp"
 #include "app/program/program.hpp"
+#include "device/occupancy/program_resources.hpp"
 #include "device/paths/data_dirs.hpp"
 #include "device/trace/trace_file.hpp"
 #include "device/trace/user_file.hpp"
@@ -58,6 +63,37 @@ std::string read_or_empty(const std::string& path) {
   return text ? *text : std::string();
 }
 
+// The compiler's report of the program's kernels under the lesson's name
+// ("grid_sync::reduce_grid_sync"): questions and the occupancy command find a program lesson's
+// kernels as they find a compiled lesson's. The emulator's build made the report; for a GPU build
+// it is made here, once a process for each lesson and architecture (no GPU, no cost to the tests).
+void register_lesson_resources(const lessons::LessonDef& lesson, const ProgramOptions& p,
+                               const ProgramBuild& build) {
+  const fs::path source = fs::absolute(lesson.program);
+  std::string table;
+  if (p.gpu_arch.empty()) {
+    Result<std::string> made = read_user_file(build.executable + ".resources", kTextFileLimit);
+    if (!made) return;
+    table = *made;
+  } else {
+    static std::mutex lock;
+    static std::set<std::string> made;
+    {
+      std::lock_guard<std::mutex> hold(lock);
+      if (!needs_kernel_resources({std::string(lesson.source)}) ||
+          !made.insert(lesson.program + " " + p.gpu_arch).second)
+        return;
+    }
+    KernelResourceRequest request{source.string(), {}, std::atoi(p.gpu_arch.c_str() + 3)};
+    for (const std::string& i : p.includes) request.options.push_back("-I" + i);
+    const RunFiles files;  // its names, for the report's PTX
+    table = make_kernel_resource_table(request, files.trace);
+  }
+  if (Result<ProgramResourceTable> rows = parse_program_resources(table))
+    register_program_resources(
+        *rows, "coop::lessons::" + source.parent_path().filename().string() + "::", nullptr);
+}
+
 }  // namespace
 
 Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
@@ -94,6 +130,7 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
     return Status::error(build.status().message() + (build.status().message().ends_with("\n") ? "" : "\n") +
                          lesson.program + " did not compile for " +
                          (gpu ? "the GPU (" + p.gpu_arch + ")" : std::string("the emulator")));
+  register_lesson_resources(lesson, p, *build);
   Result<ProgramRun> ran = run_program(p, *build);
   if (!ran) return ran.status();
   std::error_code ec;

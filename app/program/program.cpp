@@ -19,6 +19,7 @@
 
 #include "app/program/child_process.hpp"
 #include "app/program/host_libraries.hpp"
+#include "app/program/kernel_resource_table.hpp"
 #include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
 #include "app/program/unhooked_recipe.hpp"
@@ -481,6 +482,20 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   for (const std::string& lib : libraries) stamp(lib);
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
   if (!gpu) key.push_back("unhooked copy recipe 2");
+  // A program that asks for its kernels' resources gets the compiler's report beside its build
+  // (kernel_resource_table.hpp), made by this toolkit's nvcc and ptxas.
+  bool resources = false;
+  if (!gpu) {
+    std::vector<std::string> texts = {*text};
+    for (const fs::path& f : files)
+      if (f != source)
+        if (Result<std::string> t = read_file(f.string())) texts.push_back(*t);
+    resources = needs_kernel_resources(texts);
+  }
+  if (resources) {
+    key.push_back("kernel resource table 1");
+    for (const std::string& tool : kernel_resource_tools()) stamp(tool);
+  }
   // What lowers the program is part of the build, and so are the buffers whose accesses it shows.
   if (front_end) stamp(dirs.front_end.string());
   else key.push_back("lowered line by line");
@@ -614,7 +629,22 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   } else if (gpu) {
     rc = run_nvcc(cmd, dir, build.compiler_output, o.file);
   } else {
+    // The compiler's report is made beside the emulator's compile, on another core.
+    std::string table;
+    std::thread report;
+    if (resources) {
+      KernelResourceRequest request{source.string(), {}, emulated_arch_number(o.arch) / 10};
+      for (const std::string& i : o.includes)
+        request.options.push_back("-I" + fs::absolute(i, ec).string());
+      for (const std::string& d : o.defines) request.options.push_back("-D" + d);
+      report = std::thread([&table, request, tmp = partial] {
+        table = make_kernel_resource_table(request, tmp);
+      });
+    }
     rc = run_compiler(cmd, build.compiler_output, o.file);
+    if (report.joinable()) report.join();
+    if (resources && !(std::ofstream(partial + ".resources") << table))
+      return Status::error("cannot write " + partial + ".resources");
     if (rc && *rc == 0) {
       // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
       std::vector<std::string> link = {kProgramCompiler, "-pthread", "-rdynamic", object, "-o",
@@ -633,9 +663,11 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   fs::remove(*cpp, ec);
   if (split) fs::remove(*host_cpp, ec);
+  if (!built) fs::remove(partial + ".resources", ec);
   if (!rc) return rc.status();
   if (*rc != 0) return Status::error(as_the_user_wrote_it(build.compiler_output, source, *cpp));
   if (split) fs::rename(partial_cubin, build.executable + ".cubin", ec);
+  if (resources && !ec) fs::rename(partial + ".resources", build.executable + ".resources", ec);
   if (!ec) fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
   build.front_end_note = lowering.note();

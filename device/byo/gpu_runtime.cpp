@@ -41,6 +41,7 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
   e.gpu_args = l.args;
   const Status s = traces().launch(e, l.shape.config(), l.stream, wait);
   if (waited != cudaSuccess) return waited;
+  if (cooperative_grid_too_large(s)) return cudaErrorCooperativeLaunchTooLarge;
   return s.ok() ? cudaSuccess : cudaErrorLaunchFailure;
 }
 

@@ -268,4 +268,10 @@ void ProgramTraces::save() {
   save_seconds_ = std::chrono::duration<double>(last_save_ - start).count();
 }
 
+bool cooperative_grid_too_large(const Status& refused) {
+  const std::string& m = refused.message();
+  return !refused.ok() && m.find("cooperative") != std::string::npos &&
+         m.find("exceeds") != std::string::npos;
+}
+
 }  // namespace coop::byo

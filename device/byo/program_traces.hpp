@@ -112,4 +112,9 @@ class ProgramTraces {
   double save_seconds_ = 0;  // how long the last write took
 };
 
+// Whether a launch was refused for a cooperative grid larger than the device holds at once (the
+// launch checks' words): both backends' runtimes answer it with cudaErrorCooperativeLaunchTooLarge,
+// as CUDA's own runtime does, not with a launch failure.
+bool cooperative_grid_too_large(const Status& refused);
+
 }  // namespace coop::byo

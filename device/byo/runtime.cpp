@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/byo/kernel_resources.hpp"
 #include "device/byo/launch_progress.hpp"
 #include "device/byo/program_traces.hpp"
 #include "device/byo/unhooked_copy.hpp"
@@ -50,6 +51,8 @@ struct Device : ProgramTraces {
     exec().options().check_initialisation = check && std::string(check) == "1";
     // A launch that runs long says how far it got, for coopviz's report if it stops the program.
     exec().options().progress = progress_reporter();
+    // The compiler's report of the program's kernels, for the launch checks' residency limits.
+    load_kernel_resources();
   }
 
   static DeviceProps device_from_environment() {
@@ -66,9 +69,6 @@ Device& device() {
 }
 
 const DeviceProps& props() { return device().exec().device(); }
-
-// The resources the emulator assumes for a user kernel: the compiler's report is not known here.
-KernelResources resources_of(const void*) { return KernelResources{}; }
 
 }  // namespace
 
@@ -87,6 +87,15 @@ void say_once(const std::string& line) {
   static std::set<std::string> said;
   std::lock_guard<std::mutex> hold(said_lock);
   if (said.insert(line).second) std::fprintf(stderr, "coopviz: %s\n", line.c_str());
+}
+
+// A kernel's resources as the compiler reported them for the emulated architecture; a kernel
+// without a report says so once.
+KernelResources resources_of(const void* function) {
+  std::string note;
+  const KernelResources k = kernel_resources(function, props(), note);
+  if (!note.empty()) say_once(note);
+  return k;
 }
 
 }  // namespace
@@ -143,9 +152,7 @@ cudaError_t launch(const LaunchRequest& r) {
     std::exit(1);  // the trace is written on the way out, with the launch that stopped
   }
   if (take_device_assert()) return fail(cudaErrorAssert);  // sticky, as CUDA's
-  const std::string& m = s.message();
-  if (m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos)
-    return fail(cudaErrorCooperativeLaunchTooLarge);
+  if (cooperative_grid_too_large(s)) return fail(cudaErrorCooperativeLaunchTooLarge);
   return fail(cudaErrorLaunchFailure);
 }
 

@@ -132,6 +132,8 @@ KernelResources to_kernel_resources(const CompiledKernelResources& row, const De
   k.static_smem = row.static_smem;
   k.local_bytes = row.stack_bytes;
   k.max_threads_per_block = max_threads_for_registers(device, row.regs);
+  if (row.max_threads > 0 && int(row.max_threads) < k.max_threads_per_block)
+    k.max_threads_per_block = int(row.max_threads);
   return k;
 }
 

@@ -32,6 +32,7 @@ struct CompiledKernelResources {
   uint32_t spill_stores;       // bytes of registers spilled to local memory
   uint32_t spill_loads;
   int barriers;  // named barriers the kernel uses
+  uint32_t max_threads;  // __launch_bounds__'s threads per block (PTX .maxntid); 0: none
 };
 
 // Adds a generated table (called from the table's own static initializer). Returns true.

@@ -101,11 +101,11 @@ SCRIPT
   # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit
   # (a lesson still compiled into coopviz).
   cp -r "$share/lessons" "$work/edited"
-  sed -i 's/^### A grid that is all there at once$/### A grid that is all there at once (edited)/' \
-    "$work/edited/grid_sync/lesson.md"
+  sed -i 's/^### The first wave$/### The first wave (edited)/' \
+    "$work/edited/block_scheduling/lesson.md"
   (cd / && COOPVIZ_LESSON_SOURCES="$work/edited" HOME="$work/home" "$prefix/bin/coopviz" steps \
-     grid-sync) > "$work/steps.txt"
-  grep -q "step 1: A grid that is all there at once (edited)" "$work/steps.txt" ||
+     block-scheduling) > "$work/steps.txt"
+  grep -q "step 1: The first wave (edited)" "$work/steps.txt" ||
     fail "\$COOPVIZ_LESSON_SOURCES was not read"
   echo "ok: \$COOPVIZ_LESSON_SOURCES replaces the lesson text"
 

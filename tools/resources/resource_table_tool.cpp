@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     out << "    {" << quoted(k.qualified) << ", reinterpret_cast<const void*>(&"
         << stub_of[k.mangled] << "), " << k.arch << ", " << r.cap << ", " << k.regs << ", "
         << k.static_smem << ", " << k.stack_bytes << ", " << k.spill_stores << ", " << k.spill_loads
-        << ", " << k.barriers << "},\n";
+        << ", " << k.barriers << ", 0},\n";
   }
   out << "};\n\n[[maybe_unused]] const bool kRegistered =\n"
       << "    coop::register_compiled_resources(kRows, sizeof kRows / sizeof kRows[0]);\n\n"

@@ -1,0 +1,30 @@
+// The compiler's report of a user program's kernels for the emulator's build: nvcc -ptx of the
+// program as written (CUDA's own headers, the program's -I and -D), then ptxas -v for each
+// preset architecture the PTX assembles for, written beside the built program as PROGRAM.resources
+// (device/occupancy/program_resources.hpp), where the program's runtime reads it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace coop::app {
+
+// Whether a program whose files hold `texts` asks for its kernels' resources: it names
+// cudaFuncGetAttributes, the occupancy API or a cooperative launch (whose residency limit comes
+// from them). Other programs do not pay for an nvcc run.
+bool needs_kernel_resources(const std::vector<std::string>& texts);
+
+// What the table depends on beyond the program's text and options: the toolkit's nvcc and ptxas.
+std::vector<std::string> kernel_resource_tools();
+
+struct KernelResourceRequest {
+  std::string source;                 // the program, absolute
+  std::vector<std::string> options;   // -I and -D options, as nvcc takes them
+  int arch = 90;                      // the emulated architecture (90: sm_90)
+};
+
+// The table's text: a row per kernel and architecture, or one line saying why there is none
+// (nvcc could not compile the program, ...). Never fails: the emulator's build goes on without.
+std::string make_kernel_resource_table(const KernelResourceRequest& r, const std::string& tmp);
+
+}  // namespace coop::app

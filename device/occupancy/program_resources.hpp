@@ -1,0 +1,56 @@
+// A user program's kernel resources as the compiler reports them, for the emulator: coopviz writes
+// the table beside the emulator's build of a program (app/program/program_resources_build.cpp) and
+// the program's runtime reads it at start-up (device/byo/runtime.cpp), so that
+// cudaFuncGetAttributes, the occupancy API and the cooperative launch's residency limit answer
+// with ptxas's numbers for the emulated architecture, as they do on a GPU.
+//
+// The table is text, one kernel and architecture a line:
+//   sm_90 _Z16reduce_grid_syncPKfPfS1_i regs=29 smem=4096 local=0 maxntid=0
+// and, when the report could not be made, one line saying why:
+//   # not known: nvcc -ptx failed: x.cu(12): error: ...
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "device/launch/result.hpp"
+
+namespace coop {
+
+struct ProgramKernelResources {
+  std::string mangled;  // the kernel's symbol: nvcc and the emulator's build mangle it alike
+  int arch = 0;         // 90 for sm_90
+  int regs = 0;
+  uint32_t static_smem = 0;
+  uint32_t local_bytes = 0;  // per-thread stack frame
+  uint32_t max_threads = 0;  // __launch_bounds__'s first value (.maxntid); 0: none
+};
+
+// The rows of one `ptxas -v` run over `ptx` (the kernels' .maxntid read from the PTX itself:
+// ptxas does not report it).
+std::vector<ProgramKernelResources> program_resources_from(std::string_view ptxas_report,
+                                                           std::string_view ptx);
+
+// The table's text; `why_not` (when not empty) is the one line saying why there are no rows.
+std::string format_program_resources(const std::vector<ProgramKernelResources>& rows,
+                                     const std::string& why_not = "");
+
+struct ProgramResourceTable {
+  std::vector<ProgramKernelResources> rows;
+  std::string why_not;  // the build's reason for an empty table, or ""
+};
+
+// Reads a table written by format_program_resources; a line it cannot read is an error naming it.
+Result<ProgramResourceTable> parse_program_resources(std::string_view text);
+
+// Registers the table's rows with the compiled lessons' reports (kernel_resources.hpp), for the
+// rest of the process: each kernel named `prefix` + its demangled name, found by the address
+// `symbol` gives for its mangled name (null: by name alone). A kernel already registered under
+// the same name for the same architecture keeps its first rows.
+void register_program_resources(const ProgramResourceTable& table, const std::string& prefix,
+                                const std::function<const void*(const std::string&)>& symbol);
+
+}  // namespace coop
