@@ -393,28 +393,15 @@ cudaError_t coop_byo_cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
 }
 
 // Runs every node, each kernel node as one (traced) launch; the first failure stops the rest.
-// Into a stream being captured, the launch becomes a child graph node: exec's nodes, in the
-// order they run.
 cudaError_t coop_byo_cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   {
     std::lock_guard<std::mutex> hold(state().lock);
     if (!state().execs.count(exec)) return cudaErrorInvalidValue;
-    if (Capture* c = capture_of(stream)) {
-      auto child = std::make_unique<CUgraph_st>();
-      for (const CUgraphNode_st& n : exec->order) {
-        auto copy = std::make_unique<CUgraphNode_st>(n);
-        copy->graph = child.get();
-        copy->dependencies.clear();
-        if (!child->nodes.empty()) copy->dependencies = {child->nodes.back().get()};
-        child->nodes.push_back(std::move(copy));
-      }
-      auto node = node_of(cudaGraphNodeTypeGraph);
-      node->child = child.get();
-      if (const cudaError_t e = capture_node(*c, std::move(node)); e != cudaSuccess) return e;
-      state().graphs.insert(child.get());
-      c->graph->children.push_back(std::move(child));
-      return cudaSuccess;
-    }
+    if (capture_of(stream))
+      return say(cudaErrorStreamCaptureUnsupported,
+                 "cudaGraphLaunch into a stream being captured: CUDA refuses it too "
+                 "(cudaErrorStreamCaptureUnsupported); add the graph with "
+                 "cudaGraphAddChildGraphNode");
   }
   for (const CUgraphNode_st& node : exec->order)
     if (const cudaError_t e = run_node(node, stream); e != cudaSuccess) return e;

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <cuda_runtime_api.h>
+
 #include "device/trace/trace_file.hpp"
 
 namespace coop::byo {
@@ -270,8 +272,11 @@ void ProgramTraces::save() {
 
 bool cooperative_grid_too_large(const Status& refused) {
   const std::string& m = refused.message();
-  return !refused.ok() && m.find("cooperative") != std::string::npos &&
-         m.find("exceeds") != std::string::npos;
+  // The launch checks' words for a traced launch; CUDA's own for an untraced one, which the
+  // runtime refused itself.
+  return !refused.ok() &&
+         ((m.find("cooperative") != std::string::npos && m.find("exceeds") != std::string::npos) ||
+          m.find(cudaGetErrorString(cudaErrorCooperativeLaunchTooLarge)) != std::string::npos);
 }
 
 }  // namespace coop::byo
