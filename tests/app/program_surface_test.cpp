@@ -69,6 +69,23 @@ TEST(DeviceAssert, AFailedAssertInAKernelIsCudaErrorAssertAndTheProgramGoesOn) {
   EXPECT_NE(r.err.find("Assertion `i < n` failed."), std::string::npos) << r.err;
 }
 
+// cudaMallocManaged memory reads as zeros until written, as a GPU's fresh managed pages do: a
+// flag a kernel only sets stays false (the emulator's cudaMalloc memory is 0xa5 garbage instead).
+TEST(ManagedMemory, StartsAsZerosOnTheEmulator) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("managed_starts_zero.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("found 0, 0 of 64 untouched counts not zero: PASSED"), std::string::npos)
+      << r.out << r.err;
+}
+
+TEST(ManagedMemory, StartsAsZerosOnTheGpu) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const coop::testing::Ran r = coopviz("run --backend gpu " + program("managed_starts_zero.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+}
+
 // Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
 TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   const coop::testing::Ran r =
