@@ -79,8 +79,15 @@ cudaError_t coop_byo_cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t
   if (e != cudaSuccess) {
     ::cudaFree(memory);
     params->dptr = nullptr;
+  } else {
+    state().graph_memory.insert(memory);
   }
   return e;
+}
+
+bool coop::byo::graph_memory(const void* memory) {
+  std::lock_guard<std::mutex> hold(state().lock);
+  return state().graph_memory.count(memory) != 0;
 }
 
 cudaError_t coop_byo_cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,

@@ -26,6 +26,11 @@ using KernelBinder = std::function<BoundLaunch(dim3 grid, dim3 block, size_t sme
 // program casts a kernel to void* (the lowering rewrites `(void*)k` to call it).
 void register_kernel(const void* function, const char* name, KernelBinder binder);
 
+// Whether `memory` is a memory alloc node's. The program may free it outside the graph
+// (cudaFree, cudaFreeAsync, another graph's free node) and launch the graph again, which gives
+// the same address again: the emulator's frees keep it (runtime.cpp).
+bool graph_memory(const void* memory);
+
 // Whether `stream` is being captured into a graph; if so, capture_launch adds the launch as a
 // kernel node there (after the stream's last captured work) instead of running it.
 bool capturing(cudaStream_t stream);

@@ -285,7 +285,7 @@ cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMallocHost(ptr, bytes); }
 
 cudaError_t cudaFree(void* ptr) {
-  if (!ptr) return cudaSuccess;
+  if (!ptr || coop::byo::graph_memory(ptr)) return cudaSuccess;
   auto& a = device().allocations;
   auto it = a.find(ptr);
   if (it == a.end()) return fail(cudaErrorInvalidValue);

@@ -86,6 +86,19 @@ TEST(ManagedMemory, StartsAsZerosOnTheGpu) {
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
 
+// A graph's allocation freed outside the graph (cudaFree, cudaFreeAsync, another graph's free
+// node) is the graph's again at its next launch, at the same address: each launch fills it, each
+// free succeeds (the emulator once released it, and the next free failed as unknown memory).
+TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
+  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
+                                       program("graph_memory_freed_outside.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* line : {"launch 0: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "launch 1: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "launch 2: filled 1, freed: cudaSuccess, cudaSuccess", "PASSED"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+}
+
 // Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
 TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   const coop::testing::Ran r =
