@@ -95,7 +95,9 @@ TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const char* line : {"launch 0: filled 1, freed: cudaSuccess, cudaSuccess",
                            "launch 1: filled 1, freed: cudaSuccess, cudaSuccess",
-                           "launch 2: filled 1, freed: cudaSuccess, cudaSuccess", "PASSED"})
+                           "launch 2: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "alloc node after another graph's node: cudaErrorInvalidValue",
+                           "PASSED"})
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
 }
 

@@ -53,6 +53,13 @@ int main() {
   cudaGraphAddMemFreeNode(&freed, frees, nullptr, 0, out);
   cudaGraphExec_t free_exec;
   cudaGraphInstantiate(&free_exec, frees, nullptr, nullptr, 0);
+  // An alloc node after another graph's node is refused, its memory given back (and the
+  // program goes on: giving it back once waited on the graphs' own lock).
+  cudaMemAllocNodeParams refused = alloc;
+  cudaGraphNode_t foreign;
+  const cudaError_t refusal = cudaGraphAddMemAllocNode(&foreign, graph, &freed, 1, &refused);
+  printf("alloc node after another graph's node: %s\n", cudaGetErrorName(refusal));
+  rounds -= refusal != cudaErrorInvalidValue || refused.dptr != nullptr;
   for (int way = 0; way < 3; ++way) {
     memset(host, 0, sizeof(host));
     cudaGraphLaunch(exec, stream);
