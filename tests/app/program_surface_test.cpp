@@ -101,6 +101,20 @@ TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
 }
 
+// --timeout above the executor's 60 s bound on one launch raises that bound with it; below, the
+// program's own limit stops it first and the executor keeps its own.
+TEST(ProgramTimeouts, ALongerTimeoutGivesEachLaunchAsLong) {
+  const coop::testing::Ran longer =
+      coopviz("run --backend emu " + program("launch_time_limit.cu") + " --timeout 90");
+  EXPECT_EQ(longer.exit_code, 0) << longer.out << longer.err;
+  EXPECT_NE(longer.out.find("cudaSuccess, launch time limit: 90.0"), std::string::npos)
+      << longer.out << longer.err;
+  const coop::testing::Ran shorter =
+      coopviz("run --backend emu " + program("launch_time_limit.cu") + " --timeout 30");
+  EXPECT_NE(shorter.out.find("cudaSuccess, launch time limit: the executor's"), std::string::npos)
+      << shorter.out << shorter.err;
+}
+
 // Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
 TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   const coop::testing::Ran r =
