@@ -101,6 +101,17 @@ TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
 }
 
+// cudaMallocAsync and cudaFreeAsync in a capture are alloc and free nodes: the graph has seven
+// nodes, and both launches (kernels traced, so every access is checked) square every value.
+TEST(GraphMemory, CapturedStreamOrderedAllocationIsTheGraphsAtEachLaunch) {
+  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
+                                       program("captured_allocation.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* line : {"7 nodes: 2 alloc, 2 free", "launch 0: cudaSuccess, squares right",
+                           "launch 1: cudaSuccess, squares right", "PASSED"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+}
+
 // --timeout above the executor's 60 s bound on one launch raises that bound with it; below, the
 // program's own limit stops it first and the executor keeps its own.
 TEST(ProgramTimeouts, ALongerTimeoutGivesEachLaunchAsLong) {
