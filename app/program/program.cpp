@@ -24,6 +24,7 @@
 #include "app/program/program_paths.hpp"
 #include "app/program/unhooked_recipe.hpp"
 #include "device/gpu/device_query.hpp"
+#include "device/launch/executor.hpp"
 #include "device/lowering/lowering.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/paths/data_dirs.hpp"
@@ -829,6 +830,11 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
           setenv("COOPVIZ_TRACE_THREADS", std::to_string(o.trace_threads_max).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
+        // One launch may run as long as --timeout gives the program: the executor's own bound on
+        // a launch would otherwise stop a longer kernel first, saying --timeout gives it more.
+        // A bound the caller set (an exercise check's) stays.
+        if (o.timeout_seconds > coop::ExecOptions{}.timeout_seconds)
+          setenv("COOPVIZ_LAUNCH_TIMEOUT", std::to_string(o.timeout_seconds).c_str(), 0);
         if (!o.launch_overrides.empty())
           setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);
         else

@@ -33,6 +33,41 @@ cudaError_t capture_launch(cudaStream_t stream, const void* function, dim3 grid,
   return capture_node(*c, std::move(node));
 }
 
+// Stream-ordered allocation in a capture becomes alloc and free nodes, as CUDA records it: the
+// memory is taken now, for the captured work to name, and is the graph's (graph_memory), kept
+// for each launch of the graph whatever frees it.
+cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes) {
+  if (!ptr || bytes == 0) return cudaErrorInvalidValue;
+  void* memory = nullptr;
+  if (const cudaError_t e = ::cudaMalloc(&memory, bytes); e != cudaSuccess) return e;
+  auto node = node_of(cudaGraphNodeTypeMemAlloc);
+  node->alloc.bytesize = bytes;
+  node->alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  node->alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  node->alloc.dptr = memory;
+  cudaError_t e = cudaErrorStreamCaptureImplicit;
+  {
+    std::lock_guard<std::mutex> hold(state().lock);
+    if (Capture* c = capture_of(stream)) e = capture_node(*c, std::move(node));
+    if (e == cudaSuccess) state().graph_memory.insert(memory);
+  }
+  if (e != cudaSuccess) {
+    ::cudaFree(memory);  // outside the lock: the emulator's cudaFree asks graph_memory
+    return e;
+  }
+  *ptr = memory;
+  return cudaSuccess;
+}
+
+cudaError_t capture_free(cudaStream_t stream, void* memory) {
+  if (!memory) return cudaErrorInvalidValue;
+  auto node = node_of(cudaGraphNodeTypeMemFree);
+  node->freed = memory;
+  std::lock_guard<std::mutex> hold(state().lock);
+  Capture* c = capture_of(stream);
+  return c ? capture_node(*c, std::move(node)) : cudaErrorStreamCaptureImplicit;
+}
+
 }  // namespace coop::byo
 
 using namespace coop::byo::graph_detail;  // NOLINT: the graphs' state

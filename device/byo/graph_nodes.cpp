@@ -74,13 +74,23 @@ cudaError_t coop_byo_cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t
   auto made = node_of(cudaGraphNodeTypeMemAlloc);
   params->dptr = memory;
   made->alloc = *params;
-  std::lock_guard<std::mutex> hold(state().lock);
-  const cudaError_t e = add_node(node, graph, dependencies, count, std::move(made));
+  cudaError_t e;
+  {
+    std::lock_guard<std::mutex> hold(state().lock);
+    e = add_node(node, graph, dependencies, count, std::move(made));
+    if (e == cudaSuccess) state().graph_memory.insert(memory);
+  }
+  // Freed outside the lock: the emulator's cudaFree asks graph_memory, which takes it.
   if (e != cudaSuccess) {
     ::cudaFree(memory);
     params->dptr = nullptr;
   }
   return e;
+}
+
+bool coop::byo::graph_memory(const void* memory) {
+  std::lock_guard<std::mutex> hold(state().lock);
+  return state().graph_memory.count(memory) != 0;
 }
 
 cudaError_t coop_byo_cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,

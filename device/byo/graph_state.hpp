@@ -65,6 +65,7 @@ struct State {
   std::map<cudaEvent_t, Capture> events;  // where an event was recorded in a capture
   std::set<cudaGraph_t> graphs;
   std::set<cudaGraphExec_t> execs;
+  std::set<const void*> graph_memory;  // memory alloc nodes' memory, kept to the program's end
   unsigned long long next_capture = 1;
 };
 

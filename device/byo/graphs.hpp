@@ -26,6 +26,16 @@ using KernelBinder = std::function<BoundLaunch(dim3 grid, dim3 block, size_t sme
 // program casts a kernel to void* (the lowering rewrites `(void*)k` to call it).
 void register_kernel(const void* function, const char* name, KernelBinder binder);
 
+// Whether `memory` is a memory alloc node's. The program may free it outside the graph
+// (cudaFree, cudaFreeAsync, another graph's free node) and launch the graph again, which gives
+// the same address again: the emulator's frees keep it (runtime.cpp).
+bool graph_memory(const void* memory);
+
+// cudaMallocAsync and cudaFreeAsync on a stream being captured: an alloc node (its memory
+// taken now, the graph's) or a free node after the stream's last captured work.
+cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes);
+cudaError_t capture_free(cudaStream_t stream, void* memory);
+
 // Whether `stream` is being captured into a graph; if so, capture_launch adds the launch as a
 // kernel node there (after the stream's last captured work) instead of running it.
 bool capturing(cudaStream_t stream);

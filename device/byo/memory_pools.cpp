@@ -135,17 +135,22 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t bytes, cudaMemPool_t pool, cudaStream_t) {
+// In a capture, graph nodes (graphs.hpp): the memory is the graph's, not a pool's.
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t bytes, cudaMemPool_t pool,
+                                    cudaStream_t stream) {
+  if (coop::byo::capturing(stream)) return coop::byo::capture_alloc(stream, ptr, bytes);
   return coop::byo::allocate_from(ptr, bytes, pool, "cudaMallocFromPoolAsync");
 }
-cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t) {
+cudaError_t cudaMallocAsync(void** ptr, size_t bytes, cudaStream_t stream) {
+  if (coop::byo::capturing(stream)) return coop::byo::capture_alloc(stream, ptr, bytes);
   cudaMemPool_t pool = nullptr;
   cudaDeviceGetMemPool(&pool, 0);
   return coop::byo::allocate_from(ptr, bytes, pool, "cudaMallocAsync");
 }
 // Freed to its pool, which keeps the bytes reserved; the memory itself goes back at once, so a
 // use after the free is found as any use of freed memory is.
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) {
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  if (coop::byo::capturing(stream)) return coop::byo::capture_free(stream, ptr);
   coop::byo::Pools& p = pools();
   {
     std::lock_guard<std::mutex> hold(p.lock);

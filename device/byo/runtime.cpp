@@ -270,9 +270,19 @@ cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, Valu
   return cudaSuccess;
 }
 
+// Managed memory is filled by the driver's fresh, zeroed pages on first touch, not by the device's
+// leftovers: programs read a flag they never set as false (graphMemoryNodes' validation flag), so
+// it starts as zeros, written as far as --check-memory is concerned.
+cudaError_t coop::byo::managed_fresh(void* p, size_t bytes, cudaError_t allocated) {
+  if (allocated != cudaSuccess || !p) return allocated;
+  std::memset(p, 0, bytes);
+  coop::emu::host_wrote(p, bytes);
+  return cudaSuccess;
+}
 cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned) {
-  return coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1, "cudaMallocManaged",
-                             std::source_location{});
+  const cudaError_t e = coop::byo::allocate(ptr, bytes, nullptr, coop::ValueType::None, 1,
+                                            "cudaMallocManaged", std::source_location{});
+  return coop::byo::managed_fresh(ptr ? *ptr : nullptr, bytes, e);
 }
 cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
   if (!ptr) return fail(cudaErrorInvalidValue);
@@ -282,7 +292,7 @@ cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMallocHost(ptr, bytes); }
 
 cudaError_t cudaFree(void* ptr) {
-  if (!ptr) return cudaSuccess;
+  if (!ptr || coop::byo::graph_memory(ptr)) return cudaSuccess;
   auto& a = device().allocations;
   auto it = a.find(ptr);
   if (it == a.end()) return fail(cudaErrorInvalidValue);

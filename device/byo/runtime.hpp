@@ -81,11 +81,14 @@ cudaError_t malloc_as(const char* name, T** ptr, size_t bytes, unsigned = 0,
 // synchronizes (memory_pools.cpp).
 void release_pools_to_threshold();
 
-// Managed memory is host memory here too.
+// Managed memory is host memory here too, and starts as zeros: what `allocated` says, once the
+// fresh allocation at `p` is cleared.
+cudaError_t managed_fresh(void* p, size_t bytes, cudaError_t allocated);
 template <class T>
 cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes, unsigned flags = 0,
                               std::source_location where = std::source_location::current()) {
-  return malloc_as(name, ptr, bytes, flags, where, "cudaMallocManaged");
+  const cudaError_t e = malloc_as(name, ptr, bytes, flags, where, "cudaMallocManaged");
+  return managed_fresh(const_cast<void*>(static_cast<const void*>(*ptr)), bytes, e);
 }
 
 // [SECTION] Launches

@@ -69,6 +69,63 @@ TEST(DeviceAssert, AFailedAssertInAKernelIsCudaErrorAssertAndTheProgramGoesOn) {
   EXPECT_NE(r.err.find("Assertion `i < n` failed."), std::string::npos) << r.err;
 }
 
+// cudaMallocManaged memory reads as zeros until written, as a GPU's fresh managed pages do: a
+// flag a kernel only sets stays false (the emulator's cudaMalloc memory is 0xa5 garbage instead).
+TEST(ManagedMemory, StartsAsZerosOnTheEmulator) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("managed_starts_zero.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("found 0, 0 of 64 untouched counts not zero: PASSED"), std::string::npos)
+      << r.out << r.err;
+}
+
+TEST(ManagedMemory, StartsAsZerosOnTheGpu) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const coop::testing::Ran r = coopviz("run --backend gpu " + program("managed_starts_zero.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+}
+
+// A graph's allocation freed outside the graph (cudaFree, cudaFreeAsync, another graph's free
+// node) is the graph's again at its next launch, at the same address: each launch fills it, each
+// free succeeds (the emulator once released it, and the next free failed as unknown memory).
+TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
+  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
+                                       program("graph_memory_freed_outside.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* line : {"launch 0: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "launch 1: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "launch 2: filled 1, freed: cudaSuccess, cudaSuccess",
+                           "alloc node after another graph's node: cudaErrorInvalidValue",
+                           "PASSED"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+}
+
+// cudaMallocAsync and cudaFreeAsync in a capture are alloc and free nodes: the graph has seven
+// nodes, and both launches (kernels traced, so every access is checked) square every value.
+TEST(GraphMemory, CapturedStreamOrderedAllocationIsTheGraphsAtEachLaunch) {
+  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
+                                       program("captured_allocation.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* line : {"7 nodes: 2 alloc, 2 free", "launch 0: cudaSuccess, squares right",
+                           "launch 1: cudaSuccess, squares right", "PASSED"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+}
+
+// --timeout above the executor's 60 s bound on one launch raises that bound with it; below, the
+// program's own limit stops it first and the executor keeps its own.
+TEST(ProgramTimeouts, ALongerTimeoutGivesEachLaunchAsLong) {
+  const coop::testing::Ran longer =
+      coopviz("run --backend emu " + program("launch_time_limit.cu") + " --timeout 90");
+  EXPECT_EQ(longer.exit_code, 0) << longer.out << longer.err;
+  EXPECT_NE(longer.out.find("cudaSuccess, launch time limit: 90.0"), std::string::npos)
+      << longer.out << longer.err;
+  const coop::testing::Ran shorter =
+      coopviz("run --backend emu " + program("launch_time_limit.cu") + " --timeout 30");
+  EXPECT_NE(shorter.out.find("cudaSuccess, launch time limit: the executor's"), std::string::npos)
+      << shorter.out << shorter.err;
+}
+
 // Threads that keep stepping: how far they got, where one was, and that --timeout gives more.
 TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   const coop::testing::Ran r =
