@@ -6,8 +6,8 @@
 // --block=X --cluster=X --part=N --bins_per_block=N --data=N
 // Each check prints "[pass] NAME: expected E, got G" ("[FAIL]" when it fails), each result
 // "[result] NAME = VALUE"; the exit status is 1 when a check failed, 2 for arguments it cannot run
-// (one line "error: ..." on stderr). The loads from `slice` are the ones the lesson's steps show
-// (lesson.json's shown_loads).
+// (one line "error: ..." on stderr). The loads through `next_slice`, from the next block's slice,
+// are the ones the lesson's steps show (lesson.json's shown_loads).
 #include <cooperative_groups.h>
 
 #include <cstdio>
