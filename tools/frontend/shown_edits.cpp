@@ -54,7 +54,8 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
       else if (element->getBeginLoc().isMacroID() || element->getEndLoc().isMacroID())
         why = "written in a macro";
       else if (!element->getType()->isScalarType() && !element->getType()->isDependentType())
-        why = "an element of type " + element->getType().getAsString() + " (numbers and pointers are shown)";
+        why = "an element of type " + element->getType().getAsString() +
+              " (numbers and pointers are shown)";
       else if (use == Use::Store && !value_unused(user))
         why = "the assignment's value is used (write `" + written + " = v;` on its own)";
       if (!why.empty()) return not_shown(ref, "`" + written + "`: " + why);
@@ -68,15 +69,17 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     }
     switch (use) {
       case Use::Update:
-        return not_shown(ref, "`" + text(user) + "` updates an element in place (only `" +
-                                  written + " = v` is shown; `" + written + " = " + written +
+        return not_shown(ref, "`" + text(user) + "` updates an element in place (only `" + written +
+                                  " = v` is shown; `" + written + " = " + written +
                                   " + v` reads and writes it in two steps)");
       case Use::Address:
-        return not_shown(ref, "`" + text(user) + "` takes an element's address: accesses "
-                                                  "through that pointer are not shown");
+        return not_shown(ref, "`" + text(user) +
+                                  "` takes an element's address: accesses "
+                                  "through that pointer are not shown");
       case Use::Other:
-        return not_shown(ref, "`" + written + "` is used by reference here: accesses through "
-                                              "it are not shown");
+        return not_shown(ref, "`" + written +
+                                  "` is used by reference here: accesses through "
+                                  "it are not shown");
       default:
         return true;  // a load of a buffer whose stores alone are shown, or the other way
     }
@@ -131,8 +134,7 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     *user = p == nullptr ? element : p;
     // A template's element of a type not yet known has no conversion to read it by: a use of it
     // as a value (here, a variable's initial value) is a load.
-    if (p == nullptr && declared)
-      return element->isTypeDependent() ? Use::Load : Use::Other;
+    if (p == nullptr && declared) return element->isTypeDependent() ? Use::Load : Use::Other;
     if (p == nullptr || isa<UnaryExprOrTypeTraitExpr>(p)) return Use::Unevaluated;
     if (const auto* cast = dyn_cast<ImplicitCastExpr>(p); cast) return Use::Load;
     const auto is = [&](const Expr* operand) { return operand->IgnoreParens() == element; };
@@ -144,12 +146,12 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     if (const auto* u = dyn_cast<UnaryOperator>(p); u && u->getOpcode() == UO_AddrOf)
       return traced_by_itself(p) ? Use::Unevaluated : Use::Address;
     // In a template, an operator on a dependent type is a call of an operator not yet chosen.
-    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(p); op && op->getNumArgs() > 0 &&
-                                                           is(op->getArg(0))) {
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(p);
+        op && op->getNumArgs() > 0 && is(op->getArg(0))) {
       const OverloadedOperatorKind kind = op->getOperator();
       if (kind == OO_Equal) return Use::Store;
-      if (kind == OO_PlusPlus || kind == OO_MinusMinus || (kind >= OO_PlusEqual &&
-                                                           kind <= OO_GreaterGreaterEqual))
+      if (kind == OO_PlusPlus || kind == OO_MinusMinus ||
+          (kind >= OO_PlusEqual && kind <= OO_GreaterGreaterEqual))
         return Use::Update;
     }
     if (traced_by_itself(p)) return Use::Unevaluated;

@@ -1,7 +1,9 @@
 // Plain loads and stores that `coopviz run --show-stores out,ring,tally --show-loads ring,tally`
 // shows, beside the same accesses written as the front end writes them (::coop::traced): each
 // kernel pair traces alike, lines apart by the distance between their first lines
-// (tests/app/shown_accesses_test.cpp). One block of 64 threads each.
+// (tests/app/shown_accesses_test.cpp). One block of 64 threads each. The tallies race on purpose
+// (their lost updates show where threads interleave): kept apart from tests/programs/*.cu, which
+// are race-free.
 #include <cstdio>
 
 __global__ void plain_accesses(int* out, int* hidden) {
