@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 
 #include "device/trace/names.hpp"
@@ -30,7 +31,30 @@ bool read_check(std::string_view line, Check& c) {
   return true;
 }
 
-// "[trace] NAME: expected 512 copy_issue, 512 copy_wait in pipeline" as a check of run's launches.
+// A count's filter, "where tile=4|32": which events of its kind count (those of a tile of one of
+// these sizes). Null with `why` set when it is no such filter.
+std::function<bool(const Event&)> read_filter(std::string_view filter, std::string& why) {
+  std::vector<uint32_t> sizes;
+  bool sizes_only = filter.starts_with("tile=");
+  for (std::string_view rest = sizes_only ? filter.substr(5) : ""; !rest.empty();) {
+    const size_t bar = rest.find('|');
+    const std::string_view size = rest.substr(0, bar);
+    sizes_only = sizes_only && !size.empty() && size.size() <= 9 &&
+                 size.find_first_not_of("0123456789") == std::string_view::npos;
+    sizes.push_back(uint32_t(std::strtoul(std::string(size).c_str(), nullptr, 10)));
+    rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+  }
+  if (sizes_only && !sizes.empty())
+    return [sizes](const Event& e) {
+      return e.group_kind == GroupKind::Tile &&
+             std::find(sizes.begin(), sizes.end(), e.group_size) != sizes.end();
+    };
+  why = "'where " + std::string(filter) + "' is no filter (tile=SIZE|SIZE...)";
+  return nullptr;
+}
+
+// "[trace] NAME: expected 512 copy_issue, 512 copy_wait in pipeline" as a check of run's launches;
+// a count may name which of its kind it counts ("512 barrier where tile=4|32").
 bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
   if (!line.starts_with("[trace] ")) return false;
   const std::string_view rest = line.substr(8);
@@ -62,17 +86,23 @@ bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
     const size_t comma = counts.find(", ");
     const std::string_view one = counts.substr(0, comma);
     counts = comma == std::string_view::npos ? std::string_view() : counts.substr(comma + 2);
-    const size_t space = one.find(' ');
-    const std::optional<EventKind> kind =
-        event_kind_named(space == std::string_view::npos ? one : one.substr(space + 1));
-    if (!kind) {
+    const size_t where = one.find(" where ");
+    const std::string_view counted_kind = one.substr(0, where);
+    const size_t space = counted_kind.find(' ');
+    const std::optional<EventKind> kind = event_kind_named(
+        space == std::string_view::npos ? counted_kind : counted_kind.substr(space + 1));
+    std::function<bool(const Event&)> filter = [](const Event&) { return true; };
+    if (where != std::string_view::npos) filter = read_filter(one.substr(where + 7), c.got);
+    if (!kind || !filter) {
       c.pass = false;
-      c.got = "'" + std::string(one) + "' is no count of an event kind";
+      if (!kind) c.got = "'" + std::string(one) + "' is no count of an event kind";
       return true;
     }
     size_t n = 0;
-    for (const Trace* t : counted) n += count_events(*t, [&](const Event& e) { return e.kind == *kind; });
-    const std::string got = std::to_string(n) + " " + std::string(name_of(*kind));
+    for (const Trace* t : counted)
+      n += count_events(*t, [&](const Event& e) { return e.kind == *kind && filter(e); });
+    const std::string got = std::to_string(n) + " " + std::string(name_of(*kind)) +
+                            std::string(where == std::string_view::npos ? "" : one.substr(where));
     c.pass = c.pass && got == one;
     c.got += (c.got.empty() ? "" : ", ") + got;
   }

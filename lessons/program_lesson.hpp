@@ -9,10 +9,12 @@
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
 //   [result] NAME = VALUE
-//   [trace] NAME: expected N KIND[, N KIND ...] in KERNEL [launch K]
+//   [trace] NAME: expected N KIND [where tile=S|S...][, N KIND ...] in KERNEL [launch K]
 // A [trace] line is a claim about the program's own trace that coopviz checks, not the program:
 // that its launches of KERNEL (or the K-th, from 1) hold N events of each KIND (as traces name
-// kinds: atomic, copy_issue, ...). What a program can know of its trace, it states; what is there, coopviz counts.
+// kinds: atomic, copy_issue, ...). A count may say which events of its kind it counts: `N KIND
+// where tile=4|32` counts those of tiles of those sizes. What a program can know of its trace, it
+// states; what is there, coopviz counts.
 // It exits 0 when no check failed, 1 when one did, and 2 after one `error: ...` line on stderr
 // when it cannot run the launch or parameters it was given.
 #pragma once

@@ -230,11 +230,10 @@ void register_run(CLI::App& app, CliState& state) {
                 "Emulator: record every shared and global load and store, not only traced ones, "
                 "and report their coalescing and bank conflicts per line");
   cmd->add_option("--show-stores", o->show_stores,
-                  "Emulator, a program file: record its plain stores into these buffers (names "
-                  "joined by commas, as the program names them) as traced(...) stores");
+                  "A program file: build its plain stores into these buffers (names joined by "
+                  "commas, as its kernel code names them) as traced(...) stores, on either backend");
   cmd->add_option("--show-loads", o->show_loads,
-                  "Emulator, a program file: record its plain loads from these buffers as "
-                  "traced(...) loads");
+                  "A program file: build its plain loads from these buffers as traced(...) loads");
   cmd->add_flag("--untraced", o->untraced,
                 "Record no events (a GPU run for a profiler, whose counters would otherwise count "
                 "the recorder's own stores)");

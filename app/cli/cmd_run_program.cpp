@@ -107,10 +107,6 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.check_memory && !gpu_arch.empty())
     return usage_error(
         "--check-memory needs the emulator (--backend emu): it sees every load and store");
-  if (!o.shown.empty() && !gpu_arch.empty())
-    return usage_error(
-        "--show-stores and --show-loads need the emulator (--backend emu): a GPU records a "
-        "program's plain loads and stores not at all");
   if (o.races && !gpu_arch.empty())
     return usage_error(
         "--races needs the emulator (--backend emu): race detection works on every recorded "
@@ -181,6 +177,9 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   }
   if (!build->front_end_note.empty() && !o.json)
     std::cerr << "coopviz: note: " << build->front_end_note << "\n";
+  // Never silently: each access of a shown buffer that stays plain, and why.
+  if (!o.json)
+    for (const std::string& place : build->not_shown) std::cerr << "coopviz: " << place << "\n";
   std::fflush(stdout);
   Result<ProgramRun> run = run_program(p, *build);
   if (!run) {
@@ -241,6 +240,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["build_seconds"] = build->seconds;
     out["build_cached"] = build->cached;
     if (!build->front_end_note.empty()) out["front_end_note"] = build->front_end_note;
+    if (!build->not_shown.empty()) out["not_shown"] = build->not_shown;
     if (!gpu_arch.empty()) {
       out["gpu_build"] = build->halves ? "halves" : "whole";
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;

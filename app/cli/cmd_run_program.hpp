@@ -27,7 +27,7 @@ struct RunProgramOptions {
   bool record_memory = false;  // every shared/global load and store, with the access analysis
   bool races = false;          // record them all and report data races (race_detector.hpp)
   bool check_memory = false;   // stop at a read of memory never written (ProgramOptions)
-  ShownAccesses shown;         // plain accesses recorded as traced ones (ProgramOptions)
+  ShownAccesses shown;         // plain accesses built as traced ones (ProgramOptions)
   double timeout_seconds = 120;
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
   std::string trace_launches = "first";  // ProgramOptions::trace_launches

@@ -19,12 +19,16 @@ namespace fs = std::filesystem;
 namespace {
 
 // The first "error: ..." line of what the program wrote to stderr, without the prefix; else its
-// last line.
+// last line. A launch the runtime refused is an error code to the program, which says CUDA's
+// words for it ("unspecified launch failure"): the runtime's own line before it says which rule
+// it broke, and is added.
 std::string refusal(const std::string& err) {
   std::istringstream lines(err);
-  std::string last;
+  std::string last, why;
   for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("error: ")) return line.substr(7);
+    if (line.starts_with("error: "))
+      return line.substr(7) + (why.empty() ? "" : " (" + why + ")");
+    if (line.starts_with("coopviz: ") && why.empty()) why = line.substr(9);
     if (!line.empty()) last = line;
   }
   return last;

@@ -481,9 +481,11 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   for (const std::string& lib : libraries) stamp(lib);
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
   if (!gpu) key.push_back("unhooked copy recipe 2");
-  // What lowers the program is part of the build.
+  // What lowers the program is part of the build, and so are the buffers whose accesses it shows.
   if (front_end) stamp(dirs.front_end.string());
   else key.push_back("lowered line by line");
+  key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
+                join_shown_buffers(o.shown.loads));
   std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
   for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
@@ -517,6 +519,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   if (fs::exists(build.executable, ec)) {
     build.cached = true;
+    std::ifstream kept(dir / "not_shown");
+    for (std::string line; std::getline(kept, line);) build.not_shown.push_back(line);
     build.seconds = seconds_since(start);
     return build;
   }
@@ -534,7 +538,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   for (const std::string& i : o.includes)
     clang_options.push_back("-I" + fs::absolute(i, ec).string());
   for (const std::string& d : o.defines) clang_options.push_back("-D" + d);
-  ProgramLowering lowering(clang_options, front_end);
+  ProgramLowering lowering(clang_options, o.shown, front_end);
   // Writes the program lowered as `kind` (with its headers) into `folder`; returns its path.
   auto write_lowered = [&](SourceKind kind, const fs::path& folder, const char* extension,
                            std::vector<std::string>& into) -> Result<fs::path> {
@@ -635,6 +639,10 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (!ec) fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
   build.front_end_note = lowering.note();
+  // Said again by each build this one's cache serves.
+  build.not_shown = lowering.not_shown();
+  std::ofstream not_shown(dir / "not_shown");
+  for (const std::string& line : build.not_shown) not_shown << line << "\n";
   build.seconds = seconds_since(start);
   return build;
 }
@@ -719,7 +727,8 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   Result<ProgramBuild> lined = compile_program(o, halves, false);
   if (!lined) return build;
   lined->front_end_note = "the front end's lowering did not compile, so it was lowered line by "
-                          "line: " + first_error_line(build.status().message());
+                          "line" + std::string(o.shown.empty() ? "" : ", its accesses not shown") +
+                          ": " + first_error_line(build.status().message());
   return lined;
 }
 
@@ -786,8 +795,6 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         if (o.trace_threads_max > 0)
           setenv("COOPVIZ_TRACE_THREADS", std::to_string(o.trace_threads_max).c_str(), 1);
         setenv("COOPVIZ_RECORD_MEMORY", o.record_memory ? "1" : "0", 1);
-        setenv("COOPVIZ_SHOWN_STORES", join_shown_buffers(o.shown.stores).c_str(), 1);
-        setenv("COOPVIZ_SHOWN_LOADS", join_shown_buffers(o.shown.loads).c_str(), 1);
         setenv("COOPVIZ_CHECK_MEMORY", o.check_memory ? "1" : "0", 1);
         if (!o.launch_overrides.empty())
           setenv("COOPVIZ_LAUNCH_OVERRIDES", join_launch_overrides(o.launch_overrides).c_str(), 1);

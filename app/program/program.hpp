@@ -39,8 +39,9 @@ struct ProgramOptions {
   // Launches of more threads than this run untraced and are counted (a lesson's timed launches,
   // lesson.json's "trace_threads_max"); 0: every launch a trace can hold is traced.
   uint64_t trace_threads_max = 0;
-  // Emulator: plain loads and stores into these buffers recorded as traced ones (a lesson's
-  // "shown_stores" and "shown_loads"; ExecOptions::shown).
+  // Plain loads and stores into these buffers made traced ones by the front end, on both
+  // backends (a lesson's "shown_stores" and "shown_loads"; tools/frontend/shown_edits.hpp): part
+  // of the build.
   ShownAccesses shown;
   std::string stderr_path;            // where its standard error goes; empty: the terminal
   // With it, the program's stdout and stderr are collected here, together, instead (the window
@@ -82,6 +83,9 @@ struct ProgramBuild {
   // Why the line lowering alone lowered a file of the program ("" when the C++ front end read
   // them all; program_lowering.hpp).
   std::string front_end_note;
+  // "file:line: not shown: why" for each access of a shown buffer left plain (a `+=`, a store
+  // through another pointer; tools/frontend/shown_edits.hpp).
+  std::vector<std::string> not_shown;
 };
 
 // Lowers and compiles the program (or reuses the build of identical inputs). A compile error is

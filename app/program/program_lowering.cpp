@@ -57,8 +57,14 @@ Result<FrontEndEdits> run_front_end(const fs::path& tool, const std::string& tex
 
 }  // namespace
 
-ProgramLowering::ProgramLowering(std::vector<std::string> clang_options, bool use_front_end)
-    : clang_options_(std::move(clang_options)), use_front_end_(use_front_end) {}
+ProgramLowering::ProgramLowering(std::vector<std::string> clang_options,
+                                 const ShownAccesses& shown, bool use_front_end)
+    : clang_options_(std::move(clang_options)), shows_(!shown.empty()),
+      use_front_end_(use_front_end) {
+  clang_options_.insert(clang_options_.begin(),
+                        {"--show-stores=" + join_shown_buffers(shown.stores),
+                         "--show-loads=" + join_shown_buffers(shown.loads)});
+}
 
 Result<std::string> ProgramLowering::lower(const std::string& text, const std::string& path,
                                            SourceKind kind) {
@@ -75,9 +81,16 @@ Result<std::string> ProgramLowering::lower(const std::string& text, const std::s
     if (!edits) {
       if (note_.empty())
         note_ = fs::path(path).filename().string() +
-                " was lowered line by line, without the C++ front end: " + edits.status().message();
+                " was lowered line by line, without the C++ front end: " +
+                edits.status().message() +
+                (shows_ ? " (so its plain loads and stores are not shown)" : "");
       edits = FrontEndEdits{};
     }
+    // Named as the program names the file, not by the absolute path the tool was given.
+    for (const std::string& place : edits->not_shown)
+      not_shown_.push_back(place.starts_with(absolute + ":")
+                               ? path + place.substr(absolute.size())
+                               : place);
     read = read_.emplace(absolute, std::move(*edits)).first;
   }
   Result<std::string> edited = apply_front_end_edits(text, read->second, kind);

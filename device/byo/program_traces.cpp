@@ -47,17 +47,6 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* out = std::getenv("COOPVIZ_TRACE_OUT")) trace_out_ = out;
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
-  // coopviz checked both lists (names joined by commas).
-  for (auto [variable, list] : {std::pair{"COOPVIZ_SHOWN_STORES", &exec_->options().shown.stores},
-                                std::pair{"COOPVIZ_SHOWN_LOADS", &exec_->options().shown.loads}})
-    if (const char* names = std::getenv(variable)) {
-      Result<std::vector<std::string>> parsed = parse_shown_buffers(names, variable);
-      if (!parsed) {
-        std::fprintf(stderr, "coopviz: %s\n", parsed.message().c_str());
-        std::exit(2);
-      }
-      *list = std::move(*parsed);
-    }
   if (const char* races = std::getenv("COOPVIZ_RACES")) find_races_ = std::string(races) == "1";
   // coopviz checked both (all, first or a count; bytes).
   if (const char* which = std::getenv("COOPVIZ_TRACE_LAUNCHES"))

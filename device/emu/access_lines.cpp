@@ -96,15 +96,6 @@ std::unordered_map<uint32_t, CodeFrame> frames_from_addr2line(const std::vector<
   return found;
 }
 
-// A recorded access gets its line; a shown one then gives back its code address, and becomes what
-// a traced(...) access records (memory_record.hpp).
-void found_line(Event& e, uint16_t line) {
-  e.line = line;
-  if (!(e.flags & kFlagShownAccess)) return;
-  e.group_id = 0;
-  e.flags &= uint16_t(~kFlagShownAccess);
-}
-
 }  // namespace
 
 uintptr_t executable_load_bias() {
@@ -140,7 +131,7 @@ void number_events(Event* events, uint64_t count, bool accesses,
   for (uint64_t i = 0; i < count; ++i) {
     Event& e = events[i];
     e.sequence = uint32_t(i);
-    if (!(e.flags & (kFlagInstrumented | kFlagShownAccess))) continue;
+    if (!(e.flags & kFlagInstrumented)) continue;
     type_recorded_access(e, buffers);
     Near& n = near[(e.group_id * 0x9E3779B1u) >> 24];
     if (n.code != e.group_id) {
@@ -148,14 +139,13 @@ void number_events(Event* events, uint64_t count, bool accesses,
       if (fresh) missing.push_back(e.group_id);
       n = {e.group_id, at->second, at->second != kLineUnresolved};
     }
-    if (n.known)
-      found_line(e, n.line);
+    if (n.known) e.line = n.line;
     else pending.push_back(i);
   }
   if (!missing.empty())
     for (const auto& [offset, frame] : frames_from_addr2line(missing))
       cache.lines[offset] = frame.line;
-  for (const uint64_t i : pending) found_line(events[i], cache.lines[events[i].group_id]);
+  for (const uint64_t i : pending) events[i].line = cache.lines[events[i].group_id];
 }
 
 std::string code_place(uint32_t code, uint16_t* line) {

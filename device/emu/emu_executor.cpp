@@ -94,7 +94,6 @@ class EmuExecutor final : public Executor {
     request.capacity = options_.trace_capacity;
     request.trace = options_.trace;
     request.record_memory = options_.record_memory;
-    request.shown = options_.shown;
     request.check_bounds = options_.check_bounds;
     request.check_initialisation = options_.check_initialisation;
     emu::EmuOptions o;

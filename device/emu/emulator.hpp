@@ -8,7 +8,6 @@
 #include "device/launch/device_props.hpp"
 #include "device/launch/launch_config.hpp"
 #include "device/launch/schedule.hpp"
-#include "device/launch/shown_accesses.hpp"
 #include "device/launch/status.hpp"
 #include "device/trace/trace.hpp"
 
@@ -41,7 +40,6 @@ struct EmuLaunch {
   uint64_t capacity = 1u << 22;   // trace event slots
   bool trace = true;              // false: record nothing (for timing)
   bool record_memory = false;     // also every shared/global load and store (memory_record.hpp)
-  ShownAccesses shown;            // plain accesses recorded as traced ones (memory_record.hpp)
   bool check_bounds = false;          // accesses outside their allocation stop the launch
   bool check_initialisation = false;  // so do reads of bytes never written (memory_checks.hpp)
 };

@@ -40,24 +40,10 @@ namespace detail {
 void record_pending_store(Worker& w) {
   Event& e = w.pending_store;
   uint64_t bits = 0;
-  std::memcpy(&bits, w.pending_address, std::min<uint32_t>(w.pending_bytes, 8));
+  std::memcpy(&bits, w.pending_address, std::min<uint32_t>(e.extra, 8));
   e.a = bits;
   w.pending_address = nullptr;
   record(e);
-}
-
-std::vector<ShownRange> shown_ranges(const ShownAccesses& shown,
-                                     std::span<const BufferInfo> buffers) {
-  const auto named = [](const std::vector<std::string>& names, const std::string& name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
-  std::vector<ShownRange> ranges;
-  for (const BufferInfo& b : buffers) {
-    const bool stores = named(shown.stores, b.name), loads = named(shown.loads, b.name);
-    if (b.shared || !(stores || loads)) continue;
-    ranges.push_back({uintptr_t(b.base), uintptr_t(b.base + b.bytes), b.type, stores, loads});
-  }
-  return ranges;
 }
 
 }  // namespace detail
@@ -130,33 +116,9 @@ ValueType value_type_of_size(uint32_t bytes) {
   return bytes <= 4 ? ValueType::U32 : ValueType::U64;
 }
 
-// Whether the launch shows this plain access as a traced one (shown_accesses.hpp), with the value
-// type a traced access of its buffer records: a global buffer's own, or one of the access's size
-// for a shared variable (whose declaration names no type here). Only for launches that show some.
-bool shown_access(const LaunchState& L, const Event& e, uint32_t bytes, bool write,
-                  ValueType* type) {
-  if (in_shared_memory(e)) {
-    const auto& names = write ? L.request->shown.stores : L.request->shown.loads;
-    if (names.empty()) return false;
-    const SharedPlace place = shared_place(L, int64_t(shared_offset_of(e)), bytes);
-    const char* name = !place.found     ? nullptr
-                       : place.slot < 0 ? L.dynamic_name.load()
-                                        : L.slots[place.slot].slot->name;
-    if (name == nullptr || std::find(names.begin(), names.end(), name) == names.end()) return false;
-    *type = value_type_of_size(bytes);
-    return true;
-  }
-  for (const ShownRange& r : L.shown_globals)
-    if (e.address >= r.begin && e.address + bytes <= r.end && (write ? r.stores : r.loads)) {
-      *type = r.type != ValueType::None ? r.type : value_type_of_size(bytes);
-      return true;
-    }
-  return false;
-}
-
 // A shared or global access seen by the hooks: a step point under the random and its schedules
 // (before the access, so that other threads may run between a load and its store), then recorded
-// when memory recording is on or the launch shows it.
+// when memory recording is on.
 [[gnu::noinline]] void see_access(Worker& w, const void* p, uint32_t bytes, bool write,
                                   const void* return_address) {
   flush_pending_store(w);
@@ -174,23 +136,19 @@ bool shown_access(const LaunchState& L, const Event& e, uint32_t bytes, bool wri
   if (w.launch->check_initialisation && !(e.flags & kFlagCluster))
     check_written(w, *lane, address, bytes, write, code);
   if (w.launch->access_steps && w.no_access_steps == 0) access_step(*lane, code);
-  // A shown access is recorded as traced(...) records it, and only so.
-  ValueType shown_type = ValueType::None;
-  const bool shown = w.launch->shows && shown_access(*w.launch, e, bytes, write, &shown_type);
-  if (!shown && !w.launch->record_memory) return;
+  if (!w.launch->record_memory) return;
   e.group_id = code;
   e.kind = write ? EventKind::Store : EventKind::Load;
   e.group_kind = GroupKind::Thread;
   e.group_size = 1;
-  e.extra = shown ? 0 : bytes;
-  e.flags |= shown ? kFlagShownAccess : kFlagInstrumented;
-  e.value_type = shown ? shown_type : value_type_of_size(bytes);
+  e.extra = bytes;
+  e.flags |= kFlagInstrumented;
+  e.value_type = value_type_of_size(bytes);
   e.time = w.clock;
   if (write) {
     // The value is not in memory yet: recorded at this lane's next access or event.
     w.pending_store = e;
     w.pending_address = p;
-    w.pending_bytes = bytes;
     return;
   }
   uint64_t bits = 0;

@@ -14,12 +14,6 @@
 //   b / a    load: the value read; store: the value written (the first 8 bytes of wider ones)
 //   line     the kernel source line of the instruction (filled after the launch from the
 //            executable's line tables)
-//
-// Shown accesses (ShownAccesses, the request's `shown`): a plain load or store into a buffer
-// named there is recorded as traced(...) records it instead (device/emu/cg/atomics.hpp): no
-// kFlagInstrumented, group_id and extra 0, the value typed as the buffer's, the line the same
-// line tables' (so a lesson's traced(out[i]) = v and a program's out[i] = v trace alike), with
-// memory recorded or not.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include "device/launch/shown_accesses.hpp"
 #include "device/trace/event.hpp"
 #include "device/trace/instrumented_flag.hpp"
 #include "device/trace/trace.hpp"
@@ -112,32 +105,14 @@ struct GlobalRange {
   unsigned char* written = nullptr;
 };
 
-// A global buffer whose plain accesses a launch shows as traced ones, with its value type.
-struct ShownRange {
-  uintptr_t begin = 0, end = 0;
-  ValueType type = ValueType::None;
-  bool stores = false, loads = false;
-};
-
-// The buffers of `buffers` named in `shown` (global ones; shared variables are named as a block
-// declares them, and matched then).
-std::vector<ShownRange> shown_ranges(const ShownAccesses& shown,
-                                     std::span<const BufferInfo> buffers);
-
-// A shown access while its launch runs: its code address in group_id with this bit, both given
-// back (the line found, group_id 0, the bit cleared) by number_events before the trace leaves
-// the emulator. The bit after kFlagInstrumented, never seen outside.
-inline constexpr uint16_t kFlagShownAccess = 1u << 12;
-static_assert(kFlagShownAccess > kFlagInstrumented);
-
 // The registered global allocations, sorted, for a launch's snapshot.
 std::vector<GlobalRange> global_memory_snapshot();
 
-// Numbers a finished launch's events in order. With `accesses` (memory was recorded, or some
-// accesses shown), its instrumented and shown accesses also get their Event::line from the
-// executable's line tables (their group_id holds the code address), the instrumented ones their
-// value type from `buffers` (type_recorded_access). One pass: the events of a large launch are far
-// more than the caches hold.
+// Numbers a finished launch's events in order. With `accesses` (memory was recorded), its
+// instrumented accesses also get their Event::line from the executable's line tables (their
+// group_id holds the code address) and their value type from `buffers`
+// (type_recorded_access). One pass: the events of a large launch are far more than the caches
+// hold.
 void number_events(Event* events, uint64_t count, bool accesses,
                    std::span<const BufferInfo> buffers);
 

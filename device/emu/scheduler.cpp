@@ -614,7 +614,7 @@ void run_seeded(Worker& worker, unsigned window_units) {
 void run_worker(Worker& worker, unsigned window_units) {
   t_worker = &worker;
   LaunchState& L = *worker.launch;
-  if (L.record_memory || L.shows || L.access_steps || L.check_bounds || L.check_initialisation)
+  if (L.record_memory || L.access_steps || L.check_bounds || L.check_initialisation)
     t_recording_worker = &worker;
   if (L.options->schedule == Schedule::Lockstep)
     run_lockstep(worker, window_units);
@@ -712,13 +712,11 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   L.start = std::chrono::steady_clock::now();
   L.trace = req.trace;
   L.record_memory = req.trace && req.record_memory;
-  L.shows = req.trace && !req.shown.empty();
-  if (L.shows) L.shown_globals = shown_ranges(req.shown, trace.header.buffers);
   L.shuffle = options.seed != 0 || options.schedule != Schedule::Lockstep;
   L.access_steps = options.schedule != Schedule::Lockstep && memory_instrumentation_available();
   L.check_bounds = req.check_bounds && memory_instrumentation_available();
   L.check_initialisation = req.check_initialisation && memory_instrumentation_available();
-  if (L.record_memory || L.shows || L.access_steps || L.check_bounds || L.check_initialisation)
+  if (L.record_memory || L.access_steps || L.check_bounds || L.check_initialisation)
     L.globals = global_memory_snapshot();
   L.units = req.config.mode == LaunchMode::Cluster ? L.total_blocks / req.config.cluster.count()
                                                    : L.total_blocks;
@@ -772,7 +770,7 @@ Status emulate(const EmuLaunch& req, const EmuOptions& options, Trace& trace) {
   }
   const uint64_t kept = std::min<uint64_t>(out, req.trace ? req.capacity : 0);
   trace.events.resize(kept);
-  number_events(trace.events.data(), kept, L.record_memory || L.shows, trace.header.buffers);
+  number_events(trace.events.data(), kept, L.record_memory, trace.header.buffers);
   if (!req.trace) attempts = 0;
   trace.header.capacity = req.capacity;
   trace.header.attempts = attempts;

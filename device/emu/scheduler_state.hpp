@@ -193,9 +193,6 @@ struct LaunchState {
   // at its start as sorted [begin, end) ranges.
   bool record_memory = false;
   std::vector<GlobalRange> globals;
-  // Shown accesses (memory_record.hpp): whether the request names any, and its global ones.
-  bool shows = false;
-  std::vector<ShownRange> shown_globals;
   // Memory checks (memory_checks.hpp), from the request.
   bool check_bounds = false;
   bool check_initialisation = false;
@@ -251,7 +248,6 @@ struct Worker {
   // The running lane's last store, recorded once its value is in memory (flush_pending_store).
   Event pending_store{};
   const void* pending_address = nullptr;
-  uint32_t pending_bytes = 0;
   // The scheduler's own stack, as AddressSanitizer reported it when a fiber first started.
   const void* stack_low = nullptr;
   size_t stack_size = 0;

@@ -19,7 +19,6 @@
 #include "device/launch/launch_config.hpp"
 #include "device/launch/result.hpp"
 #include "device/launch/schedule.hpp"
-#include "device/launch/shown_accesses.hpp"
 #include "device/trace/trace.hpp"
 #include "device/trace/value.hpp"
 
@@ -31,9 +30,6 @@ struct ExecOptions {
   // Emulator: also record every shared/global load and store, not only traced(...) ones. Off by
   // default: it multiplies a trace's events, which every view then walks.
   bool record_memory = false;
-  // Emulator: plain loads and stores into these buffers are recorded as traced ones would be
-  // (shown_accesses.hpp).
-  ShownAccesses shown;
   // Emulator: every shared and global access of a kernel is checked against the allocation it
   // falls in, and one into the guard zone around an allocation stops the launch at its line
   // (user programs: their code is untrusted). With check_initialisation a read of bytes nothing

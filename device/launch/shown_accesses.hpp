@@ -1,8 +1,8 @@
-// The plain loads and stores a launch shows as traced ones: those into the buffers named here,
-// by the names the program gives them (a cudaMalloc'd pointer's variable, a __shared__ array).
-// An ordinary CUDA program cannot write traced(x) = v, yet a lesson's steps show such stores;
-// with `stores = {"x"}` the emulator records every plain store into x as traced(x) = v would
-// (memory_record.hpp), and nothing else besides. Empty lists cost a launch nothing.
+// The plain loads and stores a program shows as traced ones: those into the buffers named here,
+// by the names its kernel code gives them (a parameter, a __shared__ array). An ordinary CUDA
+// program cannot write traced(x) = v, yet a lesson's steps show such stores; with
+// `stores = {"x"}` the front end builds every plain `x[i] = v` of its kernels as
+// traced(x[i]) = v (tools/frontend/shown_edits.hpp), on either backend.
 #pragma once
 
 #include <string>
@@ -19,7 +19,7 @@ struct ShownAccesses {
   bool empty() const { return stores.empty() && loads.empty(); }
 };
 
-// At most this many names in each list: every access the emulator sees is looked up in them.
+// At most this many names in each list (a program names a few; a command line is no list).
 inline constexpr size_t kMaxShownBuffers = 16;
 
 // "out,ranks" -> {"out", "ranks"} ("" -> none); each a C identifier. `what` names the option or

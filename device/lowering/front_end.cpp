@@ -46,9 +46,12 @@ Result<FrontEndEdits> read_front_end_output(const std::string& output) {
     } else if (record == "edit" && header) {
       FrontEndEdit e;
       std::string what;
-      if (!(words >> what >> e.offset >> e.length) || (what != "launch" && what != "shared"))
+      if (!(words >> what >> e.offset >> e.length) ||
+          (what != "launch" && what != "shared" && what != "shown"))
         return Status::error("coopviz-frontend: unreadable edit: " + line);
-      e.shared = what == "shared";
+      e.kind = what == "shared" ? EditKind::Shared
+               : what == "shown" ? EditKind::Shown
+                                 : EditKind::Launch;
       std::string rest;
       std::getline(words, rest);
       e.text = unescaped(rest.empty() ? rest : rest.substr(1));
@@ -59,7 +62,9 @@ Result<FrontEndEdits> read_front_end_output(const std::string& output) {
     } else if (record == "skip" && header) {
       std::string rest;
       std::getline(words, rest);
-      edits.skipped.push_back(rest.empty() ? rest : rest.substr(1));
+      rest = rest.empty() ? rest : rest.substr(1);
+      (rest.find(": not shown: ") != std::string::npos ? edits.not_shown : edits.skipped)
+          .push_back(rest);
     }
     // Anything else is Clang's own words (a driver message): not ours to read.
   }
@@ -69,11 +74,21 @@ Result<FrontEndEdits> read_front_end_output(const std::string& output) {
 
 Result<std::string> apply_front_end_edits(const std::string& text, const FrontEndEdits& edits,
                                           SourceKind kind) {
-  const bool shared = kind == SourceKind::Program;  // nvcc knows __shared__
+  const auto applies = [kind](EditKind edit) {
+    switch (edit) {
+      case EditKind::Launch:
+        return true;
+      case EditKind::Shared:
+        return kind == SourceKind::Program;  // nvcc knows __shared__
+      case EditKind::Shown:
+        return kind == SourceKind::Program || kind == SourceKind::GpuProgram;  // kernel code
+    }
+    return false;
+  };
   std::string out;
   size_t copied = 0;
   for (const FrontEndEdit& e : edits.edits) {
-    if (e.shared && !shared) continue;
+    if (!applies(e.kind)) continue;
     if (e.offset < copied || e.offset + e.length > text.size())
       return Status::error("coopviz-frontend: an edit at offset " + std::to_string(e.offset) +
                            " does not fit the " + std::to_string(text.size()) + "-byte source");

@@ -1,4 +1,4 @@
-// The clusters lesson as an ordinary CUDA program: clusters.cuh's two kernels (a ring through
+// The clusters lesson as an ordinary CUDA program: its two kernels (a ring through
 // distributed shared memory, and a histogram whose bins are spread over a cluster's blocks), the
 // lesson's cluster launch and its checks against a CPU reference. Run plainly (`nvcc -arch=sm_90
 // clusters.cu && ./a.out`, on a GPU of compute capability 9.0 or later) it runs the lesson's
@@ -6,8 +6,8 @@
 // --block=X --cluster=X --part=N --bins_per_block=N --data=N
 // Each check prints "[pass] NAME: expected E, got G" ("[FAIL]" when it fails), each result
 // "[result] NAME = VALUE"; the exit status is 1 when a check failed, 2 for arguments it cannot run
-// (one line "error: ..." on stderr). The loads from `slice` are the ones the lesson's steps show
-// (lesson.json's shown_loads).
+// (one line "error: ..." on stderr). The loads through `next_slice`, from the next block's slice,
+// are the ones the lesson's steps show (lesson.json's shown_loads).
 #include <cooperative_groups.h>
 
 #include <cstdio>
@@ -256,8 +256,8 @@ void run_histogram(const Settings& s) {
         of(right, size_t(bin_count)), right == size_t(bin_count));
   // The atomics a launch made are in the trace: coopviz counts them there.
   std::printf(
-      "[skip] histogram: one shared-memory add per thread, one global add per bin kept: expected "
-      "%zu atomics, got counted from the trace by coopviz, not by the program\n",
+      "[trace] histogram: one shared-memory add per thread, one global add per bin kept: "
+      "expected %zu atomic in cluster_histogram\n",
       n + size_t(s.grid) * size_t(per_block));
   result("histogram: bins", std::to_string(bin_count) + " (" + std::to_string(per_block) +
                                 " kept by each of " + std::to_string(size) + " blocks)");

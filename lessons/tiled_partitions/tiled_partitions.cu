@@ -1,4 +1,4 @@
-// The tiled-partitions lesson as an ordinary CUDA program: tiled_partitions.cuh's two kernels (a
+// The tiled-partitions lesson as an ordinary CUDA program: its two kernels (a
 // tile of every `tile` threads prints through one slot of `lines`; tiles of 128 cut into 64s,
 // warps and quads), the lesson's launch and its checks against a CPU reference. Run plainly
 // (`nvcc tiled_partitions.cu && ./a.out`) it runs the lesson's defaults; coopviz passes the launch
@@ -247,9 +247,9 @@ void run_tiles_of_tiles(const Settings& s) {
       });
   // The barriers a thread crossed are in the trace, not in memory: coopviz counts them there.
   std::printf(
-      "[skip] four barriers per thread, each on a tile of 4, 32, 64 or 128: expected %zu tile "
-      "barriers, got counted from the trace by coopviz, not by the program\n",
-      4 * threads);
+      "[trace] four barriers per thread, each on a tile of 4, 32, 64 or 128: expected %zu "
+      "barrier, %zu barrier where tile=4|32|64|128 in tiles_of_tiles\n",
+      4 * threads, 4 * threads);
   result("tiles of 128 per block", std::to_string(n / 128));
   result("quads per block", std::to_string(n / 4));
 }

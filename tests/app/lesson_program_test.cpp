@@ -222,12 +222,17 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms,
-                         ::testing::Values("tiled-partitions", "clusters"), [](const auto& info) {
+// The lessons being moved whose compiled lesson is still there to compare with: none now
+// (tiled-partitions and clusters, the last, are programs alone). A lesson is held here while
+// its program and its lesson.cpp are both in its folder.
+const std::vector<const char*> kLessonsBeingMoved = {};
+INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms, ::testing::ValuesIn(kLessonsBeingMoved),
+                         [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LessonPrograms);
 
 // A program refuses what its lesson cannot run: one "error:" line, exit status 2.
 TEST(LessonPrograms, ArgumentsTheLessonCannotRunAreOneErrorLine) {

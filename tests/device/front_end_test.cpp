@@ -2,6 +2,10 @@
 // the front end finds in real programs is tested through them (tests/app/launch_forms_test.cpp).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "device/lowering/front_end.hpp"
 
 namespace {
@@ -15,20 +19,24 @@ TEST(FrontEnd, ReadsItsOutputAndSkipsClangsOwnWords) {
       "frontend 1 errors=3 launches=1 shared=2\n"
       "edit launch 10 0 ::coop::byo::launcher(\"k\", \n"
       "edit shared 20 5 a\\nb\\\\c\n"
-      "skip p.cu:4: a __shared__ initializer\n");
+      "skip p.cu:4: a __shared__ initializer\n"
+      "skip p.cu:7: not shown: `out[t] += 1` updates an element in place\n");
   ASSERT_TRUE(edits.ok()) << edits.status().message();
   EXPECT_EQ(edits->clang_errors, 3);
   EXPECT_EQ(edits->launches, 1);
   EXPECT_EQ(edits->shared_variables, 2);
   ASSERT_EQ(edits->edits.size(), 2u);
   EXPECT_EQ(edits->edits[0].text, "::coop::byo::launcher(\"k\", ");
-  EXPECT_FALSE(edits->edits[0].shared);
+  EXPECT_EQ(edits->edits[0].kind, coop::EditKind::Launch);
   EXPECT_EQ(edits->edits[1].offset, 20u);
   EXPECT_EQ(edits->edits[1].length, 5u);
   EXPECT_EQ(edits->edits[1].text, "a\nb\\c");
-  EXPECT_TRUE(edits->edits[1].shared);
+  EXPECT_EQ(edits->edits[1].kind, coop::EditKind::Shared);
   ASSERT_EQ(edits->skipped.size(), 1u);
   EXPECT_EQ(edits->skipped[0], "p.cu:4: a __shared__ initializer");
+  // What a program's shown accesses leave plain is kept apart, to be said to its user.
+  EXPECT_EQ(edits->not_shown,
+            std::vector<std::string>{"p.cu:7: not shown: `out[t] += 1` updates an element in place"});
 }
 
 TEST(FrontEnd, RefusesOutputItCannotTrust) {
@@ -41,26 +49,33 @@ TEST(FrontEnd, RefusesOutputItCannotTrust) {
   EXPECT_FALSE(coop::read_front_end_output("frontend 1\nedit other 1 1 x\n").ok());
 }
 
-TEST(FrontEnd, AppliesSharedEditsForTheEmulatorAlone) {
-  const std::string text = "k<<<1, 2>>>(x);\n__shared__ int a, b;\n";
+// Launch edits apply to every kind; __shared__ ones to the emulator's alone (nvcc knows
+// __shared__); shown accesses' to kernel code, the emulator's and nvcc's, never the host half's.
+TEST(FrontEnd, AppliesEachEditToTheKindsItLowers) {
+  const std::string text = "k<<<1, 2>>>(x);\n__shared__ int a, b;\nout[t] = v;\n";
   const auto edits = coop::read_front_end_output(
-      "frontend 1 errors=0 launches=1 shared=2\n"
+      "frontend 1 errors=0 launches=1 shared=2 shown=1\n"
       "edit launch 0 0 L(\"k\", \n"
       "edit launch 1 3 , \n"
       "edit launch 8 3 )\n"
-      "edit shared 16 20 A; B;\n");
+      "edit shared 16 20 A; B;\n"
+      "edit shown 37 0 T(\n"
+      "edit shown 43 0 )\n");
   ASSERT_TRUE(edits.ok()) << edits.status().message();
-  const auto emu = coop::apply_front_end_edits(text, *edits, SourceKind::Program);
-  ASSERT_TRUE(emu.ok());
-  EXPECT_EQ(*emu, "L(\"k\", k, 1, 2)(x);\nA; B;\n");
-  const auto gpu = coop::apply_front_end_edits(text, *edits, SourceKind::GpuProgram);
-  ASSERT_TRUE(gpu.ok());
-  EXPECT_EQ(*gpu, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\n");
+  const std::map<SourceKind, std::string> lowered = {
+      {SourceKind::Program, "L(\"k\", k, 1, 2)(x);\nA; B;\nT(out[t]) = v;\n"},
+      {SourceKind::GpuProgram, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nT(out[t]) = v;\n"},
+      {SourceKind::GpuHost, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nout[t] = v;\n"}};
+  for (const auto& [kind, expected] : lowered) {
+    const auto applied = coop::apply_front_end_edits(text, *edits, kind);
+    ASSERT_TRUE(applied.ok()) << applied.status().message();
+    EXPECT_EQ(*applied, expected);
+  }
 }
 
 TEST(FrontEnd, AnEditOutsideTheTextIsAnError) {
   FrontEndEdits edits;
-  edits.edits.push_back({30, 2, "x", false});
+  edits.edits.push_back({30, 2, "x"});
   const auto r = coop::apply_front_end_edits("short", edits, SourceKind::Program);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("5-byte source"), std::string::npos);

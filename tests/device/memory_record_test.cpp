@@ -4,14 +4,11 @@
 // real kernels with the hardware's numbers.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <fstream>
 #include <numeric>
 #include <sstream>
 #include <string>
-#include <tuple>
 #include <utility>
-#include <vector>
 
 #include "device/emu/memory_record.hpp"
 #include "device/trace/compare.hpp"
@@ -295,84 +292,6 @@ TEST_F(MemoryRecord, ComparisonLeavesOutWhatOnlyTheEmulatorRecords) {
   const TraceDiff diff = compare_deterministic(without, with);
   EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples.front());
   EXPECT_EQ(diff.one_backend_only, with.events.size() - without.events.size());
-}
-
-// plain_accesses run with its ring's stores and loads and its `shown` stores shown, or
-// traced_accesses run as it is; with every access recorded or not.
-Trace accesses(bool traced, const ShownAccesses& shown, bool record_memory) {
-  auto exec = testing::emulator();
-  exec->options().shown = shown;
-  exec->options().record_memory = record_memory;
-  auto out = DeviceArray<int>::create(*exec, 64, "shown");
-  auto hidden = DeviceArray<int>::create(*exec, 64, "hidden");
-  Trace trace;
-  const Status s = traced ? exec->launch(kernels().traced_accesses, one_block({64, 1, 1}), trace,
-                                         out->get(), hidden->get())
-                          : exec->launch(kernels().plain_accesses, one_block({64, 1, 1}), trace,
-                                         out->get(), hidden->get());
-  EXPECT_TRUE(s.ok()) << s.message();
-  for (int t = 0; t < 64; ++t) EXPECT_EQ((*hidden->download())[size_t(t)], -((t + 1) % 64));
-  return trace;
-}
-
-// Each Load and Store a trace holds that is not instrumented: kind, thread, line and value.
-std::vector<std::tuple<EventKind, uint32_t, uint16_t, uint64_t, uint64_t>> shown_in(
-    const Trace& t) {
-  std::vector<std::tuple<EventKind, uint32_t, uint16_t, uint64_t, uint64_t>> out;
-  for (const Event& e : t.events)
-    if ((e.kind == EventKind::Load || e.kind == EventKind::Store) && !(e.flags & kFlagInstrumented))
-      out.emplace_back(e.kind, e.thread, e.line, e.a, e.b);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// A launch that shows a buffer's plain accesses (ShownAccesses) records them as traced(...)
-// records its own: plain_accesses' trace equals traced_accesses' on every deterministic field
-// (their lines a fixed distance apart) and in every value, with every access recorded besides or
-// not; the accesses it does not show stay unrecorded.
-TEST_F(MemoryRecord, ShownPlainAccessesAreRecordedAsTracedOnes) {
-  const ShownAccesses shown{{"shown", "ring"}, {"ring"}};
-  Trace reference = accesses(true, {}, false);
-  const int distance = marked_line("traced ring store") - marked_line("ring store");
-  ASSERT_EQ(marked_line("traced shown store") - marked_line("shown store"), distance);
-  for (Event& e : reference.events)
-    if (e.line) e.line = uint16_t(e.line - distance);
-  for (bool record_memory : {false, true}) {
-    const Trace plain = accesses(false, shown, record_memory);
-    const TraceDiff diff = compare_deterministic(reference, plain);
-    EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples.front());
-    EXPECT_EQ(diff.events_compared, 64u * 4) << "2 stores, a load and a barrier a thread";
-    EXPECT_EQ(shown_in(plain), shown_in(reference));
-    size_t stores = 0, instrumented = 0;
-    for (const Event& e : plain.events) {
-      EXPECT_FALSE(e.flags & emu::detail::kFlagShownAccess) << "given back after the launch";
-      instrumented += (e.flags & kFlagInstrumented) != 0;
-      if (e.kind != EventKind::Store || (e.flags & kFlagInstrumented)) continue;
-      ++stores;
-      EXPECT_EQ(e.group_id, 0u);
-      EXPECT_EQ(e.extra, 0u);
-      if (e.line == marked_line("shown store")) EXPECT_EQ(e.value_type, ValueType::I32);
-    }
-    EXPECT_EQ(stores, 128u);
-    // Recording every access adds the one store not shown (hidden[t]) and nothing shown.
-    EXPECT_EQ(instrumented, record_memory ? 64u : 0u);
-  }
-  EXPECT_TRUE(shown_in(accesses(false, {}, false)).empty()) << "none shown, none recorded";
-}
-
-TEST(ShownAccesses, NamesAreIdentifiersJoinedByCommas) {
-  EXPECT_EQ(*parse_shown_buffers(" out, ranks ", "--show-stores"),
-            (std::vector<std::string>{"out", "ranks"}));
-  EXPECT_TRUE(parse_shown_buffers("", "--show-stores")->empty());
-  EXPECT_EQ(join_shown_buffers({"out", "ranks"}), "out,ranks");
-  const auto bad = parse_shown_buffers("out,d-in", "--show-stores");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.message(),
-            "--show-stores: 'd-in' is not a buffer's name (a C identifier, names "
-            "joined by commas)");
-  std::string many = "b0";
-  for (size_t i = 1; i <= kMaxShownBuffers; ++i) many += ",b" + std::to_string(i);
-  EXPECT_FALSE(parse_shown_buffers(many, "--show-stores").ok());
 }
 
 }  // namespace

@@ -62,5 +62,39 @@ TEST(ProgramReport, ATraceClaimIsCountedNotBelieved) {
   EXPECT_NE(run.checks[3].got.find("no count of an event kind"), std::string::npos);
 }
 
+// A count may name which events of its kind it counts: those of tiles of given sizes.
+TEST(ProgramReport, ATraceClaimMayCountTheEventsOfSomeTiles) {
+  Trace t;
+  t.header.kernel = "k";
+  for (auto [group, size] : {std::pair{GroupKind::Tile, 4u}, std::pair{GroupKind::Tile, 32u},
+                             std::pair{GroupKind::Tile, 16u}, std::pair{GroupKind::Block, 4u}}) {
+    Event e{};
+    e.kind = EventKind::Barrier;
+    e.group_kind = group;
+    e.group_size = size;
+    t.events.push_back(e);
+  }
+  // Each claim, whether it holds, and what coopviz counted (or why it could not).
+  const struct {
+    std::string claim;
+    bool pass;
+    std::string got;
+  } cases[] = {
+      {"expected 4 barrier, 2 barrier where tile=4|32", true, "4 barrier, 2 barrier where tile=4|32"},
+      {"expected 4 barrier where tile=4|16|32", false, "3 barrier where tile=4|16|32"},
+      {"expected 1 barrier where space=shared", false,
+       "'where space=shared' is no filter (tile=SIZE|SIZE...)"},
+      {"expected 1 barrier where tile=four", false,
+       "'where tile=four' is no filter (tile=SIZE|SIZE...)"}};
+  for (const auto& c : cases) {
+    LessonRun run;
+    run.launches = {t};
+    read_program_report("[trace] claim: " + c.claim + " in k\n", run);
+    ASSERT_EQ(run.checks.size(), 1u) << c.claim;
+    EXPECT_EQ(run.checks[0].pass, c.pass) << c.claim;
+    EXPECT_EQ(run.checks[0].got, c.got) << c.claim;
+  }
+}
+
 }  // namespace
 }  // namespace coop::lessons

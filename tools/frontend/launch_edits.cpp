@@ -262,17 +262,15 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   }
 
   bool skip(SourceLocation at, const std::string& why) {
-    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(at));
-    if (p.isValid() && sm_.isWrittenInMainFile(sm_.getExpansionLoc(at)))
-      result_.skipped.push_back(
-          {std::string(p.getFilename()) + ":" + std::to_string(p.getLine()), why});
+    if (std::string where = place_of(sm_, at); !where.empty())
+      result_.skipped.push_back({std::move(where), why});
     return true;
   }
 
   bool commit(Rewrite& r, SourceLocation at, const std::string& why, bool launch) {
     if (!r.ok()) return why.empty() ? true : skip(at, why);
     for (Edit& e : r.edits()) {
-      e.shared = !launch;
+      e.kind = launch ? "launch" : "shared";
       result_.edits.push_back(std::move(e));
     }
     if (launch) ++result_.launches;
@@ -287,10 +285,20 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
 
 }  // namespace
 
+std::string place_of(const SourceManager& sm, SourceLocation at) {
+  const SourceLocation expansion = sm.getExpansionLoc(at);
+  const PresumedLoc p = sm.getPresumedLoc(expansion);
+  if (!p.isValid() || !sm.isWrittenInMainFile(expansion)) return "";
+  return std::string(p.getFilename()) + ":" + std::to_string(p.getLine());
+}
+
 LaunchEdits collect_launch_edits(clang::ASTContext& context) {
   Visitor visitor(context);
   visitor.TraverseDecl(context.getTranslationUnitDecl());
-  LaunchEdits result = std::move(visitor.result());
+  return std::move(visitor.result());
+}
+
+void sort_edits(LaunchEdits& result) {
   // A launch in a macro is seen once per expansion: its edits once. Of two that overlap, the first.
   std::stable_sort(result.edits.begin(), result.edits.end(),
                    [](const Edit& a, const Edit& b) { return a.offset < b.offset; });
@@ -304,7 +312,6 @@ LaunchEdits collect_launch_edits(clang::ASTContext& context) {
     kept.push_back(std::move(e));
   }
   result.edits = std::move(kept);
-  return result;
 }
 
 }  // namespace coop::frontend

@@ -21,7 +21,9 @@ struct Edit {
   unsigned offset = 0;
   unsigned length = 0;
   std::string text;
-  bool shared = false;  // of a __shared__ declaration (nvcc keeps those as they are)
+  // The record's word for what it lowers: "launch", "shared" (a __shared__ declaration, which
+  // nvcc keeps as it is) or "shown" (a shown access, tools/frontend/shown_edits.hpp).
+  const char* kind = "launch";
 };
 
 // A construct seen but left to the line lowering, with the reason ("p.cu:12: ...").
@@ -35,9 +37,18 @@ struct LaunchEdits {
   std::vector<Skipped> skipped;
   int launches = 0;          // rewritten <<<>>> launches and cudaLaunch* calls
   int shared_variables = 0;  // rewritten __shared__ variables
+  int shown = 0;             // shown accesses made traced (shown_edits.hpp)
 };
 
-// The edits of the main file of `context`'s translation unit.
+// Where `at` is written, as "file:line" (a macro's expansion: where it is used), or "" outside
+// the main file.
+std::string place_of(const clang::SourceManager& sm, clang::SourceLocation at);
+
+// The edits of the main file of `context`'s translation unit (unsorted, as found).
 LaunchEdits collect_launch_edits(clang::ASTContext& context);
+
+// `found` sorted by offset, an edit seen twice (a macro's, once per expansion) kept once, and of
+// two that overlap, the first.
+void sort_edits(LaunchEdits& found);
 
 }  // namespace coop::frontend

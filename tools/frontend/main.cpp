@@ -9,9 +9,10 @@
 // against the toolkit's headers; Clang's errors are counted, not printed: a program that g++
 // compiles may be refused by Clang here and there, and what Clang still read is used.
 //
-// Output, one record a line: `frontend 1 errors=E launches=L shared=S`, then `edit launch|shared
-// OFFSET LENGTH TEXT` (TEXT with \\ and \n escaped) and `skip WHERE: WHY` for what is left to the
-// line lowering.
+// Output, one record a line: `frontend 1 errors=E launches=L shared=S shown=N`, then `edit
+// launch|shared|shown OFFSET LENGTH TEXT` (TEXT with \\ and \n escaped) and `skip WHERE: WHY`
+// for what is left to the line lowering (WHY "not shown: ..." for an access left plain).
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
@@ -27,6 +28,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "tools/frontend/launch_edits.hpp"
+#include "tools/frontend/shown_edits.hpp"
 
 namespace {
 
@@ -72,22 +74,30 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
 
 class Consumer : public clang::ASTConsumer {
  public:
-  explicit Consumer(clang::DiagnosticsEngine& diagnostics) : diagnostics_(diagnostics) {}
+  Consumer(clang::DiagnosticsEngine& diagnostics, const coop::frontend::ShownNames& shown)
+      : diagnostics_(diagnostics), shown_(shown) {}
   void HandleTranslationUnit(clang::ASTContext& context) override {
-    const coop::frontend::LaunchEdits found = coop::frontend::collect_launch_edits(context);
+    coop::frontend::LaunchEdits found = coop::frontend::collect_launch_edits(context);
+    coop::frontend::collect_shown_edits(context, shown_, found);
+    coop::frontend::sort_edits(found);
     std::cout << "frontend 1 errors=" << diagnostics_.getNumErrors()
-              << " launches=" << found.launches << " shared=" << found.shared_variables << "\n";
+              << " launches=" << found.launches << " shared=" << found.shared_variables
+              << " shown=" << found.shown << "\n";
     for (const auto& e : found.edits)
-      std::cout << "edit " << (e.shared ? "shared " : "launch ") << e.offset << " " << e.length
-                << " " << escaped(e.text) << "\n";
+      std::cout << "edit " << e.kind << " " << e.offset << " " << e.length << " "
+                << escaped(e.text) << "\n";
     for (const auto& s : found.skipped) std::cout << "skip " << s.where << ": " << s.why << "\n";
   }
 
  private:
   clang::DiagnosticsEngine& diagnostics_;
+  const coop::frontend::ShownNames& shown_;
 };
 
 class Action : public clang::ASTFrontendAction {
+ public:
+  explicit Action(coop::frontend::ShownNames shown) : shown_(std::move(shown)) {}
+
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
@@ -96,9 +106,23 @@ class Action : public clang::ASTFrontendAction {
     if (!std::getenv("COOPVIZ_FRONTEND_DIAGNOSTICS"))
       ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer, true);
     ci.getDiagnostics().setErrorLimit(0);
-    return std::make_unique<Consumer>(ci.getDiagnostics());
+    return std::make_unique<Consumer>(ci.getDiagnostics(), shown_);
   }
+
+ private:
+  coop::frontend::ShownNames shown_;
 };
+
+// "a,b" -> {"a", "b"}.
+std::vector<std::string> split_names(const std::string& joined) {
+  std::vector<std::string> names;
+  for (size_t at = 0; at <= joined.size();) {
+    const size_t comma = std::min(joined.find(',', at), joined.size());
+    if (comma > at) names.push_back(joined.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return names;
+}
 
 }  // namespace
 
@@ -127,14 +151,23 @@ int main(int argc, char** argv) {
                                    cuda + "/cccl",
                                    "-include",
                                    kPreludePath};
-  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  coop::frontend::ShownNames shown;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.starts_with("--show-stores="))
+      shown.stores = split_names(arg.substr(14));
+    else if (arg.starts_with("--show-loads="))
+      shown.loads = split_names(arg.substr(13));
+    else
+      args.push_back(arg);
+  }
   auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
   auto in_memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   in_memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(text));
   in_memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
   files->pushOverlay(in_memory);
-  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(), text, files,
+  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(shown), text, files,
                                                          args, file, "coopviz-frontend");
   // Errors in the source are no failure (they were counted above); a tool that did not run is.
   (void)ran;

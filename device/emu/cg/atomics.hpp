@@ -307,6 +307,13 @@ traced_ref<T> traced(T& ref, int line = __builtin_LINE()) {
   return traced_ref<T>(ref, line);
 }
 
+// traced(x) read as a value (what a plain read of x gives): the front end's form of a shown load
+// (tools/frontend/shown_edits.hpp), which an `auto` or a varargs call must not see as a reference.
+template <class T>
+std::remove_cv_t<T> traced_load(T& ref, int line = __builtin_LINE()) {
+  return traced_ref<T>(ref, line);
+}
+
 // __syncthreads(), traced as a barrier of the whole block.
 inline void __syncthreads(int line = __builtin_LINE()) {  // NOLINT: CUDA's name
   cg::detail::barrier(cg::detail::block_group(), line, "__syncthreads()");

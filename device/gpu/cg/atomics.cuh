@@ -253,6 +253,12 @@ __device__ traced_ref<T> traced(T& ref, int line = __builtin_LINE()) {
   return traced_ref<T>(ref, line);
 }
 
+// traced(x) read as a value (device/emu/cg/atomics.hpp says why).
+template <class T>
+__device__ ::cuda::std::remove_cv_t<T> traced_load(T& ref, int line = __builtin_LINE()) {
+  return traced_ref<T>(ref, line);
+}
+
 __device__ __forceinline__ void __syncthreads(int line = __builtin_LINE()) {  // NOLINT
   cg::detail::timed(EventKind::Barrier, cg::thread_block::id(), cg::thread_block::thread_rank(),
                     cg::thread_block::size(), line, 0, [] { ::__syncthreads(); });

@@ -54,24 +54,4 @@ __global__ void sizes_and_copies(unsigned char* bytes, short* halves, double* do
   atomicAdd(counter, value);               // mark: atomic
 }
 
-// The same accesses written plainly and through traced(...): a launch that shows the plain ones
-// (ShownAccesses) records them as the traced ones record themselves. One block of 64.
-__global__ void plain_accesses(int* shown, int* hidden) {
-  __shared__ int ring[64];
-  const int t = int(threadIdx.x);
-  ring[t] = -t;  // mark: ring store
-  __syncthreads();
-  hidden[t] = ring[(t + 1) % 64];  // mark: ring load
-  shown[t] = t * 3;                // mark: shown store
-}
-
-__global__ void traced_accesses(int* shown, int* hidden) {
-  __shared__ int ring[64];
-  const int t = int(threadIdx.x);
-  traced(ring[t]) = -t;  // mark: traced ring store
-  __syncthreads();
-  hidden[t] = traced(ring[(t + 1) % 64]);  // mark: traced ring load
-  traced(shown[t]) = t * 3;                // mark: traced shown store
-}
-
 }  // namespace coop::lessons::memory

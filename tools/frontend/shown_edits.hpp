@@ -1,0 +1,36 @@
+// Shown accesses, found in Clang's AST: in device code (the bodies of __global__ and __device__
+// functions), a plain store into an element of a buffer named in `stores` becomes a traced one,
+// and a read of an element of one named in `loads` a traced load, as a lesson's author writes
+// them by hand (device/emu/cg/atomics.hpp, device/gpu/cg/atomics.cuh):
+//
+//   out[i] = v;        ->  ::coop::traced(out[i]) = v;
+//   tile[y][x] = v;    ->  ::coop::traced(tile[y][x]) = v;      (a 2-D __shared__ array)
+//   *out = v;          ->  ::coop::traced(*out) = v;
+//   x = in[i] + 1;     ->  x = ::coop::traced_load(in[i]) + 1;
+//
+// A buffer is named as the kernel code names it: a parameter, a __shared__ variable or another
+// variable of a device function. Each edit is an insertion on the access's own line, so
+// traced's __builtin_LINE() gives the user's line. Other forms (`out[i] += v`, `++out[i]`, an
+// assignment whose value is used, a store through another pointer made from the buffer's) stay
+// plain and are named in skip records whose reason starts "not shown: ".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "clang/AST/ASTContext.h"
+#include "tools/frontend/launch_edits.hpp"
+
+namespace coop::frontend {
+
+struct ShownNames {
+  std::vector<std::string> stores;  // buffers whose plain stores are shown
+  std::vector<std::string> loads;   // buffers whose plain loads are shown
+  bool empty() const { return stores.empty() && loads.empty(); }
+};
+
+// Adds the edits of `names`' accesses in the main file of `context` (kind "shown") to `into`,
+// and a skip record for each access left plain.
+void collect_shown_edits(clang::ASTContext& context, const ShownNames& names, LaunchEdits& into);
+
+}  // namespace coop::frontend
