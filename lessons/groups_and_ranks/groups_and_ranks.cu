@@ -3,8 +3,8 @@
 //
 // An ordinary CUDA program: `nvcc groups_and_ranks.cu && ./a.out` runs the lesson's default
 // launch; coopviz passes --backend, --grid, --block, --cooperative and --pass (lessons/README.md).
-// The stores into `rows` and `out` are the ones the lesson's steps show (lesson.json's
-// shown_stores). Its arguments and check lines are lesson_protocol.h's.
+// The stores into `row` (a thread's row of rows) and `out` are the ones the lesson's steps show
+// (lesson.json's shown_stores). Its arguments and check lines are lesson_protocol.h's.
 #include <cooperative_groups.h>
 
 #include <algorithm>
