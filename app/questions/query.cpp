@@ -151,10 +151,15 @@ Result<Query> parse_words(std::span<const std::string_view> w) {
   return Status::error("write one of: " + std::string(kGrammar));
 }
 
-// The kernel lines a query looks at: the snippet's, else the step's highlighted ones.
+// The kernel lines a query looks at: the snippet's, else the step's highlighted ones. They are
+// found in the text the launch ran (its trace's source), which for a trace recorded from an older
+// text of the lesson (a shipped GPU trace of a lesson since moved to a program) is not the
+// lesson's own.
 Result<std::set<int>> query_lines(const Query& q, const QuestionRun& run) {
   std::set<int> lines;
-  const std::string_view source = run.lesson->source;
+  const std::string_view source =
+      run.launch && !run.launch->header.source.empty() ? run.launch->header.source
+                                                        : run.lesson->source;
   if (!q.snippet.empty()) {
     for (int l : lessons::lines_with(source, q.snippet)) lines.insert(l);
     if (lines.empty()) return Status::error("no kernel line holds \"" + q.snippet + "\"");

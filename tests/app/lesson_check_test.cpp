@@ -94,7 +94,7 @@ TEST(LessonCheck, AStepTextNamesTabsByTheirTitles) {
 }
 
 // A copy of a shipped lesson with mistakes: `lesson check` names each with its file and line,
-// once; `coopviz steps` on the same lesson.md (COOPVIZ_LESSON_SOURCES) says the same lines.
+// once; `coopviz steps` on the same folder (COOPVIZ_LESSON_PATH) says the same lines.
 TEST(LessonCheck, ABrokenFolderGetsEveryMistakeOnceWithItsLine) {
   const fs::path dir = fresh_folder("lesson-check");
   const fs::path folder = dir / "groups_and_ranks";
@@ -129,7 +129,7 @@ TEST(LessonCheck, ABrokenFolderGetsEveryMistakeOnceWithItsLine) {
       << tab_only.err;
 
   const Ran steps =
-      run_coopviz_env("COOPVIZ_LESSON_SOURCES=" + dir.string(), "steps groups-and-ranks");
+      run_coopviz_env("COOPVIZ_LESSON_PATH=" + dir.string(), "steps groups-and-ranks");
   EXPECT_EQ(steps.exit_code, 1);
   EXPECT_EQ(steps.err, tab_only.err) << "the same lines, from the same function";
   fs::remove_all(dir);

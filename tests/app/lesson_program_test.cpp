@@ -21,6 +21,7 @@
 #include "device/trace/trace_file.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_checks.hpp"
+#include "lessons/program_lesson.hpp"
 #include "tests/app/run_coopviz.hpp"
 #include "tests/app/trace_lines.hpp"
 #include "tests/lessons/lesson_test_support.hpp"
@@ -85,20 +86,30 @@ std::vector<std::string> tagged_lines(const std::string& out) {
 // each in the order the lesson adds them (a LessonRun keeps the two apart), without coopviz's own
 // checks, which the runner adds. A check the lesson makes from its trace (lesson.json's
 // trace_checks) the program cannot make: it says so, with the check's name and expected value.
+// A check or result the program states as a [trace] claim (`claimed`: the claims' names, each the
+// start of the lesson's name, which may go on to name a line of the lesson's own source) is
+// settled by coopviz from the program's trace, so it is not among the printed lines.
 struct Expected {
   std::vector<std::string> checks, results;
 };
-Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std::string>& traced) {
+bool claimed_by(const std::string& name, const std::vector<coop::lessons::Check>& claimed) {
+  return std::any_of(claimed.begin(), claimed.end(),
+                     [&](const coop::lessons::Check& c) { return name.starts_with(c.name); });
+}
+Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std::string>& traced,
+                        const std::vector<coop::lessons::Check>& claimed) {
   Expected e;
   for (const coop::lessons::Check& c : run.checks) {
-    if (c.name == "every event recorded" || c.name == coop::lessons::kTimeOrderCheck) continue;
+    if (c.name == "every event recorded" || c.name == coop::lessons::kTimeOrderCheck ||
+        claimed_by(c.name, claimed))
+      continue;
     e.checks.push_back(traced.count(c.name) ? "[skip] " + c.name + ": expected " + c.expected +
                                                   ", got counted from the trace by coopviz, not "
                                                   "by the program"
                                             : check_line(c));
   }
   for (const auto& [name, value] : run.results)
-    e.results.push_back("[result] " + name + " = " + value);
+    if (!claimed_by(name, claimed)) e.results.push_back("[result] " + name + " = " + value);
   return e;
 }
 
@@ -144,13 +155,17 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
       (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
   const std::string trace_file =
       (std::filesystem::temp_directory_path() / (id + "-program.cvt")).string();
+  // lesson_protocol.h, which the runner lets every lesson program include, and every launch, as
+  // the runner traces them.
+  const std::string protocol = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/lesson_protocol";
   for (const auto& [args, request] : requests) {
     std::string joined;
     for (const std::string& a : args) joined += " " + a;
     SCOPED_TRACE(joined);
     const coop::testing::Ran r = coop::testing::run_coopviz_env(
         "XDG_CACHE_HOME=" + cache,
-        "run --backend emu " + file + " --trace " + trace_file + " " + shown + " --" + joined);
+        "run --backend emu " + file + " -I " + protocol + " --trace-launches all --trace " +
+            trace_file + " " + shown + " --" + joined);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto program = coop::load_traces(trace_file);
     ASSERT_TRUE(program.ok()) << program.status().message();
@@ -179,8 +194,26 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
       for (coop::EventKind kind : {coop::EventKind::Load, coop::EventKind::Store})
         EXPECT_EQ(accesses(theirs, kind), accesses(ours, kind)) << ours.header.kernel;
     }
-    const Expected expected =
-        expected_lines(run, std::set<std::string>(trace_checks.begin(), trace_checks.end()));
+    // The program's [trace] claims, settled on its own trace as the runner settles them: each
+    // holds, as the lesson's check of the same name held.
+    coop::lessons::LessonRun claims;
+    claims.launches = *program;
+    std::string untagged;
+    for (std::istringstream in(r.out); std::getline(in, untagged);)
+      if (untagged.starts_with("[trace] ")) coop::lessons::read_program_report(untagged, claims);
+    for (const coop::lessons::Check& c : claims.checks) {
+      EXPECT_TRUE(c.pass) << c.name << ": expected " << c.expected << ", got " << c.got;
+      bool answers = false;
+      for (const coop::lessons::Check& ours : run.checks)
+        if (ours.name.starts_with(c.name)) {
+          answers = true;
+          EXPECT_TRUE(ours.pass) << ours.name;
+        }
+      for (const auto& result : run.results) answers |= result.first.starts_with(c.name);
+      EXPECT_TRUE(answers) << "the claim '" << c.name << "' answers no check or result of the lesson";
+    }
+    const Expected expected = expected_lines(
+        run, std::set<std::string>(trace_checks.begin(), trace_checks.end()), claims.checks);
     std::vector<std::string> checks, results;
     for (const std::string& line : tagged_lines(r.out))
       (line.starts_with("[result] ") ? results : checks).push_back(line);

@@ -21,10 +21,10 @@ grep -q '^## Afterword' "$md" || fail "the copy was not broken"
 
 set +e
 "$coopviz" lesson check lessons/groups_and_ranks > check.out 2> check.err; check=$?
-COOPVIZ_LESSON_SOURCES="$out/lessons" "$coopviz" steps groups-and-ranks > steps.out 2> steps.err
+COOPVIZ_LESSON_PATH="$out/lessons" "$coopviz" steps groups-and-ranks > steps.out 2> steps.err
 steps=$?
 printf 'lesson groups-and-ranks\nstep 2\n' > s.txt
-COOPVIZ_LESSON_SOURCES="$out/lessons" "$coopviz" gui --script s.txt > script.out 2> script.err
+COOPVIZ_LESSON_PATH="$out/lessons" "$coopviz" gui --script s.txt > script.out 2> script.err
 script=$?
 set -e
 cat check.err
