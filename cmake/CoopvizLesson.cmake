@@ -229,11 +229,12 @@ function(coopviz_lesson folder)
 endfunction()
 
 # coopviz_program_lesson(folder): a lesson that is an ordinary CUDA program, read at run time:
-# nothing of it is compiled into coopviz; installed whole, for an installed coopviz to find.
+# nothing of it is compiled into coopviz; installed whole, for an installed coopviz to find (its
+# ncu.json too, the GPU's counters the Memory tab shows).
 function(coopviz_program_lesson folder)
   set(dir ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
-  file(GLOB files ${dir}/lesson.json ${dir}/lesson.md ${dir}/*.cu ${dir}/*.cuh ${dir}/*.h
-                  ${dir}/*.hpp)
+  file(GLOB files ${dir}/lesson.json ${dir}/lesson.md ${dir}/ncu.json ${dir}/*.cu ${dir}/*.cuh
+                  ${dir}/*.h ${dir}/*.hpp)
   install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
   if(IS_DIRECTORY ${dir}/exercises)
     install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})

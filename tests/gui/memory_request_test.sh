@@ -5,6 +5,9 @@
 #   memory_request_test.sh COOPVIZ PNG_CHECK OUT_DIR
 set -euo pipefail
 coopviz=$1 png_check=$2 out=$3
+# The broadcast's shared load: the line of the lesson's program that says so.
+broadcast=$(grep -n "every lane reads the same word" \
+  "$(dirname "$0")/../../lessons/memory_access/memory_access.cu" | cut -d: -f1)
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 2000x1200x24" "$0" "$@"
 fi
@@ -38,7 +41,7 @@ step 6
 expect request-ways 1
 step 7
 expect request-ways 1
-expect request-site line-51-shared-load
+expect request-site line-$broadcast-shared-load
 screenshot broadcast.png 1280x800
 presentation on
 step 5
