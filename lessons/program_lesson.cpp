@@ -120,7 +120,8 @@ Counted launches_named(std::string_view named, const LessonRun& run) {
 
 // "[count] NAME: SPEC in KERNEL [launch K]": a result whose value coopviz counts in the trace
 // (what only the trace knows, such as the atomics a warp-aggregated kernel issued).
-bool read_count(std::string_view line, const LessonRun& run, std::pair<std::string, std::string>& result) {
+bool read_count(std::string_view line, const LessonRun& run,
+                std::pair<std::string, std::string>& result) {
   if (!line.starts_with("[count] ")) return false;
   const std::string_view rest = line.substr(8);
   const size_t colon = rest.find(": ");
@@ -130,9 +131,10 @@ bool read_count(std::string_view line, const LessonRun& run, std::pair<std::stri
   const std::string_view what = rest.substr(colon + 2, in - colon - 2);
   const std::optional<EventSpec> spec = read_spec(what);
   const Counted counted = launches_named(rest.substr(in + 4), run);
-  result.second = !spec ? "'" + std::string(what) + "' is no count of an event kind"
-                  : !counted.missing.empty() ? counted.missing
-                                             : std::to_string(counted.count(*spec));
+  if (!spec)
+    result.second = std::string("'").append(what).append("' is no count of an event kind");
+  else
+    result.second = counted.missing.empty() ? std::to_string(counted.count(*spec)) : counted.missing;
   return true;
 }
 

@@ -113,8 +113,8 @@ class ProgramTraces {
 };
 
 // Whether a launch was refused for a cooperative grid larger than the device holds at once (the
-// launch checks' words, or CUDA's for an untraced launch): both backends' runtimes answer it with cudaErrorCooperativeLaunchTooLarge,
-// as CUDA's own runtime does, not with a launch failure.
+// launch checks' words, or CUDA's for an untraced launch): both backends' runtimes answer it with
+// cudaErrorCooperativeLaunchTooLarge, as CUDA's own runtime does, not with a launch failure.
 bool cooperative_grid_too_large(const Status& refused);
 
 }  // namespace coop::byo

@@ -131,7 +131,8 @@ void run_transposes(unsigned grid, bool& failed) {
       transpose_tile_padded<<<grid, kTileThreads>>>(in, out);
     else
       transpose_tile<<<grid, kTileThreads>>>(in, out);
-    check_all(std::string(padded ? "padded tile" : "tile") + ": every element is its transposed twin",
+    check_all(std::string(padded ? "padded tile" : "tile") +
+                  ": every element is its transposed twin",
               download(out, n),
               [](size_t i) {
                 const size_t base = i / kTileThreads * kTileThreads,
@@ -182,6 +183,7 @@ int main(int argc, char** argv) {
   run_strided(grid, block, failed);
   run_transposes(grid, failed);
   run_broadcast(grid, block, failed);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return lesson_error(cudaGetErrorString(e));
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    return lesson_error(cudaGetErrorString(e));
   return failed ? 1 : 0;
 }

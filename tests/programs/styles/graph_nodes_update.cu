@@ -5,7 +5,8 @@
 // a memory free node at the end; then the instantiated graph's kernel and memset nodes are
 // changed between launches (cudaGraphExec*NodeSetParams), and updating it from its own graph
 // restores them (cudaGraphExecUpdate), where a graph of another shape is refused. Last, a graph
-// launched into a stream being captured is refused, as CUDA refuses it. Every result is checked on the host.
+// launched into a stream being captured is refused, as CUDA refuses it. Every result is checked
+// on the host.
 #include <cuda_runtime.h>
 #include <helper_cuda.h>
 
@@ -56,7 +57,7 @@ int main(int argc, char **argv) {
   cudaEvent_t childDone;
   checkCudaErrors(cudaEventCreate(&childDone));
 
-  // The parent: alloc scratch -> memset sum -> ramp into scratch -> child -> record -> wait -> free.
+  // The parent: alloc scratch, memset sum, ramp into scratch, child, record, wait, free.
   cudaGraph_t graph;
   checkCudaErrors(cudaGraphCreate(&graph, 0));
   cudaMemAllocNodeParams allocParams = {};
