@@ -1,27 +1,63 @@
 // coopviz occupancy (--arch sm_XX | --cc M.m | --device N) --block N[,Y[,Z]] [--regs R]
-//   [--kernel NAME] [--maxrregcount R] [--smem BYTES] [--dyn-smem BYTES] [--carveout PERCENT]
-//   [--cluster N] [--grid G] [--sweep block|regs|smem] [--json]
-// The occupancy calculator on the command line: what one SM holds for a launch, and why.
+//   [--kernel NAME [--program FILE.cu [-I DIR]...]] [--maxrregcount R] [--smem BYTES]
+//   [--dyn-smem BYTES] [--carveout PERCENT] [--cluster N] [--grid G] [--sweep block|regs|smem]
+//   [--json]
+// The occupancy calculator on the command line: what one SM holds for a launch, and why. A
+// kernel's registers and static shared memory come from the compiler's report: of a lesson
+// compiled into coopviz, or of any CUDA program named with --program (nvcc -ptx and ptxas -v,
+// as the emulator's build makes it).
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/occupancy_report.hpp"
+#include "app/program/kernel_resource_table.hpp"
 #include "device/gpu/device_query.hpp"
 #include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
+#include "device/occupancy/program_resources.hpp"
 
 namespace coop::app {
 namespace {
+
+namespace fs = std::filesystem;
 
 struct OccupancyOptions {
   std::string arch, cc, device;
   std::string block;
   std::string regs, kernel, maxrregcount, smem, dyn_smem, carveout, cluster, grid, sweep;
+  std::string program;                // a CUDA program whose kernels the compiler reports on
+  std::vector<std::string> includes;  // its -I folders
   bool json = false;
 };
+
+// The compiler's report on `o.program`'s kernels for `arch`, known from then on by their names
+// (find_compiled_resources_by_name), or why there is none.
+Status read_program_kernels(const OccupancyOptions& o, int arch) {
+  std::error_code ec;
+  if (!fs::is_regular_file(o.program, ec))
+    return Status::error("--program " + o.program + ": no such file");
+  KernelResourceRequest request{fs::absolute(o.program, ec).string(), {}, arch};
+  for (const std::string& i : o.includes)
+    request.options.push_back("-I" + fs::absolute(i, ec).string());
+  // The report's PTX goes here for a moment (the report removes it).
+  const std::string tmp =
+      (fs::temp_directory_path() / ("coopviz-occupancy-" + std::to_string(getpid()))).string();
+  Result<ProgramResourceTable> table =
+      parse_program_resources(make_kernel_resource_table(request, tmp));
+  if (!table) return table.status();
+  if (table->rows.empty())
+    return Status::error("--program " + o.program + ": the compiler's report has no kernels (" +
+                         (table->why_not.empty() ? "none found" : table->why_not) + ")");
+  register_program_resources(*table, "", nullptr);
+  return {};
+}
 
 // Bytes as a whole number, or with a K suffix for KiB ("100K" = 102400), at most what one block
 // may use on the device.
@@ -81,6 +117,10 @@ Status fill_input(const OccupancyOptions& o, const DeviceProps& d, OccupancyQuer
     if (*v == 0) return Status::error("--maxrregcount 0: the cap must be at least 1");
     in.max_regs_cap = int(*v);
   }
+  if (!o.program.empty() && o.kernel.empty())
+    return Status::error("--program names where --kernel is: give --kernel NAME too");
+  if (!o.program.empty())
+    if (Status s = read_program_kernels(o, d.cc_major * 10 + d.cc_minor); !s) return s;
   if (!o.kernel.empty()) {
     // With a cap, the build's own -maxrregcount report when it has one (the registers ptxas
     // really used); otherwise the uncapped report, capped below.
@@ -170,8 +210,11 @@ void register_occupancy(CLI::App& app, CliState& state) {
   cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] in threads")->required();
   cmd->add_option("--regs", o->regs, "Registers per thread (default 32, or the kernel's)");
   cmd->add_option("--kernel", o->kernel,
-                  "A lesson kernel whose compiled registers and static shared memory to use "
-                  "(e.g. reduction-performance/seed_atomic)");
+                  "A kernel whose compiled registers and static shared memory to use: a lesson's "
+                  "(e.g. reduction-performance/seed_atomic) or, with --program, a program's");
+  cmd->add_option("--program", o->program,
+                  "A CUDA program (FILE.cu) whose kernels nvcc and ptxas report on, for --kernel");
+  cmd->add_option("-I,--include", o->includes, "An include folder of --program's (repeatable)");
   cmd->add_option("--maxrregcount", o->maxrregcount, "Cap registers per thread, as nvcc does");
   cmd->add_option("--smem", o->smem, "Static shared memory per block in bytes (K suffix: KiB)");
   cmd->add_option("--dyn-smem", o->dyn_smem, "Dynamic shared memory per block in bytes");

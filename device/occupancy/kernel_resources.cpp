@@ -109,7 +109,7 @@ Result<const CompiledKernelResources*> find_compiled_resources_by_name(std::stri
     for (const CompiledKernelResources* r : compiled_resources()) known.insert(r->qualified_name);
     std::string list;
     for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-    return Status::error("no compiled lesson kernel is called '" + std::string(name) +
+    return Status::error("no kernel the compiler reported on is called '" + std::string(name) +
                          "': known kernels are " + (list.empty() ? "(none built)" : list));
   }
   const CompiledKernelResources* row = best_arch(rows, arch, cap);

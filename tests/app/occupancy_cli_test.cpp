@@ -71,6 +71,31 @@ TEST(OccupancyCli, LessonKernelUsesTheCompilerReport) {
   EXPECT_EQ(capped["occupancy"], 1.0);
 }
 
+// Any program's kernel, from the compiler's report on it: the 4 KB shared array, and the block a
+// __launch_bounds__(128, 4) allows.
+TEST(OccupancyCli, AProgramsKernelUsesTheCompilerReportOnIt) {
+  const std::string program =
+      std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/kernel_resources.cu";
+  const nlohmann::json j = json_of("occupancy --arch sm_90 --block 256 --kernel reverse_in_shared "
+                                   "--program " + program);
+  EXPECT_EQ(j["input"]["static_smem"], 4096);
+  EXPECT_GT(j["input"]["regs_per_thread"].get<int>(), 0);
+  EXPECT_NE(j["input"]["resources_source"].get<std::string>().find("ptxas -v for sm_90"),
+            std::string::npos) << j.dump();
+  const Ran bounded = run_coopviz("occupancy --arch sm_90 --block 256 --kernel scale_bounded "
+                                  "--program " + program);
+  EXPECT_NE(bounded.exit_code, 0);
+  EXPECT_NE(bounded.err.find("limit of 128 threads per block"), std::string::npos) << bounded.err;
+  for (const auto& [args, said] :
+       {std::pair<std::string, std::string>{"--kernel k --program /no/such.cu", "no such file"},
+        {"--program " + program, "give --kernel NAME too"},
+        {"--kernel nothing_here --program " + program, "no kernel the compiler reported on is called"}}) {
+    const Ran r = run_coopviz("occupancy --arch sm_90 --block 256 " + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(said), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST(OccupancyCli, BadInputFailsNamingTheValueAndTheLimit) {
   struct Case {
     const char* args;
