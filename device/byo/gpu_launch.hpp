@@ -24,6 +24,21 @@ cudaError_t launch_gpu(const GpuLaunch& launch);
 // cudaDeviceReset() as the rewritten source calls it: the trace is written and the executor let go
 // first, then the device is reset.
 cudaError_t device_reset();
+// cudaFree, cudaFreeAsync and cudaMallocAsync as the rewritten source calls them on the GPU: as
+// on the emulator, a graph's memory freed outside the graph stays the graph's (its next launch
+// uses the same address, as CUDA's graph pool gives it), and stream-ordered allocation on a stream
+// being captured becomes alloc and free nodes (graphs.hpp); otherwise CUDA's own.
+cudaError_t free_device(void* ptr);
+cudaError_t free_device_async(void* ptr, cudaStream_t stream = nullptr);
+cudaError_t malloc_device_async(void** ptr, size_t bytes, cudaStream_t stream = nullptr);
+template <class T>
+cudaError_t malloc_device_async(T** ptr, size_t bytes, cudaStream_t stream = nullptr) {
+  return malloc_device_async(reinterpret_cast<void**>(ptr), bytes, stream);
+}
+template <class T>
+cudaError_t malloc_device_async(T** ptr, size_t bytes, cudaMemPool_t pool, cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), bytes, pool, stream);
+}
 // Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size);

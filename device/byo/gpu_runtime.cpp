@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include "device/byo/gpu_launch.hpp"
+#define COOP_BYO_KEEP_CUDA_NAMES 1
+#include "device/byo/graphs.hpp"
 #include "device/byo/program_traces.hpp"
 
 namespace coop::byo {
@@ -48,6 +50,22 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
 cudaError_t device_reset() {
   traces().finish();
   return cudaDeviceReset();
+}
+
+cudaError_t free_device(void* ptr) {
+  if (ptr && graph_memory(ptr)) return cudaSuccess;
+  return ::cudaFree(ptr);
+}
+
+cudaError_t free_device_async(void* ptr, cudaStream_t stream) {
+  if (capturing(stream)) return capture_free(stream, ptr);
+  if (ptr && graph_memory(ptr)) return cudaSuccess;
+  return ::cudaFreeAsync(ptr, stream);
+}
+
+cudaError_t malloc_device_async(void** ptr, size_t bytes, cudaStream_t stream) {
+  if (capturing(stream)) return capture_alloc(stream, ptr, bytes);
+  return ::cudaMallocAsync(ptr, bytes, stream);
 }
 
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,

@@ -363,6 +363,9 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       {"cudaMallocManaged", "::coop::byo::malloc_managed_as", 0},
       {"cudaMalloc", "::coop::byo::malloc_as", 0},
       {"cudaDeviceReset", "::coop::byo::device_reset", -1},
+      {"cudaFree", "::coop::byo::free_device", -1},
+      {"cudaFreeAsync", "::coop::byo::free_device_async", -1},
+      {"cudaMallocAsync", "::coop::byo::malloc_device_async", -1},
   };
   // Compiled once: lowering runs over every line of a program and its headers.
   static const std::vector<std::regex> kPatterns = [] {
@@ -380,8 +383,17 @@ Result<std::string> lower_program_line(std::string line, const std::string& path
       std::smatch m;
       const std::string rest = code.substr(from);
       if (!std::regex_search(rest, m, api_re)) break;
-      const size_t at = from + size_t(m.position(0));
+      size_t at = from + size_t(m.position(0));
       const size_t open = at + size_t(m.length(0)) - 1;
+      // ::cudaFree(p) is CUDA's too, and its `::` goes with it; ns::cudaFree(p) is another's.
+      if (at >= 2 && code.compare(at - 2, 2, "::") == 0) {
+        const char before = at >= 3 ? code[at - 3] : ' ';
+        if (std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == '>') {
+          from = open;
+          continue;
+        }
+        at -= 2;
+      }
       auto [a, b] = first_argument(code, open);
       std::string head;
       size_t replace_end = b;

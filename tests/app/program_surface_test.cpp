@@ -86,31 +86,45 @@ TEST(ManagedMemory, StartsAsZerosOnTheGpu) {
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
 
+// The graph-memory programs' lines on `backend` ("emu", or "gpu" where there is one).
+void expect_lines(const std::string& backend, const std::string& file,
+                  std::initializer_list<const char*> lines) {
+  if (backend == "gpu") {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  }
+  const coop::testing::Ran r =
+      coopviz("run --backend " + backend + " --trace-launches all " + program(file));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* line : lines)
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+}
+
+class GraphMemory : public ::testing::TestWithParam<std::string> {};
+
 // A graph's allocation freed outside the graph (cudaFree, cudaFreeAsync, another graph's free
 // node) is the graph's again at its next launch, at the same address: each launch fills it, each
-// free succeeds (the emulator once released it, and the next free failed as unknown memory).
-TEST(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
-  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
-                                       program("graph_memory_freed_outside.cu"));
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  for (const char* line : {"launch 0: filled 1, freed: cudaSuccess, cudaSuccess",
-                           "launch 1: filled 1, freed: cudaSuccess, cudaSuccess",
-                           "launch 2: filled 1, freed: cudaSuccess, cudaSuccess",
-                           "alloc node after another graph's node: cudaErrorInvalidValue",
-                           "PASSED"})
-    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+// free succeeds (the emulator once released it, and the next free failed as unknown memory; on
+// the GPU, CUDA's own cudaFree released it).
+TEST_P(GraphMemory, FreedOutsideTheGraphIsTheGraphsAgainAtItsNextLaunch) {
+  expect_lines(GetParam(), "graph_memory_freed_outside.cu",
+               {"launch 0: filled 1, freed: cudaSuccess, cudaSuccess",
+                "launch 1: filled 1, freed: cudaSuccess, cudaSuccess",
+                "launch 2: filled 1, freed: cudaSuccess, cudaSuccess",
+                "alloc node after another graph's node: cudaErrorInvalidValue", "PASSED"});
 }
 
 // cudaMallocAsync and cudaFreeAsync in a capture are alloc and free nodes: the graph has seven
 // nodes, and both launches (kernels traced, so every access is checked) square every value.
-TEST(GraphMemory, CapturedStreamOrderedAllocationIsTheGraphsAtEachLaunch) {
-  const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " +
-                                       program("captured_allocation.cu"));
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  for (const char* line : {"7 nodes: 2 alloc, 2 free", "launch 0: cudaSuccess, squares right",
-                           "launch 1: cudaSuccess, squares right", "PASSED"})
-    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out << r.err;
+TEST_P(GraphMemory, CapturedStreamOrderedAllocationIsTheGraphsAtEachLaunch) {
+  expect_lines(GetParam(), "captured_allocation.cu",
+               {"7 nodes: 2 alloc, 2 free", "launch 0: cudaSuccess, squares right",
+                "launch 1: cudaSuccess, squares right", "PASSED"});
 }
+
+// Named so that the GPU's case carries the gpu label (tests/CMakeLists.txt).
+INSTANTIATE_TEST_SUITE_P(Backends, GraphMemory, ::testing::Values("emu", "gpu"),
+                         [](const auto& info) { return info.param == "gpu" ? "Gpu" : "Emulator"; });
 
 // --timeout above the executor's 60 s bound on one launch raises that bound with it; below, the
 // program's own limit stops it first and the executor keeps its own.

@@ -164,6 +164,22 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
                       "::coop::__all_sync(m, p); w.__syncwarp(); ns::__shfl_sync(m, v, 0); "
                       "p->__syncwarp(m);\n"),
             std::string::npos);
+  // Frees and stream-ordered allocation go through the runtime, which keeps a graph's memory the
+  // graph's and captures them; the other frees and a longer name stay.
+  EXPECT_NE(gpu("  cudaFree(a); check(cudaFreeAsync(b, s)); cudaMallocAsync(&c, n, s); "
+                "cudaFreeHost(h); myCudaFree(d);\n")
+                .find("  ::coop::byo::free_device(a); check(::coop::byo::free_device_async(b, s)); "
+                      "::coop::byo::malloc_device_async(&c, n, s); cudaFreeHost(h); "
+                      "myCudaFree(d);\n"),
+            std::string::npos)
+      << gpu("  cudaFree(a);\n");
+  // Globally qualified, the call is CUDA's and is renamed whole; another namespace's stays.
+  EXPECT_NE(gpu("  ::cudaFree(a); ::cudaMalloc(&b, n); ns::cudaFree(c);\n")
+                .find("  ::coop::byo::free_device(a); ::coop::byo::malloc_as(\"b\", &b, n); "
+                      "ns::cudaFree(c);\n"),
+            std::string::npos)
+      << gpu("  ::cudaFree(a); ::cudaMalloc(&b, n); ns::cudaFree(c);\n");
+  EXPECT_NE(program("cudaFree(a);").find("\ncudaFree(a);"), std::string::npos);
   // The block- and system-scope atomics too; a longer name that only starts like one stays.
   EXPECT_NE(gpu("  atomicAdd_block(p, 1); atomicCAS_system(q, 0, 1); atomicOr_blocks(r, 2);\n")
                 .find("  ::coop::atomicAdd_block(p, 1); ::coop::atomicCAS_system(q, 0, 1); "
