@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "device/launch/launch_config.hpp"
 #include "device/trace/names.hpp"
 #include "lessons/lesson_checks.hpp"
 
@@ -45,9 +46,8 @@ struct EventSpec {
 };
 
 std::optional<uint64_t> number(std::string_view s) {
-  if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string_view::npos)
-    return std::nullopt;
-  return std::strtoull(std::string(s).c_str(), nullptr, 10);
+  Result<uint64_t> n = parse_count(s, "count", UINT64_MAX);
+  return n ? std::optional<uint64_t>(*n) : std::nullopt;
 }
 
 // Splits off the first space-separated word of s.
