@@ -5,6 +5,8 @@
 // tests/programs/styles/ (program_styles_test.cpp checks their results), so their builds are shared.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <filesystem>
 #include <string>
 
@@ -14,6 +16,10 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+std::string program(const std::string& name) {
+  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
+}
 
 std::string style(const std::string& name) {
   return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/styles/" + name;
@@ -69,6 +75,41 @@ TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
     for (const coop::Event& e : t.events)
       EXPECT_NE(e.kind, coop::EventKind::Barrier) << t.header.kernel << " line " << e.line;
   fs::remove_all(dir);
+}
+
+// Thrust's raw device memory (device_malloc, device_new, a universal_vector's storage) is made and
+// given back as the runtime's own allocations are: a kernel writing past it is stopped at its
+// line and the allocation named, where the C++ system's std::malloc'd block was damaged unseen and
+// the program aborted later at its free.
+TEST(HostLibraries, ThrustsRawDeviceMemoryIsAnAllocationTheBoundsChecksKnow) {
+  const std::string file = program("thrust_device_memory.cu");
+  const coop::testing::Ran ok = coop::testing::run_coopviz_cached("run --backend emu " + file);
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("device_malloc sum 499500, universal_vector sum 499500: PASSED"),
+            std::string::npos)
+      << ok.out << ok.err;
+  for (const char* made : {"malloc", "universal"}) {
+    const coop::testing::Ran r =
+        coop::testing::run_coopviz_cached("run --backend emu " + file + " -- " + made);
+    EXPECT_EQ(r.exit_code, 1) << made << "\n" << r.out << r.err;
+    EXPECT_EQ(r.err.find("aborted"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the program was stopped: thread 232 (block 3) wrote 4 bytes at the "
+                         "allocation[4000] at thrust_device_memory.cu:22, past the end of a "
+                         "4000-byte allocation from thrust::" +
+                         std::string(made == std::string("malloc") ? "device_malloc"
+                                                                   : "universal_vector")),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz_cached("run --backend gpu " + program("thrust_device_memory.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
 
 }  // namespace
