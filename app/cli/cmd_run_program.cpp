@@ -61,12 +61,16 @@ void print_races(std::span<const Trace> launches, std::ostream& out) {
         << (launches.size() == 1 ? " launch" : " launches") << "\n";
 }
 
-// Launches the program made too large to trace (ProgramTraces counts them on its last launch).
-uint64_t too_large_launches(std::span<const Trace> launches) {
+// A count ProgramTraces keeps on the program's last launch (launches too large to trace, or of a
+// library's kernels), and which they were.
+uint64_t counted_on_last(std::span<const Trace> launches, const char* key) {
   if (launches.empty()) return 0;
   const auto& params = launches.back().header.params;
-  const auto it = params.find(byo::kTooLargeCount);
+  const auto it = params.find(key);
   return it == params.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
+}
+uint64_t too_large_launches(std::span<const Trace> launches) {
+  return counted_on_last(launches, byo::kTooLargeCount);
 }
 
 std::string untraced_note(std::span<const Trace> launches) {
@@ -91,6 +95,10 @@ std::string untraced_note(std::span<const Trace> launches) {
     note += (note.empty() ? "" : "; ") + grouped(large) + (large == 1 ? " launch" : " launches") +
             " ran untraced, with more threads than a traced launch may have (" +
             launches.back().header.params.at(byo::kTooLargeKinds) + ")";
+  if (const uint64_t library = counted_on_last(launches, byo::kLibraryCount))
+    note += (note.empty() ? "" : "; ") + grouped(library) + (library == 1 ? " launch was" : " launches were") +
+            " Thrust's or CUB's own kernels, untraced (" +
+            launches.back().header.params.at(byo::kLibraryKinds) + ")";
   return note;
 }
 
@@ -276,6 +284,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     if (launches)
       for (const Trace& t : *launches) untraced += t.header.untraced;
     out["untraced_launches"] = untraced + (launches ? too_large_launches(*launches) : 0);
+    out["library_launches"] = launches ? counted_on_last(*launches, byo::kLibraryCount) : 0;
     out["trace_launches"] = p.trace_launches;
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
     if (o.races) {

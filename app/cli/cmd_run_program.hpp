@@ -38,7 +38,8 @@ struct RunProgramOptions {
 };
 
 // "299 launches ran untraced (repeats of traced ones: kernel k x299); --trace-launches all
-// traces them", or "" when every launch was traced.
+// traces them", with launches too large to trace and those of Thrust's or CUB's kernels, or "" when
+// every launch was traced.
 std::string untraced_note(std::span<const Trace> launches);
 
 // `--races` without --json: one line per race of each launch, or that none was found; over

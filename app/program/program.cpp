@@ -588,6 +588,10 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   cmd.push_back("-o");
   cmd.push_back(split ? partial_cubin : gpu ? partial : object);
   if (gpu && !split) {
+    // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
+    // (byo/gpu_library_launches.cpp).
+    for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC"})
+      cmd.insert(cmd.end(), {"-Xlinker", wrapped});
     for (const std::string& lib : libraries) {
       // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
       const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");

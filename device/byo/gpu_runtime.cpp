@@ -1,9 +1,13 @@
 // The GPU side of a user's program: its launches, recorded by coop's GPU executor (see
 // gpu_runtime.cuh). Memory, streams and events are CUDA's own.
 #include <cuda_runtime.h>
+#include <cxxabi.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <regex>
+#include <string>
 
 #include "device/byo/gpu_launch.hpp"
 #define COOP_BYO_KEEP_CUDA_NAMES 1
@@ -22,12 +26,60 @@ std::unique_ptr<Executor> gpu_or_exit() {
   return std::move(*gpu);
 }
 
+// Set while this thread hands coopviz's executor a launch: whatever reaches CUDA's launch
+// functions meanwhile (the program's kernel, coopviz's own timer kernel) is not a library's.
+thread_local int t_own_launches = 0;
+struct OwnLaunches {
+  OwnLaunches() { ++t_own_launches; }
+  ~OwnLaunches() { --t_own_launches; }
+};
+
 ProgramTraces& traces() {
-  static ProgramTraces t(gpu_or_exit());
+  static ProgramTraces t = [] {
+    OwnLaunches own;
+    return ProgramTraces(gpu_or_exit());
+  }();
   return t;
 }
 
+// "cub::DeviceReduceSingleTileKernel" for CUB's mangled kernel name: no return type, template
+// arguments, parameters, nor the library's versioned inline namespaces (CUB_300000_SM_900).
+std::string short_kernel_name(const char* mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+  const std::string full = status == 0 && demangled ? demangled.get() : mangled;
+  std::string name;
+  int depth = 0;
+  for (char c : full) {
+    if (c == '<' || c == '(') ++depth;
+    if (depth == 0) name += c;
+    if ((c == '>' || c == ')') && depth > 0) --depth;
+  }
+  if (const size_t space = name.rfind(' '); space != std::string::npos) name.erase(0, space + 1);
+  static const std::regex versioned(R"((^|::)[A-Z]+_[0-9][A-Z0-9_]*::)");
+  return std::regex_replace(name, versioned, "$1");
+}
+
 }  // namespace
+
+void count_library_launch(const void* function, dim3 grid, dim3 block) {
+  if (t_own_launches) return;
+  // The kernel's name from CUDA; its error, if any, never left for the program to read (a
+  // pending error of the program's own is left alone, and the name not asked for).
+  std::string name = "a kernel";
+  if (const char* mangled = nullptr; cudaPeekAtLastError() == cudaSuccess) {
+    if (cudaFuncGetName(&mangled, function) == cudaSuccess && mangled)
+      name = short_kernel_name(mangled);
+    else
+      cudaGetLastError();
+  }
+  if (name.starts_with("coop::")) return;
+  std::string shape = std::move(name);
+  shape.append(" <<<").append(Dim3{grid.x, grid.y, grid.z}.str());
+  shape.append(", ").append(Dim3{block.x, block.y, block.z}.str()).append(">>>");
+  traces().count_library_launch(shape);
+}
 
 cudaError_t launch_gpu(const GpuLaunch& l) {
   // A traced launch runs on the executor's own stream and waits for the kernel. What the program
@@ -41,6 +93,7 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
   e.name = l.name;
   e.gpu = l.entry;
   e.gpu_args = l.args;
+  OwnLaunches own;
   const Status s = traces().launch(e, l.shape.config(), l.stream, wait);
   if (waited != cudaSuccess) return waited;
   if (cooperative_grid_too_large(s)) return cudaErrorCooperativeLaunchTooLarge;

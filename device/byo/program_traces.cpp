@@ -236,30 +236,68 @@ void ProgramTraces::name_allocation(void* base, size_t bytes, const char* name, 
   exec_->name_buffer(info);
 }
 
+ProgramTraces::~ProgramTraces() {
+  save();
+  // With no launch of its own to carry them into the trace, a library's launches are said here.
+  std::lock_guard<std::mutex> lock(library_mutex_);
+  if (!launches_.empty() || library_.empty()) return;
+  uint64_t total = 0;
+  for (const auto& [_, n] : library_) total += n;
+  std::fprintf(stderr, "coopviz: %s: %llu %s Thrust's or CUB's own kernels, untraced\n",
+               file_name_.c_str(), (unsigned long long)total,
+               total == 1 ? "launch was" : "launches were");
+}
+
+void ProgramTraces::count_library_launch(const std::string& shape) {
+  std::lock_guard<std::mutex> lock(library_mutex_);
+  ++library_[shape];
+  library_changed_ = true;
+}
+
+namespace {
+
+// The counts of `kinds` on the last launch, under `count_key` and `kinds_key`, and on no other.
+void put_counts_on_last(std::vector<Trace>& launches, const std::map<std::string, uint64_t>& kinds,
+                        const char* count_key, const char* kinds_key) {
+  uint64_t total = 0;
+  std::string which;
+  for (Trace& t : launches) {
+    t.header.params.erase(count_key);
+    t.header.params.erase(kinds_key);
+  }
+  for (const auto& [shape, n] : kinds) {
+    total += n;
+    which += (which.empty() ? "" : ", ") + shape + " x" + std::to_string(n);
+  }
+  if (total == 0 || launches.empty()) return;
+  launches.back().header.params[count_key] = std::to_string(total);
+  launches.back().header.params[kinds_key] = which;
+}
+
+}  // namespace
+
 void ProgramTraces::save() {
+  std::map<std::string, uint64_t> library;
+  {
+    std::lock_guard<std::mutex> lock(library_mutex_);
+    counts_changed_ = counts_changed_ || library_changed_;
+    library_changed_ = false;
+    library = library_;
+  }
   if (trace_out_.empty() || (launches_.size() == saved_ && !counts_changed_)) return;
   for (size_t i = saved_; i < launches_.size(); ++i) {
     launches_[i].header.source_file = file_name_;
     launches_[i].header.source = source_text_;
   }
-  // Launches too large to trace have no traced launch of their own: the last one says them.
-  uint64_t too_large = 0;
-  std::string too_large_kinds;
-  for (Trace& t : launches_) {
-    t.header.params.erase(kTooLargeCount);
-    t.header.params.erase(kTooLargeKinds);
-  }
+  // Launches too large to trace, and a library's, have no traced launch of their own: the last
+  // one says them.
+  std::map<std::string, uint64_t> too_large;
   for (const auto& [_, k] : kinds_) {
     if (k.traced_at < launches_.size()) launches_[k.traced_at].header.untraced = k.untraced;
-    if (k.too_large == 0) continue;
-    too_large += k.too_large;
-    too_large_kinds += (too_large_kinds.empty() ? "" : ", ") + k.shape + " x" +
-                       std::to_string(k.too_large);
+    if (k.too_large) too_large[k.shape] += k.too_large;
   }
-  if (too_large && !launches_.empty()) {
-    launches_.back().header.params[kTooLargeCount] = std::to_string(too_large);
-    launches_.back().header.params[kTooLargeKinds] = too_large_kinds;
-  }
+  put_counts_on_last(launches_, too_large, kTooLargeCount, kTooLargeKinds);
+  put_counts_on_last(launches_, library, kLibraryCount, kLibraryKinds);
   counts_changed_ = false;
   // Written whole each time, through a temporary file: a reader never sees half a trace.
   const auto start = Clock::now();

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,13 +21,17 @@ namespace coop::byo {
 // ("kernel <<<grid, block>>> xN, ...").
 inline constexpr const char* kTooLargeCount = "launches too large to trace";
 inline constexpr const char* kTooLargeKinds = "too large to trace";
+// Likewise the launches of a library's kernels (Thrust's and CUB's, which their headers launch
+// themselves, untraced): how many, and which ("cub::DeviceReduceKernel <<<grid, block>>> xN, ...").
+inline constexpr const char* kLibraryCount = "library launches";
+inline constexpr const char* kLibraryKinds = "library kernels";
 
 class ProgramTraces {
  public:
   // Options from the environment coopviz sets: capacity, seed, launch overrides, and for the
   // emulator the device.
   explicit ProgramTraces(std::unique_ptr<Executor> exec);
-  ~ProgramTraces() { save(); }
+  ~ProgramTraces();
   ProgramTraces(const ProgramTraces&) = delete;
   ProgramTraces& operator=(const ProgramTraces&) = delete;
   Executor& exec() { return *exec_; }
@@ -45,6 +50,9 @@ class ProgramTraces {
   // and checks no access runs it instead.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
                 bool (*before_traced)() = nullptr, const std::function<void()>& unhooked = {});
+  // A launch the program made of a kernel not its own (Thrust's or CUB's, from their headers),
+  // which ran untraced: counted for the trace by `shape` ("kernel <<<grid, block>>>"). Any thread.
+  void count_library_launch(const std::string& shape);
   // The traced launches made so far: the trace file's launches, once saved.
   size_t launch_count() const { return launched_; }
   // Seconds spent so far in untraced launches that a kernel's unhooked copy could run.
@@ -95,6 +103,9 @@ class ProgramTraces {
   };
   std::map<std::string, Kind> kinds_;  // by kernel, address, grid, block, dynamic shared memory
   bool counts_changed_ = false;        // untraced counts not yet written
+  std::mutex library_mutex_;           // library launches come from any of the program's threads
+  std::map<std::string, uint64_t> library_;  // by shape
+  bool library_changed_ = false;
   std::vector<Trace> launches_;  // kept only when there is a trace file to write them to
   size_t launched_ = 0;
   double untraced_seconds_ = 0;

@@ -94,13 +94,48 @@ TEST(HostLibraries, ThrustsRawDeviceMemoryIsAnAllocationTheBoundsChecksKnow) {
     EXPECT_EQ(r.exit_code, 1) << made << "\n" << r.out << r.err;
     EXPECT_EQ(r.err.find("aborted"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("the program was stopped: thread 232 (block 3) wrote 4 bytes at the "
-                         "allocation[4000] at thrust_device_memory.cu:22, past the end of a "
+                         "allocation[4000] at thrust_device_memory.cu:21, past the end of a "
                          "4000-byte allocation from thrust::" +
                          std::string(made == std::string("malloc") ? "device_malloc"
                                                                    : "universal_vector")),
               std::string::npos)
         << r.err;
   }
+}
+
+// On a GPU, Thrust's and CUB's kernels run as the library launches them, untraced; the trace's
+// last launch counts them by kernel, and coopviz says so.
+TEST(HostLibraries, LibraryLaunchesAreCountedAndNamedOnTheGpu) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  const fs::path dir = coop::testing::fresh_folder("thrust-on-gpu");
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend gpu " + style("thrust_sort_reduce.cu") + " --trace " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Thrust check PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("Thrust's or CUB's own kernels, untraced ("), std::string::npos) << r.err;
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_EQ(launches->size(), 1u);  // the program's own kernel, traced
+  const auto& params = launches->back().header.params;
+  ASSERT_TRUE(params.count("library launches")) << r.err;
+  EXPECT_GT(std::stoul(params.at("library launches")), 0u);
+  // Sorting and reducing are CUB's kernels: named without template arguments or CUB's versioned
+  // namespace.
+  const std::string& kinds = params.at("library kernels");
+  EXPECT_NE(kinds.find("cub::"), std::string::npos) << kinds;
+  EXPECT_EQ(kinds.find("CUB_"), std::string::npos) << kinds;
+  EXPECT_EQ(kinds.find('('), std::string::npos) << kinds;
+  EXPECT_EQ(kinds.find("coop::"), std::string::npos) << kinds;
+  fs::remove_all(dir);
+  // A program with no kernel of its own says them when it ends.
+  const coop::testing::Ran only_cub = coop::testing::run_coopviz_cached(
+      "run --backend gpu " + style("cub_device_reduce_temp.cu"));
+  ASSERT_EQ(only_cub.exit_code, 0) << only_cub.out << only_cub.err;
+  EXPECT_NE(only_cub.err.find("launches were Thrust's or CUB's own kernels, untraced"),
+            std::string::npos)
+      << only_cub.err;
 }
 
 TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
