@@ -590,7 +590,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (gpu && !split) {
     // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
     // (byo/gpu_library_launches.cpp).
-    for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC"})
+    for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC",
+                                "--wrap=__cudaLaunchKernel", "--wrap=__cudaLaunchKernel_ptsz"})
       cmd.insert(cmd.end(), {"-Xlinker", wrapped});
     for (const std::string& lib : libraries) {
       // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.

@@ -42,7 +42,8 @@ cudaError_t malloc_device_async(T** ptr, size_t bytes, cudaMemPool_t pool, cudaS
 // A launch that reached CUDA's runtime without passing launch_gpu: a kernel of Thrust or CUB,
 // launched from their headers (gpu_library_launches.cpp sees it on its way), counted for the trace
 // unless it is one of coopviz's own. Any thread.
-void count_library_launch(const void* function, dim3 grid, dim3 block);
+// `function` is a host stub's address, or (`handle`) a cudaKernel_t.
+void count_library_launch(const void* function, dim3 grid, dim3 block, bool handle = false);
 // Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size);

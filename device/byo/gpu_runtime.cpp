@@ -2,6 +2,7 @@
 // gpu_runtime.cuh). Memory, streams and events are CUDA's own.
 #include <cuda_runtime.h>
 #include <cxxabi.h>
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,14 +62,28 @@ std::string short_kernel_name(const char* mangled) {
   return std::regex_replace(name, versioned, "$1");
 }
 
+// The mangled name of a kernel handle, from the driver (which CUDA's runtime has loaded; the
+// runtime's cudaFuncGetName names host stubs); nullptr if it cannot say.
+const char* handle_name(const void* kernel) {
+  using GetName = int (*)(const char**, const void*);
+  static const GetName get = [] {
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    return driver ? reinterpret_cast<GetName>(dlsym(driver, "cuKernelGetName")) : nullptr;
+  }();
+  const char* name = nullptr;
+  return get && get(&name, kernel) == 0 ? name : nullptr;
+}
+
 }  // namespace
 
-void count_library_launch(const void* function, dim3 grid, dim3 block) {
+void count_library_launch(const void* function, dim3 grid, dim3 block, bool handle) {
   if (t_own_launches) return;
-  // The kernel's name from CUDA; its error, if any, never left for the program to read (a
-  // pending error of the program's own is left alone, and the name not asked for).
+  // The kernel's name from CUDA; the runtime's error, if any, never left for the program to read
+  // (a pending error of the program's own is left alone, and the name not asked for).
   std::string name = "a kernel";
-  if (const char* mangled = nullptr; cudaPeekAtLastError() == cudaSuccess) {
+  if (const char* mangled = handle ? handle_name(function) : nullptr) {
+    name = short_kernel_name(mangled);
+  } else if (!handle && cudaPeekAtLastError() == cudaSuccess) {
     if (cudaFuncGetName(&mangled, function) == cudaSuccess && mangled)
       name = short_kernel_name(mangled);
     else
