@@ -73,7 +73,9 @@ namespace {
 // that shape (another nvcc), nvcc runs as usual.
 Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, std::string& output,
                      const std::string& file) {
-  const fs::path tmp = dir / "nvcc";
+  // Its own folder: another coopviz building the same program at once removes its folder when
+  // it is done, under the feet of this one's nvcc.
+  const fs::path tmp = dir / ("nvcc." + std::to_string(getpid()));
   std::error_code ec;
   fs::create_directories(tmp, ec);
   std::vector<std::string> dry = {"env", "TMPDIR=" + tmp.string()};
