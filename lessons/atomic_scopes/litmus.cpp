@@ -122,8 +122,10 @@ Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out, unsigne
     out.results.emplace_back(std::string("allowed by the model, ") + o.name,
                              outcome_set(o.allowed));
 
-  // Many untraced runs. The emulator varies its schedule with the seed; a GPU repeats a large grid
-  // at several distances (neighbouring lanes, neighbouring warps, neighbouring blocks, far apart).
+  // Many untraced runs. On the emulator, run r under a seeded schedule runs under the run's seed
+  // plus r, as a program's repeats of a launch do; lockstep with seed 0 repeats its one order. A
+  // GPU repeats a large grid at several distances (neighbouring lanes, neighbouring warps,
+  // neighbouring blocks, far apart).
   const bool gpu = exec.backend() == Backend::Gpu;
   LaunchConfig config = req.config;
   std::vector<int> distances = {distance};
@@ -136,20 +138,20 @@ Status run_litmus(Executor& exec, const RunRequest& req, LessonRun& out, unsigne
   if (!wide) return wide.status();
   UntracedScope untraced(exec);
   const uint64_t saved_seed = exec.options().seed;
+  const bool seeded = saved_seed != 0 || exec.options().schedule != Schedule::Lockstep;
   for (const Ordering& o : chosen) {
     Histogram all{};
     for (int d : distances) {
       Histogram h{};
       uint64_t missing = 0;
       for (int r = 1; r <= runs; ++r) {
-        if (!gpu) exec.options().seed = uint64_t(r);
+        if (seeded) exec.options().seed = saved_seed + uint64_t(r);
         Status s = one_round(exec, o, config, d, *wide, h, missing, nullptr);
         exec.options().seed = saved_seed;
         if (!s) return s;
       }
       for (int i = 0; i < 4; ++i) all[i] += h[i];
-      const std::string where = gpu ? "GPU, " + std::to_string(runs) + " runs"
-                                    : "emulator, seeds 1-" + std::to_string(runs);
+      const std::string where = (gpu ? "GPU, " : "emulator, ") + std::to_string(runs) + " runs";
       out.results.emplace_back(
           std::string(o.name) + ", distance " + std::to_string(d) + " (" + where + ")",
           describe(h));
