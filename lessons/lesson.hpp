@@ -102,6 +102,10 @@ struct LessonDef {
   // Its program's launches of more threads than this run untraced and are counted (timed
   // launches on a GPU); 0: all are traced.
   uint64_t trace_threads_max = 0;
+  // Which of its program's launches are traced (lesson.json's "trace_launches"): "all", or
+  // "first" of each kernel and shape, whose repeats run untraced and are counted (a litmus test's
+  // many runs).
+  std::string trace_launches = "all";
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

@@ -213,10 +213,10 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (j.is_discarded() || !j.is_object())
     return Status::error(file + ": not a JSON object (lessons/README.md shows one)");
   const Fields f(file);
-  if (Status s = f.only(j, "", {"id", "order", "title", "level", "concepts", "launch", "rules",
-                                "params", "gpu", "traces_comparable", "incomparable_kernels",
-                                "records_memory", "shown_stores", "shown_loads",
-                                "trace_threads_max"});
+  if (Status s = f.only(j, "",
+                        {"id", "order", "title", "level", "concepts", "launch", "rules", "params",
+                         "gpu", "traces_comparable", "incomparable_kernels", "records_memory",
+                         "shown_stores", "shown_loads", "trace_threads_max", "trace_launches"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -234,6 +234,11 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(shown_stores, shown_buffers(f, j, "shown_stores"));
   COOP_TAKE(shown_loads, shown_buffers(f, j, "shown_loads"));
   COOP_TAKE(trace_threads, f.integer(j, "trace_threads_max", "", 0, 0, kMaxTracedThreads));
+  COOP_TAKE(trace_launches, f.text(j, "trace_launches", "", false));
+  if (trace_launches.empty()) trace_launches = "all";
+  if (trace_launches != "all" && trace_launches != "first")
+    return f.wrong("trace_launches",
+                   "must be \"all\" or \"first\": got \"" + trace_launches + "\"");
   l.id = id;
   l.order = int(order);
   l.title = title;
@@ -249,6 +254,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.records_memory = records_memory;
   l.shown = {shown_stores, shown_loads};
   l.trace_threads_max = uint64_t(trace_threads);
+  l.trace_launches = trace_launches;
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;
   if (!gpu.is_object()) return f.wrong("gpu", "must be an object");

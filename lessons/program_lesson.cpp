@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 
 #include "device/launch/launch_config.hpp"
 #include "device/trace/names.hpp"
@@ -31,17 +32,20 @@ bool read_check(std::string_view line, Check& c) {
   return true;
 }
 
-// Which events a [trace] claim counts: "KIND[ of GROUP[ SIZE|SIZE...]][ at rank R]", e.g.
-// "barrier of tile 4|32", "group_create of coalesced at rank 0" (one event per group).
+// Which events a [trace] claim counts: "KIND[ of GROUP[ SIZE|SIZE...]][ at SCOPE scope][ at rank
+// R]", e.g. "barrier of tile 4|32", "group_create of coalesced at rank 0" (one event per group),
+// "atomic at block scope" (an atomic_ref's thread scope: thread, block, device or system).
 struct EventSpec {
   EventKind kind = EventKind::Barrier;
   std::optional<GroupKind> group;
   std::vector<uint64_t> sizes;  // any of these group sizes; none: every size
+  std::optional<uint16_t> scope;  // the scope's flag; 0: device scope, which has none
   std::optional<uint64_t> rank;
   bool matches(const Event& e) const {
+    constexpr uint16_t kScopes = kFlagScopeThread | kFlagScopeBlock | kFlagScopeSystem;
     return e.kind == kind && (!group || e.group_kind == *group) &&
            (sizes.empty() || std::find(sizes.begin(), sizes.end(), e.group_size) != sizes.end()) &&
-           (!rank || e.rank == *rank);
+           (!scope || (e.flags & kScopes) == *scope) && (!rank || e.rank == *rank);
   }
 };
 
@@ -79,6 +83,16 @@ std::optional<EventSpec> read_spec(std::string_view s) {
       }
     }
   }
+  constexpr std::pair<std::string_view, uint16_t> kScopeWords[] = {
+      {"at thread scope", kFlagScopeThread},
+      {"at block scope", kFlagScopeBlock},
+      {"at device scope", 0},
+      {"at system scope", kFlagScopeSystem}};
+  for (const auto& [words, flag] : kScopeWords)
+    if (s.starts_with(words) && (s.size() == words.size() || s[words.size()] == ' ')) {
+      spec.scope = flag;
+      s.remove_prefix(std::min(s.size(), words.size() + 1));
+    }
   if (s.starts_with("at rank ")) {
     s.remove_prefix(8);
     spec.rank = number(next_word(s));

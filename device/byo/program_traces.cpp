@@ -142,6 +142,25 @@ void ProgramTraces::check_memory_limit(Trace& trace, uint64_t capacity, uint64_t
                trace.header.kernel.c_str());
 }
 
+namespace {
+
+// Sets the executor's seed for one launch and puts the program's back when it goes.
+class SeedOfRepeat {
+ public:
+  SeedOfRepeat(ExecOptions& options, uint64_t repeat) : options_(options), kept_(options.seed) {
+    if (options.schedule != Schedule::Lockstep || options.seed != 0) options.seed += repeat;
+  }
+  ~SeedOfRepeat() { options_.seed = kept_; }
+  SeedOfRepeat(const SeedOfRepeat&) = delete;
+  SeedOfRepeat& operator=(const SeedOfRepeat&) = delete;
+
+ private:
+  ExecOptions& options_;
+  uint64_t kept_;
+};
+
+}  // namespace
+
 Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream,
                              bool (*before_traced)(), const std::function<void()>& unhooked) {
   if (!exec_) {
@@ -158,6 +177,10 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   std::snprintf(address, sizeof address, " %p ", launch.gpu.function);
   const std::string kind = std::string(launch.name) + address + config.grid.str() + " " +
                            config.block.str() + " " + std::to_string(config.dynamic_smem);
+  // Launch k of a kind (k from 0) runs under seed + k, as --seed would start it: under a seeded
+  // schedule each repeat meets its own interleaving, as a GPU's repeats do, and the same ones
+  // for the same seed. Lockstep with seed 0 is the one unseeded order, kept for every launch.
+  const SeedOfRepeat seeded(exec_->options(), kinds_[kind].launched);
   Trace trace;
   Status s;
   bool recorded = false;

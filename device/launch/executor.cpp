@@ -15,8 +15,9 @@ Status Executor::launch_untraced(const ErasedLaunch& launch, const LaunchConfig&
   const ExecOptions kept = options_;
   options_.trace = false;
   // Blocks on several OS threads order cross-block atomics as the host's scheduler does, which
-  // CUDA allows; a seeded schedule other than lockstep keeps its one thread to stay reproducible.
-  if (options_.schedule == Schedule::Lockstep)
+  // CUDA allows. A seeded schedule keeps its one thread to stay reproducible: seeded lockstep
+  // too, whose lane orders come from each OS thread's generator in the order blocks reach it.
+  if (options_.schedule == Schedule::Lockstep && options_.seed == 0)
     options_.jobs = std::max(1u, std::thread::hardware_concurrency());
   // A repeat runs without the check of every access against its allocation (half its time on
   // the emulator): its kernel and shape passed it when traced, and the guard zones around every

@@ -96,10 +96,10 @@ class Executor {
   Status launch_call(const ErasedLaunch& launch, const LaunchConfig& config, Trace& trace) {
     return launch_erased(launch, config, trace);
   }
-  // Runs a launch that records nothing, as fast as the backend can: the emulator spreads a
-  // normal launch's blocks over every core; the GPU (which overrides this) queues the plain
-  // kernel on `stream` (a cudaStream_t; null: the default stream) and returns without waiting,
-  // as CUDA's own launch does. A user program's repeats of a launch already traced run so.
+  // Runs a launch that records nothing, as fast as the backend can: the emulator spreads an
+  // unseeded lockstep launch's blocks over every core; the GPU (which overrides this) queues the
+  // plain kernel on `stream` (a cudaStream_t; null: the default stream) and returns without
+  // waiting, as CUDA's own launch does. A user program's repeats of a launch already traced run so.
   virtual Status launch_untraced(const ErasedLaunch& launch, const LaunchConfig& config,
                                  void* stream);
   // Compiler-reported resources of a kernel (registers, static shared memory).

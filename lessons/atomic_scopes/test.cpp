@@ -1,6 +1,7 @@
 // The atomic-scopes lesson: scopes and orders in the trace, the litmus test's outcomes on the
-// emulator (sequentially consistent: never flag 1 with data 0, several outcomes across seeds),
-// the launch rules; on a GPU the histogram runs and the forbidden outcome stays absent.
+// emulator (sequentially consistent: never flag 1 with data 0; several outcomes across the
+// repeats of a seeded run, one under lockstep's seed 0), the launch rules; on a GPU the histogram
+// runs and the forbidden outcome stays absent.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -27,19 +28,22 @@ TEST(AtomicScopes, EveryPartPassesAlone) {
     expect_checks_pass(run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", part}})));
 }
 
-TEST(AtomicScopes, SeedZeroLetsEveryWriterFinishFirst) {
+TEST(AtomicScopes, SeedZeroLetsEveryWriterFinishFirstInEveryRepeat) {
   auto exec = testing::emulator();
   const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 3}}));
   expect_checks_pass(run);
   EXPECT_EQ(result_of(run, "traced relaxed, distance 1"),
             "flag 0 data 0: 0, flag 0 data 1: 0, flag 1 data 0: 0, flag 1 data 1: 1024");
+  // Every repeat runs lockstep's one order too.
+  EXPECT_EQ(result_of(run, "relaxed, distance 1 (emulator, 32 runs)"),
+            "flag 0 data 0: 0, flag 0 data 1: 0, flag 1 data 0: 0, flag 1 data 1: 32768");
 }
 
-TEST(AtomicScopes, SeedsProduceSeveralOutcomesButNeverTheWeakOne) {
+TEST(AtomicScopes, SeededRepeatsProduceSeveralOutcomesButNeverTheWeakOne) {
   auto exec = testing::emulator();
   for (int64_t distance : {1, 4, 16}) {
     const LessonRun run =
-        run_lesson(lesson(), *exec, lesson_request(lesson(), {{"distance", distance}}));
+        run_lesson(lesson(), *exec, lesson_request(lesson(), {{"distance", distance}}, 1));
     expect_checks_pass(run);
     for (const char* order : {"relaxed", "release/acquire"}) {
       const std::string seen = result_of(run, std::string(order) + ": outcomes produced");
@@ -48,6 +52,16 @@ TEST(AtomicScopes, SeedsProduceSeveralOutcomesButNeverTheWeakOne) {
       EXPECT_NE(seen.find("flag 1 data 1"), std::string::npos) << order << ": " << seen;
     }
   }
+}
+
+// A seeded run's repeats are its own and the same every time, writer and reader in different
+// blocks too (a seeded run keeps its blocks on one OS thread).
+TEST(AtomicScopes, ASeededRunRepeatsTheSameHistograms) {
+  auto exec = testing::emulator();
+  const RunRequest r = lesson_request(lesson(), {{"part", 3}, {"distance", 256}, {"runs", 8}}, 3);
+  const LessonRun first = run_lesson(lesson(), *exec, r);
+  expect_checks_pass(first);
+  EXPECT_EQ(run_lesson(lesson(), *exec, r).results, first.results);
 }
 
 TEST(AtomicScopes, TheTraceCarriesScopesAndOrders) {

@@ -86,6 +86,8 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
            Case{"{", "[", "not a JSON object"},
            Case{"\"launch\"", "\"shown_stores\": [\"sums[0]\"], \"launch\"",
                 "\"shown_stores\" holds names: 'sums[0]' is not a buffer's name"},
+           Case{"\"launch\"", "\"trace_launches\": \"some\", \"launch\"",
+                "\"trace_launches\" must be \"all\" or \"first\": got \"some\""},
        }) {
     std::string json = good;
     const size_t at = json.find(c.from);

@@ -155,17 +155,17 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
       (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
   const std::string trace_file =
       (std::filesystem::temp_directory_path() / (id + "-program.cvt")).string();
-  // lesson_protocol.h, which the runner lets every lesson program include, and every launch, as
-  // the runner traces them.
+  // lesson_protocol.h, which the runner lets every lesson program include, and the launches the
+  // runner traces (every one, or lesson.json's "trace_launches").
   const std::string protocol = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/lesson_protocol";
   for (const auto& [args, request] : requests) {
     std::string joined;
     for (const std::string& a : args) joined += " " + a;
     SCOPED_TRACE(joined);
     const coop::testing::Ran r = coop::testing::run_coopviz_env(
-        "XDG_CACHE_HOME=" + cache,
-        "run --backend emu " + file + " -I " + protocol + " --trace-launches all --trace " +
-            trace_file + " " + shown + " --" + joined);
+        "XDG_CACHE_HOME=" + cache, "run --backend emu " + file + " -I " + protocol +
+                                       " --trace-launches " + json.value("trace_launches", "all") +
+                                       " --trace " + trace_file + " " + shown + " --" + joined);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto program = coop::load_traces(trace_file);
     ASSERT_TRUE(program.ok()) << program.status().message();
@@ -223,8 +223,8 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
 }
 
 // The lessons being moved whose compiled lesson is still there to compare with: none now
-// (tiled-partitions and clusters, the last, are programs alone). A lesson is held here while
-// its program and its lesson.cpp are both in its folder.
+// (atomic-scopes, the last, is a program alone). A lesson is held here while its program and its
+// lesson.cpp are both in its folder.
 const std::vector<const char*> kLessonsBeingMoved = {};
 INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms, ::testing::ValuesIn(kLessonsBeingMoved),
                          [](const auto& info) {

@@ -1,6 +1,7 @@
 // A program's repeats of a launch already traced run untraced (coopviz run --trace-launches):
-// which launches are traced, how the trace counts the rest, and that the traces kept in memory
-// stop growing at --trace-memory while the program still finishes.
+// which launches are traced, how the trace counts the rest, which seed each repeat runs under,
+// and that the traces kept in memory stop growing at --trace-memory while the program still
+// finishes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -88,6 +89,37 @@ TEST(UntracedLaunches, AllTracesEveryLaunchAndACountTracesThatManyOfEach) {
   EXPECT_EQ(traced("--trace-launches 2", nullptr),
             (Launches{{"add_one", 0}, {"add_one", 3}, {"add_one", 0}, {"double_shared", 0},
                       {"double_shared", 1}}));
+}
+
+// Under a seeded schedule launch k of a kernel and shape runs under the program's seed + k (the
+// header names it), so a repeated test meets other interleavings, as on a GPU; lockstep with
+// seed 0 keeps its one order for every launch.
+TEST(UntracedLaunches, RepeatsOfALaunchRunUnderTheSeedPlusTheirIndexWhenSeeded) {
+  const auto seeds = [](const std::string& args) {
+    const fs::path dir = coop::testing::fresh_folder("repeat-seeds");
+    const std::string trace = (dir / "t.cvt").string();
+    const coop::testing::Ran r = coopviz("run --backend emu --trace-launches all " + args + " " +
+                                         program("repeated_launches.cu") + " --trace " + trace);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    std::vector<std::string> said;
+    auto launches = coop::load_traces(trace);
+    EXPECT_TRUE(launches.ok()) << launches.status().message();
+    if (launches)
+      for (const coop::Trace& t : *launches) {
+        const std::string& s = t.header.schedule;
+        const size_t at = s.find("seed ");
+        said.push_back(at == std::string::npos ? s : s.substr(at, s.find(';') - at));
+      }
+    fs::remove_all(dir);
+    return said;
+  };
+  using Seeds = std::vector<std::string>;
+  // Five add_one<<<4, 64>>>, one add_one<<<2, 64>>>, three double_shared.
+  EXPECT_EQ(seeds(""), Seeds(9, "seed 0"));
+  EXPECT_EQ(seeds("--seed 5"), (Seeds{"seed 5", "seed 6", "seed 7", "seed 8", "seed 9", "seed 5",
+                                      "seed 5", "seed 6", "seed 7"}));
+  EXPECT_EQ(seeds("--schedule random"), (Seeds{"seed 0", "seed 1", "seed 2", "seed 3", "seed 4",
+                                               "seed 0", "seed 0", "seed 1", "seed 2"}));
 }
 
 TEST(UntracedLaunches, JsonCountsTheUntracedLaunches) {

@@ -111,5 +111,29 @@ TEST(ProgramReport, ATraceClaimCountsEventsOfAGroupKindSizeAndRankAndComparesTwo
   }
 }
 
+// An atomic_ref's scope is a flag of its event (none: device scope): a claim may count by it.
+TEST(ProgramReport, ATraceClaimCountsAtomicsOfAScope) {
+  LessonRun run;
+  run.launches = {launch_of("k", 6, 1)};
+  const uint16_t flags[] = {
+      kFlagScopeBlock, kFlagScopeBlock | kFlagOrderRelaxed, 0, kFlagOrderRelaxed, kFlagScopeSystem,
+      kFlagScopeThread};
+  for (size_t i = 0; i < 6; ++i) run.launches[0].events[i].flags = flags[i];
+  read_program_report(
+      "[trace] scopes: expected 2 atomic at block scope, 2 atomic at device scope, 1 atomic at "
+      "system scope, 1 atomic at thread scope in k\n"
+      "[trace] none: expected 0 copy_issue at block scope in k\n"
+      "[trace] bad scope: expected 1 atomic at grid scope in k\n",
+      run);
+  ASSERT_EQ(run.checks.size(), 3u);
+  EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
+  EXPECT_EQ(run.checks[0].got,
+            "2 atomic at block scope, 2 atomic at device scope, 1 atomic at system scope, 1 "
+            "atomic at thread scope");
+  EXPECT_TRUE(run.checks[1].pass) << run.checks[1].got;
+  EXPECT_FALSE(run.checks[2].pass);
+  EXPECT_NE(run.checks[2].got.find("is no count of an event kind"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace coop::lessons
