@@ -216,7 +216,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (Status s = f.only(j, "", {"id", "order", "title", "level", "concepts", "launch", "rules",
                                 "params", "gpu", "traces_comparable", "incomparable_kernels",
                                 "records_memory", "shown_stores", "shown_loads",
-                                "trace_threads_max"});
+                                "trace_threads_max", "benchmark_tab"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -234,6 +234,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(shown_stores, shown_buffers(f, j, "shown_stores"));
   COOP_TAKE(shown_loads, shown_buffers(f, j, "shown_loads"));
   COOP_TAKE(trace_threads, f.integer(j, "trace_threads_max", "", 0, 0, kMaxTracedThreads));
+  COOP_TAKE(benchmark_tab, f.flag(j, "benchmark_tab", "", false));
   l.id = id;
   l.order = int(order);
   l.title = title;
@@ -249,6 +250,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.records_memory = records_memory;
   l.shown = {shown_stores, shown_loads};
   l.trace_threads_max = uint64_t(trace_threads);
+  l.benchmark_tab = benchmark_tab;
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;
   if (!gpu.is_object()) return f.wrong("gpu", "must be an object");
