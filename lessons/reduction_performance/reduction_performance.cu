@@ -4,8 +4,8 @@
 // tuned for Hopper's memory system. Every kernel adds input[0..n) into *total; the program runs
 // the chosen ones on n random floats (splitmix64 from --data) and checks each sum against the
 // exact sum within the rounding its chain of additions allows; on a GPU also
-// cub::DeviceReduce::Sum. Timing at large n is `coopviz bench reduce`'s job, which builds these
-// same kernels from the kernel sections below (app/bench/reduce).
+// cub::DeviceReduce::Sum. Timing at large n is `coopviz bench reduce`'s job: it times these
+// kernels, which its build takes from the sections below up to "The program" (app/bench/reduce).
 //   arguments: --backend=emulator|gpu --grid=G --block=B --variant=K --n=N --data=SEED
 //
 // Index
@@ -13,7 +13,9 @@
 //   [SECTION] The seed's kernels
 //   [SECTION] The classic progression
 //   [SECTION] Tuned for bandwidth
-//   [SECTION] The program: variants, inputs, checks
+//   [SECTION] The program: variants and arguments
+//   [SECTION] The program: inputs and the rounding bound
+//   [SECTION] The program: launches and checks
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/cub.cuh>
@@ -326,7 +328,7 @@ __global__ void tuned(const float* __restrict__ input, size_t n, float* partials
   }
 }
 
-// [SECTION] The program: variants, inputs, checks
+// [SECTION] The program: variants and arguments
 
 // How a variant's grid follows from n: one thread per `per_thread` elements, or a fixed grid (as
 // many blocks as fit on the device at once) that walks the array.
@@ -425,7 +427,7 @@ std::string parse(int argc, char** argv, Options& o) {
   return "";
 }
 
-// [SECTION] The program: inputs, the exact sum, the rounding bound
+// [SECTION] The program: inputs and the rounding bound
 
 uint64_t splitmix64(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -508,7 +510,7 @@ std::string error_words(cudaError_t e) {
   return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
 }
 
-// [SECTION] The program: launches
+// [SECTION] The program: launches and checks
 
 // Every block of variant k's kernel that fits on the device at once: one full wave.
 unsigned long resident_blocks(int k, unsigned block) {

@@ -1,4 +1,4 @@
-#include "lessons/reduction_performance/accuracy.hpp"
+#include "app/bench/reduce/accuracy.hpp"
 
 #include <cmath>
 #include <limits>

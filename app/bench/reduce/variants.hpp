@@ -1,6 +1,8 @@
 // The reduction variants as data: which kernel, how its grid follows from n and the block size,
-// how to launch it, and how far its float sum may stray from the exact sum. The lesson, the
-// benchmark and the tests all go through this table, so a variant is described once.
+// how to launch it, and how far its float sum may stray from the exact sum. The benchmark and its
+// tests go through this table. The kernels are the reduction-performance lesson's, kept once in
+// its program (lessons/reduction_performance/reduction_performance.cu) and bound from its kernel
+// sections at build time (lessons/CMakeLists.txt), so the benchmark times what the lesson shows.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "app/bench/reduce/accuracy.hpp"
 #include "device/launch/executor.hpp"
-#include "lessons/reduction_performance/accuracy.hpp"
 
 namespace coop::lessons::reduction_performance {
 

@@ -1,4 +1,4 @@
-#include "lessons/reduction_performance/variants.hpp"
+#include "app/bench/reduce/variants.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -152,7 +152,7 @@ const AtomicKernel* atomic_kernel(Kind kind) {
   }
 }
 
-// kUnroll of reduction_performance.cuh; only the error bound uses it here.
+// kUnroll of reduction_performance.cu; only the error bound uses it here.
 constexpr uint64_t kTunedAccumulators = 4;
 
 uint64_t ceil_div(uint64_t a, uint64_t b) {
