@@ -3,7 +3,8 @@
 // seed's four kernels come first, then the classic progression one idea at a time, then a kernel
 // tuned for Hopper's memory system. Every kernel adds input[0..n) into *total; the program runs
 // the chosen ones on n random floats (splitmix64 from --data) and checks each sum against the
-// exact sum within the rounding its chain of additions allows; on a GPU also
+// exact sum within the rounding its chain of additions allows (reduction_variants.h: the variants,
+// the input and the bound, shared with the benchmark); on a GPU also
 // cub::DeviceReduce::Sum. Timing at large n is `coopviz bench reduce`'s job: it times these
 // kernels, which its build takes from the sections below up to "The program" (app/bench/reduce).
 //   arguments: --backend=emulator|gpu --grid=G --block=B --variant=K --n=N --data=SEED
@@ -14,20 +15,19 @@
 //   [SECTION] The classic progression
 //   [SECTION] Tuned for bandwidth
 //   [SECTION] The program: variants and arguments
-//   [SECTION] The program: inputs and the rounding bound
 //   [SECTION] The program: launches and checks
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cub/cub.cuh>
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lesson_protocol.h"
+#include "reduction_variants.h"
 
 namespace cg = cooperative_groups;
 
@@ -330,36 +330,9 @@ __global__ void tuned(const float* __restrict__ input, size_t n, float* partials
 
 // [SECTION] The program: variants and arguments
 
-// How a variant's grid follows from n: one thread per `per_thread` elements, or a fixed grid (as
-// many blocks as fit on the device at once) that walks the array.
-enum GridRule { kPerElement, kGridStride };
-
-struct Variant {
-  const char* id;     // what --variant's help and the results name it by
-  const char* title;  // what its checks are called
-  bool cooperative;   // launched with cudaLaunchCooperativeKernel (grid.sync())
-  GridRule grid_rule;
-  unsigned per_thread;      // elements per thread (what sizes a per-element grid)
-  unsigned min_block;       // smallest block the kernel is written for
-  bool power_of_two_block;  // the shared-memory trees halve the block each round
-};
-
-// The kernels in teaching order: --variant=K runs the K-th, 0 all of them.
-const Variant kVariants[] = {
-    {"seed-atomic", "Seed 1: block tree + atomicAdd", false, kPerElement, 1, 64, true},
-    {"seed-group", "Seed 2: the tree over a thread_group", false, kPerElement, 1, 64, true},
-    {"seed-grid-sync", "Seed 3: cooperative launch, grid.sync()", true, kGridStride, 1, 64, true},
-    {"seed-tile32", "Seed 4: grid.sync(), then a 32-thread tile", true, kGridStride, 1, 64, true},
-    {"interleaved", "1. Interleaved addressing", false, kPerElement, 1, 64, true},
-    {"sequential", "2. Sequential addressing", false, kPerElement, 1, 64, true},
-    {"first-add", "3. First add during load", false, kPerElement, 2, 64, true},
-    {"last-warp", "4. Last warp with tile shuffles", false, kPerElement, 2, 64, true},
-    {"grid-stride", "5. Several elements per thread", false, kGridStride, 1, 64, true},
-    {"tile-reduce", "6. cg::reduce over 32-thread tiles", false, kGridStride, 1, 32, false},
-    {"vector-loads", "7. float4 loads", false, kGridStride, 4, 32, false},
-    {"tuned", "Tuned for bandwidth", false, kGridStride, 4 * 4, 32, false},
-};
-constexpr int kVariantCount = int(sizeof kVariants / sizeof kVariants[0]);
+using reduction::kVariantCount;
+using reduction::kVariants;
+using reduction::Variant;
 constexpr unsigned kDefaultGrid = 2;  // lesson.json's launch: what the runner passes when no
                                       // grid was asked for, so each variant sizes its own
 
@@ -387,21 +360,6 @@ struct Options {
   long variant = 0, n = 8192, data = 1;
 };
 
-// "tuned needs a multiple of 32 threads: got 48", or "" when the block suits the variant.
-std::string check_block(const Variant& v, unsigned block) {
-  const std::string id = v.id;
-  if (block < v.min_block || block > 1024)
-    return id + " needs a block of " + std::to_string(v.min_block) + " to 1024 threads: got " +
-           std::to_string(block);
-  if (v.power_of_two_block && (block & (block - 1)) != 0)
-    return id + " halves the block each round, so it needs a power-of-two block: got " +
-           std::to_string(block);
-  if (block % 32 != 0)
-    return id + " works in whole warps: the block must be a multiple of 32, got " +
-           std::to_string(block);
-  return "";
-}
-
 bool chosen(const Options& o, int k) { return o.variant == 0 || o.variant == k + 1; }
 
 // Empty when the arguments are good, else what is wrong.
@@ -420,97 +378,30 @@ std::string parse(int argc, char** argv, Options& o) {
            ", grid " + dims_text(grid);
   for (int k = 0; k < kVariantCount; ++k)
     if (chosen(o, k))
-      if (const std::string bad = check_block(kVariants[k], block[0]); !bad.empty()) return bad;
+      if (const std::string bad = reduction::check_block(kVariants[k], block[0]); !bad.empty())
+        return bad;
   if (grid[0] > 65536)
     return "the grid-stride kernels take at most 65536 blocks here: got " +
            std::to_string(grid[0]);
   return "";
 }
 
-// [SECTION] The program: inputs and the rounding bound
+// [SECTION] The program: launches and checks
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+using reduction::SumCheck;
 
-// n uniform floats in [0, 1), each of 24 random bits, so every one is exact in a float.
-std::vector<float> random_input(size_t n, uint64_t seed) {
-  std::vector<float> v(n);
-  uint64_t state = seed * 0x2545F4914F6CDD1Dull + 1;
-  for (float& x : v) x = float(splitmix64(state) >> 40) * 0x1p-24f;
-  return v;
-}
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
-uint64_t log2_ceil(uint64_t v) {
-  uint64_t bits = 0;
-  while (v > 1 && (uint64_t(1) << bits) < v) ++bits;
-  return bits;
-}
-
-// The longest chain of float additions any one element goes through in variant k (tree rounds,
-// grid-stride steps, atomics into the total): the rounding error grows with it.
-uint64_t addition_depth(int k, uint64_t n, uint64_t grid, uint64_t block) {
-  const uint64_t tree = log2_ceil(block);                 // rounds of a block tree
-  const uint64_t per_thread = ceil_div(n, grid * block);  // grid-stride steps of one thread
-  const uint64_t warp_trees = 2 * 5;                      // cg::reduce in a warp, then over warps
-  switch (k) {
-    case 0: case 1: case 4: case 5:
-      return tree + grid;  // atomics add block sums in sequence
-    case 6: case 7:
-      return 1 + tree + grid;
-    case 2: case 8:
-      return per_thread + tree + grid;
-    case 3:
-      return per_thread + tree + ceil_div(grid, 32) + 5;
-    case 9:
-      return per_thread + warp_trees + grid;
-    case 10:
-      return ceil_div(per_thread, 4) + 3 + warp_trees + grid;
-    default:
-      // Accumulator chain and tail, float4 halves, the kUnroll accumulators, the block, then the
-      // last block's loop over the partial sums and its block sum.
-      return ceil_div(per_thread, 4) + 1 + 2 + kUnroll + warp_trees + ceil_div(grid, block) +
-             warp_trees;
-  }
-}
-
-// A float sum against the double-precision sum: |sum - exact| <= gamma(depth) * sum |x|, with
-// gamma(d) = d u / (1 - d u) and u = 2^-24, the worst case of recursive summation.
-struct SumCheck {
-  double got = 0, reference = 0, error = 0, bound = 0;
-  uint64_t depth = 0;
-  bool pass = false;
-};
-SumCheck check_sum(double got, double exact, double abs_sum, uint64_t depth) {
-  SumCheck c;
-  c.got = got;
-  c.reference = exact;
-  c.depth = depth;
-  c.error = std::fabs(got - exact);
-  const double du = double(depth) * std::ldexp(1.0, -24);
-  c.bound = du >= 1 ? INFINITY : du / (1 - du) * abs_sum;
-  c.pass = std::isfinite(got) && c.error <= c.bound;
-  return c;
-}
 std::string expectation(const SumCheck& c) {
   return "|sum - " + format_float(c.reference, 12) + "| <= " + format_float(c.bound, 3) +
          " (rounding over " + std::to_string(c.depth) + " chained additions)";
 }
 std::string describe(const SumCheck& c) {
-  const double relative = c.reference != 0 ? c.error / std::fabs(c.reference) : c.error;
   return format_float(c.got, 9) + " (off by " + format_float(c.error, 3) + ", " +
-         format_float(relative, 3) + " relative)";
+         format_float(c.relative_error(), 3) + " relative)";
 }
 
 std::string error_words(cudaError_t e) {
   return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
 }
-
-// [SECTION] The program: launches and checks
 
 // Every block of variant k's kernel that fits on the device at once: one full wave.
 unsigned long resident_blocks(int k, unsigned block) {
@@ -528,9 +419,9 @@ unsigned long resident_blocks(int k, unsigned block) {
 unsigned grid_of(int k, const Options& o) {
   const Variant& v = kVariants[k];
   const unsigned block = o.launch.block[0];
-  const uint64_t needed = ceil_div(uint64_t(o.n), uint64_t(v.per_thread) * block);
+  const uint64_t needed = reduction::ceil_div(uint64_t(o.n), uint64_t(v.per_thread) * block);
   uint64_t blocks = needed;
-  if (v.grid_rule == kGridStride)
+  if (v.grid_rule == reduction::kGridStride)
     blocks = o.launch.grid[0] != kDefaultGrid
                  ? o.launch.grid[0]
                  : std::min<uint64_t>(resident_blocks(k, block), needed);
@@ -610,7 +501,7 @@ cudaError_t cub_sum(const Buffers& b, float& sum) {
 int run(const Options& o) {
   const size_t n = size_t(o.n);
   const unsigned block = o.launch.block[0];
-  const std::vector<float> input = random_input(n, uint64_t(o.data));
+  const std::vector<float> input = reduction::random_input(n, uint64_t(o.data));
   double exact = 0, abs_sum = 0;
   for (float x : input) {
     exact += x;
@@ -644,7 +535,8 @@ int run(const Options& o) {
       if (first_failure.empty()) first_failure = std::string(v.id) + ": " + error_words(e);
       continue;
     }
-    const SumCheck c = check_sum(sum, exact, abs_sum, addition_depth(runs[r], n, grids[r], block));
+    const uint64_t depth = reduction::addition_depth(runs[r], n, grids[r], block);
+    const SumCheck c = reduction::check_sum(sum, exact, abs_sum, depth);
     lesson_check(c.pass, std::string(v.title) + ": sum within rounding of the exact sum",
                  expectation(c), describe(c), failed);
     lesson_result(v.id, format_float(sum) + "  (grid " + std::to_string(grids[r]) + " x " +
@@ -657,8 +549,9 @@ int run(const Options& o) {
     cudaGetDeviceProperties(&prop, 0);
     float sum = 0;
     const cudaError_t e = cub_sum(b, sum);
-    const uint64_t depth = ceil_div(n, uint64_t(std::max(prop.multiProcessorCount, 1)) * 128) + 256;
-    const SumCheck c = check_sum(e == cudaSuccess ? sum : 0.0, exact, abs_sum, depth);
+    const SumCheck c =
+        reduction::check_sum(e == cudaSuccess ? sum : 0.0, exact, abs_sum,
+                             reduction::cub_addition_depth(n, prop.multiProcessorCount));
     lesson_check(e == cudaSuccess && c.pass,
                  "cub::DeviceReduce::Sum: sum within rounding of the exact sum", expectation(c),
                  e == cudaSuccess ? describe(c) : error_words(e), failed);

@@ -79,10 +79,9 @@ Result<float> run_variant(const VariantInfo& v, Executor& exec, const LaunchConf
 // [SECTION] Accuracy
 
 // The longest chain of float additions any one element goes through in this variant (tree
-// rounds, grid-stride steps, atomics into the total). Rounding error grows with it.
+// rounds, grid-stride steps, atomics into the total), as reduction_variants.h counts it. Rounding
+// error grows with it; cub::DeviceReduce::Sum's is reduction::cub_addition_depth.
 uint64_t addition_depth(const VariantInfo& v, uint64_t n, const LaunchConfig& config);
-// cub::DeviceReduce::Sum's depth, assuming its first pass runs at least one 128-thread block per
-// SM (it runs several), each thread adding its items in sequence, then trees.
-uint64_t cub_addition_depth(uint64_t n, int sm_count);
+using reduction::cub_addition_depth;
 
 }  // namespace coop::lessons::reduction_performance
