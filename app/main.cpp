@@ -2,8 +2,10 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/bench/reduce/bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/lesson_program.hpp"
+#include "lessons/program_lesson.hpp"
 
 namespace {
 
@@ -95,5 +97,6 @@ int run_cli(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   coop::app::install_lesson_runner();
+  coop::lessons::set_benchmark_summary(&coop::lessons::reduction_performance::shipped_summary);
   return run_cli(argc, argv);
 }

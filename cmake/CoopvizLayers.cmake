@@ -65,7 +65,8 @@ set(coopviz_device_libraries coopviz_trace coopviz_occupancy coopviz_launch coop
     coopviz_byo_gpu_runtime)
 set(coopviz_visual_libraries coopviz_timeline coopviz_occupancy_panel coopviz_occupancy_view
     coopviz_visual)
-set(coopviz_app_libraries coopviz_app_core coopviz_program coopviz_questions coopviz_gui)
+set(coopviz_app_libraries coopviz_app_core coopviz_program coopviz_questions coopviz_gui
+    coopviz_reduce_bench)
 
 coopviz_forbid_links(
   RULE "the device libraries use nothing above them (lessons, visual, app)"

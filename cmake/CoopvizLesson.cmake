@@ -112,13 +112,41 @@ function(coopviz_kernel_bindings out_dir out_target dir)
 endfunction()
 
 function(coopviz_kernels target dir name)
+  coopviz_bind_kernel_file(${target} ${dir} ${dir}/${name}.cuh)
+endfunction()
+
+# coopviz_program_kernels(target program name FIRST first END end): the kernels of the ordinary
+#   CUDA program `program`, bound as coopviz_kernels binds a kernel file, for C++ code that launches
+#   them itself (the reduction benchmark times the reduction-performance program's kernels so).
+#   They are the program's lines from "// [SECTION] <first>" up to "// [SECTION] <end>", which
+#   CoopvizProgramKernels.cmake wraps as the kernel file <name>.cuh beside the generated bindings;
+#   the bindings' folder is the program's, so code includes "<its folder>/kernels.hpp".
+function(coopviz_program_kernels target program name)
+  cmake_parse_arguments(ARG "" "FIRST;END" "" ${ARGN})
+  get_filename_component(dir ${program} DIRECTORY)
+  get_filename_component(folder ${dir} NAME)
+  coopviz_kernel_bindings(gen bind_target ${dir})
+  add_custom_command(
+    OUTPUT ${gen}/${name}.cuh
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=${program} -DOUT=${gen}/${name}.cuh -DNAMESPACE=${folder}
+            "-DFIRST=${ARG_FIRST}" "-DEND=${ARG_END}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/CoopvizProgramKernels.cmake
+    DEPENDS ${program} ${PROJECT_SOURCE_DIR}/cmake/CoopvizProgramKernels.cmake
+    COMMENT "The kernel sections of ${program}")
+  coopviz_bind_kernel_file(${target} ${dir} ${gen}/${name}.cuh)
+endfunction()
+
+# coopviz_bind_kernel_file(target dir file): the bindings of kernel file `file` (see
+# coopviz_kernels), generated for kernel folder `dir` and compiled into `target`.
+function(coopviz_bind_kernel_file target dir file)
   file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${dir})
+  get_filename_component(name ${file} NAME_WE)
   coopviz_kernel_bindings(gen bind_target ${dir})
   set(outputs ${gen}/kernels.hpp ${gen}/kernels.cu ${gen}/kernels_emu.cpp ${gen}/${name}.emu.cuh)
   add_custom_command(
     OUTPUT ${outputs}
-    COMMAND coopviz_lower kernels ${dir}/${name}.cuh ${folder} ${gen}
-    DEPENDS coopviz_lower ${dir}/${name}.cuh
+    COMMAND coopviz_lower kernels ${file} ${folder} ${gen}
+    DEPENDS coopviz_lower ${file}
     COMMENT "Kernel bindings of ${folder}/${name}.cuh, and the file lowered for the emulator")
   # One target owns the generation, so that the targets compiling the files (the library and a
   # lesson's PTX for the resource report) never run it twice at once.

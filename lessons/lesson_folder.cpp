@@ -216,7 +216,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (Status s = f.only(j, "",
                         {"id", "order", "title", "level", "concepts", "launch", "rules", "params",
                          "gpu", "traces_comparable", "incomparable_kernels", "records_memory",
-                         "shown_stores", "shown_loads", "trace_threads_max", "trace_launches"});
+                         "shown_stores", "shown_loads", "trace_threads_max", "trace_launches",
+                         "benchmark_tab"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -239,6 +240,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (trace_launches != "all" && trace_launches != "first")
     return f.wrong("trace_launches",
                    "must be \"all\" or \"first\": got \"" + trace_launches + "\"");
+  COOP_TAKE(benchmark_tab, f.flag(j, "benchmark_tab", "", false));
   l.id = id;
   l.order = int(order);
   l.title = title;
@@ -255,6 +257,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.shown = {shown_stores, shown_loads};
   l.trace_threads_max = uint64_t(trace_threads);
   l.trace_launches = trace_launches;
+  l.benchmark_tab = benchmark_tab;
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;
   if (!gpu.is_object()) return f.wrong("gpu", "must be an object");

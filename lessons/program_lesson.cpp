@@ -214,6 +214,11 @@ ProgramLessonRunner& runner() {
   return r;
 }
 
+BenchmarkSummary& benchmark_summary() {
+  static BenchmarkSummary s = nullptr;
+  return s;
+}
+
 }  // namespace
 
 std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
@@ -256,13 +261,17 @@ std::string read_program_report(std::string_view printed, LessonRun& run) {
 }
 
 void set_program_lesson_runner(ProgramLessonRunner run) { runner() = run; }
+void set_benchmark_summary(BenchmarkSummary summary) { benchmark_summary() = summary; }
 
 Status run_program_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request,
                           LessonRun& out) {
   if (!runner())
     return Status::error("lesson " + lesson.id + " is a CUDA program (" + lesson.program +
                          "), which this build of coopviz cannot run");
-  return runner()(lesson, exec, request, out);
+  Status s = runner()(lesson, exec, request, out);
+  if (s && lesson.benchmark_tab && benchmark_summary())
+    out.results.emplace_back(kBenchmarkResult, benchmark_summary()());
+  return s;
 }
 
 }  // namespace coop::lessons

@@ -47,4 +47,12 @@ void set_program_lesson_runner(ProgramLessonRunner run);
 Status run_program_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request,
                           LessonRun& out);
 
+// A lesson with the Benchmark tab (lesson.json's "benchmark_tab") ends its results with one line
+// about the benchmark results that ship with coopviz, which its program cannot read: the result
+// named kBenchmarkResult, which the runner adds from the summary the app sets here (the benchmark
+// lives above lessons, app/bench/reduce).
+inline constexpr const char* kBenchmarkResult = "last GPU benchmark";
+using BenchmarkSummary = std::string (*)();
+void set_benchmark_summary(BenchmarkSummary summary);
+
 }  // namespace coop::lessons

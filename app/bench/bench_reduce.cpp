@@ -1,15 +1,15 @@
 // coopviz bench reduce [--n N] [--block B] [--json] ...: every reduction variant checked, then
-// timed against the measured copy bandwidth and cub::DeviceReduce::Sum
-// (lessons/reduction_performance).
+// timed against the measured copy bandwidth and cub::DeviceReduce::Sum (app/bench/reduce: the
+// kernels of the reduction-performance lesson's program).
 #include <cstdio>
 #include <iostream>
 #include <string>
 
 #include "app/backend.hpp"
+#include "app/bench/reduce/bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/reduction_performance/bench.hpp"
 
 namespace coop::app {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "lessons/reduction_performance/bench.hpp"
+#include "app/bench/reduce/bench.hpp"
 
 namespace coop::app {
 

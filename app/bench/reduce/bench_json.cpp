@@ -6,8 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/bench/reduce/bench.hpp"
 #include "device/trace/user_file.hpp"
-#include "lessons/reduction_performance/bench.hpp"
+#include "lessons/lesson.hpp"
 
 extern const char coop_shipped_reduce_bench[];
 
@@ -243,6 +244,18 @@ Result<ReduceBenchReport> shipped_report() {
   if (r->backend != "gpu")
     return Status::error("assets/bench/reduce-last.json was not measured on a GPU");
   return r;
+}
+
+std::string shipped_summary() {
+  Result<ReduceBenchReport> r = shipped_report();
+  if (!r) return r.message();
+  const VariantResult* best = r->best_result();
+  std::string s = r->device + ", " + r->measured_at.substr(0, 10) + ", n = " + std::to_string(r->n);
+  if (best)
+    s += ": " + best->id + " " + format_float(best->gbs, 4) +
+         " GB/s = " + format_float(best->percent_of_copy, 3) + " % of copy, " +
+         format_float(best->ratio_to_cub, 3) + " x CUB";
+  return s;
 }
 
 }  // namespace coop::lessons::reduction_performance

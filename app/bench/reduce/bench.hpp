@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "app/bench/reduce/variants.hpp"
 #include "device/launch/executor.hpp"
-#include "lessons/reduction_performance/variants.hpp"
 
 namespace coop::lessons::reduction_performance {
 
@@ -133,5 +133,8 @@ Result<ReduceBenchReport> load_report(const std::string& path);
 // The last GPU results shipped with coopviz (assets/bench/reduce-last.json, built in), or why
 // there are none.
 Result<ReduceBenchReport> shipped_report();
+// One line about them, or why there are none: the "last GPU benchmark" result the runner adds to
+// a lesson with the Benchmark tab (lessons/program_lesson.hpp, set_benchmark_summary).
+std::string shipped_summary();
 
 }  // namespace coop::lessons::reduction_performance

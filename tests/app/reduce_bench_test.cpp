@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "lessons/reduction_performance/bench.hpp"
+#include "app/bench/reduce/bench.hpp"
 #include "tests/support.hpp"
 
 namespace coop::lessons::reduction_performance {

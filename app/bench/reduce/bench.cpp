@@ -5,14 +5,14 @@
 //   [SECTION] One variant
 //   [SECTION] run_reduce_bench
 //   [SECTION] Block-size sweep
-#include "lessons/reduction_performance/bench.hpp"
+#include "app/bench/reduce/bench.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
+#include "app/bench/reduce/gpu_reference.hpp"
 #include "device/occupancy/occupancy.hpp"
-#include "lessons/reduction_performance/gpu_reference.hpp"
 
 namespace coop::lessons::reduction_performance {
 namespace {

@@ -1,6 +1,8 @@
 // The reduction variants as data: which kernel, how its grid follows from n and the block size,
-// how to launch it, and how far its float sum may stray from the exact sum. The lesson, the
-// benchmark and the tests all go through this table, so a variant is described once.
+// how to launch it, and how far its float sum may stray from the exact sum. The benchmark and its
+// tests go through this table. The kernels are the reduction-performance lesson's, kept once in
+// its program (lessons/reduction_performance/reduction_performance.cu) and bound from its kernel
+// sections at build time (lessons/CMakeLists.txt), so the benchmark times what the lesson shows.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "app/bench/reduce/accuracy.hpp"
 #include "device/launch/executor.hpp"
-#include "lessons/reduction_performance/accuracy.hpp"
 
 namespace coop::lessons::reduction_performance {
 
@@ -77,10 +79,9 @@ Result<float> run_variant(const VariantInfo& v, Executor& exec, const LaunchConf
 // [SECTION] Accuracy
 
 // The longest chain of float additions any one element goes through in this variant (tree
-// rounds, grid-stride steps, atomics into the total). Rounding error grows with it.
+// rounds, grid-stride steps, atomics into the total), as reduction_variants.h counts it. Rounding
+// error grows with it; cub::DeviceReduce::Sum's is reduction::cub_addition_depth.
 uint64_t addition_depth(const VariantInfo& v, uint64_t n, const LaunchConfig& config);
-// cub::DeviceReduce::Sum's depth, assuming its first pass runs at least one 128-thread block per
-// SM (it runs several), each thread adding its items in sequence, then trees.
-uint64_t cub_addition_depth(uint64_t n, int sm_count);
+using reduction::cub_addition_depth;
 
 }  // namespace coop::lessons::reduction_performance

@@ -1,22 +1,41 @@
-// Reduction performance: one sum, written twelve ways. The seed's four kernels come first, then
-// the classic progression one idea at a time, then a kernel tuned for Hopper's memory system.
-// Every kernel adds input[0..n) into *total; bench and lesson compare them with cub::DeviceReduce.
+// The reduction-performance lesson as an ordinary CUDA program (`coopviz run lessons/
+// reduction_performance/reduction_performance.cu`, or nvcc): one sum, written twelve ways. The
+// seed's four kernels come first, then the classic progression one idea at a time, then a kernel
+// tuned for Hopper's memory system. Every kernel adds input[0..n) into *total; the program runs
+// the chosen ones on n random floats (splitmix64 from --data) and checks each sum against the
+// exact sum within the rounding its chain of additions allows (reduction_variants.h: the variants,
+// the input and the bound, shared with the benchmark); on a GPU also
+// cub::DeviceReduce::Sum. Timing at large n is `coopviz bench reduce`'s job: it times these
+// kernels, which its build takes from the sections below up to "The program" (app/bench/reduce).
+//   arguments: --backend=emulator|gpu --grid=G --block=B --variant=K --n=N --data=SEED
 //
 // Index
 //   [SECTION] Building blocks: trees, shuffles, cg::reduce
 //   [SECTION] The seed's kernels
 //   [SECTION] The classic progression
 //   [SECTION] Tuned for bandwidth
-#pragma once
-#include "device/coop/kernel_api.hpp"
+//   [SECTION] The program: variants and arguments
+//   [SECTION] The program: launches and checks
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cub/cub.cuh>
 
-namespace coop::lessons::reduction_performance {
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lesson_protocol.h"
+#include "reduction_variants.h"
+
+namespace cg = cooperative_groups;
+
+// [SECTION] Building blocks: trees, shuffles, cg::reduce
 
 constexpr int kMaxBlock = 1024;
 constexpr int kMaxWarps = kMaxBlock / 32;
 constexpr int kUnroll = 4;  // independent 16-byte loads each thread keeps in flight (tuned kernel)
-
-// [SECTION] Building blocks: trees, shuffles, cg::reduce
 
 // The seed's block tree: each round the lower half adds its partner's value from the upper half.
 // Its loop bound, blockDim.x / 2, is only right when the group is the whole block.
@@ -309,4 +328,241 @@ __global__ void tuned(const float* __restrict__ input, size_t n, float* partials
   }
 }
 
-}  // namespace coop::lessons::reduction_performance
+// [SECTION] The program: variants and arguments
+
+using reduction::kVariantCount;
+using reduction::kVariants;
+using reduction::Variant;
+constexpr unsigned kDefaultGrid = 2;  // lesson.json's launch: what the runner passes when no
+                                      // grid was asked for, so each variant sizes its own
+
+// Calls f with variant k's kernel (they differ in their parameters).
+template <class F>
+auto with_kernel(int k, F f) {
+  switch (k) {
+    case 0: return f(seed_atomic);
+    case 1: return f(seed_group);
+    case 2: return f(seed_grid_sync);
+    case 3: return f(seed_tile32);
+    case 4: return f(interleaved_divergent);
+    case 5: return f(sequential);
+    case 6: return f(first_add);
+    case 7: return f(last_warp_shuffles);
+    case 8: return f(grid_stride);
+    case 9: return f(tile_reduce);
+    case 10: return f(vector_loads);
+    default: return f(tuned);
+  }
+}
+
+struct Options {
+  LessonLaunch launch;
+  long variant = 0, n = 8192, data = 1;
+};
+
+bool chosen(const Options& o, int k) { return o.variant == 0 || o.variant == k + 1; }
+
+// Empty when the arguments are good, else what is wrong.
+std::string parse(int argc, char** argv, Options& o) {
+  o.launch.grid[0] = kDefaultGrid;
+  o.launch.block[0] = 128;
+  const std::string error =
+      parse_lesson_arguments(argc, argv, o.launch,
+                             {{"variant", 0, kVariantCount, &o.variant},
+                              {"n", 1, 1 << 20, &o.n},
+                              {"data", 0, 1 << 30, &o.data}});
+  if (!error.empty()) return error;
+  const unsigned *grid = o.launch.grid, *block = o.launch.block;
+  if (block[1] != 1 || block[2] != 1 || grid[1] != 1 || grid[2] != 1)
+    return "reduction-performance uses 1D blocks and grids: got block " + dims_text(block) +
+           ", grid " + dims_text(grid);
+  for (int k = 0; k < kVariantCount; ++k)
+    if (chosen(o, k))
+      if (const std::string bad = reduction::check_block(kVariants[k], block[0]); !bad.empty())
+        return bad;
+  if (grid[0] > 65536)
+    return "the grid-stride kernels take at most 65536 blocks here: got " +
+           std::to_string(grid[0]);
+  return "";
+}
+
+// [SECTION] The program: launches and checks
+
+using reduction::SumCheck;
+
+std::string expectation(const SumCheck& c) {
+  return "|sum - " + format_float(c.reference, 12) + "| <= " + format_float(c.bound, 3) +
+         " (rounding over " + std::to_string(c.depth) + " chained additions)";
+}
+std::string describe(const SumCheck& c) {
+  return format_float(c.got, 9) + " (off by " + format_float(c.error, 3) + ", " +
+         format_float(c.relative_error(), 3) + " relative)";
+}
+
+std::string error_words(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+}
+
+// Every block of variant k's kernel that fits on the device at once: one full wave.
+unsigned long resident_blocks(int k, unsigned block) {
+  cudaDeviceProp prop;
+  int per_sm = 0;
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return 0;
+  with_kernel(k, [&](auto kernel) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(block), 0);
+  });
+  return (unsigned long)per_sm * prop.multiProcessorCount;
+}
+
+// Variant k's grid for n elements: grid-stride kernels take the grid asked for, else one full
+// wave (no more than the work needs); the others need one thread per element (or per few).
+unsigned grid_of(int k, const Options& o) {
+  const Variant& v = kVariants[k];
+  const unsigned block = o.launch.block[0];
+  const uint64_t needed = reduction::ceil_div(uint64_t(o.n), uint64_t(v.per_thread) * block);
+  uint64_t blocks = needed;
+  if (v.grid_rule == reduction::kGridStride)
+    blocks = o.launch.grid[0] != kDefaultGrid
+                 ? o.launch.grid[0]
+                 : std::min<uint64_t>(resident_blocks(k, block), needed);
+  return unsigned(blocks == 0 ? 1 : blocks);
+}
+
+struct Buffers {
+  float* input = nullptr;
+  float* partials = nullptr;         // one float per block of the largest grid
+  unsigned* blocks_done = nullptr;   // the tuned kernel's ticket counter, 0 between launches
+  float* total = nullptr;
+  size_t n = 0;
+  Buffers(const std::vector<float>& values, size_t max_grid) : n(values.size()) {
+    cudaMalloc(&input, n * sizeof(float));
+    cudaMalloc(&partials, max_grid * sizeof(float));
+    cudaMalloc(&blocks_done, sizeof(unsigned));
+    cudaMalloc(&total, sizeof(float));
+    cudaMemset(blocks_done, 0, sizeof(unsigned));
+    cudaMemcpy(input, values.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  }
+  ~Buffers() {
+    cudaFree(input);
+    cudaFree(partials);
+    cudaFree(blocks_done);
+    cudaFree(total);
+  }
+};
+
+// Launches variant k and reads back its sum. The kernels that add into *total with atomics get
+// it zeroed first; the cooperative seeds are launched cooperatively.
+cudaError_t run_variant(int k, unsigned grid, unsigned block, Buffers& b, float& sum) {
+  const float* in = b.input;
+  size_t n = b.n;
+  cudaError_t e = cudaSuccess;
+  void* args[] = {&in, &n, &b.partials, &b.total};
+  if (k == 2) {
+    e = cudaLaunchCooperativeKernel((void*)seed_grid_sync, dim3(grid), dim3(block), args, 0, 0);
+  } else if (k == 3) {
+    e = cudaLaunchCooperativeKernel((void*)seed_tile32, dim3(grid), dim3(block), args, 0, 0);
+  } else if (k == 11) {
+    tuned<<<grid, block>>>(in, n, b.partials, b.blocks_done, b.total);
+    e = cudaGetLastError();
+  } else {
+    cudaMemset(b.total, 0, sizeof(float));
+    float* total = b.total;
+    switch (k) {
+      case 0: seed_atomic<<<grid, block>>>(in, n, total); break;
+      case 1: seed_group<<<grid, block>>>(in, n, total); break;
+      case 4: interleaved_divergent<<<grid, block>>>(in, n, total); break;
+      case 5: sequential<<<grid, block>>>(in, n, total); break;
+      case 6: first_add<<<grid, block>>>(in, n, total); break;
+      case 7: last_warp_shuffles<<<grid, block>>>(in, n, total); break;
+      case 8: grid_stride<<<grid, block>>>(in, n, total); break;
+      case 9: tile_reduce<<<grid, block>>>(in, n, total); break;
+      default: vector_loads<<<grid, block>>>(in, n, total); break;
+    }
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaMemcpy(&sum, b.total, sizeof sum, cudaMemcpyDeviceToHost);
+  return e;
+}
+
+// cub::DeviceReduce::Sum of the same input (32-bit item counts, as most programs call it).
+cudaError_t cub_sum(const Buffers& b, float& sum) {
+  size_t bytes = 0;
+  cudaError_t e = cub::DeviceReduce::Sum(nullptr, bytes, b.input, b.total, int(b.n));
+  void* scratch = nullptr;
+  if (e == cudaSuccess) e = cudaMalloc(&scratch, bytes);
+  if (e == cudaSuccess) e = cudaMemset(b.total, 0xff, sizeof(float));  // NaN until written
+  if (e == cudaSuccess) e = cub::DeviceReduce::Sum(scratch, bytes, b.input, b.total, int(b.n));
+  if (e == cudaSuccess) e = cudaMemcpy(&sum, b.total, sizeof sum, cudaMemcpyDeviceToHost);
+  cudaFree(scratch);
+  return e;
+}
+
+int run(const Options& o) {
+  const size_t n = size_t(o.n);
+  const unsigned block = o.launch.block[0];
+  const std::vector<float> input = reduction::random_input(n, uint64_t(o.data));
+  double exact = 0, abs_sum = 0;
+  for (float x : input) {
+    exact += x;
+    abs_sum += std::fabs(x);
+  }
+
+  // Grids first: the partial-sum buffer must hold the largest.
+  std::vector<int> runs;
+  std::vector<unsigned> grids;
+  size_t max_grid = 1;
+  for (int k = 0; k < kVariantCount; ++k) {
+    if (!chosen(o, k)) continue;
+    const unsigned grid = grid_of(k, o);
+    if (o.launch.grid[0] != kDefaultGrid && grid != o.launch.grid[0])
+      return lesson_error(std::string(kVariants[k].id) + " sizes its grid from n and the block (" +
+                          std::to_string(grid) + " blocks for n = " + std::to_string(n) +
+                          "): a grid of its own cannot apply; change n or the block instead");
+    max_grid = std::max<size_t>(max_grid, grid);
+    runs.push_back(k);
+    grids.push_back(grid);
+  }
+  Buffers b(input, max_grid);
+
+  bool failed = false;
+  std::string first_failure;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const Variant& v = kVariants[runs[r]];
+    float sum = 0;
+    if (cudaError_t e = run_variant(runs[r], grids[r], block, b, sum); e != cudaSuccess) {
+      lesson_check(false, v.title, "a sum", "launch failed: " + error_words(e), failed);
+      if (first_failure.empty()) first_failure = std::string(v.id) + ": " + error_words(e);
+      continue;
+    }
+    const uint64_t depth = reduction::addition_depth(runs[r], n, grids[r], block);
+    const SumCheck c = reduction::check_sum(sum, exact, abs_sum, depth);
+    lesson_check(c.pass, std::string(v.title) + ": sum within rounding of the exact sum",
+                 expectation(c), describe(c), failed);
+    lesson_result(v.id, format_float(sum) + "  (grid " + std::to_string(grids[r]) + " x " +
+                            std::to_string(block) + ", " +
+                            (v.cooperative ? "cooperative" : "normal") + ")");
+  }
+  // The library reference, on a GPU: the emulator's CUB adds on the host, nothing to measure.
+  if (o.launch.gpu) {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    float sum = 0;
+    const cudaError_t e = cub_sum(b, sum);
+    const SumCheck c =
+        reduction::check_sum(e == cudaSuccess ? sum : 0.0, exact, abs_sum,
+                             reduction::cub_addition_depth(n, prop.multiProcessorCount));
+    lesson_check(e == cudaSuccess && c.pass,
+                 "cub::DeviceReduce::Sum: sum within rounding of the exact sum", expectation(c),
+                 e == cudaSuccess ? describe(c) : error_words(e), failed);
+  }
+  lesson_result("exact sum", format_float(exact, 12));
+  if (!first_failure.empty()) return lesson_error(first_failure);
+  return failed ? 1 : 0;
+}
+
+int main(int argc, char** argv) {
+  Options o;
+  if (const std::string error = parse(argc, argv, o); !error.empty()) return lesson_error(error);
+  return run(o);
+}

@@ -1,7 +1,6 @@
-#include "lessons/reduction_performance/variants.hpp"
+#include "app/bench/reduce/variants.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "lessons/reduction_performance/kernels.hpp"
 
@@ -13,6 +12,7 @@ using AtomicKernel = decltype(Kernels::seed_atomic);
 
 // [SECTION] The table
 
+// In reduction::kVariants' order, so a Kind is also the variant's index there.
 enum class Kind {
   SeedAtomic,
   SeedGroup,
@@ -33,59 +33,26 @@ struct Entry {
   VariantInfo info;
 };
 
+Family family_of(reduction::Family f) {
+  return f == reduction::kSeed ? Family::Seed : f == reduction::kTuned ? Family::Tuned
+                                                                        : Family::Progression;
+}
+
+// The lesson program's table (reduction_variants.h) as the benchmark describes a variant.
 const std::vector<Entry>& entries() {
-  using F = Family;
-  using G = GridRule;
-  constexpr LaunchMode N = LaunchMode::Normal, C = LaunchMode::Cooperative;
-  static const std::vector<Entry> table = {
-      {Kind::SeedAtomic,
-       {"seed-atomic", "Seed 1: block tree + atomicAdd",
-        "one element per thread, a shared-memory tree per block, one atomicAdd per block", F::Seed,
-        N, G::PerElement, 1, 64, true}},
-      {Kind::SeedGroup,
-       {"seed-group", "Seed 2: the tree over a thread_group",
-        "the same tree written once for any cg::thread_group, here the block", F::Seed, N,
-        G::PerElement, 1, 64, true}},
-      {Kind::SeedGridSync,
-       {"seed-grid-sync", "Seed 3: cooperative launch, grid.sync()",
-        "block partial sums, grid.sync(), then one thread adds them", F::Seed, C, G::GridStride, 1,
-        64, true}},
-      {Kind::SeedTile32,
-       {"seed-tile32", "Seed 4: grid.sync(), then a 32-thread tile",
-        "as seed 3, but a 32-thread tile adds the partial sums with the group tree", F::Seed, C,
-        G::GridStride, 1, 64, true}},
-      {Kind::Interleaved,
-       {"interleaved", "1. Interleaved addressing",
-        "tid % (2s) == 0 picks the adders: divergent warps and a slow modulo", F::Progression, N,
-        G::PerElement, 1, 64, true}},
-      {Kind::Sequential,
-       {"sequential", "2. Sequential addressing",
-        "the first s threads add: whole warps work or skip, no bank conflicts", F::Progression, N,
-        G::PerElement, 1, 64, true}},
-      {Kind::FirstAdd,
-       {"first-add", "3. First add during load",
-        "each thread loads two elements and adds them: half the blocks", F::Progression, N,
-        G::PerElement, 2, 64, true}},
-      {Kind::LastWarp,
-       {"last-warp", "4. Last warp with tile shuffles",
-        "the last 64 values are added by one warp in registers, without barriers", F::Progression,
-        N, G::PerElement, 2, 64, true}},
-      {Kind::GridStride,
-       {"grid-stride", "5. Several elements per thread",
-        "a grid of a few blocks per SM walks the array; the tree runs once per block",
-        F::Progression, N, G::GridStride, 1, 64, true}},
-      {Kind::TileReduce,
-       {"tile-reduce", "6. cg::reduce over 32-thread tiles",
-        "warp-level cg::reduce replaces the shared-memory tree: one barrier", F::Progression, N,
-        G::GridStride, 1, 32, false}},
-      {Kind::VectorLoads,
-       {"vector-loads", "7. float4 loads", "16-byte loads: four elements per load instruction",
-        F::Progression, N, G::GridStride, 4, 32, false}},
-      {Kind::Tuned,
-       {"tuned", "Tuned for bandwidth",
-        "four independent float4 loads in flight, last block adds the partial sums", F::Tuned, N,
-        G::GridStride, 4 * 4, 32, false}},
-  };
+  static const std::vector<Entry> table = [] {
+    std::vector<Entry> t;
+    for (int k = 0; k < reduction::kVariantCount; ++k) {
+      const reduction::Variant& v = reduction::kVariants[k];
+      t.push_back({Kind(k),
+                   {v.id, v.title, v.idea, family_of(v.family),
+                    v.cooperative ? LaunchMode::Cooperative : LaunchMode::Normal,
+                    v.grid_rule == reduction::kGridStride ? GridRule::GridStride
+                                                          : GridRule::PerElement,
+                    v.per_thread, v.min_block, v.power_of_two_block}});
+    }
+    return t;
+  }();
   return table;
 }
 
@@ -152,16 +119,6 @@ const AtomicKernel* atomic_kernel(Kind kind) {
   }
 }
 
-// kUnroll of reduction_performance.cuh; only the error bound uses it here.
-constexpr uint64_t kTunedAccumulators = 4;
-
-uint64_t ceil_div(uint64_t a, uint64_t b) {
-  return b == 0 ? 0 : (a + b - 1) / b;
-}
-uint64_t log2_ceil(uint64_t v) {
-  return v <= 1 ? 0 : uint64_t(std::bit_width(v - 1));
-}
-
 }  // namespace
 
 const char* to_string(Family family) {
@@ -219,18 +176,8 @@ Result<ReduceBuffers> make_buffers(Executor& exec, size_t n, size_t max_grid) {
 }
 
 Status check_block(const VariantInfo& v, uint32_t block) {
-  if (block < v.min_block || block > 1024)
-    return Status::error(v.id + " needs a block of " + std::to_string(v.min_block) +
-                         " to 1024 threads: got " + std::to_string(block));
-  if (v.power_of_two_block && (block & (block - 1)) != 0)
-    return Status::error(v.id +
-                         " halves the block each round, so it needs a power-of-two block: "
-                         "got " +
-                         std::to_string(block));
-  if (block % 32 != 0)
-    return Status::error(v.id + " works in whole warps: the block must be a multiple of 32, got " +
-                         std::to_string(block));
-  return {};
+  const std::string why = reduction::check_block(reduction::kVariants[int(entry_of(v).kind)], block);
+  return why.empty() ? Status{} : Status::error(why);
 }
 
 KernelResources variant_resources(const VariantInfo& v, Executor& exec) {
@@ -248,13 +195,13 @@ Result<LaunchConfig> variant_config(const VariantInfo& v, const DeviceProps& dev
   c.mode = v.mode;
   uint64_t blocks = 0;
   if (v.grid_rule == GridRule::PerElement) {
-    blocks = ceil_div(n, uint64_t(v.per_thread) * block);
+    blocks = reduction::ceil_div(n, uint64_t(v.per_thread) * block);
   } else if (grid != 0) {
     blocks = grid;
   } else {
     // One full wave: more blocks would only wait for a free SM, fewer would leave SMs idle.
     const uint64_t resident = max_cooperative_blocks(c, device, resources);
-    blocks = std::min(resident, ceil_div(n, uint64_t(v.per_thread) * block));
+    blocks = std::min(resident, reduction::ceil_div(n, uint64_t(v.per_thread) * block));
   }
   if (blocks == 0) blocks = 1;
   if (blocks > device.max_grid_dims.x)
@@ -306,40 +253,7 @@ Result<float> run_variant(const VariantInfo& v, Executor& exec, const LaunchConf
 // [SECTION] Accuracy
 
 uint64_t addition_depth(const VariantInfo& v, uint64_t n, const LaunchConfig& config) {
-  const uint64_t block = config.block.x, grid = config.grid.x;
-  const uint64_t tree = log2_ceil(block);                 // rounds of a block tree
-  const uint64_t per_thread = ceil_div(n, grid * block);  // grid-stride steps of one thread
-  const uint64_t warp_trees = 2 * 5;                      // cg::reduce in a warp, then over warps
-  switch (entry_of(v).kind) {
-    case Kind::SeedAtomic:
-    case Kind::SeedGroup:
-    case Kind::Interleaved:
-    case Kind::Sequential:
-      return tree + grid;  // atomics add block sums in sequence
-    case Kind::FirstAdd:
-    case Kind::LastWarp:
-      return 1 + tree + grid;
-    case Kind::SeedGridSync:
-      return per_thread + tree + grid;
-    case Kind::SeedTile32:
-      return per_thread + tree + ceil_div(grid, 32) + 5;
-    case Kind::GridStride:
-      return per_thread + tree + grid;
-    case Kind::TileReduce:
-      return per_thread + warp_trees + grid;
-    case Kind::VectorLoads:
-      return ceil_div(per_thread, 4) + 3 + warp_trees + grid;
-    case Kind::Tuned:
-      // Accumulator chain and tail, float4 halves, the kUnroll accumulators, the block, then the
-      // last block's loop over the partial sums and its block sum.
-      return ceil_div(per_thread, 4) + 1 + 2 + kTunedAccumulators + warp_trees +
-             ceil_div(grid, block) + warp_trees;
-  }
-  return n;
-}
-
-uint64_t cub_addition_depth(uint64_t n, int sm_count) {
-  return ceil_div(n, uint64_t(std::max(sm_count, 1)) * 128) + 256;
+  return reduction::addition_depth(int(entry_of(v).kind), n, config.grid.x, config.block.x);
 }
 
 }  // namespace coop::lessons::reduction_performance

@@ -1,5 +1,5 @@
 // cub::DeviceReduce::Sum and the device-to-device copy, timed with cudaEvents.
-#include "lessons/reduction_performance/gpu_reference.hpp"
+#include "app/bench/reduce/gpu_reference.hpp"
 
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
