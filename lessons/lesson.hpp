@@ -84,7 +84,8 @@ struct LessonDef {
   bool records_memory = false;
   // Plain stores and loads of the lesson's program into these buffers are recorded as traced ones
   // (lesson.json's "shown_stores" and "shown_loads"; device/launch/shown_accesses.hpp): how a
-  // program's steps point at a store that ordinary CUDA cannot mark.
+  // program's steps point at a store that ordinary CUDA cannot mark. With "records_blocks", its
+  // kernels' blocks record their start and finish for the Schedule view.
   ShownAccesses shown;
   // Nsight Compute's memory counters of the lesson's kernels measured on a GPU (the ncu.json that
   // `scripts/gpu-check.sh ncu` writes into the lesson folder, app/ncu_compare.hpp reads it); ""

@@ -216,8 +216,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (Status s = f.only(j, "",
                         {"id", "order", "title", "level", "concepts", "launch", "rules", "params",
                          "gpu", "traces_comparable", "incomparable_kernels", "records_memory",
-                         "shown_stores", "shown_loads", "trace_threads_max", "trace_launches",
-                         "benchmark_tab"});
+                         "records_blocks", "shown_stores", "shown_loads", "trace_threads_max",
+                         "trace_launches", "benchmark_tab"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -232,6 +232,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(comparable, f.flag(j, "traces_comparable", "", true));
   COOP_TAKE(incomparable, f.texts(j, "incomparable_kernels", ""));
   COOP_TAKE(records_memory, f.flag(j, "records_memory", "", false));
+  COOP_TAKE(records_blocks, f.flag(j, "records_blocks", "", false));
   COOP_TAKE(shown_stores, shown_buffers(f, j, "shown_stores"));
   COOP_TAKE(shown_loads, shown_buffers(f, j, "shown_loads"));
   COOP_TAKE(trace_threads, f.integer(j, "trace_threads_max", "", 0, 0, kMaxTracedThreads));
@@ -254,7 +255,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.traces_comparable = comparable;
   l.incomparable_kernels = incomparable;
   l.records_memory = records_memory;
-  l.shown = {shown_stores, shown_loads};
+  l.shown = {shown_stores, shown_loads, records_blocks};
   l.trace_threads_max = uint64_t(trace_threads);
   l.trace_launches = trace_launches;
   l.benchmark_tab = benchmark_tab;

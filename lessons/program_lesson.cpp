@@ -1,11 +1,13 @@
 #include "lessons/program_lesson.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <utility>
 
 #include "device/launch/launch_config.hpp"
+#include "device/occupancy/block_schedule.hpp"
 #include "device/trace/names.hpp"
 #include "lessons/lesson_checks.hpp"
 
@@ -209,6 +211,67 @@ bool read_trace_claim(std::string_view line, const LessonRun& run, Check& c) {
   return true;
 }
 
+// "[schedule] KERNEL: P blocks per SM on N SMs", then on the emulator one line per block,
+// "[schedule] KERNEL: block B on SM S from T0 to T1", of the schedule the program modelled
+// (where the emulator, which does not time blocks, shows the block scheduler's model).
+struct StatedSchedule {
+  std::string kernel;  // as launches_named reads it: "KERNEL" or "KERNEL launch K"
+  BlockSchedule schedule;
+  std::string unreadable;  // the first line that could not be read
+};
+
+bool read_schedule_line(std::string_view line, std::vector<StatedSchedule>& stated) {
+  if (!line.starts_with("[schedule] ")) return false;
+  const std::string_view rest = line.substr(11);
+  const size_t colon = rest.find(": ");
+  const std::string kernel(rest.substr(0, colon));
+  if (stated.empty() || stated.back().kernel != kernel) stated.push_back({kernel, {}, {}});
+  StatedSchedule& s = stated.back();
+  const std::string what(colon == std::string_view::npos ? "" : rest.substr(colon + 2));
+  unsigned block = 0, sm = 0, per_sm = 0, sms = 0;
+  double start = 0, end = 0;
+  char extra = 0;
+  if (std::sscanf(what.c_str(), "block %u on SM %u from %lf to %lf%c", &block, &sm, &start, &end,
+                  &extra) == 4 &&
+      start <= end) {
+    s.schedule.blocks.push_back({block, sm, start, end});
+    s.schedule.modelled = true;
+    s.schedule.unit = "work units";
+  } else if (std::sscanf(what.c_str(), "%u blocks per SM on %u SMs%c", &per_sm, &sms, &extra) ==
+             2) {
+    s.schedule.blocks_per_sm = int(per_sm);
+    s.schedule.sm_count = sms;
+  } else if (s.unreadable.empty()) {
+    s.unreadable = std::string(line);
+  }
+  return true;
+}
+
+// Each stated schedule, on the launches of its kernel: a modelled one (its blocks listed) placed
+// into their traces; a measured one's block records checked against its limit of blocks per SM.
+void settle_schedules(const std::vector<StatedSchedule>& stated, LessonRun& run) {
+  for (const StatedSchedule& s : stated) {
+    const Counted counted = launches_named(s.kernel, run);
+    if (!s.unreadable.empty() || !counted.missing.empty() || s.schedule.blocks_per_sm <= 0) {
+      run.checks.push_back(make_check(
+          "the schedule of " + s.kernel, "\"[schedule] KERNEL: P blocks per SM on N SMs\"",
+          !counted.missing.empty() ? counted.missing
+          : s.unreadable.empty()   ? std::string("no blocks per SM stated")
+                                   : "unreadable: " + s.unreadable,
+          false));
+      continue;
+    }
+    for (const Trace* t : counted.launches) {
+      if (s.schedule.blocks.empty()) {
+        run.checks.push_back(trace_schedule_within(*t, s.schedule.blocks_per_sm));
+        continue;
+      }
+      for (Trace& mine : run.launches)
+        if (&mine == t) apply_schedule_to_trace(s.schedule, mine);
+    }
+  }
+}
+
 ProgramLessonRunner& runner() {
   static ProgramLessonRunner r = nullptr;
   return r;
@@ -223,9 +286,15 @@ BenchmarkSummary& benchmark_summary() {
 
 std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
                                            Backend backend) {
-  std::vector<std::string> args = {
-      std::string("--backend=") + (backend == Backend::Gpu ? "gpu" : "emulator"),
-      "--grid=" + request.config.grid.str(), "--block=" + request.config.block.str()};
+  // A grid or block left as the lesson's default, which the user did not give, is left out: the
+  // program's own default stands (block-scheduling's grid is as many waves as it is asked for).
+  const LaunchConfig& given = request.config;
+  std::vector<std::string> args = {std::string("--backend=") +
+                                   (backend == Backend::Gpu ? "gpu" : "emulator")};
+  if (request.grid_given || !(given.grid == lesson.default_config.grid))
+    args.push_back("--grid=" + given.grid.str());
+  if (request.block_given || !(given.block == lesson.default_config.block))
+    args.push_back("--block=" + given.block.str());
   if (request.config.mode == LaunchMode::Cluster)
     args.push_back("--cluster=" + request.config.cluster.str());
   for (const ParamDef& p : lesson.params) {
@@ -238,6 +307,7 @@ std::vector<std::string> program_arguments(const LessonDef& lesson, const RunReq
 
 std::string read_program_report(std::string_view printed, LessonRun& run) {
   std::string other;
+  std::vector<StatedSchedule> schedules;
   size_t start = 0;
   while (start < printed.size()) {
     size_t end = printed.find('\n', start);
@@ -245,6 +315,7 @@ std::string read_program_report(std::string_view printed, LessonRun& run) {
     const std::string_view line = printed.substr(start, end - start);
     start = end + 1;
     std::pair<std::string, std::string> counted;
+    if (read_schedule_line(line, schedules)) continue;
     if (Check c; read_check(line, c) || read_trace_claim(line, run, c)) {
       run.checks.push_back(std::move(c));
     } else if (read_count(line, run, counted)) {
@@ -257,6 +328,7 @@ std::string read_program_report(std::string_view printed, LessonRun& run) {
       other.append(line).push_back('\n');
     }
   }
+  settle_schedules(schedules, run);
   return other;
 }
 

@@ -3,9 +3,11 @@
 // backend with the launch and the parameters as arguments, and reads back every launch's trace
 // and the checks the program printed.
 //
-// What a lesson program is told, always, in this order (lessons/README.md):
-//   --backend=emulator|gpu --grid=G --block=B [--cluster=C] --NAME=VALUE for every parameter
-// (G, B, C as "X", "X,Y" or "X,Y,Z"; --cluster only for a cluster launch). What it prints, one
+// What a lesson program is told, in this order (lessons/README.md):
+//   --backend=emulator|gpu [--grid=G] [--block=B] [--cluster=C] --NAME=VALUE for every parameter
+// (G, B, C as "X", "X,Y" or "X,Y,Z"; --grid and --block unless they are the lesson's default and
+// the user gave neither, where the program's own default stands; --cluster only for a cluster
+// launch). What it prints, one
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
 //   [result] NAME = VALUE
@@ -18,6 +20,12 @@
 // as traces name them: "atomic", "barrier of tile 4|32", "group_create of coalesced at rank 0".
 // A [count] line is a result whose value coopviz counts the same way. What a program can know of
 // its trace, it states; what is there, coopviz counts.
+//   [schedule] KERNEL: P blocks per SM on N SMs       (then, for a modelled schedule:)
+//   [schedule] KERNEL: block B on SM S from T0 to T1   (one line per block, in work units)
+// states the block schedule of a kernel whose blocks are recorded (lesson.json's
+// "records_blocks"): on the emulator, which does not time blocks, the program lists the schedule
+// it modelled and coopviz places the trace's blocks there; on a GPU it lists none, and coopviz
+// checks the measured block records against P.
 // It exits 0 when no check failed, 1 when one did, and 2 after one `error: ...` line on stderr
 // when it cannot run the launch or parameters it was given.
 #pragma once

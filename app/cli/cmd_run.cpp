@@ -39,6 +39,7 @@ struct RunOptions {
   std::string memory_limit, trace_memory;
   std::string trace_launches = "first";
   std::string show_stores, show_loads;  // a program file's (ShownAccesses)
+  bool record_blocks = false;            // a program file's block records (ShownAccesses)
 };
 
 // "512" (MiB) or "4G", from 16 MiB to 16 GiB, in bytes; `flag` names the option in the error.
@@ -234,6 +235,9 @@ void register_run(CLI::App& app, CliState& state) {
                   "commas, as its kernel code names them) as traced(...) stores, on either backend");
   cmd->add_option("--show-loads", o->show_loads,
                   "A program file: build its plain loads from these buffers as traced(...) loads");
+  cmd->add_flag("--record-blocks", o->record_blocks,
+                "A program file: each block of its kernels records its start and finish (SM, "
+                "time) as the kernel begins and returns, for the Schedule view, on either backend");
   cmd->add_flag("--untraced", o->untraced,
                 "Record no events (a GPU run for a profiler, whose counters would otherwise count "
                 "the recorder's own stores)");
@@ -287,6 +291,7 @@ void register_run(CLI::App& app, CliState& state) {
         if (!names) return void(state.exit_code = usage_error(names.message()));
         *list = std::move(*names);
       }
+      p.shown.blocks = o->record_blocks;
       if (!o->capacity.empty()) {
         auto cap = parse_count(o->capacity, "--trace-capacity", 0xffffffffull);
         if (!cap) return void(state.exit_code = usage_error(cap.message()));
@@ -308,10 +313,11 @@ void register_run(CLI::App& app, CliState& state) {
       return void(
           state.exit_code = usage_error(
               "--launch is for a program file (FILE.cu); a lesson takes --grid and --block"));
-    if (!o->show_stores.empty() || !o->show_loads.empty())
+    if (!o->show_stores.empty() || !o->show_loads.empty() || o->record_blocks)
       return void(state.exit_code = usage_error(
-                      "--show-stores and --show-loads are for a program file (FILE.cu): a "
-                      "lesson's kernels trace their shown accesses themselves"));
+                      "--show-stores, --show-loads and --record-blocks are for a program file "
+                      "(FILE.cu): a lesson's kernels trace their shown accesses and blocks "
+                      "themselves"));
     // A lesson traces what its steps show: every launch it makes.
     if (cmd->count("--trace-launches") || !o->trace_memory.empty())
       return void(state.exit_code = usage_error(
@@ -332,11 +338,13 @@ void register_run(CLI::App& app, CliState& state) {
       auto g = parse_dim3(o->grid, "--grid");
       if (!g) return void(state.exit_code = usage_error(g.message()));
       req.config.grid = *g;
+      req.grid_given = true;
     }
     if (!o->block.empty()) {
       auto b = parse_dim3(o->block, "--block");
       if (!b) return void(state.exit_code = usage_error(b.message()));
       req.config.block = *b;
+      req.block_given = true;
     }
     auto params = lessons::parse_params(*lesson, o->params);
     if (!params) return void(state.exit_code = usage_error(params.message()));

@@ -503,7 +503,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (front_end) stamp(dirs.front_end.string());
   else key.push_back("lowered line by line");
   key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
-                join_shown_buffers(o.shown.loads));
+                join_shown_buffers(o.shown.loads) + (o.shown.blocks ? "; block records" : ""));
   std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
   for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());

@@ -64,6 +64,7 @@ ProgramLowering::ProgramLowering(std::vector<std::string> clang_options,
   clang_options_.insert(clang_options_.begin(),
                         {"--show-stores=" + join_shown_buffers(shown.stores),
                          "--show-loads=" + join_shown_buffers(shown.loads)});
+  if (shown.blocks) clang_options_.insert(clang_options_.begin(), "--record-blocks");
 }
 
 Result<std::string> ProgramLowering::lower(const std::string& text, const std::string& path,
@@ -83,7 +84,8 @@ Result<std::string> ProgramLowering::lower(const std::string& text, const std::s
         note_ = fs::path(path).filename().string() +
                 " was lowered line by line, without the C++ front end: " +
                 edits.status().message() +
-                (shows_ ? " (so its plain loads and stores are not shown)" : "");
+                (shows_ ? " (so its shown loads and stores and its block records are not traced)"
+                        : "");
       edits = FrontEndEdits{};
     }
     // Named as the program names the file, not by the absolute path the tool was given.

@@ -21,6 +21,7 @@
 #include "device/byo/graphs.hpp"
 #ifdef __CUDACC__
 #include "device/gpu/module.cuh"
+#include "device/byo/block_record.hpp"
 // The kernel as this translation unit, which nvcc compiled with it, knows it.
 #define COOP_BYO_ENTRY(function) COOP_GPU_ENTRY(*(function))
 #else

@@ -42,6 +42,7 @@
 #include "device/emu/cg/warp_match_reduce.hpp"
 #include "device/emu/cg_emu.hpp"
 #include "device/emu/kernel_env.hpp"
+#include "device/byo/block_record.hpp"
 
 namespace coop {
 struct DeviceProps;

@@ -16,7 +16,12 @@ namespace coop {
 struct ShownAccesses {
   std::vector<std::string> stores;  // buffers whose plain stores are shown
   std::vector<std::string> loads;   // buffers whose plain loads are shown
-  bool empty() const { return stores.empty() && loads.empty(); }
+  // Each block's start and finish recorded as its kernel begins and returns, as
+  // record_block_start() and record_block_finish() record them (a lesson's "records_blocks",
+  // `coopviz run --record-blocks`): the bars of the Schedule view, from a program that writes
+  // none of it.
+  bool blocks = false;
+  bool empty() const { return stores.empty() && loads.empty() && !blocks; }
 };
 
 // At most this many names in each list (a program names a few; a command line is no list).

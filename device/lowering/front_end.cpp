@@ -47,11 +47,12 @@ Result<FrontEndEdits> read_front_end_output(const std::string& output) {
       FrontEndEdit e;
       std::string what;
       if (!(words >> what >> e.offset >> e.length) ||
-          (what != "launch" && what != "shared" && what != "shown"))
+          (what != "launch" && what != "shared" && what != "shown" && what != "blocks"))
         return Status::error("coopviz-frontend: unreadable edit: " + line);
       e.kind = what == "shared" ? EditKind::Shared
-               : what == "shown" ? EditKind::Shown
-                                 : EditKind::Launch;
+               : what == "shown"  ? EditKind::Shown
+               : what == "blocks" ? EditKind::BlockRecord
+                                  : EditKind::Launch;
       std::string rest;
       std::getline(words, rest);
       e.text = unescaped(rest.empty() ? rest : rest.substr(1));
@@ -81,6 +82,7 @@ Result<std::string> apply_front_end_edits(const std::string& text, const FrontEn
       case EditKind::Shared:
         return kind == SourceKind::Program;  // nvcc knows __shared__
       case EditKind::Shown:
+      case EditKind::BlockRecord:
         return kind == SourceKind::Program || kind == SourceKind::GpuProgram;  // kernel code
     }
     return false;

@@ -24,6 +24,7 @@ enum class EditKind {
   Launch,  // a launch or cudaLaunch* call: every kind
   Shared,  // a __shared__ declaration: the emulator's alone (nvcc knows __shared__)
   Shown,   // a shown access made traced(...): kernel code, the emulator's and nvcc's
+  BlockRecord,  // a kernel's block records (--record-blocks): kernel code, as Shown
 };
 
 struct FrontEndEdit {

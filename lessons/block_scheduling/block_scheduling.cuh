@@ -13,8 +13,8 @@ __device__ int work_of_block(unsigned block, int work) { return int(1 + block % 
 
 __global__ void timed_blocks(unsigned* block_sm, unsigned long long* block_start,
                              unsigned long long* block_end, uint32_t* sink, int work) {
-  cg::thread_block block = cg::this_thread_block();
   record_block_start();
+  cg::thread_block block = cg::this_thread_block();
   if (block.thread_rank() == 0) {
     block_sm[blockIdx.x] = this_sm_id();
     block_start[blockIdx.x] = global_timer_ns();
@@ -25,8 +25,8 @@ __global__ void timed_blocks(unsigned* block_sm, unsigned long long* block_start
   }
   block.sync();  // the whole block stays resident until thread 0 is done
   if (block.thread_rank() == 0) block_end[blockIdx.x] = global_timer_ns();
+  block.sync();  // and until its end is read: a warp that left would free its slot early
   record_block_finish();
-  block.sync();  // and until its finish is recorded: a warp that left would free its slot early
 }
 
 }  // namespace coop::lessons::block_scheduling

@@ -3,10 +3,12 @@
 // the CUDA runtime. coopviz finds it for every lesson program wherever the lesson's folder is;
 // plain nvcc needs `-I` its folder (share/coopviz/lessons/lesson_protocol), or a copy beside the
 // program.
-//   in:  --backend=emulator|gpu --grid=G --block=B [--cluster=C] --NAME=VALUE for every parameter
-//        (sizes "X", "X,Y" or "X,Y,Z"); with no arguments a program runs the lesson's defaults.
+//   in:  --backend=emulator|gpu [--grid=G] [--block=B] [--cluster=C] --NAME=VALUE for every
+//        parameter (sizes "X", "X,Y" or "X,Y,Z"; a grid or block left out is the program's own
+//        default); with no arguments a program runs the lesson's defaults.
 //   out: "[pass] NAME: expected E, got G", "[FAIL] ...", "[skip] NAME: expected E, got WHY",
-//        "[result] NAME = VALUE", "[trace] NAME: expected N KIND in KERNEL [launch K]"; an
+//        "[result] NAME = VALUE", "[trace] NAME: expected N KIND in KERNEL [launch K]",
+//        "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an
 //        argument or launch it cannot run is one line "error: ..." on stderr and exit status 2;
 //        otherwise 1 when a check failed, else 0.
 #pragma once
@@ -118,6 +120,13 @@ inline std::string count_of(size_t good, size_t all) {
 inline std::string format_float(double v, int digits = 9) {
   char buf[64];
   snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+// printf("%.*f"): `digits` decimals, as lessons print times and ratios.
+inline std::string format_fixed(double v, int digits) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 

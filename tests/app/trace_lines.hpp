@@ -1,7 +1,8 @@
 // Two files' traces compared line by line although their lines are numbered apart (a lesson's
 // kernel file and its twin, an ordinary CUDA program): each event's line becomes the number of
 // its text, trimmed, shared through `ids`. A lesson's traced(x) reads as the program's x, the
-// access the program's run shows as traced (ShownAccesses).
+// access the program's run shows as traced (ShownAccesses), and a block record's line is no
+// line of text in either.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,8 @@ inline std::string without_traced(std::string text) {
   return text;
 }
 
+inline const std::string kBlockRecordLine = "(a block record)";
+
 inline void number_lines_by_text(Trace& t, const std::string& source,
                                  std::map<std::string, uint16_t>& ids) {
   std::vector<std::string> lines{""};
@@ -39,7 +42,13 @@ inline void number_lines_by_text(Trace& t, const std::string& source,
     lines.push_back(a == std::string::npos ? "" : without_traced(line.substr(a)));
   }
   for (Event& e : t.events) {
-    const std::string& text = e.line < lines.size() ? lines[e.line] : lines[0];
+    // A block record is made where the lesson calls record_block_start() or record_block_finish(),
+    // and where the program's kernel is named (ShownAccesses::blocks): compared as one line.
+    const bool block_record = e.group_kind == GroupKind::Block &&
+                              (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd);
+    const std::string& text = block_record    ? kBlockRecordLine
+                              : e.line < lines.size() ? lines[e.line]
+                                                      : lines[0];
     e.line = ids.try_emplace(text, uint16_t(ids.size() + 1)).first->second;
   }
 }

@@ -50,22 +50,26 @@ TEST(FrontEnd, RefusesOutputItCannotTrust) {
 }
 
 // Launch edits apply to every kind; __shared__ ones to the emulator's alone (nvcc knows
-// __shared__); shown accesses' to kernel code, the emulator's and nvcc's, never the host half's.
+// __shared__); shown accesses' and block records' to kernel code, the emulator's and nvcc's,
+// never the host half's.
 TEST(FrontEnd, AppliesEachEditToTheKindsItLowers) {
-  const std::string text = "k<<<1, 2>>>(x);\n__shared__ int a, b;\nout[t] = v;\n";
+  const std::string text = "k<<<1, 2>>>(x);\n__shared__ int a, b;\nout[t] = v;\n{}\n";
   const auto edits = coop::read_front_end_output(
-      "frontend 1 errors=0 launches=1 shared=2 shown=1\n"
+      "frontend 1 errors=0 launches=1 shared=2 shown=1 blocks=1\n"
       "edit launch 0 0 L(\"k\", \n"
       "edit launch 1 3 , \n"
       "edit launch 8 3 )\n"
       "edit shared 16 20 A; B;\n"
       "edit shown 37 0 T(\n"
-      "edit shown 43 0 )\n");
+      "edit shown 43 0 )\n"
+      "edit blocks 50 0 R(3);\n");
   ASSERT_TRUE(edits.ok()) << edits.status().message();
+  EXPECT_EQ(edits->edits.back().kind, coop::EditKind::BlockRecord);
   const std::map<SourceKind, std::string> lowered = {
-      {SourceKind::Program, "L(\"k\", k, 1, 2)(x);\nA; B;\nT(out[t]) = v;\n"},
-      {SourceKind::GpuProgram, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nT(out[t]) = v;\n"},
-      {SourceKind::GpuHost, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nout[t] = v;\n"}};
+      {SourceKind::Program, "L(\"k\", k, 1, 2)(x);\nA; B;\nT(out[t]) = v;\n{R(3);}\n"},
+      {SourceKind::GpuProgram,
+       "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nT(out[t]) = v;\n{R(3);}\n"},
+      {SourceKind::GpuHost, "L(\"k\", k, 1, 2)(x);\n__shared__ int a, b;\nout[t] = v;\n{}\n"}};
   for (const auto& [kind, expected] : lowered) {
     const auto applied = coop::apply_front_end_edits(text, *edits, kind);
     ASSERT_TRUE(applied.ok()) << applied.status().message();

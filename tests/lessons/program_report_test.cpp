@@ -2,6 +2,9 @@
 // and its claims about its own trace settled by counting the trace.
 #include <gtest/gtest.h>
 
+#include <array>
+
+#include "device/occupancy/block_schedule.hpp"
 #include "lessons/program_lesson.hpp"
 
 namespace coop::lessons {
@@ -133,6 +136,75 @@ TEST(ProgramReport, ATraceClaimCountsAtomicsOfAScope) {
   EXPECT_TRUE(run.checks[1].pass) << run.checks[1].got;
   EXPECT_FALSE(run.checks[2].pass);
   EXPECT_NE(run.checks[2].got.find("is no count of an event kind"), std::string::npos);
+}
+
+// A launch of `blocks` one-thread blocks, each with its two block records (ThreadBegin and
+// ThreadEnd of its block, on SM `sm`, at the times given) around one barrier.
+Trace scheduled_launch(const std::vector<std::array<uint64_t, 3>>& sm_start_end) {
+  Trace t;
+  t.header.kernel = "timed";
+  t.header.launch.grid = {uint32_t(sm_start_end.size()), 1, 1};
+  t.header.launch.block = {1, 1, 1};
+  for (uint32_t b = 0; b < sm_start_end.size(); ++b)
+    for (EventKind kind : {EventKind::ThreadBegin, EventKind::Barrier, EventKind::ThreadEnd}) {
+      Event e{};
+      e.kind = kind;
+      e.thread = b;
+      e.group_kind = GroupKind::Block;
+      e.group_id = b;
+      e.extra = uint32_t(sm_start_end[b][0]);
+      e.time = kind == EventKind::ThreadEnd ? sm_start_end[b][2] : sm_start_end[b][1];
+      t.events.push_back(e);
+    }
+  return t;
+}
+
+TEST(ProgramReport, AModelledScheduleIsPlacedIntoTheTrace) {
+  // The emulator ran both blocks on SM 0 at step times; the program modelled two SMs.
+  LessonRun run;
+  run.launches = {scheduled_launch({{0, 10, 20}, {0, 30, 40}})};
+  const std::string other = read_program_report(
+      "[schedule] timed: 1 blocks per SM on 2 SMs\n"
+      "[schedule] timed: block 0 on SM 0 from 0 to 1\n"
+      "[schedule] timed: block 1 on SM 1 from 0 to 3\n",
+      run);
+  EXPECT_EQ(other, "");
+  EXPECT_TRUE(run.checks.empty());
+  const BlockSchedule s = schedule_from_trace(run.launches[0]);
+  EXPECT_TRUE(s.modelled) << run.launches[0].header.schedule;
+  ASSERT_EQ(s.blocks.size(), 2u);
+  EXPECT_EQ(s.blocks[1].sm, 1u);
+  EXPECT_DOUBLE_EQ(s.blocks[1].start, 0);
+  EXPECT_DOUBLE_EQ(s.blocks[1].end, 3);
+  EXPECT_NE(run.launches[0].header.schedule.find("1 per SM on 2 SMs"), std::string::npos);
+}
+
+TEST(ProgramReport, AMeasuredScheduleIsCheckedAgainstItsLimit) {
+  // Two blocks overlap on SM 3: within a limit of 2, past a limit of 1.
+  for (int limit : {2, 1}) {
+    LessonRun run;
+    run.launches = {scheduled_launch({{3, 100, 200}, {3, 150, 250}})};
+    read_program_report("[schedule] timed: " + std::to_string(limit) + " blocks per SM on 4 SMs\n",
+                        run);
+    ASSERT_EQ(run.checks.size(), 1u);
+    EXPECT_EQ(run.checks[0].pass, limit == 2) << run.checks[0].got;
+    EXPECT_EQ(run.checks[0].expected, "at most " + std::to_string(limit) + ", 0 backwards");
+  }
+}
+
+TEST(ProgramReport, AScheduleThatCannotBeReadFailsNamingTheLine) {
+  LessonRun run;
+  run.launches = {scheduled_launch({{0, 1, 2}})};
+  read_program_report(
+      "[schedule] timed: 1 blocks per SM on 1 SMs\n[schedule] timed: block zero on SM 0\n"
+      "[schedule] missing: 1 blocks per SM on 1 SMs\n[schedule] timed launch 1: block 0 on SM 0 "
+      "from 0 to 1\n",
+      run);
+  ASSERT_EQ(run.checks.size(), 3u);
+  for (const Check& c : run.checks) EXPECT_FALSE(c.pass) << c.name;
+  EXPECT_NE(run.checks[0].got.find("block zero"), std::string::npos) << run.checks[0].got;
+  EXPECT_EQ(run.checks[1].got, "no launch of missing");
+  EXPECT_EQ(run.checks[2].got, "no blocks per SM stated");
 }
 
 }  // namespace

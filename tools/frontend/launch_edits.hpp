@@ -22,7 +22,8 @@ struct Edit {
   unsigned length = 0;
   std::string text;
   // The record's word for what it lowers: "launch", "shared" (a __shared__ declaration, which
-  // nvcc keeps as it is) or "shown" (a shown access, tools/frontend/shown_edits.hpp).
+  // nvcc keeps as it is), "shown" (a shown access, tools/frontend/shown_edits.hpp) or "blocks"
+  // (a kernel's block records, the same file).
   const char* kind = "launch";
 };
 
@@ -38,6 +39,7 @@ struct LaunchEdits {
   int launches = 0;          // rewritten <<<>>> launches and cudaLaunch* calls
   int shared_variables = 0;  // rewritten __shared__ variables
   int shown = 0;             // shown accesses made traced (shown_edits.hpp)
+  int blocks = 0;            // kernels whose blocks are recorded (shown_edits.hpp)
 };
 
 // Where `at` is written, as "file:line" (a macro's expansion: where it is used), or "" outside

@@ -9,9 +9,10 @@
 // against the toolkit's headers; Clang's errors are counted, not printed: a program that g++
 // compiles may be refused by Clang here and there, and what Clang still read is used.
 //
-// Output, one record a line: `frontend 1 errors=E launches=L shared=S shown=N`, then `edit
-// launch|shared|shown OFFSET LENGTH TEXT` (TEXT with \\ and \n escaped) and `skip WHERE: WHY`
-// for what is left to the line lowering (WHY "not shown: ..." for an access left plain).
+// Output, one record a line: `frontend 1 errors=E launches=L shared=S shown=N blocks=K`, then
+// `edit launch|shared|shown|blocks OFFSET LENGTH TEXT` (TEXT with \\ and \n escaped) and
+// `skip WHERE: WHY` for what is left to the line lowering (WHY "not shown: ..." for an access
+// left plain). --record-blocks adds each kernel's block records (shown_edits.hpp).
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -74,15 +75,17 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
 
 class Consumer : public clang::ASTConsumer {
  public:
-  Consumer(clang::DiagnosticsEngine& diagnostics, const coop::frontend::ShownNames& shown)
-      : diagnostics_(diagnostics), shown_(shown) {}
+  Consumer(clang::DiagnosticsEngine& diagnostics, const coop::frontend::ShownNames& shown,
+           bool record_blocks)
+      : diagnostics_(diagnostics), shown_(shown), record_blocks_(record_blocks) {}
   void HandleTranslationUnit(clang::ASTContext& context) override {
     coop::frontend::LaunchEdits found = coop::frontend::collect_launch_edits(context);
     coop::frontend::collect_shown_edits(context, shown_, found);
+    if (record_blocks_) coop::frontend::collect_block_records(context, found);
     coop::frontend::sort_edits(found);
     std::cout << "frontend 1 errors=" << diagnostics_.getNumErrors()
               << " launches=" << found.launches << " shared=" << found.shared_variables
-              << " shown=" << found.shown << "\n";
+              << " shown=" << found.shown << " blocks=" << found.blocks << "\n";
     for (const auto& e : found.edits)
       std::cout << "edit " << e.kind << " " << e.offset << " " << e.length << " "
                 << escaped(e.text) << "\n";
@@ -92,11 +95,13 @@ class Consumer : public clang::ASTConsumer {
  private:
   clang::DiagnosticsEngine& diagnostics_;
   const coop::frontend::ShownNames& shown_;
+  bool record_blocks_;
 };
 
 class Action : public clang::ASTFrontendAction {
  public:
-  explicit Action(coop::frontend::ShownNames shown) : shown_(std::move(shown)) {}
+  Action(coop::frontend::ShownNames shown, bool record_blocks)
+      : shown_(std::move(shown)), record_blocks_(record_blocks) {}
 
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
@@ -106,11 +111,12 @@ class Action : public clang::ASTFrontendAction {
     if (!std::getenv("COOPVIZ_FRONTEND_DIAGNOSTICS"))
       ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer, true);
     ci.getDiagnostics().setErrorLimit(0);
-    return std::make_unique<Consumer>(ci.getDiagnostics(), shown_);
+    return std::make_unique<Consumer>(ci.getDiagnostics(), shown_, record_blocks_);
   }
 
  private:
   coop::frontend::ShownNames shown_;
+  bool record_blocks_;
 };
 
 // "a,b" -> {"a", "b"}.
@@ -152,9 +158,12 @@ int main(int argc, char** argv) {
                                    "-include",
                                    kPreludePath};
   coop::frontend::ShownNames shown;
+  bool record_blocks = false;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.starts_with("--show-stores="))
+    if (arg == "--record-blocks")
+      record_blocks = true;
+    else if (arg.starts_with("--show-stores="))
       shown.stores = split_names(arg.substr(14));
     else if (arg.starts_with("--show-loads="))
       shown.loads = split_names(arg.substr(13));
@@ -167,7 +176,7 @@ int main(int argc, char** argv) {
   in_memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(text));
   in_memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
   files->pushOverlay(in_memory);
-  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(shown), text, files,
+  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(shown, record_blocks), text, files,
                                                          args, file, "coopviz-frontend");
   // Errors in the source are no failure (they were counted above); a tool that did not run is.
   (void)ran;

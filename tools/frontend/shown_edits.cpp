@@ -229,7 +229,38 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
   LaunchEdits& into_;
 };
 
+// Each __global__ definition of the main file, for its block records.
+class KernelVisitor : public RecursiveASTVisitor<KernelVisitor> {
+ public:
+  KernelVisitor(const SourceManager& sm, LaunchEdits& into) : sm_(sm), into_(into) {}
+  bool VisitFunctionDecl(FunctionDecl* fn) {
+    // A template's body once, as written: its instantiations share the text.
+    if (!fn->hasAttr<CUDAGlobalAttr>() || !fn->doesThisDeclarationHaveABody() ||
+        fn->isTemplateInstantiation())
+      return true;
+    const auto* body = dyn_cast_or_null<CompoundStmt>(fn->getBody());
+    if (body == nullptr || body->getLBracLoc().isMacroID() ||
+        !sm_.isWrittenInMainFile(body->getLBracLoc()))
+      return true;
+    const unsigned line = sm_.getSpellingLineNumber(fn->getLocation());
+    into_.edits.push_back({sm_.getFileOffset(body->getLBracLoc()) + 1, 0,
+                           "::coop::BlockRecord coop_block_record_(" + std::to_string(line) + ");",
+                           "blocks"});
+    ++into_.blocks;
+    return true;
+  }
+
+ private:
+  const SourceManager& sm_;
+  LaunchEdits& into_;
+};
+
 }  // namespace
+
+void collect_block_records(ASTContext& context, LaunchEdits& into) {
+  KernelVisitor visitor(context.getSourceManager(), into);
+  visitor.TraverseDecl(context.getTranslationUnitDecl());
+}
 
 void collect_shown_edits(ASTContext& context, const ShownNames& names, LaunchEdits& into) {
   if (names.empty()) return;

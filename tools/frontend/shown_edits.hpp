@@ -33,4 +33,11 @@ struct ShownNames {
 // and a skip record for each access left plain.
 void collect_shown_edits(clang::ASTContext& context, const ShownNames& names, LaunchEdits& into);
 
+// Block records (a lesson's "records_blocks"): the body of each __global__ definition of the main
+// file opens with `::coop::BlockRecord coop_block_record_(LINE);` (kind "blocks"), LINE the
+// kernel's name's, so thread 0 of every block records the block's start as the kernel begins and
+// its finish as it returns, by whatever path, as record_block_start() and record_block_finish()
+// do (device/gpu/schedule.cuh, device/emu/schedule_emu.hpp): the Schedule view's bars.
+void collect_block_records(clang::ASTContext& context, LaunchEdits& into);
+
 }  // namespace coop::frontend
