@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "device/trace/trace_file.hpp"
@@ -68,6 +69,23 @@ TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
   for (const coop::Trace& t : *launches)
     for (const coop::Event& e : t.events)
       EXPECT_NE(e.kind, coop::EventKind::Barrier) << t.header.kernel << " line " << e.line;
+  fs::remove_all(dir);
+}
+
+// A CUB header the emulator has not says so in one line naming it, and the compile stops there
+// rather than going on through CUB's GPU code.
+TEST(HostLibraries, ACubHeaderNotOnTheEmulatorIsNamedInOneError) {
+  const fs::path dir = coop::testing::fresh_folder("cub-missing");
+  std::ofstream(dir / "histogram.cu") << "#include <cub/block/block_histogram.cuh>\n"
+                                         "int main() { return 0; }\n";
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz("run --backend emu " + (dir / "histogram.cu").string());
+  EXPECT_NE(r.exit_code, 0);
+  const std::string said = r.out + r.err;
+  EXPECT_EQ(count_of(said, "<cub/block/block_histogram.cuh> is not on the emulator yet"), 1u)
+      << said;
+  // That line, the compile stopping there, and coopviz saying the program did not compile.
+  EXPECT_EQ(count_of(said, "error:"), 3u) << said;
   fs::remove_all(dir);
 }
 

@@ -6,3 +6,4 @@
 #include "device/byo/cub_device_sort.hpp"
 #include "device/byo/cub_block_io.hpp"
 #include "device/byo/cub_block_sort.hpp"
+#include "device/byo/cub_allocator.hpp"
