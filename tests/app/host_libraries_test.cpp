@@ -43,12 +43,13 @@ TEST(HostLibraries, ThrustRunsOnTheHostSaysSoOnceAndOnlyTheProgramsKernelIsTrace
 
 TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
   const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu " + style("cub_device_reduce_temp.cu"));
+      "run --backend emu " + style("cub_device_sort_select.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Test PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cub device sort select PASSED"), std::string::npos) << r.out;
   // Each is called twice (the size, then the work), and says so once.
-  for (const char* call :
-       {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max", "cub::DeviceScan::InclusiveSum"})
+  for (const char* call : {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max",
+                           "cub::DeviceScan::InclusiveSum", "cub::DeviceRadixSort::SortPairs",
+                           "cub::DeviceSelect::If", "cub::DeviceHistogram::HistogramEven"})
     EXPECT_EQ(count_of(r.err, std::string(call) + " runs on the host on the emulator"), 1u)
         << call << "\n" << r.err;
 }
