@@ -8,9 +8,11 @@
 // emulator's trace of the kernel is the GPU's, and a barrier some threads never reach is still
 // reported as a deadlock at the caller's line. As in CUB, a reduction's result is valid in
 // thread (lane) 0 only, and a TempStorage is reused only after a barrier.
-// Not here: the default constructor's private storage (give a TempStorage), WarpScan, and the
-// other block primitives (load, store, exchange, radix sort); floating-point results combine in
-// rank order, which CUB's tree order may round differently.
+// A block primitive in a block of another size than its template arguments say stops the launch
+// with an error at the caller's line. The others (load, store, exchange, radix sort, WarpScan)
+// are in cub_block_io.hpp and cub_block_sort.hpp. Not here: the default constructor's private
+// storage (give a TempStorage); floating-point results combine in rank order, which CUB's tree
+// order may round differently.
 #pragma once
 
 #include <source_location>
@@ -54,10 +56,34 @@ COOP_EMU_UNRECORDED inline void block_sync(const std::source_location& where) {
   ::coop::cg::detail::meet(::coop::cg::detail::block_group(), int(where.line()),
                            ::coop::EventKind::Barrier, ::coop::Op::None, "a CUB block primitive");
 }
-COOP_EMU_UNRECORDED inline void warp_sync(unsigned mask, const std::source_location& where) {
-  const char* what = "cub::WarpReduce";
+COOP_EMU_UNRECORDED inline void warp_sync(unsigned mask, const std::source_location& where,
+                                          const char* what = "cub::WarpReduce") {
   ::coop::cg::detail::meet(::coop::cg::detail::mask_group(mask, what, int(where.line())),
                            int(where.line()), ::coop::EventKind::Barrier, ::coop::Op::None, what);
+}
+
+// The thread's lane in its logical warp of `threads` lanes, and that warp's lanes within its
+// hardware warp (the mask its lanes meet with, as at __syncwarp).
+inline int logical_lane(int threads) {
+  return block_rank() % threads;
+}
+inline unsigned logical_warp_mask(int threads) {
+  const int first = block_rank() % 32 - logical_lane(threads);
+  return (threads == 32 ? 0xffffffffu : (1u << threads) - 1u) << first;
+}
+
+// CUB's block primitives are written for a block of exactly their BLOCK_DIM_X * BLOCK_DIM_Y *
+// BLOCK_DIM_Z threads: in another, their TempStorage is too small or partly unwritten (on a GPU,
+// memory corrupted silently). The emulator stops the launch at the caller's line instead.
+COOP_EMU_UNRECORDED inline void require_block_threads(const char* primitive, int threads,
+                                                      const std::source_location& where) {
+  const dim3 b = ::coop::byo::block_dim();
+  const int actual = int(b.x * b.y * b.z);
+  if (actual != threads)
+    ::coop::emu::fault(std::string(primitive) + " is declared for blocks of " +
+                           std::to_string(threads) + " threads (its BLOCK_DIM template " +
+                           "arguments); this block has " + std::to_string(actual),
+                       uint16_t(where.line()));
 }
 
 // Combines `values[0..count)` in rank order.
@@ -77,8 +103,9 @@ T fold_items(const T (&items)[N], Op op) {
 
 }  // namespace emulated
 
-template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
-          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
+template <typename T, int BLOCK_DIM_X,
+          BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1>
 class BlockReduce {
   static constexpr int kThreads = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
 
@@ -87,11 +114,15 @@ class BlockReduce {
     T input[kThreads];
   };
 
-  explicit BlockReduce(TempStorage& temp) : temp_(temp), rank_(emulated::block_rank()) {}
+  explicit BlockReduce(TempStorage& temp,
+                       std::source_location where = std::source_location::current())
+      : temp_(temp), rank_(emulated::block_rank()) {
+    emulated::require_block_threads("cub::BlockReduce", kThreads, where);
+  }
 
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int num_valid = kThreads,
-           std::source_location where = std::source_location::current()) {
+                               std::source_location where = std::source_location::current()) {
     if (rank_ < num_valid) temp_.input[rank_] = input;
     emulated::block_sync(where);
     return rank_ == 0 ? emulated::fold(temp_.input, num_valid, op) : input;
@@ -124,18 +155,11 @@ class WarpReduce {
     T input[LOGICAL_WARP_THREADS];
   };
 
-  explicit WarpReduce(TempStorage& temp) : temp_(temp) {
-    const int rank = emulated::block_rank();
-    lane_ = rank % LOGICAL_WARP_THREADS;
-    // The lanes of this logical warp within its hardware warp, for __syncwarp.
-    const int first = rank % 32 - lane_;
-    mask_ = (LOGICAL_WARP_THREADS == 32 ? 0xffffffffu : (1u << LOGICAL_WARP_THREADS) - 1u)
-            << first;
-  }
+  explicit WarpReduce(TempStorage& temp) : temp_(temp) {}
 
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int valid_items = LOGICAL_WARP_THREADS,
-           std::source_location where = std::source_location::current()) {
+                               std::source_location where = std::source_location::current()) {
     if (lane_ < valid_items) temp_.input[lane_] = input;
     emulated::warp_sync(mask_, where);
     return lane_ == 0 ? emulated::fold(temp_.input, valid_items, op) : input;
@@ -147,8 +171,8 @@ class WarpReduce {
 
  private:
   TempStorage& temp_;
-  int lane_ = 0;
-  unsigned mask_ = 0;
+  const int lane_ = emulated::logical_lane(LOGICAL_WARP_THREADS);
+  const unsigned mask_ = emulated::logical_warp_mask(LOGICAL_WARP_THREADS);
 };
 
 template <typename T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING,
@@ -163,12 +187,17 @@ class BlockScan {
     T aggregate;
   };
 
-  explicit BlockScan(TempStorage& temp) : temp_(temp), rank_(emulated::block_rank()) {}
+  explicit BlockScan(TempStorage& temp,
+                     std::source_location where = std::source_location::current())
+      : temp_(temp), rank_(emulated::block_rank()) {
+    emulated::require_block_threads("cub::BlockScan", kThreads, where);
+  }
 
   // Thread 0 scans every thread's input between two barriers; `initial` is the exclusive
   // scans' first output (an inclusive scan has none).
   template <class Op>
-  COOP_EMU_UNRECORDED void Scan(T input, T& output, Op op, const T* initial, T* aggregate, std::source_location where) {
+  COOP_EMU_UNRECORDED void Scan(T input, T& output, Op op, const T* initial, T* aggregate,
+                                std::source_location where) {
     temp_.input[rank_] = input;
     emulated::block_sync(where);
     if (rank_ == 0) {
@@ -189,7 +218,8 @@ class BlockScan {
     if (aggregate) *aggregate = temp_.aggregate;
   }
 
-  void ExclusiveSum(T input, T& output, std::source_location where = std::source_location::current()) {
+  void ExclusiveSum(T input, T& output,
+                    std::source_location where = std::source_location::current()) {
     const T zero{};
     Scan(input, output, cub::Sum{}, &zero, nullptr, where);
   }
@@ -198,7 +228,8 @@ class BlockScan {
     const T zero{};
     Scan(input, output, cub::Sum{}, &zero, &block_aggregate, where);
   }
-  void InclusiveSum(T input, T& output, std::source_location where = std::source_location::current()) {
+  void InclusiveSum(T input, T& output,
+                    std::source_location where = std::source_location::current()) {
     Scan(input, output, cub::Sum{}, nullptr, nullptr, where);
   }
   void InclusiveSum(T input, T& output, T& block_aggregate,

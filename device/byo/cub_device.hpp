@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "device/byo/cub_block.hpp"
+#include "device/byo/cub_types.hpp"
 
 namespace cub::emulated {
 
@@ -34,43 +35,65 @@ inline cudaError_t temp_storage(const char* call, void* d_temp_storage, size_t& 
   return cudaSuccess;
 }
 
+// The two-call idiom around `work` (which returns a cudaError_t): it runs on the second call
+// only, given storage of the size the first asked for.
+template <class Work>
+cudaError_t on_host(const char* call, void* d_temp_storage, size_t& temp_storage_bytes, Work work) {
+  bool done = false;
+  if (cudaError_t e = temp_storage(call, d_temp_storage, temp_storage_bytes, done); done) return e;
+  return work();
+}
+
 // Combines the inputs from `init`, or (`from_first`) from the first input, `init` then being what
 // no input gives (CUB's Max and Min of nothing are the type's lowest and highest values).
 template <class In, class Out, class Op, class Value>
 cudaError_t reduce(const char* call, void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
                    Out d_out, long long num_items, Op op, Value init, bool from_first = false) {
-  bool done = false;
-  if (cudaError_t e = temp_storage(call, d_temp_storage, temp_storage_bytes, done); done) return e;
-  const bool first = from_first && num_items > 0;
-  Value total = first ? Value(d_in[0]) : init;
-  for (long long k = first ? 1 : 0; k < num_items; ++k) total = op(total, Value(d_in[k]));
-  *d_out = total;
-  return cudaSuccess;
+  return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    const bool first = from_first && num_items > 0;
+    Value total = first ? Value(d_in[0]) : init;
+    for (long long k = first ? 1 : 0; k < num_items; ++k) total = op(total, Value(d_in[k]));
+    *d_out = total;
+    return cudaSuccess;
+  });
 }
 
 // An exclusive scan starts from `initial`; an inclusive one (`initial` null) from the first input.
 template <class In, class Out, class Op, class Value>
 cudaError_t scan(const char* call, void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
                  Out d_out, long long num_items, Op op, const Value* initial) {
-  bool done = false;
-  if (cudaError_t e = temp_storage(call, d_temp_storage, temp_storage_bytes, done); done) return e;
-  if (num_items <= 0) return cudaSuccess;
-  Value running = initial ? *initial : Value(d_in[0]);
-  for (long long k = 0; k < num_items; ++k) {
-    const Value input = Value(d_in[k]);  // read first: the scan may be in place
-    if (initial) {
-      d_out[k] = running;
-      running = op(running, input);
-    } else {
-      if (k > 0) running = op(running, input);
-      d_out[k] = running;
+  return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    if (num_items <= 0) return cudaSuccess;
+    Value running = initial ? *initial : Value(d_in[0]);
+    for (long long k = 0; k < num_items; ++k) {
+      const Value input = Value(d_in[k]);  // read first: the scan may be in place
+      if (initial) {
+        d_out[k] = running;
+        running = op(running, input);
+      } else {
+        if (k > 0) running = op(running, input);
+        d_out[k] = running;
+      }
     }
-  }
-  return cudaSuccess;
+    return cudaSuccess;
+  });
 }
 
 template <class In>
 using value_of = typename std::iterator_traits<In>::value_type;
+
+// The first position of the largest (`max`) or smallest input, as CUB's ArgMax and ArgMin
+// operators find it: an equal value later on does not replace it. `empty` is what no input gives.
+template <class In, class Value>
+KeyValuePair<long long, Value> arg_extremum(In d_in, long long num_items, bool max, Value empty) {
+  if (num_items <= 0) return {1, empty};
+  KeyValuePair<long long, Value> best{0, Value(d_in[0])};
+  for (long long k = 1; k < num_items; ++k) {
+    const Value v = Value(d_in[k]);
+    if (max ? best.value < v : v < best.value) best = {k, v};
+  }
+  return best;
+}
 
 }  // namespace cub::emulated
 
@@ -79,9 +102,13 @@ namespace cub {
 struct DeviceReduce {
  private:
   template <class In>
-  static emulated::value_of<In> lowest() { return std::numeric_limits<emulated::value_of<In>>::lowest(); }
+  static emulated::value_of<In> lowest() {
+    return std::numeric_limits<emulated::value_of<In>>::lowest();
+  }
   template <class In>
-  static emulated::value_of<In> highest() { return std::numeric_limits<emulated::value_of<In>>::max(); }
+  static emulated::value_of<In> highest() {
+    return std::numeric_limits<emulated::value_of<In>>::max();
+  }
 
  public:
   template <class In, class Out, class N>
@@ -108,35 +135,70 @@ struct DeviceReduce {
     return emulated::reduce("cub::DeviceReduce::Reduce", d_temp_storage, temp_storage_bytes, d_in,
                             d_out, num_items, op, init);
   }
-};
+  template <class In, class Out, class N, class Op, class Transform, class T>
+  static cudaError_t TransformReduce(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                                     Out d_out, N num_items, Op reduction_op,
+                                     Transform transform_op, T init, cudaStream_t = 0) {
+    return emulated::on_host("cub::DeviceReduce::TransformReduce", d_temp_storage,
+                             temp_storage_bytes, [&] {
+                               T total = init;
+                               for (long long k = 0; k < (long long)num_items; ++k)
+                                 total = reduction_op(total, transform_op(d_in[k]));
+                               *d_out = total;
+                               return cudaSuccess;
+                             });
+  }
 
-struct DeviceScan {
-  template <class In, class Out, class N>
-  static cudaError_t ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
-                                  Out d_out, N num_items, cudaStream_t = 0) {
-    const emulated::value_of<In> zero{};
-    return emulated::scan("cub::DeviceScan::ExclusiveSum", d_temp_storage, temp_storage_bytes,
-                          d_in, d_out, num_items, cub::Sum{}, &zero);
+  // CUDA 13's form: the extremum and its index (an int64_t) to two outputs.
+  template <class In, class ExtremumOut, class IndexOut>
+  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                            ExtremumOut d_max_out, IndexOut d_index_out, int64_t num_items,
+                            cudaStream_t = 0) {
+    return arg("cub::DeviceReduce::ArgMax", d_temp_storage, temp_storage_bytes, d_in, d_max_out,
+               d_index_out, num_items, true, lowest<In>());
   }
-  template <class In, class Out, class N>
-  static cudaError_t InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
-                                  Out d_out, N num_items, cudaStream_t = 0) {
-    return emulated::scan("cub::DeviceScan::InclusiveSum", d_temp_storage, temp_storage_bytes,
-                          d_in, d_out, num_items, cub::Sum{},
-                          static_cast<const emulated::value_of<In>*>(nullptr));
+  template <class In, class ExtremumOut, class IndexOut>
+  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                            ExtremumOut d_min_out, IndexOut d_index_out, int64_t num_items,
+                            cudaStream_t = 0) {
+    return arg("cub::DeviceReduce::ArgMin", d_temp_storage, temp_storage_bytes, d_in, d_min_out,
+               d_index_out, num_items, false, highest<In>());
   }
-  template <class In, class Out, class Op, class T, class N>
-  static cudaError_t ExclusiveScan(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
-                                   Out d_out, Op op, T init, N num_items, cudaStream_t = 0) {
-    return emulated::scan("cub::DeviceScan::ExclusiveScan", d_temp_storage, temp_storage_bytes,
-                          d_in, d_out, num_items, op, &init);
+  // The older form: one cub::KeyValuePair<int, T> (index, value) out.
+  template <class In, class Out>
+  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
+                            int num_items, cudaStream_t = 0) {
+    return arg_pair("cub::DeviceReduce::ArgMax", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                    num_items, true, lowest<In>());
   }
-  template <class In, class Out, class Op, class N>
-  static cudaError_t InclusiveScan(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
-                                   Out d_out, Op op, N num_items, cudaStream_t = 0) {
-    return emulated::scan("cub::DeviceScan::InclusiveScan", d_temp_storage, temp_storage_bytes,
-                          d_in, d_out, num_items, op,
-                          static_cast<const emulated::value_of<In>*>(nullptr));
+  template <class In, class Out>
+  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
+                            int num_items, cudaStream_t = 0) {
+    return arg_pair("cub::DeviceReduce::ArgMin", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                    num_items, false, highest<In>());
+  }
+
+ private:
+  template <class In, class ExtremumOut, class IndexOut, class Value>
+  static cudaError_t arg(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                         In d_in, ExtremumOut d_value_out, IndexOut d_index_out, int64_t num_items,
+                         bool max, Value empty) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      const auto best = emulated::arg_extremum(d_in, num_items, max, empty);
+      *d_value_out = best.value;
+      *d_index_out = best.key;
+      return cudaSuccess;
+    });
+  }
+  template <class In, class Out, class Value>
+  static cudaError_t arg_pair(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                              In d_in, Out d_out, int num_items, bool max, Value empty) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      const auto best = emulated::arg_extremum(d_in, num_items, max, empty);
+      using Pair = typename std::iterator_traits<Out>::value_type;
+      *d_out = Pair(typename Pair::Key(best.key), typename Pair::Value(best.value));
+      return cudaSuccess;
+    });
   }
 };
 

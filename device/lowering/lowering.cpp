@@ -111,6 +111,38 @@ Result<std::string> lower_shared_line(const std::string& line, const std::string
   return repl.str() + after;
 }
 
+// A __shared__ union or struct declared with its members, as CUB's examples keep the
+// TempStorage of every primitive a kernel uses: `__shared__ union TempStorage { ... } temp;`,
+// over several lines or one. `lines` runs from the __shared__ line to the one whose `}` closes
+// the type (`close` there). The type is declared as written (coop_shared_type_LINE if it has no
+// name) and the variable lowered as any other on the closing line, so every line stays in place.
+Result<std::vector<std::string>> lower_shared_aggregate(std::vector<std::string> lines,
+                                                       size_t at, size_t close,
+                                                       const std::string& path, int number) {
+  static const std::regex head_re(R"(__shared__\s+(union|struct)\s*([A-Za-z_]\w*)?\s*\{)");
+  std::smatch m;
+  const std::string first = lines.front().substr(at);
+  if (!std::regex_search(first, m, head_re) || m.position(0) != 0)
+    return fail(path, number, "cannot read this __shared__ declaration");
+  const std::string type = m[2].matched ? m[2].str() : "coop_shared_type_" + std::to_string(number);
+  const size_t head_end = at + size_t(m.length(0));
+  const size_t indent_end = lines.front().find_first_not_of(" \t");
+  const std::string indent = lines.front().substr(0, std::min(indent_end, at));
+  // The closing line first: on a one-line declaration it is the first line too, and `close`
+  // counts from its start as written.
+  std::string& last = lines.back();
+  const std::string variable = indent + "__shared__ " + type + " " + last.substr(close + 1);
+  const std::string variable_code = code_part(variable);
+  Result<std::string> lowered =
+      lower_shared_line(variable, variable_code, variable_code.find("__shared__"), path,
+                        number + int(lines.size()) - 1);
+  if (!lowered) return lowered.status();
+  last = last.substr(0, close + 1) + "; " + trim(*lowered);
+  lines.front() = lines.front().substr(0, at) + m[1].str() + " " + type + " {" +
+                  lines.front().substr(head_end);
+  return lines;
+}
+
 // The kernel named just before `end` in `code`: an identifier, possibly qualified, possibly with
 // template arguments (`ns::k<float, 4>`). Returns its start, or npos.
 size_t name_start(const std::string& code, size_t end) {
@@ -516,6 +548,35 @@ Result<std::string> lower_source(const std::string& text, const std::string& pat
     const size_t at = lowered_code.find("__shared__");
     if (at == std::string::npos) {
       out << line << "\n";
+      continue;
+    }
+    static const std::regex aggregate_re(R"(^__shared__\s+(union|struct)\b[^;{]*\{)");
+    if (std::regex_search(lowered_code.substr(at), aggregate_re)) {
+      // Read on to the line whose `}` closes the type.
+      std::vector<std::string> lines{line};
+      int depth = 0;
+      size_t close = std::string::npos;
+      for (size_t from = at;;) {
+        const std::string code = code_part(lines.back());
+        for (size_t i = from; i < code.size() && close == std::string::npos; ++i) {
+          if (code[i] == '{') ++depth;
+          if (code[i] == '}' && --depth == 0) close = i;
+        }
+        if (close != std::string::npos) break;
+        std::string next;
+        if (!std::getline(in, next))
+          return fail(path, number, "this __shared__ declaration's { is never closed");
+        if (!next.empty() && next.back() == '\r') next.pop_back();
+        Result<std::string> member = lower_program_line(next, path, number + int(lines.size()), kind);
+        if (!member) return member.status();
+        lines.push_back(*member);
+        from = 0;
+      }
+      Result<std::vector<std::string>> declared =
+          lower_shared_aggregate(lines, at, close, path, number);
+      if (!declared) return declared.status();
+      for (const std::string& l : *declared) out << l << "\n";
+      number += int(lines.size()) - 1;
       continue;
     }
     Result<std::string> shared = lower_shared_line(line, lowered_code, at, path, number);

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "device/trace/trace_file.hpp"
@@ -48,12 +49,13 @@ TEST(HostLibraries, ThrustRunsOnTheHostSaysSoOnceAndOnlyTheProgramsKernelIsTrace
 
 TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
   const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu " + style("cub_device_reduce_temp.cu"));
+      "run --backend emu " + style("cub_device_sort_select.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Test PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cub device sort select PASSED"), std::string::npos) << r.out;
   // Each is called twice (the size, then the work), and says so once.
-  for (const char* call :
-       {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max", "cub::DeviceScan::InclusiveSum"})
+  for (const char* call : {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max",
+                           "cub::DeviceScan::InclusiveSum", "cub::DeviceRadixSort::SortPairs",
+                           "cub::DeviceSelect::If", "cub::DeviceHistogram::HistogramEven"})
     EXPECT_EQ(count_of(r.err, std::string(call) + " runs on the host on the emulator"), 1u)
         << call << "\n" << r.err;
 }
@@ -145,6 +147,22 @@ TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
       coop::testing::run_coopviz_cached("run --backend gpu " + program("thrust_device_memory.cu"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+
+// A CUB header the emulator has not says so in one line naming it, and the compile stops there
+// rather than going on through CUB's GPU code.
+TEST(HostLibraries, ACubHeaderNotOnTheEmulatorIsNamedInOneError) {
+  const fs::path dir = coop::testing::fresh_folder("cub-missing");
+  std::ofstream(dir / "histogram.cu") << "#include <cub/block/block_histogram.cuh>\n"
+                                         "int main() { return 0; }\n";
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz("run --backend emu " + (dir / "histogram.cu").string());
+  EXPECT_NE(r.exit_code, 0);
+  const std::string said = r.out + r.err;
+  EXPECT_EQ(count_of(said, "<cub/block/block_histogram.cuh> is not on the emulator yet"), 1u)
+      << said;
+  // That line, the compile stopping there, and coopviz saying the program did not compile.
+  EXPECT_EQ(count_of(said, "error:"), 3u) << said;
+  fs::remove_all(dir);
 }
 
 }  // namespace

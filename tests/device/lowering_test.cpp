@@ -137,6 +137,29 @@ TEST(Lowering, SharedDeclarationsInEitherOrder) {
             std::string::npos);
 }
 
+// CUB's idiom: one __shared__ union of the TempStorage of every primitive a kernel uses.
+TEST(Lowering, SharedUnionsKeepTheirMembersAndLines) {
+  const std::string out = program(
+      "  __shared__ union TempStorage {  // { in a comment\n"
+      "    typename Load::TempStorage load;\n"
+      "  } temp[2];\n"
+      "  __shared__ union { A a; B b; } u;\n"
+      "  __shared__ struct {\n    int n;\n  } counts;\n");
+  EXPECT_NE(out.find("  union TempStorage {  // { in a comment\n"
+                     "    typename Load::TempStorage load;\n"
+                     "  }; static const ::coop::emu::SharedSlot coop_slot_temp_3{\"temp\", __LINE__};"
+                     " auto& temp = ::coop::emu::shared_decl<TempStorage[2]>(coop_slot_temp_3);\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("  union coop_shared_type_4 { A a; B b; }; static const"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("auto& u = ::coop::emu::shared_decl<coop_shared_type_4>"), std::string::npos);
+  EXPECT_NE(out.find("auto& counts = ::coop::emu::shared_decl<coop_shared_type_5>"),
+            std::string::npos);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 8);  // #line, then the seven as written
+  EXPECT_NE(error_of("__shared__ union U {\n int a;\n").find("is never closed"), std::string::npos);
+}
+
 TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
   Result<std::string> r = lower_source(
       "  __shared__ float t[32];\n  atomicAdd(&x, 1); __syncthreads(); ns::atomicAdd(p, 2);\n"

@@ -181,11 +181,16 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   }
 
   // Each variable of a __shared__ declaration becomes a reference to the running block's copy
-  // (device/lowering/lowering.hpp), all on the declaration's first line.
+  // (device/lowering/lowering.hpp), all on the declaration's first line. One that declares its
+  // union or struct with its members (CUB's `__shared__ union TempStorage { ... } temp;`) is
+  // left to the line lowering, which keeps that declaration where it is written.
   bool VisitDeclStmt(DeclStmt* statement) {
     std::string lowered;
     int shared = 0;
+    bool declares_type = false;
     for (const Decl* d : statement->decls()) {
+      if (const auto* tag = dyn_cast<TagDecl>(d); tag && tag->isThisDeclarationADefinition())
+        declares_type = true;
       const auto* var = dyn_cast<VarDecl>(d);
       if (!var || !var->hasAttr<CUDASharedAttr>()) continue;
       ++shared;
@@ -195,6 +200,8 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
       lowered += shared_variable(*var);
     }
     if (!shared) return true;
+    if (declares_type)
+      return skip(statement->getBeginLoc(), "a __shared__ union or struct with its members");
     // Where it is written: `__shared__` itself is a macro of CUDA's headers.
     Rewrite r(sm_, context_.getLangOpts());
     r.replace(sm_.getExpansionRange(statement->getBeginLoc()).getBegin(),

@@ -1,3 +1,3 @@
-// Shim: the emulator's CUB (device/byo/cub_block.hpp, device/byo/cub_device.hpp).
+// Shim: the emulator's CUB block and warp reductions and block scans (device/byo/cub_block.hpp).
 #pragma once
-#include "device/byo/cub_device.hpp"
+#include "device/byo/cub_block.hpp"

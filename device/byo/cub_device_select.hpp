@@ -1,0 +1,265 @@
+// CUB's device-wide selection, partition, run-length encoding and histograms (cub::DeviceSelect,
+// cub::DevicePartition, cub::DeviceRunLengthEncode, cub::DeviceHistogram) for a program on the
+// emulator, run on the host when called as cub_device.hpp says, with CUB's documented results:
+// selected items keep their order and their count goes to d_num_selected_out; a two-way
+// partition puts the unselected items at the back of d_out in reverse order; a histogram's bins
+// are zeroed and then count the samples in [lower, upper) (HistogramEven, a sample's bin being
+// (sample - lower) * bins / (upper - lower) in integers, or by the reciprocal in floating point,
+// as CUB computes it) or between consecutive d_levels (HistogramRange).
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+
+#include "device/byo/cub_device.hpp"
+
+namespace cub::emulated {
+
+// Copies the items `keep(items, k)` picks from d_in to d_out in order (the input is read whole
+// first, as the in-place forms need), and returns how many. partition() puts the others at the
+// back of d_out, last first.
+template <class In, class Out, class Keep>
+long long select(In d_in, Out d_out, long long num_items, Keep keep) {
+  const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
+  long long selected = 0;
+  for (long long k = 0; k < num_items; ++k)
+    if (keep(items, k)) d_out[selected++] = items[size_t(k)];
+  return selected;
+}
+
+template <class In, class Out, class Keep>
+long long partition(In d_in, Out d_out, long long num_items, Keep keep) {
+  const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
+  long long selected = 0, rejected = 0;
+  for (long long k = 0; k < num_items; ++k) {
+    if (keep(items, k))
+      d_out[selected++] = items[size_t(k)];
+    else
+      d_out[num_items - 1 - rejected++] = items[size_t(k)];
+  }
+  return selected;
+}
+
+// Runs of equal consecutive items: `run(first, length)` for each.
+template <class In, class Run>
+void runs(In d_in, long long num_items, Run run) {
+  for (long long first = 0; first < num_items;) {
+    long long last = first + 1;
+    while (last < num_items && d_in[last] == d_in[first]) ++last;
+    run(first, last - first);
+    first = last;
+  }
+}
+
+// The bin of `sample` among `bins` even bins over [lower, upper), or -1 outside them.
+template <class Sample, class Level>
+int even_bin(Sample sample, Level lower, Level upper, int bins) {
+  using Common = std::common_type_t<Sample, Level>;
+  const Common s = Common(sample), lo = Common(lower), hi = Common(upper);
+  if (!(s >= lo && s < hi)) return -1;
+  if constexpr (std::is_floating_point_v<Common>) {
+    const Common reciprocal = Common(Common(bins) / Common(hi - lo));
+    return std::min(int((s - lo) * reciprocal), bins - 1);
+  } else {
+    return int((__int128(s - lo) * bins) / __int128(hi - lo));
+  }
+}
+
+}  // namespace cub::emulated
+
+namespace cub {
+
+struct DeviceSelect {
+  template <class In, class Flags, class Out, class NumSelected>
+  static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                             Flags d_flags, Out d_out, NumSelected d_num_selected_out,
+                             int64_t num_items, cudaStream_t = 0) {
+    return pick("cub::DeviceSelect::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                d_num_selected_out, num_items,
+                [&](const auto&, long long k) { return bool(d_flags[k]); });
+  }
+  template <class Data, class Flags, class NumSelected>
+  static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
+                             Flags d_flags, NumSelected d_num_selected_out, int64_t num_items,
+                             cudaStream_t stream = 0) {
+    return Flagged(d_temp_storage, temp_storage_bytes, d_data, d_flags, d_data, d_num_selected_out,
+                   num_items, stream);
+  }
+  template <class In, class Out, class NumSelected, class SelectOp>
+  static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
+                        NumSelected d_num_selected_out, int64_t num_items, SelectOp select_op,
+                        cudaStream_t = 0) {
+    return pick("cub::DeviceSelect::If", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                d_num_selected_out, num_items,
+                [&](const auto& items, long long k) { return bool(select_op(items[size_t(k)])); });
+  }
+  template <class Data, class NumSelected, class SelectOp>
+  static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
+                        NumSelected d_num_selected_out, int64_t num_items, SelectOp select_op,
+                        cudaStream_t stream = 0) {
+    return If(d_temp_storage, temp_storage_bytes, d_data, d_data, d_num_selected_out, num_items,
+              select_op, stream);
+  }
+  // The first item of each run of equal consecutive items.
+  template <class In, class Out, class NumSelected>
+  static cudaError_t Unique(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
+                            NumSelected d_num_selected_out, int64_t num_items, cudaStream_t = 0) {
+    return pick("cub::DeviceSelect::Unique", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                d_num_selected_out, num_items, [](const auto& items, long long k) {
+                  return k == 0 || !(items[size_t(k)] == items[size_t(k - 1)]);
+                });
+  }
+
+ private:
+  template <class In, class Out, class NumSelected, class Keep>
+  static cudaError_t pick(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                          In d_in, Out d_out, NumSelected d_num_selected_out, int64_t num_items,
+                          Keep keep) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      *d_num_selected_out = emulated::select(d_in, d_out, num_items, keep);
+      return cudaSuccess;
+    });
+  }
+};
+
+struct DevicePartition {
+  template <class In, class Flags, class Out, class NumSelected, class NumItemsT>
+  static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                             Flags d_flags, Out d_out, NumSelected d_num_selected_out,
+                             NumItemsT num_items, cudaStream_t = 0) {
+    return split("cub::DevicePartition::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                 d_num_selected_out, num_items,
+                 [&](const auto&, long long k) { return bool(d_flags[k]); });
+  }
+  template <class In, class Out, class NumSelected, class SelectOp, class NumItemsT>
+  static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
+                        NumSelected d_num_selected_out, NumItemsT num_items, SelectOp select_op,
+                        cudaStream_t = 0) {
+    return split("cub::DevicePartition::If", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                 d_num_selected_out, num_items,
+                 [&](const auto& items, long long k) { return bool(select_op(items[size_t(k)])); });
+  }
+  // Three ways: the items the first operator selects, then those the second selects, each in
+  // order, and the rest in order to d_unselected_out; the two counts to d_num_selected_out[0, 1].
+  template <class In, class FirstOut, class SecondOut, class UnselectedOut, class NumSelected,
+            class FirstOp, class SecondOp, class NumItemsT>
+  static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                        FirstOut d_first_part_out, SecondOut d_second_part_out,
+                        UnselectedOut d_unselected_out, NumSelected d_num_selected_out,
+                        NumItemsT num_items, FirstOp select_first_part_op,
+                        SecondOp select_second_part_op, cudaStream_t = 0) {
+    return emulated::on_host("cub::DevicePartition::If", d_temp_storage, temp_storage_bytes, [&] {
+      const std::vector<emulated::value_of<In>> items(d_in,
+                                                      d_in + std::max((long long)num_items, 0LL));
+      long long first = 0, second = 0, rest = 0;
+      for (const auto& item : items) {
+        if (select_first_part_op(item))
+          d_first_part_out[first++] = item;
+        else if (select_second_part_op(item))
+          d_second_part_out[second++] = item;
+        else
+          d_unselected_out[rest++] = item;
+      }
+      d_num_selected_out[0] = first;
+      d_num_selected_out[1] = second;
+      return cudaSuccess;
+    });
+  }
+
+ private:
+  template <class In, class Out, class NumSelected, class Keep>
+  static cudaError_t split(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                           In d_in, Out d_out, NumSelected d_num_selected_out, long long num_items,
+                           Keep keep) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      *d_num_selected_out = emulated::partition(d_in, d_out, num_items, keep);
+      return cudaSuccess;
+    });
+  }
+};
+
+struct DeviceRunLengthEncode {
+  // Each run's item and length, and the number of runs.
+  template <class In, class UniqueOut, class LengthsOut, class NumRunsOut>
+  static cudaError_t Encode(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                            UniqueOut d_unique_out, LengthsOut d_counts_out,
+                            NumRunsOut d_num_runs_out, int num_items, cudaStream_t = 0) {
+    return encode("cub::DeviceRunLengthEncode::Encode", d_temp_storage, temp_storage_bytes, d_in,
+                  d_num_runs_out, num_items, 1,
+                  [&](long long run, long long first, long long length) {
+                    d_unique_out[run] = d_in[first];
+                    d_counts_out[run] = length;
+                  });
+  }
+  // The offset and length of each run longer than one item, and how many there are.
+  template <class In, class OffsetsOut, class LengthsOut, class NumRunsOut>
+  static cudaError_t NonTrivialRuns(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                                    OffsetsOut d_offsets_out, LengthsOut d_lengths_out,
+                                    NumRunsOut d_num_runs_out, int num_items, cudaStream_t = 0) {
+    return encode("cub::DeviceRunLengthEncode::NonTrivialRuns", d_temp_storage,
+                  temp_storage_bytes, d_in, d_num_runs_out, num_items, 2,
+                  [&](long long run, long long first, long long length) {
+                    d_offsets_out[run] = first;
+                    d_lengths_out[run] = length;
+                  });
+  }
+
+ private:
+  // `write(run, first, length)` for each run of at least `shortest` items, numbered from 0; how
+  // many to d_num_runs_out.
+  template <class In, class NumRunsOut, class Write>
+  static cudaError_t encode(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                            In d_in, NumRunsOut d_num_runs_out, int num_items, int shortest,
+                            Write write) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      long long count = 0;
+      emulated::runs(d_in, num_items, [&](long long first, long long length) {
+        if (length >= shortest) write(count++, first, length);
+      });
+      *d_num_runs_out = count;
+      return cudaSuccess;
+    });
+  }
+};
+
+struct DeviceHistogram {
+  template <class Samples, class CounterT, class LevelT, class OffsetT>
+  static cudaError_t HistogramEven(void* d_temp_storage, size_t& temp_storage_bytes,
+                                   Samples d_samples, CounterT* d_histogram, int num_levels,
+                                   LevelT lower_level, LevelT upper_level, OffsetT num_samples,
+                                   cudaStream_t = 0) {
+    return count("cub::DeviceHistogram::HistogramEven", d_temp_storage, temp_storage_bytes,
+                 d_samples, d_histogram, num_levels, num_samples, [&](auto sample) {
+                   return emulated::even_bin(sample, lower_level, upper_level, num_levels - 1);
+                 });
+  }
+  template <class Samples, class CounterT, class LevelT, class OffsetT>
+  static cudaError_t HistogramRange(void* d_temp_storage, size_t& temp_storage_bytes,
+                                    Samples d_samples, CounterT* d_histogram, int num_levels,
+                                    const LevelT* d_levels, OffsetT num_samples, cudaStream_t = 0) {
+    return count("cub::DeviceHistogram::HistogramRange", d_temp_storage, temp_storage_bytes,
+                 d_samples, d_histogram, num_levels, num_samples, [&](auto sample) {
+                   // The last level not above the sample: bin i holds [levels[i], levels[i+1]).
+                   const LevelT* past =
+                       std::upper_bound(d_levels, d_levels + num_levels, LevelT(sample));
+                   const long long bin = (past - d_levels) - 1;
+                   return bin >= 0 && bin < num_levels - 1 ? int(bin) : -1;
+                 });
+  }
+
+ private:
+  template <class Samples, class CounterT, class Bin>
+  static cudaError_t count(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                           Samples d_samples, CounterT* d_histogram, int num_levels,
+                           long long num_samples, Bin bin_of) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      if (num_levels < 2) return cudaErrorInvalidValue;  // CUB needs at least one bin
+      std::fill(d_histogram, d_histogram + (num_levels - 1), CounterT(0));
+      for (long long k = 0; k < num_samples; ++k)
+        if (const int bin = bin_of(d_samples[k]); bin >= 0) ++d_histogram[bin];
+      return cudaSuccess;
+    });
+  }
+};
+
+}  // namespace cub

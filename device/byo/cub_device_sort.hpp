@@ -1,0 +1,296 @@
+// CUB's device-wide sorts (cub::DeviceRadixSort, cub::DeviceSegmentedRadixSort,
+// cub::DeviceMergeSort) for a program on the emulator, run on the host when called as
+// cub_device.hpp says. Each gives CUB's order: radix sorts are stable and compare keys by their
+// radix pattern within [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable under the
+// program's comparison (CUB's SortKeys and SortPairs promise no stability, so any order of equal
+// keys is theirs too). A DoubleBuffer sort leaves its result in the Alternate buffer and flips
+// the selector, as CUB may, so Current() holds it either way. A bit range outside the key
+// (begin_bit < 0, end_bit > its bits, or begin_bit > end_bit) is cudaErrorInvalidValue.
+#pragma once
+
+#include "device/byo/cub_device.hpp"
+
+namespace cub::emulated {
+
+// Sorts keys[first..last) (and values, unless Value is NullType) from `in` into `out`, which may
+// be the same buffers: the input is copied before anything is written.
+template <class Key, class Value>
+void radix_sort_range(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                      long long first, long long last, int begin_bit, int end_bit,
+                      bool descending) {
+  if (last <= first) return;
+  const long long n = last - first;
+  const std::vector<Key> keys(keys_in + first, keys_in + last);
+  const std::vector<long long> order = radix_order(keys.data(), n, begin_bit, end_bit, descending);
+  for (long long k = 0; k < n; ++k) keys_out[first + k] = keys[size_t(order[size_t(k)])];
+  if constexpr (!std::is_same_v<Value, NullType>) {
+    const std::vector<Value> values(values_in + first, values_in + last);
+    for (long long k = 0; k < n; ++k) values_out[first + k] = values[size_t(order[size_t(k)])];
+  }
+}
+
+// Every segment [begin[s], end[s]) sorted on its own; items outside all segments are left as
+// they are in `out` (CUB does not write them either).
+template <class Key, class Value, class Begin, class End>
+cudaError_t radix_sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                       const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                       long long num_segments, Begin begin, End end, int begin_bit, int end_bit,
+                       bool descending) {
+  return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    if (!radix_range_fits<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
+    for (long long s = 0; s < num_segments; ++s)
+      radix_sort_range(keys_in, keys_out, values_in, values_out, (long long)begin[s],
+                       (long long)end[s], begin_bit, end_bit, descending);
+    return cudaSuccess;
+  });
+}
+
+// The whole input as one segment: begin offsets Constant{0}, end offsets Constant{num_items}.
+struct Constant {
+  long long value;
+  long long operator[](long long) const { return value; }
+};
+
+// A DoubleBuffer sort: Current() into Alternate(), then the selector flips. An empty bit range
+// does no pass, and CUB then leaves the buffers as they are.
+template <class Key, class Value, class Begin, class End>
+cudaError_t radix_sort_buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                               DoubleBuffer<Key>& keys, DoubleBuffer<Value>* values,
+                               long long num_segments, Begin begin, End end, int begin_bit,
+                               int end_bit, bool descending) {
+  const bool sized = d_temp_storage != nullptr && temp_storage_bytes >= kTempStorageBytes;
+  const bool passes = sized && begin_bit != end_bit && radix_range_fits<Key>(begin_bit, end_bit);
+  Value* values_out = values ? values->Alternate() : nullptr;
+  const cudaError_t e =
+      radix_sort(call, d_temp_storage, temp_storage_bytes, keys.Current(),
+                 passes ? keys.Alternate() : keys.Current(), values ? values->Current() : nullptr,
+                 passes ? values_out : (values ? values->Current() : nullptr), num_segments, begin,
+                 end, begin_bit, end_bit, descending);
+  if (e == cudaSuccess && passes) {
+    keys.selector ^= 1;
+    if (values) values->selector ^= 1;
+  }
+  return e;
+}
+
+}  // namespace cub::emulated
+
+namespace cub {
+
+struct DeviceRadixSort {
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                               ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0,
+                               int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, false);
+  }
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                               NumItemsT num_items, int begin_bit = 0,
+                               int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
+                   &d_values, num_items, begin_bit, end_bit, false);
+  }
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         const KeyT* d_keys_in, KeyT* d_keys_out,
+                                         const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, int begin_bit = 0,
+                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
+                 true);
+  }
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                         NumItemsT num_items, int begin_bit = 0,
+                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, &d_values, num_items, begin_bit, end_bit, true);
+  }
+  template <class KeyT, class NumItemsT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
+                              int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, kNoValues, kNoValuesOut, num_items, begin_bit, end_bit, false);
+  }
+  template <class KeyT, class NumItemsT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit = 0,
+                              int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
+                   static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, begin_bit, end_bit,
+                   false);
+  }
+  template <class KeyT, class NumItemsT>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        const KeyT* d_keys_in, KeyT* d_keys_out,
+                                        NumItemsT num_items, int begin_bit = 0,
+                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, begin_bit, end_bit,
+                 true);
+  }
+  template <class KeyT, class NumItemsT>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        DoubleBuffer<KeyT>& d_keys, NumItemsT num_items,
+                                        int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                                        cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, begin_bit,
+                   end_bit, true);
+  }
+
+ private:
+  static constexpr const NullType* kNoValues = nullptr;
+  static constexpr NullType* kNoValuesOut = nullptr;
+
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t pairs(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                           const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in,
+                           ValueT* values_out, NumItemsT num_items, int begin_bit, int end_bit,
+                           bool descending) {
+    return emulated::radix_sort(call, d_temp_storage, temp_storage_bytes, keys_in, keys_out,
+                                values_in, values_out, 1, emulated::Constant{0},
+                                emulated::Constant{(long long)num_items}, begin_bit, end_bit,
+                                descending);
+  }
+  template <class KeyT, class ValueT, class NumItemsT>
+  static cudaError_t buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                             DoubleBuffer<KeyT>& keys, DoubleBuffer<ValueT>* values,
+                             NumItemsT num_items, int begin_bit, int end_bit, bool descending) {
+    return emulated::radix_sort_buffers(
+        call, d_temp_storage, temp_storage_bytes, keys, values, 1, emulated::Constant{0},
+        emulated::Constant{(long long)num_items}, begin_bit, end_bit, descending);
+  }
+};
+
+// The segments [d_begin_offsets[s], d_end_offsets[s]) each sorted as DeviceRadixSort sorts.
+struct DeviceSegmentedRadixSort {
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                               ValueT* d_values_out, int num_items, int num_segments,
+                               Begin d_begin_offsets, End d_end_offsets, int begin_bit = 0,
+                               int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    (void)num_items;
+    return emulated::radix_sort("cub::DeviceSegmentedRadixSort::SortPairs", d_temp_storage,
+                                temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                                d_values_out, num_segments, d_begin_offsets, d_end_offsets,
+                                begin_bit, end_bit, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         const KeyT* d_keys_in, KeyT* d_keys_out,
+                                         const ValueT* d_values_in, ValueT* d_values_out,
+                                         int num_items, int num_segments, Begin d_begin_offsets,
+                                         End d_end_offsets, int begin_bit = 0,
+                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    (void)num_items;
+    return emulated::radix_sort("cub::DeviceSegmentedRadixSort::SortPairsDescending",
+                                d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                d_values_in, d_values_out, num_segments, d_begin_offsets,
+                                d_end_offsets, begin_bit, end_bit, true);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              const KeyT* d_keys_in, KeyT* d_keys_out, int num_items,
+                              int num_segments, Begin d_begin_offsets, End d_end_offsets,
+                              int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    (void)num_items;
+    return emulated::radix_sort(
+        "cub::DeviceSegmentedRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
+        d_keys_out, static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr),
+        num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        const KeyT* d_keys_in, KeyT* d_keys_out, int num_items,
+                                        int num_segments, Begin d_begin_offsets, End d_end_offsets,
+                                        int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                                        cudaStream_t = 0) {
+    (void)num_items;
+    return emulated::radix_sort("cub::DeviceSegmentedRadixSort::SortKeysDescending", d_temp_storage,
+                                temp_storage_bytes, d_keys_in, d_keys_out,
+                                static_cast<const NullType*>(nullptr),
+                                static_cast<NullType*>(nullptr), num_segments, d_begin_offsets,
+                                d_end_offsets, begin_bit, end_bit, true);
+  }
+};
+
+// A stable sort under `compare_op`, in place (SortKeys, SortPairs and their Stable forms) or
+// into other buffers (the Copy forms).
+struct DeviceMergeSort {
+  template <class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
+                               ValueIt d_items, OffsetT num_items, CompareOpT compare_op,
+                               cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
+                d_items, d_keys, d_items, num_items, compare_op);
+  }
+  template <class KeyIn, class ValueIn, class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
+  static cudaError_t SortPairsCopy(void* d_temp_storage, size_t& temp_storage_bytes,
+                                   KeyIn d_input_keys, ValueIn d_input_items, KeyIt d_output_keys,
+                                   ValueIt d_output_items, OffsetT num_items, CompareOpT compare_op,
+                                   cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::SortPairsCopy", d_temp_storage, temp_storage_bytes,
+                d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op);
+  }
+  template <class KeyIt, class OffsetT, class CompareOpT>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
+                              OffsetT num_items, CompareOpT compare_op, cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
+                kNoItems, d_keys, kNoItems, num_items, compare_op);
+  }
+  template <class KeyIn, class KeyIt, class OffsetT, class CompareOpT>
+  static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes,
+                                  KeyIn d_input_keys, KeyIt d_output_keys, OffsetT num_items,
+                                  CompareOpT compare_op, cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::SortKeysCopy", d_temp_storage, temp_storage_bytes,
+                d_input_keys, kNoItems, d_output_keys, kNoItems, num_items, compare_op);
+  }
+  template <class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
+  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
+                                     ValueIt d_items, OffsetT num_items, CompareOpT compare_op,
+                                     cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::StableSortPairs", d_temp_storage, temp_storage_bytes, d_keys,
+                d_items, d_keys, d_items, num_items, compare_op);
+  }
+  template <class KeyIt, class OffsetT, class CompareOpT>
+  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
+                                    OffsetT num_items, CompareOpT compare_op, cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::StableSortKeys", d_temp_storage, temp_storage_bytes, d_keys,
+                kNoItems, d_keys, kNoItems, num_items, compare_op);
+  }
+
+ private:
+  static constexpr NullType* kNoItems = nullptr;
+
+  template <class KeyIn, class ValueIn, class KeyOut, class ValueOut, class CompareOpT>
+  static cudaError_t sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                          KeyIn keys_in, ValueIn items_in, KeyOut keys_out, ValueOut items_out,
+                          long long num_items, CompareOpT compare_op) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      using Key = emulated::value_of<KeyIn>;
+      std::vector<long long> order(size_t(std::max(num_items, 0LL)));
+      std::iota(order.begin(), order.end(), 0LL);
+      const std::vector<Key> keys(keys_in, keys_in + order.size());
+      std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
+        return compare_op(keys[size_t(a)], keys[size_t(b)]);
+      });
+      for (size_t k = 0; k < order.size(); ++k) keys_out[k] = keys[size_t(order[k])];
+      if constexpr (!std::is_same_v<ValueIn, NullType*>) {
+        const std::vector<emulated::value_of<ValueIn>> items(items_in, items_in + order.size());
+        for (size_t k = 0; k < order.size(); ++k) items_out[k] = items[size_t(order[k])];
+      }
+      return cudaSuccess;
+    });
+  }
+};
+
+}  // namespace cub

@@ -1,0 +1,114 @@
+// CUB's small types (cub::KeyValuePair, cub::DoubleBuffer, cub::NullType) and the order radix
+// sorts give keys, shared by the emulator's cub::DeviceRadixSort and cub::BlockRadixSort.
+// Radix sorting compares bit patterns, not values: a signed key has its sign bit flipped, a
+// floating-point one its sign bit (positive) or every bit (negative), -0.0 counts as +0.0, a
+// descending sort inverts the result, and only bits [begin_bit, end_bit) of that count, as
+// CUB documents (cub/device/device_radix_sort.cuh). Equal digits keep their input order.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+namespace cub {
+
+struct NullType {
+  using value_type = NullType;
+};
+
+template <typename _Key, typename _Value>  // NOLINT: CUB's names
+struct KeyValuePair {
+  using Key = _Key;
+  using Value = _Value;
+  Key key;
+  Value value;
+  KeyValuePair() {}
+  KeyValuePair(Key const& k, Value const& v) : key(k), value(v) {}
+  bool operator!=(const KeyValuePair& b) { return value != b.value || key != b.key; }
+};
+
+// Two buffers a sort moves between; the result is in Current() when it returns.
+template <typename T>
+struct DoubleBuffer {
+  T* d_buffers[2]{};
+  int selector = 0;
+  DoubleBuffer() = default;
+  DoubleBuffer(T* d_current, T* d_alternate) : d_buffers{d_current, d_alternate} {}
+  T* Current() { return d_buffers[selector]; }
+  T* Alternate() { return d_buffers[selector ^ 1]; }
+};
+
+// CUB's ArgMax and ArgMin operators: the larger (smaller) value, the lower key on a tie.
+struct ArgMax {
+  template <typename T, typename OffsetT>
+  KeyValuePair<OffsetT, T> operator()(const KeyValuePair<OffsetT, T>& a,
+                                      const KeyValuePair<OffsetT, T>& b) const {
+    return (b.value > a.value || (a.value == b.value && b.key < a.key)) ? b : a;
+  }
+};
+struct ArgMin {
+  template <typename T, typename OffsetT>
+  KeyValuePair<OffsetT, T> operator()(const KeyValuePair<OffsetT, T>& a,
+                                      const KeyValuePair<OffsetT, T>& b) const {
+    return (b.value < a.value || (a.value == b.value && b.key < a.key)) ? b : a;
+  }
+};
+
+namespace emulated {
+
+template <class Key>
+inline constexpr bool radix_sortable = std::is_arithmetic_v<Key>;
+
+// The unsigned pattern radix sorting orders `key` by, before the bit range is taken.
+template <class Key>
+uint64_t radix_bits(Key key, bool descending) {
+  static_assert(radix_sortable<Key>,
+                "coopviz: on the emulator, CUB's radix sorts take the built-in integer and "
+                "floating-point key types (no __half, __nv_bfloat16 or decomposer)");
+  using Bits = std::conditional_t<
+      sizeof(Key) == 1, uint8_t,
+      std::conditional_t<sizeof(Key) == 2, uint16_t,
+                         std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>>>;
+  constexpr Bits sign = Bits(Bits(1) << (sizeof(Key) * 8 - 1));
+  if constexpr (std::is_floating_point_v<Key>) {
+    if (key == Key(0)) key = Key(0);  // -0.0 sorts as +0.0
+  }
+  Bits bits = 0;
+  std::memcpy(&bits, &key, sizeof(Key));
+  if constexpr (std::is_floating_point_v<Key>) {
+    bits = (bits & sign) ? Bits(~bits) : Bits(bits ^ sign);
+  } else if constexpr (std::is_signed_v<Key>) {
+    bits = Bits(bits ^ sign);
+  }
+  if (descending) bits = Bits(~bits);
+  return bits;
+}
+
+// Whether [begin_bit, end_bit) lies within a key of `Key`'s size, as CUB requires.
+template <class Key>
+bool radix_range_fits(int begin_bit, int end_bit) {
+  return begin_bit >= 0 && begin_bit <= end_bit && end_bit <= int(sizeof(Key) * 8);
+}
+
+// The stable order of `keys[0..n)` by bits [begin_bit, end_bit) of their radix pattern: the
+// input index of each output position.
+template <class Key>
+std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, int end_bit,
+                                   bool descending) {
+  const int width = end_bit - begin_bit;
+  const uint64_t mask = width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1);
+  std::vector<uint64_t> digits(size_t(std::max(n, 0LL)));
+  for (long long k = 0; k < n; ++k)
+    digits[size_t(k)] = width == 0 ? 0 : (radix_bits(keys[k], descending) >> begin_bit) & mask;
+  std::vector<long long> order(digits.size());
+  std::iota(order.begin(), order.end(), 0LL);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](long long a, long long b) { return digits[size_t(a)] < digits[size_t(b)]; });
+  return order;
+}
+
+}  // namespace emulated
+}  // namespace cub
