@@ -333,8 +333,8 @@ __global__ void tuned(const float* __restrict__ input, size_t n, float* partials
 using reduction::kVariantCount;
 using reduction::kVariants;
 using reduction::Variant;
-constexpr unsigned kDefaultGrid = 2;  // lesson.json's launch: what the runner passes when no
-                                      // grid was asked for, so each variant sizes its own
+// coopviz passes --grid only when one was asked for; without it each variant sizes its own.
+constexpr unsigned kGridNotGiven = 0;
 
 // Calls f with variant k's kernel (they differ in their parameters).
 template <class F>
@@ -364,7 +364,7 @@ bool chosen(const Options& o, int k) { return o.variant == 0 || o.variant == k +
 
 // Empty when the arguments are good, else what is wrong.
 std::string parse(int argc, char** argv, Options& o) {
-  o.launch.grid[0] = kDefaultGrid;
+  o.launch.grid[0] = kGridNotGiven;
   o.launch.block[0] = 128;
   const std::string error =
       parse_lesson_arguments(argc, argv, o.launch,
@@ -422,7 +422,7 @@ unsigned grid_of(int k, const Options& o) {
   const uint64_t needed = reduction::ceil_div(uint64_t(o.n), uint64_t(v.per_thread) * block);
   uint64_t blocks = needed;
   if (v.grid_rule == reduction::kGridStride)
-    blocks = o.launch.grid[0] != kDefaultGrid
+    blocks = o.launch.grid[0] != kGridNotGiven
                  ? o.launch.grid[0]
                  : std::min<uint64_t>(resident_blocks(k, block), needed);
   return unsigned(blocks == 0 ? 1 : blocks);
@@ -515,7 +515,7 @@ int run(const Options& o) {
   for (int k = 0; k < kVariantCount; ++k) {
     if (!chosen(o, k)) continue;
     const unsigned grid = grid_of(k, o);
-    if (o.launch.grid[0] != kDefaultGrid && grid != o.launch.grid[0])
+    if (o.launch.grid[0] != kGridNotGiven && grid != o.launch.grid[0])
       return lesson_error(std::string(kVariants[k].id) + " sizes its grid from n and the block (" +
                           std::to_string(grid) + " blocks for n = " + std::to_string(n) +
                           "): a grid of its own cannot apply; change n or the block instead");

@@ -147,6 +147,7 @@ TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
       coop::testing::run_coopviz_cached("run --backend gpu " + program("thrust_device_memory.cu"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+}
 
 // A CUB header the emulator has not says so in one line naming it, and the compile stops there
 // rather than going on through CUB's GPU code.
