@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -35,14 +36,22 @@ TEST_P(EveryLessonUnderASchedule, ChecksPassForSeveralSeeds) {
   for (uint64_t seed : kSeeds) {
     const LessonRun run = run_scheduled(*lesson, schedule, seed);
     expect_checks_pass(run, id + ", " + to_string(schedule) + " seed " + std::to_string(seed));
-    // Each launch names its schedule, unless the lesson replaced it with the occupancy model's.
-    for (const Trace& t : run.launches)
+    // Each launch names its schedule, unless the lesson replaced it with the occupancy model's. A
+    // program's launch k of a kernel and shape runs under the seed plus k.
+    std::map<std::string, uint64_t> launched;
+    for (const Trace& t : run.launches) {
+      const LaunchConfig& c = t.header.launch;
+      uint64_t& k = launched[t.header.kernel + " " + c.grid.str() + " " + c.block.str() + " " +
+                             std::to_string(c.dynamic_smem)];
+      const uint64_t ran_under = seed + (lesson->program.empty() ? 0 : k);
+      ++k;
       if (!block_records_modelled(t.header))
         EXPECT_EQ(t.header.schedule.rfind(std::string(to_string(schedule)) + " schedule, seed " +
-                                              std::to_string(seed) + ";",
+                                              std::to_string(ran_under) + ";",
                                           0),
                   0u)
             << t.header.schedule;
+    }
   }
 }
 
