@@ -93,6 +93,10 @@ struct LessonDef {
   std::string_view gpu_counters;
   std::vector<ParamDef> params;
   LaunchConfig default_config;
+  // Parts of default_config a lesson program chooses itself, from its parameters, when the user
+  // gave none (lesson.json's launch.derived): the runner leaves them out of the program's
+  // arguments then (block-scheduling's grid: as many full waves of the device as `waves` says).
+  bool derives_grid = false, derives_block = false;
   // A lesson that is an ordinary CUDA program (lessons/program_lesson.hpp): its .cu file and the
   // folder it was read from at run time; both "" for a lesson compiled into coopviz.
   std::string program;

@@ -133,7 +133,9 @@ Result<LaunchConfig> read_launch(const Fields& f, const json& j) {
   if (!j.contains("launch")) return f.wrong("launch", "is missing (the default grid and block)");
   const json& l = j["launch"];
   if (!l.is_object()) return f.wrong("launch", "must be an object");
-  if (Status s = f.only(l, "launch.", {"grid", "block", "mode", "cluster", "shared_bytes"}); !s)
+  if (Status s = f.only(l, "launch.", {"grid", "block", "mode", "cluster", "shared_bytes",
+                                       "derived"});
+      !s)
     return s;
   COOP_TAKE(grid, f.dims(l, "grid", "launch.", Dim3{}));
   COOP_TAKE(block, f.dims(l, "block", "launch.", Dim3{256, 1, 1}));
@@ -228,6 +230,10 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(level, f.text(j, "level", "", false));
   COOP_TAKE(concepts, f.texts(j, "concepts", ""));
   COOP_TAKE(launch, read_launch(f, j));
+  COOP_TAKE(derived, f.texts(j["launch"], "derived", "launch."));
+  for (const std::string& part : derived)
+    if (part != "grid" && part != "block")
+      return f.wrong("launch.derived", "names \"grid\" or \"block\": got \"" + part + "\"");
   COOP_TAKE(params, read_params(f, j));
   COOP_TAKE(comparable, f.flag(j, "traces_comparable", "", true));
   COOP_TAKE(incomparable, f.texts(j, "incomparable_kernels", ""));
@@ -251,6 +257,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   else return f.wrong("level", "must be \"beginner\", \"intermediate\" or \"advanced\": got \"" + level + "\"");
   l.concepts = concepts;
   l.default_config = launch;
+  l.derives_grid = std::count(derived.begin(), derived.end(), "grid") > 0;
+  l.derives_block = std::count(derived.begin(), derived.end(), "block") > 0;
   l.params = params;
   l.traces_comparable = comparable;
   l.incomparable_kernels = incomparable;

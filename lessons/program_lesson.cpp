@@ -286,14 +286,19 @@ BenchmarkSummary& benchmark_summary() {
 
 std::vector<std::string> program_arguments(const LessonDef& lesson, const RunRequest& request,
                                            Backend backend) {
-  // A grid or block left as the lesson's default, which the user did not give, is left out: the
-  // program's own default stands (block-scheduling's grid is as many waves as it is asked for).
+  // A grid or block the program derives (LessonDef::derives_grid), left as the lesson's default
+  // and not given by the user, is left out: the program chooses it.
   const LaunchConfig& given = request.config;
+  const auto left_to_program = [&](bool derived, bool user_gave, Dim3 value, Dim3 fallback) {
+    return derived && !user_gave && value == fallback;
+  };
   std::vector<std::string> args = {std::string("--backend=") +
                                    (backend == Backend::Gpu ? "gpu" : "emulator")};
-  if (request.grid_given || !(given.grid == lesson.default_config.grid))
+  if (!left_to_program(lesson.derives_grid, request.grid_given, given.grid,
+                       lesson.default_config.grid))
     args.push_back("--grid=" + given.grid.str());
-  if (request.block_given || !(given.block == lesson.default_config.block))
+  if (!left_to_program(lesson.derives_block, request.block_given, given.block,
+                       lesson.default_config.block))
     args.push_back("--block=" + given.block.str());
   if (request.config.mode == LaunchMode::Cluster)
     args.push_back("--cluster=" + request.config.cluster.str());

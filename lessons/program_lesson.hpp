@@ -5,9 +5,9 @@
 //
 // What a lesson program is told, in this order (lessons/README.md):
 //   --backend=emulator|gpu [--grid=G] [--block=B] [--cluster=C] --NAME=VALUE for every parameter
-// (G, B, C as "X", "X,Y" or "X,Y,Z"; --grid and --block unless they are the lesson's default and
-// the user gave neither, where the program's own default stands; --cluster only for a cluster
-// launch). What it prints, one
+// (G, B, C as "X", "X,Y" or "X,Y,Z"; a grid or block that lesson.json's launch.derived leaves to
+// the program comes only when the user gave it or it is not the default; --cluster only for a
+// cluster launch). What it prints, one
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
 //   [result] NAME = VALUE

@@ -4,8 +4,9 @@
 // plain nvcc needs `-I` its folder (share/coopviz/lessons/lesson_protocol), or a copy beside the
 // program.
 //   in:  --backend=emulator|gpu [--grid=G] [--block=B] [--cluster=C] --NAME=VALUE for every
-//        parameter (sizes "X", "X,Y" or "X,Y,Z"; a grid or block left out is the program's own
-//        default); with no arguments a program runs the lesson's defaults.
+//        parameter (sizes "X", "X,Y" or "X,Y,Z"; a grid or block lesson.json's launch.derived
+//        leaves to the program may be left out); with no arguments a program runs the lesson's
+//        defaults.
 //   out: "[pass] NAME: expected E, got G", "[FAIL] ...", "[skip] NAME: expected E, got WHY",
 //        "[result] NAME = VALUE", "[trace] NAME: expected N KIND in KERNEL [launch K]",
 //        "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an

@@ -101,11 +101,11 @@ SCRIPT
   # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit
   # (a lesson still compiled into coopviz).
   cp -r "$share/lessons" "$work/edited"
-  sed -i 's/^### The first wave$/### The first wave (edited)/' \
-    "$work/edited/block_scheduling/lesson.md"
+  sed -i 's/^### My part first$/### My part first (edited)/' \
+    "$work/edited/split_barriers/lesson.md"
   (cd / && COOPVIZ_LESSON_SOURCES="$work/edited" HOME="$work/home" "$prefix/bin/coopviz" steps \
-     block-scheduling) > "$work/steps.txt"
-  grep -q "step 1: The first wave (edited)" "$work/steps.txt" ||
+     split-barriers) > "$work/steps.txt"
+  grep -q "step 1: My part first (edited)" "$work/steps.txt" ||
     fail "\$COOPVIZ_LESSON_SOURCES was not read"
   echo "ok: \$COOPVIZ_LESSON_SOURCES replaces the lesson text"
 
