@@ -133,7 +133,7 @@ TEST(HostLibraries, LibraryLaunchesAreCountedAndNamedOnTheGpu) {
   fs::remove_all(dir);
   // A program with no kernel of its own says them when it ends.
   const coop::testing::Ran only_cub = coop::testing::run_coopviz_cached(
-      "run --backend gpu " + style("cub_device_reduce_temp.cu"));
+      "run --backend gpu " + style("cub_device_sort_select.cu"));
   ASSERT_EQ(only_cub.exit_code, 0) << only_cub.out << only_cub.err;
   EXPECT_NE(only_cub.err.find("launches were Thrust's or CUB's own kernels, untraced"),
             std::string::npos)
