@@ -6,7 +6,11 @@
 //   in:  --backend=emulator|gpu --grid=G --block=B [--cluster=C] --NAME=VALUE for every parameter
 //        (sizes "X", "X,Y" or "X,Y,Z"); with no arguments a program runs the lesson's defaults.
 //   out: "[pass] NAME: expected E, got G", "[FAIL] ...", "[skip] NAME: expected E, got WHY",
-//        "[result] NAME = VALUE", "[trace] NAME: expected N KIND in KERNEL [launch K]"; an
+//        "[result] NAME = VALUE", "[trace] NAME: expected ITEM[, ITEM] in KERNEL [launch K]"
+//        where an ITEM is "N SPEC", "as many SPEC as SPEC", "N threads with SPEC then SPEC",
+//        "N barrier phases kept" or "N races[ of write line L and read line M]", and SPEC is
+//        "KIND[ of GROUP[ SIZE|SIZE]][ phase P][ at rank R][ at line L][ stuck]" (lessons/README.md;
+//        a line is the program's own, from __LINE__); "[count] NAME: SPEC in KERNEL"; an
 //        argument or launch it cannot run is one line "error: ..." on stderr and exit status 2;
 //        otherwise 1 when a check failed, else 0.
 #pragma once
