@@ -118,6 +118,19 @@ inline std::string count_of(size_t good, size_t all) {
   return std::to_string(good) + " of " + std::to_string(all);
 }
 
+// "[pass] NAME: expected N of N, got K of N (first difference: ...)": ok(i) for every i < n, the
+// first i it fails for described by describe(i) ("thread 17 read 3, expected 4").
+template <class Ok, class Describe>
+void lesson_check_all(const std::string& name, size_t n, Ok ok, Describe describe, bool& failed) {
+  size_t good = 0, first_bad = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (ok(i)) ++good;
+    else if (first_bad == n) first_bad = i;
+  }
+  const std::string bad = first_bad < n ? " (first difference: " + describe(first_bad) + ")" : "";
+  lesson_check(good == n, name, count_of(n, n), count_of(good, n) + bad, failed);
+}
+
 // printf("%.*g"), as lessons format floats.
 inline std::string format_float(double v, int digits = 9) {
   char buf[64];
