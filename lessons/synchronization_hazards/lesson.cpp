@@ -196,6 +196,12 @@ Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>&
       exec.launch(kernel, req.config, trace, d_in->get(), d_block->get(), d_warp->get());
   out.launches.push_back(std::move(trace));  // the partial trace: what happened up to the hang
 
+  // What a program sees of it: an error code, CUDA's words for any failed launch; the report's
+  // own words are on the emulator's stderr, its stuck threads in the trace.
+  out.checks.push_back(make_check("the emulator stopped the launch", "an error",
+                                  launched.ok() ? "the launch completed"
+                                                : "cudaErrorLaunchFailure (unspecified launch failure)",
+                                  !launched.ok()));
   const std::string half = std::to_string(n / 2), at = " at line " + std::to_string(line);
   if (variant == 1)
     out.checks.push_back(hazard_reported(
@@ -211,7 +217,6 @@ Status run_hazard(Executor& exec, const RunRequest& req, const std::vector<int>&
         launched,
         {what + at, thread_range(n / 2, n - 1) + " of block", "skipped it",
          thread_range(0, n / 2 - 1) + " of block"}));
-  out.results.emplace_back("emulator report", launched.ok() ? "none" : launched.message());
   return {};
 }
 
