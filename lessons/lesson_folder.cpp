@@ -199,9 +199,9 @@ Result<std::optional<LessonDef::MemoryRecordingWhen>> read_recording_when(
   LessonDef::MemoryRecordingWhen w{name, {}};
   for (const json& v : values) {
     if (!v.is_number_integer() || v.get<int64_t>() < param->min || v.get<int64_t>() > param->max)
-      return f.wrong("records_memory." + name, "must list values of " + name + " from " +
-                                                   std::to_string(param->min) + " to " +
-                                                   std::to_string(param->max) + ": got " + v.dump());
+      return f.wrong("records_memory." + name,
+                     "must list values of " + name + " from " + std::to_string(param->min) +
+                         " to " + std::to_string(param->max) + ": got " + v.dump());
     w.values.push_back(v.get<int64_t>());
   }
   return std::optional(w);

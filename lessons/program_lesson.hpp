@@ -17,8 +17,8 @@
 // "N threads with SPEC then SPEC ..." (each thread's own events in that order), "N barrier phases
 // kept" (none left before its last arrival) or "N races[ of write line L and read line M]" (the
 // emulator's race detector; skipped where memory was not recorded). SPEC is "KIND[ of GROUP[
-// SIZE|SIZE...]][ phase P][ at rank R][ at line L][ stuck]", kinds and groups named as traces
-// name them: "atomic", "barrier of tile 4|32", "barrier of block 64 phase 2 at line 31"
+// SIZE|SIZE...]][ phase P][ at rank R][ at line L][ stuck][ open]", kinds and groups named as
+// traces name them: "atomic", "barrier of tile 4|32", "barrier of block 64 phase 2 at line 31"
 // (lessons/trace_claims.hpp says every form).
 // A [count] line is a result whose value coopviz counts the same way. What a program can know of
 // its trace, it states; what is there, coopviz counts.

@@ -30,7 +30,8 @@ std::string_view next_word(std::string_view& s) {
 // Splits `s` at every `separator`.
 std::vector<std::string_view> split(std::string_view s, std::string_view separator) {
   std::vector<std::string_view> parts;
-  for (size_t at; (at = s.find(separator)) != std::string_view::npos; s.remove_prefix(at + separator.size()))
+  for (size_t at; (at = s.find(separator)) != std::string_view::npos;
+       s.remove_prefix(at + separator.size()))
     parts.push_back(s.substr(0, at));
   parts.push_back(s);
   return parts;
@@ -104,7 +105,8 @@ std::optional<SettledItem> settle_races(uint64_t n, std::string_view what, const
   for (const Trace* t : counted.launches)
     for (const Race& r : find_races(*t)) {
       const std::string a = access_text(r.first), b = access_text(r.second);
-      found += sides[0].empty() || (a == sides[0] && b == sides[1]) || (a == sides[1] && b == sides[0]);
+      found += sides[0].empty() || (a == sides[0] && b == sides[1]) ||
+               (a == sides[1] && b == sides[0]);
     }
   s.got = std::to_string(found) + (found == 1 ? " race" : " races") +
           (sides[0].empty() ? "" : " of " + sides[0] + " and " + sides[1]);
@@ -139,8 +141,9 @@ SettledItem not_a_claim(std::string_view item, const char* what) {
 bool EventSpec::matches(const Event& e) const {
   return e.kind == kind && (!group || e.group_kind == *group) &&
          (sizes.empty() || std::find(sizes.begin(), sizes.end(), e.group_size) != sizes.end()) &&
-         (!rank || e.rank == *rank) && (!phase || e.extra == *phase) && (!line || e.line == *line) &&
-         (!stuck || (e.flags & kFlagStuck) != 0);
+         (!rank || e.rank == *rank) && (!phase || e.extra == *phase) &&
+         (!line || e.line == *line) &&
+         (!stuck || (e.flags & kFlagStuck) != 0) && (!open || e.b <= e.time);
 }
 
 std::optional<EventSpec> read_spec(std::string_view s) {
@@ -165,9 +168,8 @@ std::optional<EventSpec> read_spec(std::string_view s) {
     if (s.starts_with("phase ")) filter = &spec.phase;
     if (s.starts_with("at rank ")) filter = &spec.rank;
     if (s.starts_with("at line ")) filter = &spec.line;
-    if (s == "stuck" || s.starts_with("stuck ")) {
-      next_word(s);
-      spec.stuck = true;
+    if (s == "stuck" || s.starts_with("stuck ") || s == "open" || s.starts_with("open ")) {
+      (next_word(s) == "stuck" ? spec.stuck : spec.open) = true;
       continue;
     }
     if (!filter || filter->has_value()) return std::nullopt;

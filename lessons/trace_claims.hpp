@@ -3,9 +3,11 @@
 // grammar for the program's author).
 //
 // SPEC, the events counted: "KIND[ of GROUP[ SIZE|SIZE...]][ phase P][ at rank R][ at line L]
-// [ stuck]", the filters in any order after the group: "barrier of tile 4|32", "barrier of
+// [ stuck][ open]", the filters in any order after the group: "barrier of tile 4|32", "barrier of
 // block 64 phase 2 at line 31", "group_create of coalesced at rank 0", "barrier at line 30 stuck"
-// (stuck: the thread never left that call, a deadlock or a fault the emulator stopped).
+// (stuck: the thread never left that call, a deadlock or a fault the emulator stopped),
+// "barrier_wait open" (open: left at once, its departure not after its start: the phase was
+// complete when the thread came).
 //
 // An item of a [trace] claim, each settled on its own:
 //   N SPEC                                  N such events
@@ -36,6 +38,7 @@ struct EventSpec {
   std::vector<uint64_t> sizes;  // any of these group sizes; none: every size
   std::optional<uint64_t> rank, phase, line;
   bool stuck = false;  // only events the thread never left (kFlagStuck)
+  bool open = false;   // only waits that did not wait (departure b not after time)
   bool matches(const Event& e) const;
 };
 std::optional<EventSpec> read_spec(std::string_view s);

@@ -9,8 +9,9 @@
 //        "[result] NAME = VALUE", "[trace] NAME: expected ITEM[, ITEM] in KERNEL [launch K]"
 //        where an ITEM is "N SPEC", "as many SPEC as SPEC", "N threads with SPEC then SPEC",
 //        "N barrier phases kept" or "N races[ of write line L and read line M]", and SPEC is
-//        "KIND[ of GROUP[ SIZE|SIZE]][ phase P][ at rank R][ at line L][ stuck]" (lessons/README.md;
-//        a line is the program's own, from __LINE__); "[count] NAME: SPEC in KERNEL"; an
+//        "KIND[ of GROUP[ SIZE|SIZE]][ phase P][ at rank R][ at line L][ stuck][ open]"
+//        (lessons/README.md; a line is the program's own, from __LINE__); "[count] NAME: SPEC in
+//        KERNEL"; an
 //        argument or launch it cannot run is one line "error: ..." on stderr and exit status 2;
 //        otherwise 1 when a check failed, else 0.
 #pragma once

@@ -205,9 +205,15 @@ TEST(ProgramReport, AClaimOfKeptBarrierPhasesReadsTheirTimes) {
   read_program_report(
       "[trace] kept: expected 2 barrier phases kept in kept\n"
       "[trace] more: expected 3 barrier phases kept in kept\n"
-      "[trace] early: expected 1 barrier phases kept in early\n",
+      "[trace] early: expected 1 barrier phases kept in early\n"
+      "[trace] none open: expected 0 barrier open in kept\n"
+      "[trace] open: expected 2 barrier open phase 1, 2 barrier open at rank 2 in early\n",
       run);
-  ASSERT_EQ(run.checks.size(), 3u);
+  ASSERT_EQ(run.checks.size(), 5u);
+  EXPECT_TRUE(run.checks[3].pass) << run.checks[3].got;
+  // Threads 2 and 3 arrived at 2 and 3 and left at 2: they found the phase complete.
+  EXPECT_FALSE(run.checks[4].pass);
+  EXPECT_EQ(run.checks[4].got, "2 barrier open phase 1, 1 barrier open at rank 2");
   EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
   EXPECT_EQ(run.checks[0].got, "2 barrier phases kept");
   EXPECT_FALSE(run.checks[1].pass);
