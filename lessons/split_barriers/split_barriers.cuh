@@ -9,11 +9,11 @@ constexpr int kMaxBlock = 1024;
 
 // Work of uneven length: the number of Collatz steps from x down to 1. Every step is counted
 // in `progress` with a traced store, so the view shows how long each thread works.
-__device__ int collatz(int x, int& progress) {
+__device__ int collatz(int x, int* progress) {
   int steps = 0;
   while (x != 1) {
     x = x % 2 ? 3 * x + 1 : x / 2;
-    traced(progress) = ++steps;
+    traced(progress[0]) = ++steps;
   }
   return steps;
 }
@@ -25,9 +25,9 @@ __global__ void block_split(const int* in, int* out, int* produced, int* local) 
   cg::thread_block block = cg::this_thread_block();
   cg::grid_group grid = cg::this_grid();
   const int r = block.thread_rank(), n = block.num_threads(), i = grid.thread_rank();
-  published[r] = collatz(in[i], produced[i]);  // my part: quick for some threads, slow for others
+  published[r] = collatz(in[i], produced + i);  // my part: quick for some threads, slow for others
   cg::thread_block::arrival_token token = block.barrier_arrive();  // my part is published
-  collatz(r + 2, local[i]);              // meanwhile, work that needs nobody else
+  collatz(r + 2, local + i);              // meanwhile, work that needs nobody else
   block.barrier_wait(std::move(token));  // now every part is published
   traced(out[i]) = published[(r + 1) % n];
 }
@@ -40,9 +40,9 @@ __global__ void cluster_split(const int* in, int* out, int* produced, int* local
   cg::thread_block block = cg::this_thread_block();
   cg::grid_group grid = cg::this_grid();
   const int r = block.thread_rank(), i = grid.thread_rank();
-  published[r] = collatz(in[i], produced[i]);
+  published[r] = collatz(in[i], produced + i);
   auto token = cluster.barrier_arrive();   // my block's part is published
-  collatz(r + 2, local[i]);                // meanwhile, work that needs no other block
+  collatz(r + 2, local + i);                // meanwhile, work that needs no other block
   cluster.barrier_wait(std::move(token));  // every block of the cluster has published
   const int next = (cluster.block_rank() + 1) % cluster.num_blocks();
   const int* neighbour = cluster.map_shared_rank(published, next);
@@ -56,10 +56,10 @@ __global__ void sync_inside_split(const int* in, int* out, int* produced, int* l
   cg::thread_block block = cg::this_thread_block();
   cg::grid_group grid = cg::this_grid();
   const int r = block.thread_rank(), n = block.num_threads(), i = grid.thread_rank();
-  published[r] = collatz(in[i], produced[i]);
+  published[r] = collatz(in[i], produced + i);
   auto token = block.barrier_arrive();
   block.sync();  // not allowed: this block's split barrier is still open
-  collatz(r + 2, local[i]);
+  collatz(r + 2, local + i);
   block.barrier_wait(std::move(token));
   traced(out[i]) = published[(r + 1) % n];
 }
