@@ -157,14 +157,7 @@ TEST(SynchronizationHazardsGpu, TheMissingBarrierRunsAndItsRaceCheckIsSkipped) {
   ASSERT_EQ(testing::skipped_checks(run), 1u);
   for (const Check& c : run.checks)
     if (c.skipped) EXPECT_NE(c.got.find("emulator only"), std::string::npos) << c.got;
-  for (int64_t variant : {1, 2}) {
-    const LessonRun refused =
-        run_lesson(hazards(), *gpu, lesson_request(hazards(), {{"variant", variant}}));
-    ASSERT_FALSE(refused.status.ok()) << "variant " << variant;
-    EXPECT_NE(refused.status.message().find("runs only on the emulator"), std::string::npos)
-        << refused.status.message();
-    EXPECT_TRUE(refused.launches.empty()) << "variant " << variant << " must not launch";
-  }
+  for (int64_t variant : {1, 2}) testing::expect_hazard_refused(hazards(), *gpu, variant);
 }
 
 // gpu: the safe variant with a larger block, against the emulator.

@@ -249,7 +249,7 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
 // The lessons being moved whose compiled lesson is still there to compare with: none now
 // (tiled-partitions and clusters, the last, are programs alone). A lesson is held here while
 // its program and its lesson.cpp are both in its folder.
-const std::vector<const char*> kLessonsBeingMoved = {"split-barriers"};
+const std::vector<const char*> kLessonsBeingMoved = {};
 INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms, ::testing::ValuesIn(kLessonsBeingMoved),
                          [](const auto& info) {
                            std::string name = info.param;
