@@ -126,7 +126,8 @@ std::string parse(int argc, char** argv, Options& o) {
   o.launch.grid[0] = 2;
   o.launch.block[0] = 64;
   const std::string error = parse_lesson_arguments(
-      argc, argv, o.launch, {{"variant", kSafe, kMissingBarrier, &o.variant}, {"data", 0, 1 << 30, &o.data}});
+      argc, argv, o.launch,
+      {{"variant", kSafe, kMissingBarrier, &o.variant}, {"data", 0, 1 << 30, &o.data}});
   if (!error.empty()) return error;
   const unsigned *grid = o.launch.grid, *block = o.launch.block;
   if (block[1] != 1 || block[2] != 1)
