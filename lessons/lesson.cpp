@@ -148,6 +148,17 @@ RunRequest step_request(const LessonDef& lesson, const Step& step) {
   return r;
 }
 
+bool records_memory_in(const LessonDef& lesson, const Params& params) {
+  if (lesson.records_memory) return true;
+  if (!lesson.records_memory_when) return false;
+  const LessonDef::MemoryRecordingWhen& when = *lesson.records_memory_when;
+  std::optional<int64_t> value;
+  if (const auto given = params.find(when.param); given != params.end()) value = given->second;
+  for (const ParamDef& p : lesson.params)
+    if (!value && p.name == when.param) value = p.default_value;
+  return value && std::find(when.values.begin(), when.values.end(), *value) != when.values.end();
+}
+
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request) {
   LessonRun out;
   if (Status s = check_params(lesson, request.params); !s) {
@@ -178,7 +189,8 @@ LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& 
   exec.options().schedule = request.schedule;
   exec.options().seed = request.seed;
   // Only the emulator sees untraced loads and stores; a GPU records the traced ones alone.
-  if (lesson.records_memory && exec.backend() == Backend::Emu) exec.options().record_memory = true;
+  if (records_memory_in(lesson, request.params) && exec.backend() == Backend::Emu)
+    exec.options().record_memory = true;
   out.status = lesson.program.empty() ? lesson.run(exec, request, out)
                                       : run_program_lesson(lesson, exec, request, out);
   exec.options().schedule = saved.schedule;

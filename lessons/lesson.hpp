@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -82,6 +83,14 @@ struct LessonDef {
   // store of its runs (ExecOptions::record_memory), whatever the run asked for, so the Memory
   // tab and the code view's badges always have the accesses to analyse.
   bool records_memory = false;
+  // Or only in runs where parameter `param` takes one of `values` (lesson.json's
+  // "records_memory": {"variant": [3]}): the variant about a race records its accesses, the
+  // others keep the traces they have without them.
+  struct MemoryRecordingWhen {
+    std::string param;
+    std::vector<int64_t> values;
+  };
+  std::optional<MemoryRecordingWhen> records_memory_when;
   // Plain stores and loads of the lesson's program into these buffers are recorded as traced ones
   // (lesson.json's "shown_stores" and "shown_loads"; device/launch/shown_accesses.hpp): how a
   // program's steps point at a store that ordinary CUDA cannot mark. With "records_blocks", its
@@ -143,6 +152,10 @@ std::pair<int, int> kernel_lines(std::string_view source, std::string_view kerne
 // What a step runs: the lesson's default launch and parameters with the step's own on top (a
 // step is a view its text describes, so nothing typed for another step is carried over).
 RunRequest step_request(const LessonDef& lesson, const Step& step);
+
+// Whether the emulator records every load and store of a run of `lesson` with `params`
+// (records_memory, or records_memory_when holds for them; a missing parameter takes its default).
+bool records_memory_in(const LessonDef& lesson, const Params& params);
 
 // Validates, runs the lesson and stamps each trace with the lesson's identity and source.
 LessonRun run_lesson(const LessonDef& lesson, Executor& exec, const RunRequest& request);

@@ -184,6 +184,31 @@ Result<std::vector<ParamDef>> read_params(const Fields& f, const json& j) {
   return params;
 }
 
+// "records_memory": {"PARAM": [VALUES]}: one parameter of the lesson and some of its values.
+Result<std::optional<LessonDef::MemoryRecordingWhen>> read_recording_when(
+    const Fields& f, const json& when, const std::vector<ParamDef>& params) {
+  const char* rule =
+      "must be true, false, or {\"PARAM\": [VALUES]}: one parameter of the lesson and the values "
+      "whose runs record every load and store";
+  if (when.size() != 1) return f.wrong("records_memory", rule);
+  const std::string name = when.begin().key();
+  const json& values = when.begin().value();
+  const auto param = std::find_if(params.begin(), params.end(),
+                                  [&](const ParamDef& p) { return p.name == name; });
+  if (param == params.end())
+    return f.wrong("records_memory", std::string(rule) + ": \"" + name + "\" is no parameter");
+  if (!values.is_array() || values.empty()) return f.wrong("records_memory", rule);
+  LessonDef::MemoryRecordingWhen w{name, {}};
+  for (const json& v : values) {
+    if (!v.is_number_integer() || v.get<int64_t>() < param->min || v.get<int64_t>() > param->max)
+      return f.wrong("records_memory." + name,
+                     "must list values of " + name + " from " + std::to_string(param->min) +
+                         " to " + std::to_string(param->max) + ": got " + v.dump());
+    w.values.push_back(v.get<int64_t>());
+  }
+  return std::optional(w);
+}
+
 // "shown_stores" or "shown_loads": buffer names as --show-stores takes them (C identifiers, at
 // most kMaxShownBuffers).
 Result<std::vector<std::string>> shown_buffers(const Fields& f, const json& j, const char* key) {
@@ -237,7 +262,10 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   COOP_TAKE(params, read_params(f, j));
   COOP_TAKE(comparable, f.flag(j, "traces_comparable", "", true));
   COOP_TAKE(incomparable, f.texts(j, "incomparable_kernels", ""));
-  COOP_TAKE(records_memory, f.flag(j, "records_memory", "", false));
+  const bool memory_when = j.contains("records_memory") && j["records_memory"].is_object();
+  COOP_TAKE(records_memory, memory_when ? false : f.flag(j, "records_memory", "", false));
+  COOP_TAKE(recording_when, memory_when ? read_recording_when(f, j["records_memory"], params)
+                                        : std::optional<LessonDef::MemoryRecordingWhen>());
   COOP_TAKE(records_blocks, f.flag(j, "records_blocks", "", false));
   COOP_TAKE(shown_stores, shown_buffers(f, j, "shown_stores"));
   COOP_TAKE(shown_loads, shown_buffers(f, j, "shown_loads"));
@@ -263,6 +291,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.traces_comparable = comparable;
   l.incomparable_kernels = incomparable;
   l.records_memory = records_memory;
+  l.records_memory_when = recording_when;
   l.shown = {shown_stores, shown_loads, records_blocks};
   l.trace_threads_max = uint64_t(trace_threads);
   l.trace_launches = trace_launches;

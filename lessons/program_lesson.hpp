@@ -11,13 +11,17 @@
 // line each, in the order it checks:
 //   [pass] NAME: expected EXPECTED, got GOT      (or [FAIL], or [skip] with why as GOT)
 //   [result] NAME = VALUE
-//   [trace] NAME: expected N SPEC[, N SPEC ...] in KERNEL [launch K]
+//   [trace] NAME: expected ITEM[, ITEM ...] in KERNEL [launch K]
 //   [count] NAME: SPEC in KERNEL [launch K]
 // A [trace] line is a claim about the program's own trace that coopviz checks, not the program:
-// that its launches of KERNEL (or the K-th, from 1) hold N events of each SPEC; a count may also
-// be "as many SPEC as SPEC", where the program cannot know N (how many coalesced groups the
-// hardware formed). SPEC is "KIND[ of GROUP[ SIZE|SIZE...]][ at rank R]", kinds and groups named
-// as traces name them: "atomic", "barrier of tile 4|32", "group_create of coalesced at rank 0".
+// that its launches of KERNEL (or the K-th, from 1) hold each ITEM: "N SPEC" (N events), "as many
+// SPEC as SPEC" where the program cannot know N (how many coalesced groups the hardware formed),
+// "N threads with SPEC then SPEC ..." (each thread's own events in that order), "N barrier phases
+// kept" (none left before its last arrival) or "N races[ of write line L and read line M]" (the
+// emulator's race detector; skipped where memory was not recorded). SPEC is "KIND[ of GROUP[
+// SIZE|SIZE...]][ at SCOPE scope][ phase P][ at rank R][ at line L][ stuck][ open]", kinds and groups named as
+// traces name them: "atomic", "barrier of tile 4|32", "barrier of block 64 phase 2 at line 31"
+// (lessons/trace_claims.hpp says every form).
 // A [count] line is a result whose value coopviz counts the same way. What a program can know of
 // its trace, it states; what is there, coopviz counts.
 //   [schedule] KERNEL: P blocks per SM on N SMs       (then, for a modelled schedule:)

@@ -162,19 +162,6 @@ std::vector<int> expected_row(const Options& o, size_t g) {
   return e;
 }
 
-// "[pass] NAME: expected N of N, got K of N (first difference: ...)": ok(i) for every i < n;
-// a failure sets `failed`.
-template <class Ok, class Describe>
-void check_all(const std::string& name, size_t n, Ok ok, Describe describe, bool& failed) {
-  size_t good = 0, first_bad = n;
-  for (size_t i = 0; i < n; ++i) {
-    if (ok(i)) ++good;
-    else if (first_bad == n) first_bad = i;
-  }
-  const std::string bad = first_bad < n ? " (first difference: " + describe(first_bad) + ")" : "";
-  lesson_check(good == n, name, count_of(n, n), count_of(good, n) + bad, failed);
-}
-
 // One check per group of fields: every thread's fields equal the reference.
 void fields_check(const std::string& name, const std::vector<int>& rows, const Options& o,
                   std::initializer_list<F::Field> fields, bool& failed) {
@@ -193,7 +180,7 @@ void fields_check(const std::string& name, const std::vector<int>& rows, const O
     }
     return "thread " + std::to_string(g) + " wrote " + got + ", expected " + want;
   };
-  check_all(name, rows.size() / F::kFields, ok, describe, failed);
+  lesson_check_all(name, rows.size() / F::kFields, ok, describe, failed);
 }
 
 // Launches where_am_i (cooperatively when asked) and checks every row.
@@ -268,7 +255,7 @@ void run_pass_handles(int how, const dim3 grid, const dim3 block, size_t threads
   cudaFree(in);
   cudaFree(out);
   auto left_of = [&](size_t i) { return int(i / n * n + (i % n + n - 1) % n); };
-  check_all(
+  lesson_check_all(
       std::string("from_left ") + names[how] + ": every thread got its left neighbour's value",
       threads, [&](size_t i) { return got[i] == left_of(i); },
       [&](size_t i) {

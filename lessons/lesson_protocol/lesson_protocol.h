@@ -8,8 +8,12 @@
 //        leaves to the program may be left out); with no arguments a program runs the lesson's
 //        defaults.
 //   out: "[pass] NAME: expected E, got G", "[FAIL] ...", "[skip] NAME: expected E, got WHY",
-//        "[result] NAME = VALUE", "[trace] NAME: expected N KIND in KERNEL [launch K]",
-//        "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an
+//        "[result] NAME = VALUE", "[trace] NAME: expected ITEM[, ITEM] in KERNEL [launch K]"
+//        where an ITEM is "N SPEC", "as many SPEC as SPEC", "N threads with SPEC then SPEC",
+//        "N barrier phases kept" or "N races[ of write line L and read line M]", and SPEC is
+//        "KIND[ of GROUP[ SIZE|SIZE]][ at SCOPE scope][ phase P][ at rank R][ at line L][ stuck]
+//        [ open]" (lessons/README.md; a line is the program's own, from __LINE__); "[count] NAME:
+//        SPEC in KERNEL"; "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an
 //        argument or launch it cannot run is one line "error: ..." on stderr and exit status 2;
 //        otherwise 1 when a check failed, else 0.
 #pragma once
@@ -115,6 +119,19 @@ inline void lesson_result(const std::string& name, const std::string& value) {
 // "7 of 8": how many items passed, for checks' expected and got fields.
 inline std::string count_of(size_t good, size_t all) {
   return std::to_string(good) + " of " + std::to_string(all);
+}
+
+// "[pass] NAME: expected N of N, got K of N (first difference: ...)": ok(i) for every i < n, the
+// first i it fails for described by describe(i) ("thread 17 read 3, expected 4").
+template <class Ok, class Describe>
+void lesson_check_all(const std::string& name, size_t n, Ok ok, Describe describe, bool& failed) {
+  size_t good = 0, first_bad = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (ok(i)) ++good;
+    else if (first_bad == n) first_bad = i;
+  }
+  const std::string bad = first_bad < n ? " (first difference: " + describe(first_bad) + ")" : "";
+  lesson_check(good == n, name, count_of(n, n), count_of(good, n) + bad, failed);
 }
 
 // printf("%.*g"), as lessons format floats.

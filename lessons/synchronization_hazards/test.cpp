@@ -1,7 +1,8 @@
-// synchronization-hazards beyond its default run: both deadlocks reported with the right line
-// and threads, for several block sizes and seeds; the hazard variants never reach a GPU; the
-// missing barrier's race found between exactly its write and its read, and none with the
-// barrier; the safe variant and the race on a GPU.
+// synchronization-hazards (synchronization_hazards.cu, run as a program) beyond its default run:
+// the deadlock's stuck threads on the __syncthreads() line and the partition made by half the
+// block, for two block sizes and schedules; the missing barrier's race found between exactly its
+// write and its read, under every schedule, and none with the barrier; the safe variant and the
+// race on a GPU, and the hazards refused there.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -17,6 +18,7 @@
 namespace coop::lessons {
 namespace {
 
+using testing::check_named;
 using testing::expect_checks_pass;
 using testing::lesson_request;
 
@@ -28,64 +30,68 @@ int line_of_comment(const char* comment) {
   return lines_with(hazards().source, comment).at(0);
 }
 
-TEST(SynchronizationHazards, TheLibraryDeadlockIsReportedAtItsSyncthreads) {
+// The launch failed, as the program saw it, and its trace claim about the stopped threads held.
+void expect_stopped(const LessonRun& run, const std::string& claim, const std::string& where) {
+  const Check* stopped = check_named(run, "the emulator stopped the launch");
+  ASSERT_NE(stopped, nullptr) << where;
+  EXPECT_TRUE(stopped->pass) << where;
+  EXPECT_TRUE(stopped->got.starts_with("cudaErrorLaunchFailure")) << where << ": " << stopped->got;
+  const Check* claimed = check_named(run, claim);
+  ASSERT_NE(claimed, nullptr) << where << ": no check named " << claim;
+  EXPECT_TRUE(claimed->pass) << where << ": " << claimed->got;
+  ASSERT_EQ(run.launches.size(), 1u) << where << ": the partial trace is kept";
+}
+
+TEST(SynchronizationHazards, TheLibraryDeadlockLeavesTheLowerHalfStuckAtItsSyncthreads) {
   auto exec = testing::emulator();
+  const int line = line_of_comment("// the whole block, whoever called");
   for (uint32_t block : {64u, 256u}) {
-    RunRequest r = lesson_request(hazards(), {{"variant", 1}});
-    r.config.block = {block, 1, 1};
-    const LessonRun run = run_lesson(hazards(), *exec, r);
-    expect_checks_pass(run, "variant=1, block " + std::to_string(block));
-    // The deadlock report, then the time order that every lesson run checks.
-    ASSERT_EQ(run.checks.size(), 2u);
-    EXPECT_NE(run.checks[1].name.find("no thread left a barrier"), std::string::npos)
-        << run.checks[1].name;
-    const std::string line = std::to_string(line_of_comment("// the whole block, whoever called"));
-    EXPECT_NE(run.checks[0].got.find("__syncthreads() at line " + line), std::string::npos)
-        << run.checks[0].got;
-    EXPECT_NE(run.checks[0].got.find(std::to_string(block / 2) + " exited without arriving"),
-              std::string::npos)
-        << run.checks[0].got;
-    EXPECT_EQ(run.launches.size(), 1u) << "the partial trace is kept";
+    const std::string where = "block " + std::to_string(block);
+    const LessonRun run =
+        run_lesson(hazards(), *exec, lesson_request(hazards(), {{"variant", 1}}, 2, block));
+    expect_checks_pass(run, where);
+    expect_stopped(run, "the emulator reported the deadlock at line " + std::to_string(line),
+                   where);
+    // Every lower-half thread waits on that line for ever; the upper half left, recording nothing.
+    size_t stuck = 0;
+    for (const Event& e : run.launches[0].events) {
+      EXPECT_LT(e.thread % block, block / 2) << where << ": thread " << e.thread;
+      stuck += e.kind == EventKind::Barrier && (e.flags & kFlagStuck) && e.line == line;
+    }
+    EXPECT_EQ(stuck, block) << where << ": half of each of the two blocks";
   }
 }
 
-TEST(SynchronizationHazards, APartitionInsideTheBranchIsReportedAtThePartition) {
+TEST(SynchronizationHazards, APartitionInsideTheBranchIsMadeByHalfTheBlock) {
   auto exec = testing::emulator();
-  for (uint64_t seed : {0, 3, 11}) {
+  const int line = line_of_comment("// too late: half are gone");
+  for (uint64_t seed : {0, 11}) {
+    const std::string where = "seed " + std::to_string(seed);
     RunRequest r = lesson_request(hazards(), {{"variant", 2}});
     r.seed = seed;
+    r.schedule = Schedule::Random;
     const LessonRun run = run_lesson(hazards(), *exec, r);
-    expect_checks_pass(run, "variant=2, seed " + std::to_string(seed));
-    const std::string line = std::to_string(line_of_comment("// too late: half are gone"));
-    EXPECT_NE(run.checks.at(0).got.find("tiled_partition() at line " + line), std::string::npos)
-        << run.checks.at(0).got;
-  }
-}
-
-TEST(SynchronizationHazards, HazardVariantsAreRefusedOnTheDeviceBeforeLaunching) {
-  for (int64_t variant : {1, 2}) {
-    testing::CountingGpu gpu(9, 0);
-    const LessonRun run =
-        run_lesson(hazards(), gpu, lesson_request(hazards(), {{"variant", variant}}));
-    ASSERT_FALSE(run.status.ok());
-    EXPECT_NE(run.status.message().find("runs only on the emulator"), std::string::npos)
-        << run.status.message();
-    EXPECT_EQ(gpu.launches, 0) << "variant " << variant << " must not be launched on a GPU";
+    expect_checks_pass(run, where);
+    expect_stopped(run, "the emulator reported the partition at line " + std::to_string(line),
+                   where);
+    size_t made = 0;
+    for (const Event& e : run.launches[0].events)
+      if (e.kind == EventKind::GroupCreate && e.line == line) {
+        ++made;
+        EXPECT_LT(e.thread % 64, 32u) << where << ": thread " << e.thread;
+      }
+    EXPECT_EQ(made, 64u) << where;
   }
 }
 
 TEST(SynchronizationHazards, TheFixWorksForEveryBlockSize) {
   auto exec = testing::emulator();
-  for (uint32_t block : {64u, 128u, 512u, 1024u}) {
-    RunRequest r = lesson_request(hazards());
-    r.config.block = {block, 1, 1};
-    expect_checks_pass(run_lesson(hazards(), *exec, r), "block " + std::to_string(block));
-  }
-  RunRequest r = lesson_request(hazards());
-  r.config.block = {96, 1, 1};
-  const LessonRun run = run_lesson(hazards(), *exec, r);
+  for (uint32_t block : {128u, 1024u})
+    expect_checks_pass(run_lesson(hazards(), *exec, lesson_request(hazards(), {}, 2, block)),
+                       "block " + std::to_string(block));
+  const LessonRun run = run_lesson(hazards(), *exec, lesson_request(hazards(), {}, 2, 96));
   ASSERT_FALSE(run.status.ok());
-  EXPECT_NE(run.status.message().find("got 96"), std::string::npos) << run.status.message();
+  EXPECT_NE(run.status.message().find("96"), std::string::npos) << run.status.message();
 }
 
 // Variant 3: under every schedule the detector finds one race in shared memory, between the
@@ -122,9 +128,14 @@ TEST(SynchronizationHazards, TheMissingBarrierIsOneRaceBetweenTheWriteAndTheRead
 }
 
 // The same read after the barrier (three_spellings, variant 0) races with nothing, and neither
-// does the group-parameter fix.
+// does the group-parameter fix; variant 0 records only its traced stores unless asked.
 TEST(SynchronizationHazards, WithItsBarrierTheSameReadIsNoRace) {
   auto exec = testing::emulator();
+  const LessonRun plain = run_lesson(hazards(), *exec, lesson_request(hazards()));
+  expect_checks_pass(plain);
+  for (const Trace& t : plain.launches)
+    EXPECT_EQ(count_events(t, [](const Event& e) { return e.kind == EventKind::Load; }), 0u)
+        << t.header.kernel << ": lesson.json records memory for variant 3 only";
   exec->options().record_memory = true;
   const LessonRun run = run_lesson(hazards(), *exec, lesson_request(hazards()));
   expect_checks_pass(run);
@@ -136,15 +147,8 @@ TEST(SynchronizationHazards, WithItsBarrierTheSameReadIsNoRace) {
   }
 }
 
-// Variant 3 never hangs: a GPU runs it (the stand-in GPU is asked to launch it).
-TEST(SynchronizationHazards, TheMissingBarrierIsLaunchedOnAGpuToo) {
-  testing::CountingGpu gpu(9, 0);
-  run_lesson(hazards(), gpu, lesson_request(hazards(), {{"variant", 3}}));
-  EXPECT_EQ(gpu.launches, 1);
-}
-
-// gpu: the race runs, every thread reads its neighbour's value or -1, and the detector's check
-// says it is the emulator's alone.
+// gpu: the race runs, every thread reads its neighbour's value or -1, and the detector's claim
+// says it is the emulator's alone; the hazard variants are refused before launching.
 TEST(SynchronizationHazardsGpu, TheMissingBarrierRunsAndItsRaceCheckIsSkipped) {
   COOP_GPU_OR_SKIP(gpu);
   const LessonRun run =
@@ -153,6 +157,7 @@ TEST(SynchronizationHazardsGpu, TheMissingBarrierRunsAndItsRaceCheckIsSkipped) {
   ASSERT_EQ(testing::skipped_checks(run), 1u);
   for (const Check& c : run.checks)
     if (c.skipped) EXPECT_NE(c.got.find("emulator only"), std::string::npos) << c.got;
+  for (int64_t variant : {1, 2}) testing::expect_hazard_refused(hazards(), *gpu, variant);
 }
 
 // gpu: the safe variant with a larger block, against the emulator.

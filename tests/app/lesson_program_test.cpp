@@ -67,7 +67,8 @@ std::vector<std::string> tagged_lines(const std::string& out) {
 // trace_checks) the program cannot make: it says so, with the check's name and expected value.
 // A check or result the program states as a [trace] claim (`claimed`: the claims' names, each the
 // start of the lesson's name, which may go on to name a line of the lesson's own source) is
-// settled by coopviz from the program's trace, so it is not among the printed lines.
+// settled by coopviz from the program's trace, so it is not among the printed lines; so is a
+// result the program states as a [count] (`counted`), which coopviz counts.
 struct Expected {
   std::vector<std::string> checks, results;
 };
@@ -76,7 +77,8 @@ bool claimed_by(const std::string& name, const std::vector<coop::lessons::Check>
                      [&](const coop::lessons::Check& c) { return name.starts_with(c.name); });
 }
 Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std::string>& traced,
-                        const std::vector<coop::lessons::Check>& claimed) {
+                        const std::vector<coop::lessons::Check>& claimed,
+                        const std::vector<std::pair<std::string, std::string>>& counted) {
   Expected e;
   for (const coop::lessons::Check& c : run.checks) {
     if (c.name == "every event recorded" || c.name == coop::lessons::kTimeOrderCheck ||
@@ -88,7 +90,8 @@ Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std:
                                             : check_line(c));
   }
   for (const auto& [name, value] : run.results)
-    if (!claimed_by(name, claimed) && name != coop::lessons::kBenchmarkResult)
+    if (!claimed_by(name, claimed) && name != coop::lessons::kBenchmarkResult &&
+        std::none_of(counted.begin(), counted.end(), [&](const auto& c) { return c.first == name; }))
       e.results.push_back("[result] " + name + " = " + value);
   return e;
 }
@@ -138,14 +141,26 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
   // lesson_protocol.h, which the runner lets every lesson program include, and the launches the
   // runner traces (every one, or lesson.json's "trace_launches").
   const std::string protocol = std::string(COOPVIZ_SOURCE_DIR) + "/lessons/lesson_protocol";
+  // Every load and store is recorded where lesson.json's records_memory says (true, or the values
+  // of one parameter), as the runner does.
+  const nlohmann::json recording = json.value("records_memory", nlohmann::json(false));
+  const auto records_memory = [&](const RunRequest& r) {
+    if (recording.is_boolean()) return recording.get<bool>();
+    for (const auto& [param, values] : recording.items())
+      for (const auto& v : values)
+        if (r.params.at(param) == v.get<int64_t>()) return true;
+    return false;
+  };
   for (const auto& [args, request] : requests) {
     std::string joined;
     for (const std::string& a : args) joined += " " + a;
     SCOPED_TRACE(joined);
+    const bool memory = records_memory(request);
     const coop::testing::Ran r = coop::testing::run_coopviz_env(
-        "XDG_CACHE_HOME=" + cache, "run --backend emu " + file + " -I " + protocol +
-                                       " --trace-launches " + json.value("trace_launches", "all") +
-                                       " --trace " + trace_file + " " + shown + " --" + joined);
+        "XDG_CACHE_HOME=" + cache,
+        "run --backend emu " + file + " -I " + protocol + " --trace-launches " +
+            json.value("trace_launches", "all") + " --trace " + trace_file + " " + shown +
+            (memory ? " --record-memory" : "") + " --" + joined);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     auto program = coop::load_traces(trace_file);
     ASSERT_TRUE(program.ok()) << program.status().message();
@@ -180,7 +195,15 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
     claims.launches = *program;
     std::string untagged;
     for (std::istringstream in(r.out); std::getline(in, untagged);)
-      if (untagged.starts_with("[trace] ")) coop::lessons::read_program_report(untagged, claims);
+      if (untagged.starts_with("[trace] ") || untagged.starts_with("[count] "))
+        coop::lessons::read_program_report(untagged, claims);
+    // A [count] is a result coopviz counts in the program's trace: the lesson's of that name.
+    for (const auto& [name, value] : claims.results) {
+      const auto ours = std::find_if(run.results.begin(), run.results.end(),
+                                     [&](const auto& result) { return result.first == name; });
+      ASSERT_NE(ours, run.results.end()) << "the count '" << name << "' is no result of the lesson";
+      EXPECT_EQ(value, ours->second) << name;
+    }
     for (const coop::lessons::Check& c : claims.checks) {
       EXPECT_TRUE(c.pass) << c.name << ": expected " << c.expected << ", got " << c.got;
       bool answers = false;
@@ -192,8 +215,9 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
       for (const auto& result : run.results) answers |= result.first.starts_with(c.name);
       EXPECT_TRUE(answers) << "the claim '" << c.name << "' answers no check or result of the lesson";
     }
-    const Expected expected = expected_lines(
-        run, std::set<std::string>(trace_checks.begin(), trace_checks.end()), claims.checks);
+    const Expected expected =
+        expected_lines(run, std::set<std::string>(trace_checks.begin(), trace_checks.end()),
+                       claims.checks, claims.results);
     std::vector<std::string> checks, results;
     for (const std::string& line : tagged_lines(r.out))
       (line.starts_with("[result] ") ? results : checks).push_back(line);

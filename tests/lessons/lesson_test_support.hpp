@@ -122,6 +122,16 @@ inline void expect_checks_pass(const LessonRun& run, const std::string& where = 
         << where << ": " << c.name << ": expected " << c.expected << ", got " << c.got;
 }
 
+// A hazard variant (`variant` of the lesson's parameter "variant") run on a GPU is refused, as
+// emulator-only, before it launches anything.
+inline void expect_hazard_refused(const LessonDef& l, Executor& gpu, int64_t variant) {
+  const LessonRun refused = run_lesson(l, gpu, lesson_request(l, {{"variant", variant}}));
+  ASSERT_FALSE(refused.status.ok()) << "variant " << variant;
+  EXPECT_NE(refused.status.message().find("runs only on the emulator"), std::string::npos)
+      << refused.status.message();
+  EXPECT_TRUE(refused.launches.empty()) << "variant " << variant << " must not launch";
+}
+
 // Two runs of the same request launched the same kernels, and their traces agree on every field
 // the backends must agree on.
 inline void expect_same_traces(const LessonRun& a, const LessonRun& b) {

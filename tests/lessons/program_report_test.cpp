@@ -5,6 +5,7 @@
 #include <array>
 
 #include "device/occupancy/block_schedule.hpp"
+#include "device/trace/instrumented_flag.hpp"
 #include "lessons/program_lesson.hpp"
 
 namespace coop::lessons {
@@ -205,6 +206,174 @@ TEST(ProgramReport, AScheduleThatCannotBeReadFailsNamingTheLine) {
   EXPECT_NE(run.checks[0].got.find("block zero"), std::string::npos) << run.checks[0].got;
   EXPECT_EQ(run.checks[1].got, "no launch of missing");
   EXPECT_EQ(run.checks[2].got, "no blocks per SM stated");
+}
+
+// One event of thread `thread` at `line`, appended in trace order.
+Event& add(Trace& t, EventKind kind, uint32_t thread, uint16_t line) {
+  Event e{};
+  e.kind = kind;
+  e.thread = thread;
+  e.line = line;
+  e.sequence = uint32_t(t.events.size());
+  t.events.push_back(e);
+  return t.events.back();
+}
+
+// A block barrier of `threads` threads in phase `phase` at `line`: each arrives at time
+// `arrive + thread`, and all leave at `leave`.
+void block_barrier(Trace& t, uint32_t threads, uint32_t phase, uint16_t line, uint64_t arrive,
+                   uint64_t leave) {
+  for (uint32_t r = 0; r < threads; ++r) {
+    Event& e = add(t, EventKind::Barrier, r, line);
+    e.group_kind = GroupKind::Block;
+    e.group_size = threads;
+    e.rank = r;
+    e.extra = phase;
+    e.time = arrive + r;
+    e.b = leave;
+  }
+}
+
+TEST(ProgramReport, AClaimNarrowsToAPhaseALineAndStuckThreads) {
+  LessonRun run;
+  run.launches = {launch_of("k", 0, 0)};
+  Trace& t = run.launches[0];
+  block_barrier(t, 4, 1, 31, 0, 10);
+  block_barrier(t, 4, 2, 33, 11, 20);
+  for (uint32_t thread : {0u, 1u}) add(t, EventKind::Barrier, thread, 40).flags = kFlagStuck;
+  read_program_report(
+      "[trace] phases: expected 4 barrier of block 4 phase 1 at line 31, 0 barrier phase 1 at "
+      "line 33, 4 barrier at line 33 phase 2 in k\n"
+      "[trace] stuck: expected 2 barrier at line 40 stuck, 0 barrier at line 31 stuck in k\n"
+      "[trace] twice: expected 1 barrier phase 1 phase 2 in k\n"
+      "[trace] no number: expected 1 barrier at line x in k\n",
+      run);
+  ASSERT_EQ(run.checks.size(), 4u);
+  EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
+  EXPECT_EQ(run.checks[0].got,
+            "4 barrier of block 4 phase 1 at line 31, 0 barrier phase 1 at line 33, 4 barrier at "
+            "line 33 phase 2");
+  EXPECT_TRUE(run.checks[1].pass) << run.checks[1].got;
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_FALSE(run.checks[i].pass) << run.checks[i].name;
+    EXPECT_NE(run.checks[i].got.find("is no count of an event kind"), std::string::npos)
+        << run.checks[i].got;
+  }
+}
+
+TEST(ProgramReport, AClaimCountsThreadsWhoseOwnEventsComeInAnOrder) {
+  LessonRun run;
+  run.launches = {launch_of("k", 0, 0)};
+  Trace& t = run.launches[0];
+  // Thread 0: arrive, store, wait. Thread 1: store, arrive, wait (nothing between). Thread 2:
+  // arrive, another thread's events, store, wait: its own order holds.
+  add(t, EventKind::BarrierArrive, 0, 1);
+  add(t, EventKind::Store, 0, 2);
+  add(t, EventKind::Store, 1, 2);
+  add(t, EventKind::BarrierArrive, 2, 1);
+  add(t, EventKind::BarrierArrive, 1, 1);
+  add(t, EventKind::BarrierWait, 1, 3);
+  add(t, EventKind::Store, 2, 2);
+  add(t, EventKind::BarrierWait, 0, 3);
+  add(t, EventKind::BarrierWait, 2, 3);
+  read_program_report(
+      "[trace] order: expected 2 threads with barrier_arrive then store then barrier_wait in k\n"
+      "[trace] any: expected 3 threads with barrier_arrive then barrier_wait in k\n"
+      "[trace] lines: expected 0 threads with store at line 3 then barrier_wait in k\n"
+      "[trace] wrong: expected 3 threads with barrier_arrive then store then barrier_wait in k\n"
+      "[trace] typo: expected 1 threads with arrive then store in k\n",
+      run);
+  ASSERT_EQ(run.checks.size(), 5u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(run.checks[i].pass) << run.checks[i].got;
+  EXPECT_EQ(run.checks[0].got, "2 threads with barrier_arrive then store then barrier_wait");
+  EXPECT_FALSE(run.checks[3].pass);
+  EXPECT_EQ(run.checks[3].got, "2 threads with barrier_arrive then store then barrier_wait");
+  EXPECT_FALSE(run.checks[4].pass);
+  EXPECT_NE(run.checks[4].got.find("is no order of event kinds"), std::string::npos);
+}
+
+TEST(ProgramReport, AClaimOfKeptBarrierPhasesReadsTheirTimes) {
+  LessonRun run;
+  run.launches = {launch_of("kept", 0, 0), launch_of("early", 0, 0)};
+  block_barrier(run.launches[0], 4, 1, 31, 0, 10);
+  block_barrier(run.launches[0], 4, 2, 33, 11, 20);
+  block_barrier(run.launches[1], 4, 1, 31, 0, 2);  // left at 2, the last arrived at 3
+  read_program_report(
+      "[trace] kept: expected 2 barrier phases kept in kept\n"
+      "[trace] more: expected 3 barrier phases kept in kept\n"
+      "[trace] early: expected 1 barrier phases kept in early\n"
+      "[trace] none open: expected 0 barrier open in kept\n"
+      "[trace] open: expected 2 barrier open phase 1, 2 barrier open at rank 2 in early\n",
+      run);
+  ASSERT_EQ(run.checks.size(), 5u);
+  EXPECT_TRUE(run.checks[3].pass) << run.checks[3].got;
+  // Threads 2 and 3 arrived at 2 and 3 and left at 2: they found the phase complete.
+  EXPECT_FALSE(run.checks[4].pass);
+  EXPECT_EQ(run.checks[4].got, "2 barrier open phase 1, 1 barrier open at rank 2");
+  EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
+  EXPECT_EQ(run.checks[0].got, "2 barrier phases kept");
+  EXPECT_FALSE(run.checks[1].pass);
+  EXPECT_FALSE(run.checks[2].pass);
+  EXPECT_NE(run.checks[2].got.find("1 barrier phases, 1 left before their last arrival"),
+            std::string::npos)
+      << run.checks[2].got;
+}
+
+// Thread 0 writes shared offset 0 on line 17; thread 1 reads it on line 19, no barrier between;
+// thread 1 writes offset 4 on line 17, after which a barrier orders thread 0's read of it.
+Trace racy(Backend backend, bool recorded) {
+  Trace t = launch_of("racy", 0, 0);
+  t.header.backend = backend;
+  t.header.launch.grid = {1, 1, 1};
+  t.header.launch.block = {2, 1, 1};
+  const auto shared = [&](EventKind kind, uint32_t thread, uint16_t line, uint64_t offset) {
+    Event& e = add(t, kind, thread, line);
+    e.flags = kFlagShared | (recorded ? kFlagInstrumented : 0);
+    e.address = offset;
+    e.extra = 4;
+  };
+  shared(EventKind::Store, 0, 17, 0);
+  shared(EventKind::Load, 1, 19, 0);
+  shared(EventKind::Store, 1, 17, 4);
+  block_barrier(t, 2, 1, 18, 0, 5);
+  shared(EventKind::Load, 0, 19, 4);
+  return t;
+}
+
+TEST(ProgramReport, ARaceClaimIsTheDetectorsVerdictAndSkippedWithoutRecordedMemory) {
+  LessonRun run;
+  run.launches = {racy(Backend::Emu, true)};
+  const std::string claims =
+      "[trace] one race: expected 1 race, 1 race of read line 19 and write line 17 in racy\n"
+      "[trace] other lines: expected 0 races of write line 17 and read line 18 in racy\n"
+      "[trace] none: expected 0 races in racy\n"
+      "[trace] bad side: expected 1 race of write 17 and read 19 in racy\n";
+  read_program_report(claims, run);
+  ASSERT_EQ(run.checks.size(), 4u);
+  EXPECT_TRUE(run.checks[0].pass) << run.checks[0].got;
+  EXPECT_EQ(run.checks[0].got, "1 race, 1 race of read line 19 and write line 17");
+  EXPECT_TRUE(run.checks[1].pass) << run.checks[1].got;
+  EXPECT_FALSE(run.checks[2].pass);
+  EXPECT_EQ(run.checks[2].got, "1 race");
+  EXPECT_FALSE(run.checks[3].pass);
+  EXPECT_FALSE(run.checks[3].skipped);
+
+  // A GPU's trace, or the emulator's without its own loads and stores: skipped, never failed,
+  // unless another item of the claim fails.
+  for (const Trace& t : {racy(Backend::Gpu, true), racy(Backend::Emu, false)}) {
+    LessonRun unseen;
+    unseen.launches = {t};
+    read_program_report(claims + "[trace] also: expected 1 race, 9 barrier in racy\n", unseen);
+    ASSERT_EQ(unseen.checks.size(), 5u);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_TRUE(unseen.checks[i].skipped) << unseen.checks[i].got;
+      EXPECT_FALSE(unseen.checks[i].pass);
+      EXPECT_TRUE(unseen.checks[i].got.starts_with("skipped: ")) << unseen.checks[i].got;
+      EXPECT_EQ(unseen.checks[i].got.find(", "), std::string::npos) << "one reason, said once";
+    }
+    EXPECT_FALSE(unseen.checks[4].skipped);
+    EXPECT_FALSE(unseen.checks[4].pass);
+  }
 }
 
 }  // namespace
