@@ -133,7 +133,7 @@ bool read_schedule_line(std::string_view line, std::vector<StatedSchedule>& stat
 // into their traces; a measured one's block records checked against its limit of blocks per SM.
 void settle_schedules(const std::vector<StatedSchedule>& stated, LessonRun& run) {
   for (const StatedSchedule& s : stated) {
-    const Counted counted = launches_named(s.kernel, run);
+    const Counted counted = launches_named(s.kernel, run.launches);
     if (!s.unreadable.empty() || !counted.missing.empty() || s.schedule.blocks_per_sm <= 0) {
       run.checks.push_back(make_check(
           "the schedule of " + s.kernel, "\"[schedule] KERNEL: P blocks per SM on N SMs\"",
