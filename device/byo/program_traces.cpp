@@ -303,8 +303,12 @@ void ProgramTraces::save() {
   std::map<std::string, uint64_t> library;
   {
     std::lock_guard<std::mutex> lock(library_mutex_);
-    counts_changed_ = counts_changed_ || library_changed_;
-    library_changed_ = false;
+    // With no launch of the program's own to carry them, a library's launches write no trace
+    // file (they are said when the program ends).
+    if (!launches_.empty()) {
+      counts_changed_ = counts_changed_ || library_changed_;
+      library_changed_ = false;
+    }
     library = library_;
   }
   if (trace_out_.empty() || (launches_.size() == saved_ && !counts_changed_)) return;
