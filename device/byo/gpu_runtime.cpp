@@ -1,7 +1,6 @@
 // The GPU side of a user's program: its launches, recorded by coop's GPU executor (see
 // gpu_runtime.cuh). Memory, streams and events are CUDA's own.
 #include <cuda_runtime.h>
-#include <cxxabi.h>
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -14,6 +13,7 @@
 #define COOP_BYO_KEEP_CUDA_NAMES 1
 #include "device/byo/graphs.hpp"
 #include "device/byo/program_traces.hpp"
+#include "device/occupancy/resource_report.hpp"
 
 namespace coop::byo {
 namespace {
@@ -43,19 +43,16 @@ ProgramTraces& traces() {
   return t;
 }
 
-// "cub::DeviceReduceSingleTileKernel" for CUB's mangled kernel name: no return type, template
-// arguments, parameters, nor the library's versioned inline namespaces (CUB_300000_SM_900).
+// "cub::DeviceReduceSingleTileKernel" for CUB's mangled kernel name: demangled without its
+// parameters (demangled_name), then without return type, template arguments and the library's
+// versioned inline namespaces (CUB_300000_SM_900).
 std::string short_kernel_name(const char* mangled) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(
-      abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
-  const std::string full = status == 0 && demangled ? demangled.get() : mangled;
   std::string name;
   int depth = 0;
-  for (char c : full) {
-    if (c == '<' || c == '(') ++depth;
+  for (char c : demangled_name(mangled)) {
+    if (c == '<') ++depth;
     if (depth == 0) name += c;
-    if ((c == '>' || c == ')') && depth > 0) --depth;
+    if (c == '>' && depth > 0) --depth;
   }
   if (const size_t space = name.rfind(' '); space != std::string::npos) name.erase(0, space + 1);
   static const std::regex versioned(R"((^|::)[A-Z]+_[0-9][A-Z0-9_]*::)");
