@@ -120,6 +120,9 @@ struct LessonDef {
   // "first" of each kernel and shape, whose repeats run untraced and are counted (a litmus test's
   // many runs).
   std::string trace_launches = "all";
+  // Whether its program's repeated launches each run under their own schedule on the emulator,
+  // even at seed 0 (lesson.json's "vary_repeats"; ProgramOptions::vary_repeats).
+  bool vary_repeats = false;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

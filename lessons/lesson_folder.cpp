@@ -244,7 +244,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
                         {"id", "order", "title", "level", "concepts", "launch", "rules", "params",
                          "gpu", "traces_comparable", "incomparable_kernels", "records_memory",
                          "records_blocks", "shown_stores", "shown_loads", "trace_threads_max",
-                         "trace_launches", "benchmark_tab"});
+                         "trace_launches", "vary_repeats", "benchmark_tab"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -275,6 +275,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   if (trace_launches != "all" && trace_launches != "first")
     return f.wrong("trace_launches",
                    "must be \"all\" or \"first\": got \"" + trace_launches + "\"");
+  COOP_TAKE(vary_repeats, f.flag(j, "vary_repeats", "", false));
   COOP_TAKE(benchmark_tab, f.flag(j, "benchmark_tab", "", false));
   l.id = id;
   l.order = int(order);
@@ -295,6 +296,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.shown = {shown_stores, shown_loads, records_blocks};
   l.trace_threads_max = uint64_t(trace_threads);
   l.trace_launches = trace_launches;
+  l.vary_repeats = vary_repeats;
   l.benchmark_tab = benchmark_tab;
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;

@@ -38,6 +38,7 @@ struct RunOptions {
   double timeout = 120;
   std::string memory_limit, trace_memory;
   std::string trace_launches = "first";
+  bool vary_repeats = false;  // a program file's (ProgramOptions::vary_repeats)
   std::string show_stores, show_loads;  // a program file's (ShownAccesses)
   bool record_blocks = false;            // a program file's block records (ShownAccesses)
 };
@@ -213,6 +214,10 @@ void register_run(CLI::App& app, CliState& state) {
                   "block and dynamic shared memory) or N (the first N of each); the others run "
                   "untraced at full speed and are counted")
       ->capture_default_str();
+  cmd->add_flag("--vary-repeats", o->vary_repeats,
+                "A program file's repeated launches of one kernel and shape each run under their "
+                "own emulator schedule (seeds 1, 2, ...) even at --seed 0, whose order only the "
+                "first keeps");
   cmd->add_option("--trace-memory", o->trace_memory,
                   "A program file's traces kept in memory, in MiB or with G for GiB; past it "
                   "later launches of a kernel already traced run untraced (default: 1/4 of the "
@@ -285,6 +290,7 @@ void register_run(CLI::App& app, CliState& state) {
       if (Status s = check_trace_launches(o->trace_launches); !s)
         return void(state.exit_code = usage_error(s.message()));
       p.trace_launches = o->trace_launches;
+      p.vary_repeats = o->vary_repeats;
       for (auto [flag, text, list] : {std::tuple{"--show-stores", &o->show_stores, &p.shown.stores},
                                       std::tuple{"--show-loads", &o->show_loads, &p.shown.loads}}) {
         Result<std::vector<std::string>> names = parse_shown_buffers(*text, flag);
@@ -323,6 +329,10 @@ void register_run(CLI::App& app, CliState& state) {
       return void(state.exit_code = usage_error(
                       "--trace-launches and --trace-memory are for a program file (FILE.cu): a "
                       "lesson traces every launch its steps show"));
+    if (o->vary_repeats)
+      return void(state.exit_code = usage_error(
+                      "--vary-repeats is for a program file (FILE.cu): a lesson's lesson.json "
+                      "says whether its repeats vary (\"vary_repeats\")"));
     const Result<std::string> id = lesson_argument(o->lesson);
     if (!id) return void(state.exit_code = usage_error(id.message()));
     const lessons::LessonDef* lesson = lessons::find_lesson(*id);

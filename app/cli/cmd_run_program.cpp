@@ -148,6 +148,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.timeout_seconds = o.timeout_seconds;
   p.memory_limit = o.memory_limit;
   p.trace_launches = o.trace_launches;
+  p.vary_repeats = o.vary_repeats;
   p.trace_memory = o.trace_memory;
   p.output = o.output;
   for (const std::string& text : o.launches) {
@@ -286,6 +287,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["untraced_launches"] = untraced + (launches ? too_large_launches(*launches) : 0);
     out["library_launches"] = launches ? counted_on_last(*launches, byo::kLibraryCount) : 0;
     out["trace_launches"] = p.trace_launches;
+    out["vary_repeats"] = p.vary_repeats;
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});
     if (o.races) {
       out["races"] = races_report(launches ? *launches : std::vector<Trace>{});

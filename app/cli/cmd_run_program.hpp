@@ -31,6 +31,7 @@ struct RunProgramOptions {
   double timeout_seconds = 120;
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
   std::string trace_launches = "first";  // ProgramOptions::trace_launches
+  bool vary_repeats = false;             // ProgramOptions::vary_repeats
   uint64_t trace_memory = 0;             // bytes; 0: ProgramOptions' default
   std::string* output = nullptr;  // collects what the program prints (ProgramOptions::output)
   // Receives the compiler's output when the build fails (the window marks its errors' lines).

@@ -117,6 +117,7 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   p.seed = request.seed;
   p.trace_capacity = exec.options().trace_capacity;
   p.trace_launches = lesson.trace_launches;  // every launch, unless its repeats are many
+  p.vary_repeats = lesson.vary_repeats;
   p.traced = exec.options().trace;
   p.record_memory = !gpu && p.traced && exec.options().record_memory;
   p.trace_threads_max = lesson.trace_threads_max;

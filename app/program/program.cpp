@@ -831,6 +831,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         setenv("COOPVIZ_SEED", std::to_string(o.seed).c_str(), 1);
         setenv("COOPVIZ_TRACE_CAPACITY", std::to_string(o.trace_capacity).c_str(), 1);
         setenv("COOPVIZ_TRACE_LAUNCHES", o.trace_launches.c_str(), 1);
+        setenv("COOPVIZ_VARY_REPEATS", o.vary_repeats ? "1" : "0", 1);
         setenv("COOPVIZ_TRACED", o.traced ? "1" : "0", 1);
         setenv("COOPVIZ_TRACE_MEMORY", std::to_string(trace_memory).c_str(), 1);
         if (o.trace_threads_max > 0)

@@ -32,6 +32,10 @@ struct ProgramOptions {
   // Which launches are traced: "all", "first" (the first of each kernel, grid, block and dynamic
   // shared memory) or a count of each; the rest run untraced, at full speed, and are counted.
   std::string trace_launches = "first";
+  // Emulator: a kernel's repeated launches of one shape run under seeds 1, 2, ... even when the
+  // run's seed is 0, whose order only the first keeps (a litmus test's repeats must differ, as a
+  // GPU's do; lesson.json's "vary_repeats", `coopviz run --vary-repeats`).
+  bool vary_repeats = false;
   // false: every launch runs with the recorder off (ExecOptions::trace), as a profiler must see
   // the kernels: a lesson run with --untraced.
   bool traced = true;

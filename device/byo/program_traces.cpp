@@ -52,6 +52,7 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   if (const char* memory = std::getenv("COOPVIZ_RECORD_MEMORY"))
     exec_->options().record_memory = std::string(memory) == "1";
   if (const char* races = std::getenv("COOPVIZ_RACES")) find_races_ = std::string(races) == "1";
+  if (const char* vary = std::getenv("COOPVIZ_VARY_REPEATS")) vary_repeats_ = std::string(vary) == "1";
   // coopviz checked both (all, first or a count; bytes).
   if (const char* which = std::getenv("COOPVIZ_TRACE_LAUNCHES"))
     trace_each_ = std::string(which) == "all"     ? 0
@@ -147,8 +148,9 @@ namespace {
 // Sets the executor's seed for one launch and puts the program's back when it goes.
 class SeedOfRepeat {
  public:
-  SeedOfRepeat(ExecOptions& options, uint64_t repeat) : options_(options), kept_(options.seed) {
-    if (options.schedule != Schedule::Lockstep || options.seed != 0) options.seed += repeat;
+  SeedOfRepeat(ExecOptions& options, uint64_t repeat, bool vary)
+      : options_(options), kept_(options.seed) {
+    if (vary || options.schedule != Schedule::Lockstep || options.seed != 0) options.seed += repeat;
   }
   ~SeedOfRepeat() { options_.seed = kept_; }
   SeedOfRepeat(const SeedOfRepeat&) = delete;
@@ -179,8 +181,9 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
                            config.block.str() + " " + std::to_string(config.dynamic_smem);
   // Launch k of a kind (k from 0) runs under seed + k, as --seed would start it: under a seeded
   // schedule each repeat meets its own interleaving, as a GPU's repeats do, and the same ones
-  // for the same seed. Lockstep with seed 0 is the one unseeded order, kept for every launch.
-  const SeedOfRepeat seeded(exec_->options(), kinds_[kind].launched);
+  // for the same seed. Lockstep with seed 0 is the one unseeded order, kept for every launch
+  // unless repeats must vary (COOPVIZ_VARY_REPEATS): then only the first keeps it.
+  const SeedOfRepeat seeded(exec_->options(), kinds_[kind].launched, vary_repeats_);
   Trace trace;
   Status s;
   bool recorded = false;

@@ -90,6 +90,7 @@ class ProgramTraces {
 
   std::unique_ptr<Executor> exec_;
   uint64_t trace_each_ = 1;    // launches of each kind traced; 0: all
+  bool vary_repeats_ = false;  // COOPVIZ_VARY_REPEATS: repeats seeded even at seed 0
   uint64_t memory_limit_ = 0;  // bytes of traces kept in memory; 0: none
   uint64_t max_traced_threads_ = kMaxTracedThreads;  // COOPVIZ_TRACE_THREADS
   uint64_t kept_bytes_ = 0;

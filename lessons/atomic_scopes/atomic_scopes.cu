@@ -315,9 +315,9 @@ std::string run_litmus(const Options& o, const std::vector<Ordering>& chosen, bo
   for (const Ordering& order : chosen)
     lesson_result(std::string("allowed by the model, ") + order.name, outcome_set(order.allowed));
 
-  // Many more runs, repeats of a launch already shown. On the emulator each repeat runs under
-  // its own schedule when the run is seeded (coopviz's rule for a program's repeats, as a GPU's
-  // repeats each interleave as they happen to); a GPU repeats a large grid at several distances
+  // Many more runs, repeats of a launch already shown. On the emulator repeat k runs under seed
+  // k past the run's (lesson.json's vary_repeats), as a GPU's repeats each interleave as they
+  // happen to; a GPU repeats a large grid at several distances
   // (neighbouring lanes, neighbouring warps, neighbouring blocks, far apart).
   unsigned wide_grid = grid, wide_block = block;
   std::vector<int> distances = {distance};

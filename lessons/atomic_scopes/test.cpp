@@ -1,6 +1,7 @@
 // The atomic-scopes lesson: scopes and orders in the trace, the litmus test's outcomes on the
 // emulator (sequentially consistent: never flag 1 with data 0; several outcomes across the
-// repeats of a seeded run, one under lockstep's seed 0), the launch rules; on a GPU the histogram
+// repeats, each under its own seed, seed 0's traced launch in lane order), the launch rules; on
+// a GPU the histogram
 // runs and the forbidden outcome stays absent.
 #include <gtest/gtest.h>
 
@@ -28,15 +29,17 @@ TEST(AtomicScopes, EveryPartPassesAlone) {
     expect_checks_pass(run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", part}})));
 }
 
-TEST(AtomicScopes, SeedZeroLetsEveryWriterFinishFirstInEveryRepeat) {
+// Seed 0's traced launch runs lanes in order, so every writer finishes first; its repeats run
+// under seeds 1 to 32 (lesson.json's vary_repeats), and show the other interleavings.
+TEST(AtomicScopes, SeedZeroTracesLanesInOrderAndItsRepeatsVary) {
   auto exec = testing::emulator();
   const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 3}}));
   expect_checks_pass(run);
   EXPECT_EQ(result_of(run, "traced relaxed, distance 1"),
             "flag 0 data 0: 0, flag 0 data 1: 0, flag 1 data 0: 0, flag 1 data 1: 1024");
-  // Every repeat runs lockstep's one order too.
-  EXPECT_EQ(result_of(run, "relaxed, distance 1 (emulator, 32 runs)"),
-            "flag 0 data 0: 0, flag 0 data 1: 0, flag 1 data 0: 0, flag 1 data 1: 32768");
+  const std::string seen = result_of(run, "relaxed: outcomes produced");
+  for (const char* outcome : {"flag 0 data 0", "flag 0 data 1", "flag 1 data 1"})
+    EXPECT_NE(seen.find(outcome), std::string::npos) << outcome << " not in " << seen;
 }
 
 TEST(AtomicScopes, SeededRepeatsProduceSeveralOutcomesButNeverTheWeakOne) {

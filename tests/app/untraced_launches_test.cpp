@@ -93,8 +93,8 @@ TEST(UntracedLaunches, AllTracesEveryLaunchAndACountTracesThatManyOfEach) {
 
 // Under a seeded schedule launch k of a kernel and shape runs under the program's seed + k (the
 // header names it), so a repeated test meets other interleavings, as on a GPU; lockstep with
-// seed 0 keeps its one order for every launch.
-TEST(UntracedLaunches, RepeatsOfALaunchRunUnderTheSeedPlusTheirIndexWhenSeeded) {
+// seed 0 keeps its one order for every launch, or for the first alone with --vary-repeats.
+TEST(UntracedLaunches, RepeatsOfALaunchRunUnderTheSeedPlusTheirIndexWhenSeededOrAskedToVary) {
   const auto seeds = [](const std::string& args) {
     const fs::path dir = coop::testing::fresh_folder("repeat-seeds");
     const std::string trace = (dir / "t.cvt").string();
@@ -118,6 +118,10 @@ TEST(UntracedLaunches, RepeatsOfALaunchRunUnderTheSeedPlusTheirIndexWhenSeeded) 
   EXPECT_EQ(seeds(""), Seeds(9, "seed 0"));
   EXPECT_EQ(seeds("--seed 5"), (Seeds{"seed 5", "seed 6", "seed 7", "seed 8", "seed 9", "seed 5",
                                       "seed 5", "seed 6", "seed 7"}));
+  const Seeds varied = {"seed 0", "seed 1", "seed 2", "seed 3", "seed 4",
+                       "seed 0", "seed 0", "seed 1", "seed 2"};
+  EXPECT_EQ(seeds("--vary-repeats"), varied);
+  EXPECT_EQ(seeds("--vary-repeats --seed 5"), seeds("--seed 5"));
   EXPECT_EQ(seeds("--schedule random"), (Seeds{"seed 0", "seed 1", "seed 2", "seed 3", "seed 4",
                                                "seed 0", "seed 0", "seed 1", "seed 2"}));
 }
