@@ -148,6 +148,24 @@ TEST(ShownAccesses, WhatStaysPlainIsSaidWithItsLine) {
   EXPECT_NE(text.err.find("coopviz: " + said[0] + "\n"), std::string::npos) << text.err;
 }
 
+// An entry "NAME on the line with TEXT" shows the accesses on lines that hold TEXT alone: the
+// race on a shared counter, not its reset or the read of the total around it (as by_hand_line
+// leaves them plain). An entry whose text no line holds shows nothing and is said.
+TEST(ShownAccesses, AnEntryOnALineShowsThatLineAlone) {
+  if (!have_front_end()) GTEST_SKIP() << "no C++ front end (built with COOPVIZ_FRONTEND=OFF)";
+  const std::string race = "sum on the line with // the race";
+  const ShownRun r = run("emu", "--show-stores '" + race + "' --show-loads '" + race +
+                                    ",ring on the line with no such text'");
+  expect_alike(r, "plain_line", "by_hand_line", 64 * 2);
+  ASSERT_TRUE(r.report.contains("not_shown")) << r.report.dump(2);
+  const std::vector<std::string> said = r.report["not_shown"];
+  ASSERT_EQ(said.size(), 1u) << r.report["not_shown"].dump(2);
+  EXPECT_NE(said[0].find("not shown: `ring on the line with no such text`: no line that holds "
+                         "`no such text` loads from ring"),
+            std::string::npos)
+      << said[0];
+}
+
 // The names are part of the build: a build with other names is not reused, so each run shows
 // exactly what it names (ring's 64 stores alone, or every shown access).
 TEST(ShownAccesses, OtherNamesAreAnotherBuild) {
