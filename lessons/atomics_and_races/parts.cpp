@@ -8,7 +8,7 @@
 
 #include "device/trace/value.hpp"
 #include "lessons/atomics_and_races/kernels.hpp"
-#include "lessons/atomics_and_races/race_analysis.hpp"
+#include "lessons/race_chain.hpp"
 #include "lessons/run_helpers.hpp"
 #include "lessons/run_helpers.hpp"
 

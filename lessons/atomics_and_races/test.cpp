@@ -1,11 +1,11 @@
-// The atomics-and-races lesson: each experiment alone and with other parameters, the race
-// analysis on a hand-built trace, and the schedule's freedom showing up in who survives.
+// The atomics-and-races lesson: each experiment alone and with other parameters, and the
+// schedule's freedom showing up in who survives (the race analysis on a hand-built trace:
+// tests/lessons/trace_claims_test.cpp).
 #include <gtest/gtest.h>
 
 #include <iostream>
 
 #include "device/trace/value.hpp"
-#include "lessons/atomics_and_races/race_analysis.hpp"
 #include "lessons/lesson.hpp"
 #include "tests/lessons/lesson_test_support.hpp"
 #include "tests/support.hpp"
@@ -49,35 +49,6 @@ TEST(AtomicsAndRaces, TheFloatCounterStopsAt2To24) {
   for (const Event& e : run.launches.at(0).events)
     stuck += e.value_type == ValueType::F32 && from_bits<float>(e.b) == 16777216.0f;
   EXPECT_EQ(stuck, 2048u - 64u);
-}
-
-TEST(AtomicsAndRaces, RaceAnalysisFollowsTheValues) {
-  // t0 and t1 both read 0; t3 reads t0's 5 and writes 8; t2 reads t1's 7 and writes 10, the
-  // final value. Kept: t1 then t2. t3's store was never read; t0's was read only by t3.
-  Trace t;
-  auto add = [&](EventKind kind, uint32_t thread, int value) {
-    Event e{};
-    e.kind = kind;
-    e.thread = thread;
-    e.sequence = uint32_t(t.events.size());
-    (kind == EventKind::Load ? e.b : e.a) = to_bits(value);
-    t.events.push_back(e);
-  };
-  add(EventKind::Load, 0, 0);
-  add(EventKind::Load, 1, 0);
-  add(EventKind::Store, 0, 5);
-  add(EventKind::Load, 3, 5);
-  add(EventKind::Store, 1, 7);
-  add(EventKind::Load, 2, 7);
-  add(EventKind::Store, 3, 8);
-  add(EventKind::Store, 2, 10);
-  const atomics_and_races::RaceReport r = atomics_and_races::analyse_race(t, 10);
-  EXPECT_EQ(r.problem, "");
-  EXPECT_EQ(r.kept, (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(r.lost_unread, (std::vector<uint32_t>{3}));
-  EXPECT_EQ(r.lost_later, (std::vector<uint32_t>{0}));
-  // A final value nobody wrote is reported, not explained away.
-  EXPECT_NE(atomics_and_races::analyse_race(t, 11).problem, "");
 }
 
 TEST(AtomicsAndRaces, TheScheduleDecidesWhoSurvives) {
