@@ -209,10 +209,14 @@ Result<std::optional<LessonDef::MemoryRecordingWhen>> read_recording_when(
   return std::optional(w);
 }
 
-// "shown_stores" or "shown_loads": buffer names as --show-stores takes them (C identifiers, at
-// most kMaxShownBuffers).
+// "shown_stores" or "shown_loads": buffer names as --show-stores takes them (C identifiers, or
+// "NAME on the line with TEXT", at most kMaxShownBuffers). A comma would split an entry in two.
 Result<std::vector<std::string>> shown_buffers(const Fields& f, const json& j, const char* key) {
   COOP_TAKE(names, f.texts(j, key, ""));
+  for (const std::string& n : names)
+    if (n.find(',') != std::string::npos)
+      return f.wrong(key, "holds names: '" + n + "' holds a comma (a text to find on a line "
+                          "holds none: entries are joined by commas)");
   Result<std::vector<std::string>> checked =
       parse_shown_buffers(join_shown_buffers(names), "holds names");
   if (!checked) return f.wrong(key, checked.status().message());

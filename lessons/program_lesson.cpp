@@ -10,6 +10,7 @@
 #include "device/occupancy/block_schedule.hpp"
 #include "lessons/lesson_checks.hpp"
 #include "lessons/trace_claims.hpp"
+#include "lessons/value_claims.hpp"
 
 namespace coop::lessons {
 namespace {
@@ -35,19 +36,23 @@ bool read_check(std::string_view line, Check& c) {
 }
 
 // "[count] NAME: SPEC in KERNEL [launch K]": a result whose value coopviz counts in the trace
-// (what only the trace knows, such as the atomics a warp-aggregated kernel issued).
+// (what only the trace knows, such as the atomics a warp-aggregated kernel issued), or
+// "[count] NAME: WHAT in the race to F in KERNEL launch K" (value_claims.hpp).
 bool read_count(std::string_view line, const LessonRun& run,
                 std::pair<std::string, std::string>& result) {
   if (!line.starts_with("[count] ")) return false;
   const std::string_view rest = line.substr(8);
-  const size_t colon = rest.find(": ");
   const size_t in = rest.rfind(" in ");
-  if (colon == std::string_view::npos || in == std::string_view::npos || in < colon) return false;
+  // A name may hold ": " ("race: updates lost"); what is counted holds none.
+  const size_t colon = in == std::string_view::npos ? in : rest.rfind(": ", in);
+  if (colon == std::string_view::npos || in == std::string_view::npos) return false;
   result.first = rest.substr(0, colon);
   const std::string_view what = rest.substr(colon + 2, in - colon - 2);
   const std::optional<EventSpec> spec = read_spec(what);
   const Counted counted = launches_named(rest.substr(in + 4), run.launches);
-  if (!spec)
+  if (std::optional<std::string> race = count_in_race(what, counted))
+    result.second = *race;
+  else if (!spec)
     result.second = std::string("'").append(what).append("' is no count of an event kind");
   else
     result.second = counted.missing.empty() ? std::to_string(counted.count(*spec)) : counted.missing;

@@ -23,7 +23,9 @@
 // traces name them: "atomic", "barrier of tile 4|32", "barrier of block 64 phase 2 at line 31"
 // (lessons/trace_claims.hpp says every form).
 // A [count] line is a result whose value coopviz counts the same way. What a program can know of
-// its trace, it states; what is there, coopviz counts.
+// its trace, it states; what is there, coopviz counts. Claims about the values the trace holds
+// (" on BUFFER", " finding V", "whose old values sum to S", a race's "chain of reads and writes"
+// and what it lost) are lessons/value_claims.hpp's.
 //   [schedule] KERNEL: P blocks per SM on N SMs       (then, for a modelled schedule:)
 //   [schedule] KERNEL: block B on SM S from T0 to T1   (one line per block, in work units)
 // states the block schedule of a kernel whose blocks are recorded (lesson.json's

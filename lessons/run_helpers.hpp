@@ -10,6 +10,7 @@
 
 #include "device/launch/executor.hpp"
 #include "lessons/lesson.hpp"
+#include "lessons/lesson_protocol/lesson_ids.h"
 
 namespace coop::lessons {
 
@@ -105,8 +106,7 @@ inline size_t count_events(const Trace& t, EventKind kind) {
   return n;
 }
 
-// "0-31, 64, 96-127" for ids in the given order (runs of consecutive ids fold), showing at most
-// `max_runs` runs and then how many ids were left out; "none" for an empty list.
-std::string describe_ids(const std::vector<uint32_t>& ids, size_t max_runs = 8);
+// "0-31, 64, 96-127": lesson_ids.h's, which lesson programs print with too.
+using ::describe_ids;
 
 }  // namespace coop::lessons

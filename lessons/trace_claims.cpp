@@ -10,6 +10,7 @@
 #include "device/trace/race_detector.hpp"
 #include "device/trace/time_order.hpp"
 #include "lessons/lesson_checks.hpp"
+#include "lessons/value_claims.hpp"
 
 namespace coop::lessons {
 namespace {
@@ -45,7 +46,7 @@ size_t threads_with(const Counted& counted, const std::vector<EventSpec>& chain)
     std::unordered_map<uint32_t, size_t> reached;  // per thread: how much of the chain it holds
     for (const Event& e : t->events) {
       size_t& r = reached[e.thread];
-      if (r < chain.size() && chain[r].matches(e)) ++r;
+      if (r < chain.size() && chain[r].matches(e, *t)) ++r;
     }
     n += std::count_if(reached.begin(), reached.end(),
                        [&](const auto& kv) { return kv.second == chain.size(); });
@@ -129,6 +130,8 @@ SettledItem settle_phases(uint64_t n, const Counted& counted) {
   return s;
 }
 
+}  // namespace
+
 SettledItem not_a_claim(std::string_view item, const char* what) {
   SettledItem s;
   s.error = true;
@@ -136,16 +139,15 @@ SettledItem not_a_claim(std::string_view item, const char* what) {
   return s;
 }
 
-}  // namespace
-
-bool EventSpec::matches(const Event& e) const {
+bool EventSpec::matches(const Event& e, const Trace& t) const {
   return e.kind == kind && (!group || e.group_kind == *group) &&
          (sizes.empty() || std::find(sizes.begin(), sizes.end(), e.group_size) != sizes.end()) &&
          (!scope || (e.flags & (kFlagScopeThread | kFlagScopeBlock | kFlagScopeSystem)) ==
                         *scope) &&
          (!rank || e.rank == *rank) && (!phase || e.extra == *phase) &&
          (!line || e.line == *line) &&
-         (!stuck || (e.flags & kFlagStuck) != 0) && (!open || e.b <= e.time);
+         (!stuck || (e.flags & kFlagStuck) != 0) && (!open || e.b <= e.time) &&
+         (buffer.empty() || in_buffer(e, t, buffer)) && (!found || found_value(e) == *found);
 }
 
 std::optional<EventSpec> read_spec(std::string_view s) {
@@ -188,6 +190,15 @@ std::optional<EventSpec> read_spec(std::string_view s) {
       (next_word(s) == "stuck" ? spec.stuck : spec.open) = true;
       continue;
     }
+    if (s.starts_with("on ") || s.starts_with("finding ")) {
+      const bool on = next_word(s) == "on";
+      const std::string_view value = next_word(s);
+      if (on ? !spec.buffer.empty() || value.empty() : spec.found.has_value())
+        return std::nullopt;
+      if (on) spec.buffer = value;
+      else if (!(spec.found = read_value(value))) return std::nullopt;
+      continue;
+    }
     if (!filter || filter->has_value()) return std::nullopt;
     s.remove_prefix(s.starts_with("phase ") ? 6 : 8);
     *filter = number(next_word(s));
@@ -199,7 +210,7 @@ std::optional<EventSpec> read_spec(std::string_view s) {
 size_t Counted::count(const EventSpec& spec) const {
   size_t n = 0;
   for (const Trace* t : launches)
-    n += count_events(*t, [&](const Event& e) { return spec.matches(e); });
+    n += count_events(*t, [&](const Event& e) { return spec.matches(e, *t); });
   return n;
 }
 
@@ -222,6 +233,7 @@ Counted launches_named(std::string_view named, const std::vector<Trace>& launche
 }
 
 SettledItem settle_item(std::string_view item, const Counted& counted) {
+  if (std::optional<SettledItem> values = settle_value_item(item, counted)) return *values;
   SettledItem s;
   if (item.starts_with("as many ") && item.find(" as ", 8) != std::string_view::npos) {
     const size_t as = item.find(" as ", 8);

@@ -3,11 +3,12 @@
 // grammar for the program's author).
 //
 // SPEC, the events counted: "KIND[ of GROUP[ SIZE|SIZE...]][ at SCOPE scope][ phase P][ at rank R][ at line L]
-// [ stuck][ open]", the filters in any order after the group: "barrier of tile 4|32", "barrier of
-// block 64 phase 2 at line 31", "group_create of coalesced at rank 0", "barrier at line 30 stuck"
-// (stuck: the thread never left that call, a deadlock or a fault the emulator stopped),
-// "barrier_wait open" (open: left at once, its departure not after its start: the phase was
-// complete when the thread came).
+// [ stuck][ open][ on BUFFER][ finding V]", the filters in any order after the group: "barrier of
+// tile 4|32", "barrier of block 64 phase 2 at line 31", "group_create of coalesced at rank 0",
+// "barrier at line 30 stuck" (stuck: the thread never left that call, a deadlock or a fault the
+// emulator stopped), "barrier_wait open" (open: left at once, its departure not after its start:
+// the phase was complete when the thread came), "atomic on float_count finding 16777216" (the
+// values the trace holds: value_claims.hpp).
 //
 // An item of a [trace] claim, each settled on its own:
 //   N SPEC                                  N such events
@@ -20,6 +21,8 @@
 //                                           either order; ACCESS is read, write or atomic);
 //                                           skipped where the launches recorded no load and
 //                                           store of their own (a GPU) or dropped events
+//   N SPEC whose old values sum to S, a chain of reads and writes from 0 to F
+//                                           the values the trace holds (value_claims.hpp)
 #pragma once
 
 #include <cstdint>
@@ -40,7 +43,9 @@ struct EventSpec {
   std::optional<uint64_t> rank, phase, line;
   bool stuck = false;  // only events the thread never left (kFlagStuck)
   bool open = false;   // only waits that did not wait (departure b not after time)
-  bool matches(const Event& e) const;
+  std::string buffer;  // only accesses inside the trace header's buffer of this name; "": any
+  std::optional<double> found;  // only events that found this value (value_claims.hpp)
+  bool matches(const Event& e, const Trace& t) const;
 };
 std::optional<EventSpec> read_spec(std::string_view s);
 
@@ -61,5 +66,7 @@ struct SettledItem {
   bool error = false;
 };
 SettledItem settle_item(std::string_view item, const Counted& counted);
+// An item that is no claim of the form `what`: "'ITEM' is no WHAT", an error.
+SettledItem not_a_claim(std::string_view item, const char* what);
 
 }  // namespace coop::lessons

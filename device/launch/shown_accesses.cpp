@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "device/launch/shown_entry.hpp"
 #include "device/launch/trim.hpp"
 
 namespace coop {
@@ -22,11 +23,17 @@ Result<std::vector<std::string>> parse_shown_buffers(std::string_view joined,
   if (trim(joined).empty()) return names;
   while (true) {
     const size_t comma = joined.find(',');
-    const std::string_view name = trim(joined.substr(0, comma));
-    if (!identifier(name))
-      return Status::error(std::string(what) + ": '" + std::string(name) +
-                           "' is not a buffer's name (a C identifier, names joined by commas)");
-    names.emplace_back(name);
+    const std::string_view entry = trim(joined.substr(0, comma));
+    const ShownEntry e = split_shown_entry(entry);
+    if (!identifier(e.name))
+      return Status::error(std::string(what) + ": '" + std::string(entry) +
+                           "' is not a buffer's name (a C identifier, or NAME on the line with "
+                           "TEXT; names joined by commas)");
+    if (e.line_text.size() > kMaxShownLineText)
+      return Status::error(std::string(what) + ": '" + std::string(entry) + "' has a text of " +
+                           std::to_string(e.line_text.size()) + " characters: at most " +
+                           std::to_string(kMaxShownLineText));
+    names.emplace_back(entry);
     if (names.size() > kMaxShownBuffers)
       return Status::error(std::string(what) + ": at most " + std::to_string(kMaxShownBuffers) +
                            " buffers, got more");

@@ -10,10 +10,12 @@
 //   out: "[pass] NAME: expected E, got G", "[FAIL] ...", "[skip] NAME: expected E, got WHY",
 //        "[result] NAME = VALUE", "[trace] NAME: expected ITEM[, ITEM] in KERNEL [launch K]"
 //        where an ITEM is "N SPEC", "as many SPEC as SPEC", "N threads with SPEC then SPEC",
-//        "N barrier phases kept" or "N races[ of write line L and read line M]", and SPEC is
+//        "N barrier phases kept", "N races[ of write line L and read line M]", "N SPEC whose
+//        old values sum to S" or "a chain of reads and writes from 0 to F", and SPEC is
 //        "KIND[ of GROUP[ SIZE|SIZE]][ at SCOPE scope][ phase P][ at rank R][ at line L][ stuck]
-//        [ open]" (lessons/README.md; a line is the program's own, from __LINE__); "[count] NAME:
-//        SPEC in KERNEL"; "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an
+//        [ open][ on BUFFER][ finding V]" (lessons/README.md; a line is the program's own, from
+//        __LINE__); "[count] NAME: SPEC in KERNEL" (or "WHAT in the race to F in KERNEL launch
+//        K"); "[schedule] KERNEL: ..." (lessons/program_lesson.hpp); an
 //        argument or launch it cannot run is one line "error: ..." on stderr and exit status 2;
 //        otherwise 1 when a check failed, else 0.
 #pragma once
@@ -23,6 +25,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "lesson_ids.h"
 
 // A lesson parameter: its name, range and where its value goes (holding its default).
 struct LessonParam {

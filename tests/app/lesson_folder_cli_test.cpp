@@ -88,6 +88,8 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
                 "\"shown_stores\" holds names: 'sums[0]' is not a buffer's name"},
            Case{"\"launch\"", "\"trace_launches\": \"some\", \"launch\"",
                 "\"trace_launches\" must be \"all\" or \"first\": got \"some\""},
+           Case{"\"launch\"", "\"shown_loads\": [\"sums on the line with a, b\"], \"launch\"",
+                "\"shown_loads\" holds names: 'sums on the line with a, b' holds a comma"},
        }) {
     std::string json = good;
     const size_t at = json.find(c.from);

@@ -46,9 +46,9 @@ std::map<std::string, std::vector<ShownPair>> expected_pairs() {
     return std::vector<ShownPair>{{space, {{"read", line}, {"write", line}}}};
   };
   return {
-      {"racy_sum", one_line("global", line_in(ar, "traced(s[0]) = traced(s[0]) + x[i]"))},
-      {"racy_block_sum", one_line("shared", line_in(ar, "traced(total) = traced(total) + x["))},
-      {"staged_sum", one_line("global", line_in(ar, "traced(s[0]) = traced(s[0]) + local"))},
+      {"racy_sum", one_line("global", line_in(ar, "s[0] = s[0] + x[i]"))},
+      {"racy_block_sum", one_line("shared", line_in(ar, "total = total + x["))},
+      {"staged_sum", one_line("global", line_in(ar, "s[0] = s[0] + local"))},
       {"missing_barrier",
        {{"shared",
          {{"write", line_in(sh, "// the write")},

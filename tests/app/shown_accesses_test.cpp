@@ -2,7 +2,9 @@
 // builds a program's plain stores and loads of the buffers named as traced(...) ones, so they
 // trace exactly as the same accesses written through traced(...) by hand, on every deterministic
 // field, and are step points of the emulator's schedules as those are. What it leaves plain is
-// said, with its line; and the names are part of the build's identity.
+// said, with its line; and the names are part of the build's identity. A name may be limited to
+// the lines that hold a text ("sum on the line with // the race"): the accesses elsewhere stay
+// plain, and an entry whose text no line holds is said.
 // tests/programs/shown/shown_accesses.cu holds each kernel twice, written plainly and by hand.
 #include <gtest/gtest.h>
 
@@ -33,7 +35,11 @@ using coop::Trace;
 
 const std::string kProgram =
     std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/shown/shown_accesses.cu";
-const std::string kShowAll = "--show-stores out,ring,tally --show-loads ring,tally";
+// `sum` on the race's line alone; and an entry whose text no line holds, which shows nothing.
+const std::string kOnTheRace = "sum on the line with // the race";
+const std::string kShowAll = "--show-stores 'out,ring,tally," + kOnTheRace +
+                             "' --show-loads 'ring,tally," + kOnTheRace +
+                             ",ring on the line with no such text'";
 
 // The front end coopviz finds (device/paths/data_dirs.hpp): the build's, or COOPVIZ_FRONTEND's.
 // Without it nothing is shown, and coopviz says so (front_end_note).
@@ -116,6 +122,8 @@ TEST(ShownAccesses, TraceAsTheirTracedFormOnTheEmulator) {
   expect_alike(r, "plain_accesses", "by_hand", 64 * 3);
   // 1 store by thread 0, then a load and a store each, and thread 0's load of the total.
   expect_alike(r, "plain_tally", "by_hand_tally", 1 + 64 * 2 + 1);
+  // On the race's line alone: the reset and the read of the total stay plain, as by hand.
+  expect_alike(r, "plain_line", "by_hand_line", 64 * 2);
   // The lanes of a warp interleave at a traced load and store (a step point, as on a GPU): the
   // plain tally loses updates as the traced one does.
   const std::string printed = r.report.value("stdout", "");
@@ -141,7 +149,13 @@ TEST(ShownAccesses, WhatStaysPlainIsSaidWithItsLine) {
     });
     EXPECT_NE(found, said.end()) << where << " in:\n" << r.report["not_shown"].dump(2);
   }
-  EXPECT_EQ(said.size(), 2u) << r.report["not_shown"].dump(2);
+  // The entry whose text no line holds is said, at the file's first line.
+  EXPECT_NE(std::find(said.begin(), said.end(),
+                      file + ":1: not shown: `ring on the line with no such text`: no line that "
+                             "holds `no such text` loads from ring"),
+            said.end())
+      << r.report["not_shown"].dump(2);
+  EXPECT_EQ(said.size(), 3u) << r.report["not_shown"].dump(2);
   // Without --json, one line each on stderr.
   const coop::testing::Ran text =
       coop::testing::run_coopviz_cached("run --backend emu " + kShowAll + " " + kProgram);
@@ -172,6 +186,11 @@ TEST(ShownAccesses, TraceAlikeOnTheGpu) {
       coop::compare_deterministic(as_plain(gpu.launches.at("by_hand"), "plain_accesses", "by_hand"),
                                   gpu.launches.at("plain_accesses"));
   EXPECT_TRUE(hand.equal()) << (hand.examples.empty() ? "" : hand.examples.front());
+  ASSERT_TRUE(gpu.launches.count("plain_line") && gpu.launches.count("by_hand_line"));
+  const coop::TraceDiff line = coop::compare_deterministic(
+      as_plain(gpu.launches.at("by_hand_line"), "plain_line", "by_hand_line"),
+      gpu.launches.at("plain_line"));
+  EXPECT_TRUE(line.equal()) << (line.examples.empty() ? "" : line.examples.front());
   const ShownRun emu = run("emu", kShowAll);
   const coop::TraceDiff backends = coop::compare_deterministic(emu.launches.at("plain_accesses"),
                                                                gpu.launches.at("plain_accesses"));

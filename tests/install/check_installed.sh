@@ -101,11 +101,11 @@ SCRIPT
   # A lesson author edits a copy of the installed lessons; $COOPVIZ_LESSON_SOURCES shows the edit
   # (a lesson still compiled into coopviz).
   cp -r "$share/lessons" "$work/edited"
-  sed -i 's/^### Read, add, write: a race$/### Read, add, write: a race (edited)/' \
-    "$work/edited/atomics_and_races/lesson.md"
+  sed -i 's/^### 768 threads: the thread limit$/### 768 threads: the thread limit (edited)/' \
+    "$work/edited/occupancy/lesson.md"
   (cd / && COOPVIZ_LESSON_SOURCES="$work/edited" HOME="$work/home" "$prefix/bin/coopviz" steps \
-     atomics-and-races) > "$work/steps.txt"
-  grep -q "step 1: Read, add, write: a race (edited)" "$work/steps.txt" ||
+     occupancy) > "$work/steps.txt"
+  grep -q "step 1: 768 threads: the thread limit (edited)" "$work/steps.txt" ||
     fail "\$COOPVIZ_LESSON_SOURCES was not read"
   echo "ok: \$COOPVIZ_LESSON_SOURCES replaces the lesson text"
 

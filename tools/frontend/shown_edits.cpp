@@ -1,6 +1,8 @@
 #include "tools/frontend/shown_edits.hpp"
 
 #include <algorithm>
+#include <set>
+#include <string_view>
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -13,8 +15,16 @@ namespace {
 
 using namespace clang;
 
-bool named(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
+// The entry of `entries` that shows `name`'s access on a line of text `line`: "name" on every
+// line, "name on the line with TEXT" where the line holds TEXT; null when none does.
+const std::string* showing(const std::vector<std::string>& entries, const std::string& name,
+                           std::string_view line) {
+  for (const std::string& entry : entries) {
+    const coop::ShownEntry e = coop::split_shown_entry(entry);
+    if (e.name == name && (e.line_text.empty() || line.find(e.line_text) != line.npos))
+      return &entry;
+  }
+  return nullptr;
 }
 
 bool increment_or_decrement(const Stmt* s) {
@@ -34,13 +44,18 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     const auto* var = dyn_cast<VarDecl>(ref->getDecl());
     if (!var) return true;
     const std::string name = var->getNameAsString();
-    const bool stores = named(names_.stores, name), loads = named(names_.loads, name);
-    if (!stores && !loads) return true;
+    if (!names_.names(name)) return true;
     // Device code only: a variable of a __global__ or __device__ function (a __shared__ one,
     // a parameter, a pointer of its own), used there or in a lambda of it.
     const auto* fn = dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
     if (!fn || !(fn->hasAttr<CUDAGlobalAttr>() || fn->hasAttr<CUDADeviceAttr>())) return true;
     if (!sm_.isWrittenInMainFile(sm_.getExpansionLoc(ref->getBeginLoc()))) return true;
+    seen_.insert(name);
+    const std::string_view line = line_of(ref->getBeginLoc());
+    const std::string* store_entry = showing(names_.stores, name, line);
+    const std::string* load_entry = showing(names_.loads, name, line);
+    const bool stores = store_entry != nullptr, loads = load_entry != nullptr;
+    if (!stores && !loads) return true;
     const Expr* element = element_of(ref);
     if (element == nullptr) return pointer_use(ref, name);
     const Stmt* user = nullptr;
@@ -59,6 +74,7 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
       else if (use == Use::Store && !value_unused(user))
         why = "the assignment's value is used (write `" + written + " = v;` on its own)";
       if (!why.empty()) return not_shown(ref, "`" + written + "`: " + why);
+      used_.insert(use == Use::Store ? *store_entry : *load_entry);
       const char* traced = use == Use::Store ? "::coop::traced(" : "::coop::traced_load(";
       const SourceLocation end =
           Lexer::getLocForEndOfToken(element->getEndLoc(), 0, sm_, context_.getLangOpts());
@@ -85,6 +101,26 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     }
   }
 
+  // Every line-limited entry that showed no access of a variable this file's device code uses,
+  // with the file's first line as its place (a text that no line with such an access holds:
+  // misspelt, or the code moved on). A file that never uses the variable, a header of the
+  // program's, says nothing of it.
+  void say_unused() {
+    const SourceLocation file = sm_.getLocForStartOfFile(sm_.getMainFileID());
+    for (const std::vector<std::string>* entries : {&names_.stores, &names_.loads})
+      for (const std::string& entry : *entries) {
+        const coop::ShownEntry e = coop::split_shown_entry(entry);
+        if (e.line_text.empty() || used_.count(entry) || !seen_.count(std::string(e.name)))
+          continue;
+        if (std::string where = place_of(sm_, file); !where.empty())
+          into_.skipped.push_back(
+              {std::move(where), "not shown: `" + entry + "`: no line that holds `" +
+                                     std::string(e.line_text) + "` " +
+                                     (entries == &names_.stores ? "stores into " : "loads from ") +
+                                     std::string(e.name)});
+      }
+  }
+
  private:
   // The nearest enclosing expression or statement that is not parentheses or an implicit
   // conversion (with `keep_load`, an lvalue-to-rvalue conversion, a load, is not skipped); null
@@ -107,9 +143,27 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
     }
   }
 
-  // The element `ref` names: `ref[i]` (`ref[i][j]` of a 2-D array), `*ref`; null when the
+  // The text of the line `at` is written on (a macro's: where it is used).
+  std::string_view line_of(SourceLocation at) const {
+    const SourceLocation where = sm_.getExpansionLoc(at);
+    const std::pair<FileID, unsigned> place = sm_.getDecomposedLoc(where);
+    bool invalid = false;
+    const StringRef text = sm_.getBufferData(place.first, &invalid);
+    if (invalid || place.second > text.size()) return {};
+    const size_t begin = text.rfind('\n', place.second == 0 ? 0 : place.second - 1);
+    const size_t start = begin == StringRef::npos || place.second == 0 ? 0 : begin + 1;
+    const size_t end = std::min(text.find('\n', place.second), text.size());
+    return std::string_view(text.data() + start, end - start);
+  }
+
+  // The element `ref` names: `ref[i]` (`ref[i][j]` of a 2-D array), `*ref`, or a __shared__
+  // variable that is neither array nor pointer, its own one element (`total = v`); null when the
   // buffer is used as a pointer (or a row of a 2-D array as one).
   const Expr* element_of(const DeclRefExpr* ref) const {
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+        var && var->hasAttr<CUDASharedAttr>() && !var->getType()->isArrayType() &&
+        !var->getType()->isPointerType())
+      return ref;
     const Expr* base = ref;
     const Expr* element = nullptr;
     for (const Stmt* p = up(ref);;) {
@@ -227,6 +281,8 @@ class ShownVisitor : public RecursiveASTVisitor<ShownVisitor> {
   const SourceManager& sm_;
   const ShownNames& names_;
   LaunchEdits& into_;
+  std::set<std::string> used_;  // the entries that showed an access
+  std::set<std::string> seen_;  // the named variables the main file's device code uses
 };
 
 // Each __global__ definition of the main file, for its block records.
@@ -266,6 +322,7 @@ void collect_shown_edits(ASTContext& context, const ShownNames& names, LaunchEdi
   if (names.empty()) return;
   ShownVisitor visitor(context, names, into);
   visitor.TraverseDecl(context.getTranslationUnitDecl());
+  visitor.say_unused();
 }
 
 }  // namespace coop::frontend

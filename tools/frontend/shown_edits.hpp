@@ -9,24 +9,38 @@
 //   x = in[i] + 1;     ->  x = ::coop::traced_load(in[i]) + 1;
 //
 // A buffer is named as the kernel code names it: a parameter, a __shared__ variable or another
-// variable of a device function. Each edit is an insertion on the access's own line, so
-// traced's __builtin_LINE() gives the user's line. Other forms (`out[i] += v`, `++out[i]`, an
+// variable of a device function; a __shared__ variable that is no array is its own element
+// (`total = v` -> `::coop::traced(total) = v`). "total on the line with TEXT" shows total's
+// accesses on the lines that hold TEXT alone, and an entry that shows nothing is said. Each
+// edit is an insertion on the access's own line, so traced's __builtin_LINE() gives the user's
+// line. Other forms (`out[i] += v`, `++out[i]`, an
 // assignment whose value is used, a store through another pointer made from the buffer's) stay
 // plain and are named in skip records whose reason starts "not shown: ".
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "clang/AST/ASTContext.h"
+#include "device/launch/shown_entry.hpp"
 #include "tools/frontend/launch_edits.hpp"
 
 namespace coop::frontend {
 
 struct ShownNames {
-  std::vector<std::string> stores;  // buffers whose plain stores are shown
-  std::vector<std::string> loads;   // buffers whose plain loads are shown
+  // Buffers whose plain stores (loads) are shown: a name, or "NAME on the line with TEXT" for
+  // those on lines that hold TEXT alone (device/launch/shown_entry.hpp).
+  std::vector<std::string> stores;
+  std::vector<std::string> loads;
   bool empty() const { return stores.empty() && loads.empty(); }
+  // Whether an entry names `name`, on any line.
+  bool names(std::string_view name) const {
+    for (const auto* list : {&stores, &loads})
+      for (const std::string& entry : *list)
+        if (coop::split_shown_entry(entry).name == name) return true;
+    return false;
+  }
 };
 
 // Adds the edits of `names`' accesses in the main file of `context` (kind "shown") to `into`,

@@ -1,5 +1,6 @@
 // Plain loads and stores that `coopviz run --show-stores out,ring,tally --show-loads ring,tally`
-// shows, beside the same accesses written as the front end writes them (::coop::traced): each
+// shows (and "sum on the line with // the race"), beside the same accesses written as the front
+// end writes them (::coop::traced): each
 // kernel pair traces alike, lines apart by the distance between their first lines
 // (tests/app/shown_accesses_test.cpp). One block of 64 threads each. The tallies race on purpose
 // (their lost updates show where threads interleave): kept apart from tests/programs/*.cu, which
@@ -46,16 +47,38 @@ __global__ void by_hand_tally(int* total) {
   if (threadIdx.x == 0) *total = ::coop::traced_load(tally[0]);
 }
 
+// A shared counter reset, raced on and read back: "sum on the line with // the race" shows the
+// race's load and store alone, as by_hand_line writes them; the reset and the read stay plain.
+__global__ void plain_line(int* total) {
+  __shared__ int sum;
+  if (threadIdx.x == 0) sum = 0;
+  __syncthreads();
+  sum = sum + 1;  // the race
+  __syncthreads();
+  if (threadIdx.x == 0) *total = sum;
+}
+
+__global__ void by_hand_line(int* total) {
+  __shared__ int sum;
+  if (threadIdx.x == 0) sum = 0;
+  __syncthreads();
+  ::coop::traced(sum) = ::coop::traced_load(sum) + 1;  // the race
+  __syncthreads();
+  if (threadIdx.x == 0) *total = sum;
+}
+
 int main() {
   int *out, *hidden, *totals;
   cudaMalloc(&out, 64 * sizeof(int));
   cudaMalloc(&hidden, 64 * sizeof(int));
-  cudaMalloc(&totals, 2 * sizeof(int));
+  cudaMalloc(&totals, 4 * sizeof(int));
   plain_accesses<<<1, 64>>>(out, hidden);
   by_hand<<<1, 64>>>(out, hidden);
   plain_tally<<<1, 64>>>(totals);
   by_hand_tally<<<1, 64>>>(totals + 1);
-  int h_out[64], h_hidden[64], h_totals[2];
+  plain_line<<<1, 64>>>(totals + 2);
+  by_hand_line<<<1, 64>>>(totals + 3);
+  int h_out[64], h_hidden[64], h_totals[4];
   cudaMemcpy(h_out, out, sizeof h_out, cudaMemcpyDeviceToHost);
   cudaMemcpy(h_hidden, hidden, sizeof h_hidden, cudaMemcpyDeviceToHost);
   cudaMemcpy(h_totals, totals, sizeof h_totals, cudaMemcpyDeviceToHost);

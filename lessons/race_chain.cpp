@@ -1,4 +1,4 @@
-#include "lessons/atomics_and_races/race_analysis.hpp"
+#include "lessons/race_chain.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +8,7 @@
 #include "device/trace/instrumented_flag.hpp"
 #include "device/trace/value.hpp"
 
-namespace coop::lessons::atomics_and_races {
+namespace coop::lessons {
 namespace {
 
 struct Access {
@@ -96,8 +96,9 @@ RaceReport analyse_race(const Trace& trace, int final_value) {
   for (const auto& [t, a] : threads) {
     if (kept.count(t)) continue;
     (readers[t].empty() ? report.lost_unread : report.lost_later).push_back(t);
+    report.missing += int64_t(a.store.value) - a.load.value;
   }
   return report;
 }
 
-}  // namespace coop::lessons::atomics_and_races
+}  // namespace coop::lessons
