@@ -1,5 +1,6 @@
 #include "device/occupancy/program_resources.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <mutex>
@@ -27,6 +28,14 @@ uint32_t max_threads_of(std::string_view ptx, const std::string& mangled) {
   const std::string text(ptx.substr(directive + 8, 40));
   if (std::sscanf(text.c_str(), " %u , %u , %u", &x, &y, &z) < 1) return 0;
   return x * y * z;
+}
+
+// The table's row for `mangled` on `arch`, or null.
+const ProgramKernelResources* row_of(const std::vector<ProgramKernelResources>& rows,
+                                     const std::string& mangled, int arch) {
+  for (const ProgramKernelResources& k : rows)
+    if (k.arch == arch && k.mangled == mangled) return &k;
+  return nullptr;
 }
 
 }  // namespace
@@ -84,6 +93,73 @@ Result<ProgramResourceTable> parse_program_resources(std::string_view text) {
     table.rows.push_back(k);
   }
   return table;
+}
+
+std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramKernelResources>& rows,
+                                int arch, int& capped) {
+  capped = 0;
+  std::string out;
+  size_t copied = 0;
+  // `.entry NAME(PARAMETERS)`, then its performance directives, then its body's '{'.
+  for (size_t at = ptx.find(".entry "); at != std::string_view::npos;
+       at = ptx.find(".entry ", at + 7)) {
+    const size_t name = at + 7, open = ptx.find('(', name);
+    const size_t close = ptx.find(')', open), body = ptx.find('{', close);
+    if (open == std::string_view::npos || close == std::string_view::npos ||
+        body == std::string_view::npos)
+      break;
+    const ProgramKernelResources* k =
+        row_of(rows, std::string(ptx.substr(name, open - name)), arch);
+    if (!k || k->regs <= 0) continue;
+    int cap = k->regs;
+    const size_t given = ptx.substr(close, body - close).find(".maxnreg");
+    out.append(ptx.substr(copied, (given == std::string_view::npos ? body : close + given) - copied));
+    if (given != std::string_view::npos) {
+      // __maxnreg__ in the source: its directive is replaced, by the smaller of the two.
+      const size_t number = close + given + 8;
+      size_t end = number;
+      while (end < body && (ptx[end] == ' ' || ptx[end] == '\t')) ++end;
+      const size_t digits = end;
+      while (end < body && ptx[end] >= '0' && ptx[end] <= '9') ++end;
+      if (end > digits) cap = std::min(cap, std::stoi(std::string(ptx.substr(digits, end - digits))));
+      copied = end;
+      out += ".maxnreg " + std::to_string(cap);
+    } else {
+      copied = body;
+      out += ".maxnreg " + std::to_string(cap) + "\n";
+    }
+    ++capped;
+  }
+  out.append(ptx.substr(copied));
+  return out;
+}
+
+std::vector<std::string> register_cap_notes(const std::vector<ProgramKernelResources>& rows,
+                                            std::string_view capped_report, int arch) {
+  std::vector<std::string> notes;
+  for (const PtxasKernelReport& r : parse_ptxas_report(capped_report)) {
+    const ProgramKernelResources* k = row_of(rows, r.mangled, arch);
+    if (!k) continue;
+    std::vector<std::string> said;
+    if (r.regs != k->regs)
+      said.push_back(std::to_string(r.regs) + " registers a thread, plain nvcc's build " +
+                     std::to_string(k->regs) +
+                     (r.regs > k->regs && r.regs <= 24 ? " (ptxas gives a capped kernel no fewer "
+                                                         "than 24; up to 32 they limit no residency)"
+                                                       : ""));
+    if (r.stack_bytes != k->local_bytes)
+      said.push_back(std::to_string(r.stack_bytes) + " bytes of stack a thread (localSizeBytes), "
+                     "plain nvcc's build " + std::to_string(k->local_bytes));
+    if (r.spill_stores || r.spill_loads)
+      said.push_back("held to plain nvcc's registers, the instrumented code spills " +
+                     std::to_string(r.spill_stores) + " bytes of stores and " +
+                     std::to_string(r.spill_loads) + " of loads to local memory (slower, not wrong)");
+    if (said.empty()) continue;
+    std::string line = "kernel " + r.qualified + " on the GPU: ";
+    for (size_t i = 0; i < said.size(); ++i) line += (i ? "; " : "") + said[i];
+    notes.push_back(line);
+  }
+  return notes;
 }
 
 void register_program_resources(const ProgramResourceTable& table, const std::string& prefix,
