@@ -1,8 +1,10 @@
 #include "device/occupancy/program_resources.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -30,12 +32,39 @@ uint32_t max_threads_of(std::string_view ptx, const std::string& mangled) {
   return x * y * z;
 }
 
-// The table's row for `mangled` on `arch`, or null.
-const ProgramKernelResources* row_of(const std::vector<ProgramKernelResources>& rows,
-                                     const std::string& mangled, int arch) {
+// `mangled` with the name nvcc gives an unnamed namespace cut out: it holds the file's name and
+// more of the translation unit's (`46_GLOBAL__N__9feaffa7_17_anon_occupancy_cu_main`), so the
+// instrumented copy of a program, a file of another name, names the same kernel otherwise. The
+// length before it says where it ends.
+std::string without_unit_name(std::string mangled) {
+  static const std::string unnamed = "_GLOBAL__N_";
+  for (size_t at = mangled.find(unnamed); at != std::string::npos;
+       at = mangled.find(unnamed, at + unnamed.size())) {
+    size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(mangled[digits - 1]))) --digits;
+    if (digits == at || at - digits > 6) continue;
+    const size_t length = std::stoul(mangled.substr(digits, at - digits));
+    if (at + length > mangled.size()) break;
+    mangled.replace(digits, at + length - digits, unnamed);
+    at = digits;
+  }
+  return mangled;
+}
+
+// The table's rows for `arch`, by their kernels' names as without_unit_name gives them.
+std::map<std::string, const ProgramKernelResources*> rows_by_name(
+    const std::vector<ProgramKernelResources>& rows, int arch) {
+  std::map<std::string, const ProgramKernelResources*> by_name;
   for (const ProgramKernelResources& k : rows)
-    if (k.arch == arch && k.mangled == mangled) return &k;
-  return nullptr;
+    if (k.arch == arch) by_name.emplace(without_unit_name(k.mangled), &k);
+  return by_name;
+}
+
+const ProgramKernelResources* row_of(
+    const std::map<std::string, const ProgramKernelResources*>& by_name,
+    const std::string& mangled) {
+  const auto found = by_name.find(without_unit_name(mangled));
+  return found == by_name.end() ? nullptr : found->second;
 }
 
 }  // namespace
@@ -98,6 +127,7 @@ Result<ProgramResourceTable> parse_program_resources(std::string_view text) {
 std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramKernelResources>& rows,
                                 int arch, int& capped) {
   capped = 0;
+  const auto by_name = rows_by_name(rows, arch);
   std::string out;
   size_t copied = 0;
   // `.entry NAME(PARAMETERS)`, then its performance directives, then its body's '{'.
@@ -109,7 +139,7 @@ std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramK
         body == std::string_view::npos)
       break;
     const ProgramKernelResources* k =
-        row_of(rows, std::string(ptx.substr(name, open - name)), arch);
+        row_of(by_name, std::string(ptx.substr(name, open - name)));
     if (!k || k->regs <= 0) continue;
     int cap = k->regs;
     const size_t given = ptx.substr(close, body - close).find(".maxnreg");
@@ -137,9 +167,15 @@ std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramK
 std::vector<std::string> register_cap_notes(const std::vector<ProgramKernelResources>& rows,
                                             std::string_view capped_report, int arch) {
   std::vector<std::string> notes;
+  const auto by_name = rows_by_name(rows, arch);
   for (const PtxasKernelReport& r : parse_ptxas_report(capped_report)) {
-    const ProgramKernelResources* k = row_of(rows, r.mangled, arch);
-    if (!k) continue;
+    const ProgramKernelResources* k = row_of(by_name, r.mangled);
+    if (!k) {
+      notes.push_back("kernel " + r.qualified + " on the GPU: " + std::to_string(r.regs) +
+                      " registers a thread, the instrumented build's: plain nvcc's build has no "
+                      "kernel of its symbol to hold it to");
+      continue;
+    }
     std::vector<std::string> said;
     if (r.regs != k->regs)
       said.push_back(std::to_string(r.regs) + " registers a thread, plain nvcc's build " +

@@ -58,7 +58,8 @@ std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramK
 // ptxas -v over the capped PTX: registers other than the table's (ptxas gives a capped kernel no
 // fewer than 24), a per-thread stack other than the table's (cudaFuncGetAttributes' localSizeBytes),
 // and the bytes the instrumented code spills to local memory, the cap's cost in speed. Empty when
-// every kernel matches the table and spills nothing.
+// every kernel matches the table and spills nothing. A kernel the table does not name keeps the
+// instrumented build's registers, and says so.
 std::vector<std::string> register_cap_notes(const std::vector<ProgramKernelResources>& rows,
                                             std::string_view capped_report, int arch);
 

@@ -16,6 +16,7 @@
 
 #include "app/program/program.hpp"
 #include "device/occupancy/program_resources.hpp"
+#include "device/occupancy/resource_report.hpp"
 
 namespace {
 
@@ -102,6 +103,22 @@ TEST(ProgramRegisters, EveryNamedEntryGetsTheTablesRegistersAndNoOther) {
   EXPECT_EQ(out.size(), ptx.size() + 2 * std::strlen(".maxnreg 29\n"));
 }
 
+// nvcc names an unnamed namespace after the file and more of the translation unit; the
+// instrumented copy of the program is another file, and its kernel there is still the table's.
+TEST(ProgramRegisters, AKernelInAnUnnamedNamespaceIsFoundUnderTheCopysName) {
+  const std::string ptx = ".visible .entry _ZN48_GLOBAL__N__0c1d2e3f_15_program_4242_cu_0123abcd8sum_gridEPKiPiS2_i(\n"
+                          "\t.param .u64 p\n)\n{\n\tret;\n}\n";
+  const std::vector<coop::ProgramKernelResources> rows = {
+      {"_ZN46_GLOBAL__N__9feaffa7_17_anon_occupancy_cu_main8sum_gridEPKiPiS2_i", 90, 28, 0, 0, 0}};
+  int capped = 0;
+  const std::string out = coop::cap_entry_registers(ptx, rows, 90, capped);
+  EXPECT_EQ(capped, 1);
+  EXPECT_NE(out.find(")\n.maxnreg 28\n{"), std::string::npos) << out;
+  // Its name in notes keeps the namespace, whose parenthesis is no parameter list.
+  EXPECT_EQ(coop::demangled_name(rows[0].mangled),
+            "(anonymous namespace)::sum_grid");
+}
+
 TEST(ProgramRegisters, NotesNameWhatStillDiffersAndTheSpills) {
   const std::vector<coop::ProgramKernelResources> rows = {
       {"_Z4samePf", 90, 40, 0, 0, 0}, {"_Z5smallPf", 90, 16, 0, 0, 0},
@@ -115,9 +132,16 @@ TEST(ProgramRegisters, NotesNameWhatStillDiffersAndTheSpills) {
       "ptxas info    : Used 24 registers, used 0 barriers\n"
       "ptxas info    : Compiling entry function '_Z7spilledPf' for 'sm_90'\n"
       "    24 bytes stack frame, 24 bytes spill stores, 20 bytes spill loads\n"
-      "ptxas info    : Used 32 registers, used 1 barriers\n";
+      "ptxas info    : Used 32 registers, used 1 barriers\n"
+      "ptxas info    : Compiling entry function '_Z5addedPf' for 'sm_90'\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 30 registers, used 0 barriers\n";
   const std::vector<std::string> notes = coop::register_cap_notes(rows, report, 90);
-  ASSERT_EQ(notes.size(), 2u);
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_NE(notes[2].find("kernel added on the GPU: 30 registers a thread, the instrumented "
+                          "build's: plain nvcc's build has no kernel of its symbol"),
+            std::string::npos)
+      << notes[2];
   EXPECT_NE(notes[0].find("kernel small on the GPU: 24 registers a thread, plain nvcc's build 16"),
             std::string::npos)
       << notes[0];
