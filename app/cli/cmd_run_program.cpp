@@ -186,9 +186,13 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   }
   if (!build->front_end_note.empty() && !o.json)
     std::cerr << "coopviz: note: " << build->front_end_note << "\n";
-  // Never silently: each access of a shown buffer that stays plain, and why.
-  if (!o.json)
+  // Never silently: each access of a shown buffer that stays plain, and why; what the GPU
+  // build's kernels hold other than plain nvcc's resources.
+  if (!o.json) {
     for (const std::string& place : build->not_shown) std::cerr << "coopviz: " << place << "\n";
+    for (const std::string& line : build->register_notes)
+      std::cerr << "coopviz: note: " << line << "\n";
+  }
   std::fflush(stdout);
   Result<ProgramRun> run = run_program(p, *build);
   if (!run) {
@@ -250,6 +254,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     out["build_cached"] = build->cached;
     if (!build->front_end_note.empty()) out["front_end_note"] = build->front_end_note;
     if (!build->not_shown.empty()) out["not_shown"] = build->not_shown;
+    if (!build->register_notes.empty()) out["register_notes"] = build->register_notes;
     if (!gpu_arch.empty()) {
       out["gpu_build"] = build->halves ? "halves" : "whole";
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;

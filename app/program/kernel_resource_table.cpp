@@ -14,12 +14,6 @@ namespace coop::app {
 namespace fs = std::filesystem;
 namespace {
 
-std::string ptxas_command() {
-  std::error_code ec;
-  const fs::path beside = fs::path(nvcc_command()).parent_path() / "ptxas";
-  return fs::exists(beside, ec) ? beside.string() : "ptxas";
-}
-
 // The first line of a compiler's output that says what went wrong, else its first line.
 std::string first_problem(const std::string& output) {
   std::istringstream said(output);
@@ -32,6 +26,12 @@ std::string first_problem(const std::string& output) {
 }
 
 }  // namespace
+
+std::string ptxas_command() {
+  std::error_code ec;
+  const fs::path beside = fs::path(nvcc_command()).parent_path() / "ptxas";
+  return fs::exists(beside, ec) ? beside.string() : "ptxas";
+}
 
 bool needs_kernel_resources(const std::vector<std::string>& texts) {
   static const std::regex asks(
@@ -68,7 +68,7 @@ std::string make_kernel_resource_table(const KernelResourceRequest& r, const std
   // finds its own numbers (ptxas takes a few tens of milliseconds an architecture).
   for (const DeviceProps& d : device_presets()) {
     const int arch = d.cc_major * 10 + d.cc_minor;
-    if (arch < r.arch) continue;
+    if (arch < r.arch || (arch != r.arch && !r.newer_archs)) continue;
     std::string report;
     rc = run_compiler({ptxas_command(), "-v", "-arch=sm_" + std::to_string(arch), ptx, "-o",
                        "/dev/null"},
@@ -84,6 +84,27 @@ std::string make_kernel_resource_table(const KernelResourceRequest& r, const std
   }
   fs::remove(ptx, ec);
   return format_program_resources(rows);
+}
+
+Status cap_ptx_registers(const std::string& ptx, const std::string& table, int arch) {
+  Result<ProgramResourceTable> rows = parse_program_resources(table);
+  if (!rows) return rows.status();
+  std::stringstream text;
+  if (std::ifstream in(ptx); !(in && text << in.rdbuf()))
+    return Status::error("cannot read the GPU build's PTX " + ptx);
+  int capped = 0;
+  const std::string held = cap_entry_registers(text.str(), rows->rows, arch, capped);
+  if (!(std::ofstream(ptx) << held)) return Status::error("cannot write " + ptx);
+  return Status();
+}
+
+std::vector<std::string> gpu_register_notes(const std::string& table, const std::string& report,
+                                            int arch) {
+  Result<ProgramResourceTable> rows = parse_program_resources(table);
+  if (rows && rows->why_not.empty()) return register_cap_notes(rows->rows, report, arch);
+  return {"the GPU build's kernels keep the instrumented build's registers, so "
+          "cudaFuncGetAttributes and the occupancy API answer for it, not for the program as "
+          "written: " + (rows ? rows->why_not : rows.message())};
 }
 
 }  // namespace coop::app

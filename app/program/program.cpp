@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -70,9 +72,13 @@ namespace {
 // unit's module id, which cudafe++ would write first. So the GPU build asks nvcc for its
 // commands (--dryrun), writes a module id itself, and runs those two chains side by side; the
 // host compile that embeds the device code, and the link, follow. If the commands are not of
-// that shape (another nvcc), nvcc runs as usual.
+// that shape (another nvcc), nvcc runs as usual. `before_ptxas`, when given, edits the device
+// code's PTX between cicc and ptxas, and ptxas's -v words go to `ptxas_report`; it is not called
+// when nvcc runs as usual.
 Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, std::string& output,
-                     const std::string& file) {
+                     const std::string& file,
+                     const std::function<Status(const std::string& ptx)>& before_ptxas = {},
+                     std::string* ptxas_report = nullptr) {
   // Its own folder: another coopviz building the same program at once removes its folder when
   // it is done, under the feet of this one's nvcc.
   const fs::path tmp = dir / ("nvcc." + std::to_string(getpid()));
@@ -111,13 +117,18 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, s
   };
   // Expected: host preprocessing, cudafe++, then device preprocessing, cicc, ptxas, fatbinary
   // (and the removal of its unneeded file), then the rest.
-  size_t device_end = 0;
-  bool cicc = false, ptxas = false;
+  size_t device_end = 0, ptxas = 0;
+  bool cicc = false;
   for (size_t i = 2; i < steps.size() && !device_end; ++i) {
     cicc |= program(steps[i]).find("cicc") != std::string::npos;
-    ptxas |= program(steps[i]) == "ptxas";
+    if (program(steps[i]) == "ptxas" && !ptxas) ptxas = i;
     if (program(steps[i]) == "fatbinary") device_end = i + 1;
   }
+  static const std::regex ptx_file(R"re("([^"]+\.ptx)")re");
+  std::smatch ptx;
+  if (before_ptxas && ptxas &&
+      (!std::regex_search(steps[ptxas], ptx, ptx_file) || steps[ptxas].find(' ') == std::string::npos))
+    ptxas = 0;
   if (device_end < steps.size() && program(steps[device_end]) == "rm") ++device_end;
   static const std::regex module_file(R"re(--module_id_file_name\s+"([^"]+)")re");
   std::smatch m;
@@ -143,11 +154,25 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, s
     for (size_t i = from; i < to; ++i) out << steps[i] << "\n";
     return path.string();
   };
-  const std::string host = script(0, 2, "host.sh"), device = script(2, device_end, "device.sh"),
+  // With an edit, the device side stops before ptxas, edits the PTX, and goes on with ptxas -v.
+  const size_t assemble = before_ptxas ? ptxas : device_end;
+  if (before_ptxas) steps[ptxas].insert(steps[ptxas].find(' '), " -v");
+  const std::string host = script(0, 2, "host.sh"), device = script(2, assemble, "device.sh"),
+                    assembly = script(assemble, device_end, "assemble.sh"),
                     rest = script(device_end, steps.size(), "rest.sh");
   std::string device_output;
   Result<int> device_rc = 0;
-  std::thread device_side([&] { device_rc = run_compiler({"bash", device}, device_output, file); });
+  std::thread device_side([&] {
+    device_rc = run_compiler({"bash", device}, device_output, file);
+    if (!before_ptxas || !device_rc || *device_rc != 0) return;
+    if (Status edited = before_ptxas(ptx[1].str()); !edited) {
+      device_rc = edited;
+      return;
+    }
+    std::string said;
+    device_rc = run_compiler({"bash", assembly}, said, file);
+    (device_rc && *device_rc == 0 && ptxas_report ? *ptxas_report : device_output) += said;
+  });
   Result<int> rc = run_compiler({"bash", host}, output, file);
   device_side.join();
   // Both sides parse the source, so a compile error is found by both: the host side's words
@@ -486,18 +511,20 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
   if (!gpu) key.push_back("unhooked copy recipe 2");
   // A program that asks for its kernels' resources gets the compiler's report beside its build
-  // (kernel_resource_table.hpp), made by this toolkit's nvcc and ptxas.
-  bool resources = false;
-  if (!gpu) {
-    std::vector<std::string> texts = {*text};
-    for (const fs::path& f : files)
-      if (f != source)
-        if (Result<std::string> t = read_file(f.string())) texts.push_back(*t);
-    resources = needs_kernel_resources(texts);
-  }
+  // (kernel_resource_table.hpp), made by this toolkit's nvcc and ptxas. Its GPU build is held to
+  // the report's registers, so that the queries answer there as on the emulator and as for plain
+  // nvcc's build; its device half is then compiled to PTX, capped, and assembled apart.
+  std::vector<std::string> texts = {*text};
+  for (const fs::path& f : files)
+    if (f != source)
+      if (Result<std::string> t = read_file(f.string())) texts.push_back(*t);
+  const bool resources = needs_kernel_resources(texts);
+  int resource_arch = emulated_arch_number(o.arch) / 10;
+  if (gpu && std::sscanf(o.gpu_arch.c_str(), "sm_%d", &resource_arch) != 1) resource_arch = 0;
   if (resources) {
-    key.push_back("kernel resource table 1");
+    key.push_back(gpu ? "kernel resource table 1, registers capped 1" : "kernel resource table 1");
     for (const std::string& tool : kernel_resource_tools()) stamp(tool);
+    if (split) *std::find(cmd.begin(), cmd.end(), "-cubin") = "-ptx";
   }
   // What lowers the program is part of the build, and so are the buffers whose accesses it shows.
   if (front_end) stamp(dirs.front_end.string());
@@ -539,6 +566,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     build.cached = true;
     std::ifstream kept(dir / "not_shown");
     for (std::string line; std::getline(kept, line);) build.not_shown.push_back(line);
+    std::ifstream notes(dir / "register_notes");
+    for (std::string line; std::getline(notes, line);) build.register_notes.push_back(line);
     build.seconds = seconds_since(start);
     return build;
   }
@@ -588,7 +617,9 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (!gpu) cmd.insert(cmd.end(), {"-c", "-x", "c++"});
   cmd.push_back(cpp->string());
   cmd.push_back("-o");
-  cmd.push_back(split ? partial_cubin : gpu ? partial : object);
+  // A GPU build held to plain nvcc's registers: its device half's PTX, capped and assembled next.
+  const std::string partial_ptx = partial + ".ptx";
+  cmd.push_back(split ? (resources ? partial_ptx : partial_cubin) : gpu ? partial : object);
   if (gpu && !split) {
     // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
     // (byo/gpu_library_launches.cpp).
@@ -610,6 +641,26 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     host_cmd.insert(host_cmd.end(), libraries.begin(), libraries.end());
     host_cmd.insert(host_cmd.end(), {kProgramCudaRuntime, "-ldl", "-lrt", "-lpthread"});
   }
+  // The compiler's report is made beside the compile, on another core (joined on every return).
+  std::string table;
+  std::jthread report;
+  if (resources) {
+    KernelResourceRequest request{source.string(), {}, resource_arch, !gpu};
+    for (const std::string& i : o.includes)
+      request.options.push_back("-I" + fs::absolute(i, ec).string());
+    for (const std::string& d : o.defines) request.options.push_back("-D" + d);
+    report = std::jthread([&table, request, tmp = partial] {
+      table = make_kernel_resource_table(request, tmp);
+    });
+  }
+  // The GPU build's PTX held to the report's registers, and what ptxas -v said of it after.
+  bool capped = false;
+  std::string capped_report;
+  auto cap = [&](const std::string& ptx) {
+    if (report.joinable()) report.join();
+    capped = true;
+    return cap_ptx_registers(ptx, table, resource_arch);
+  };
   Result<int> rc = 0;
   if (split) {
     // Both halves at once; the device half's words are nvcc's, about the user's lines.
@@ -634,25 +685,32 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
       }
       return again;
     }
-  } else if (gpu) {
-    rc = run_nvcc(cmd, dir, build.compiler_output, o.file);
-  } else {
-    // The compiler's report is made beside the emulator's compile, on another core.
-    std::string table;
-    std::thread report;
-    if (resources) {
-      KernelResourceRequest request{source.string(), {}, emulated_arch_number(o.arch) / 10};
-      for (const std::string& i : o.includes)
-        request.options.push_back("-I" + fs::absolute(i, ec).string());
-      for (const std::string& d : o.defines) request.options.push_back("-D" + d);
-      report = std::thread([&table, request, tmp = partial] {
-        table = make_kernel_resource_table(request, tmp);
-      });
+    if (resources && rc && *rc == 0) {
+      if (Status held = cap(partial_ptx); !held) rc = held;
+      if (rc)
+        rc = run_compiler({ptxas_command(), "-v", "-arch=" + o.gpu_arch, partial_ptx, "-o",
+                           partial_cubin},
+                          capped_report, o.file);
+      if (rc && *rc != 0) build.compiler_output += capped_report;
+      fs::remove(partial_ptx, ec);
     }
+  } else if (gpu) {
+    rc = resources ? run_nvcc(cmd, dir, build.compiler_output, o.file, cap, &capped_report)
+                   : run_nvcc(cmd, dir, build.compiler_output, o.file);
+  } else {
     rc = run_compiler(cmd, build.compiler_output, o.file);
-    if (report.joinable()) report.join();
-    if (resources && !(std::ofstream(partial + ".resources") << table))
-      return Status::error("cannot write " + partial + ".resources");
+  }
+  if (report.joinable()) report.join();
+  if (resources && !(std::ofstream(partial + ".resources") << table))
+    return Status::error("cannot write " + partial + ".resources");
+  if (resources && gpu) {
+    build.register_notes =
+        capped ? gpu_register_notes(table, capped_report, resource_arch)
+               : std::vector<std::string>{
+                     "the GPU build's kernels keep the instrumented build's registers: nvcc's "
+                     "steps were not of the shape coopviz caps them in"};
+  }
+  if (!gpu) {
     if (rc && *rc == 0) {
       // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
       std::vector<std::string> link = {kProgramCompiler, "-pthread", "-rdynamic", object, "-o",
@@ -683,6 +741,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   build.not_shown = lowering.not_shown();
   std::ofstream not_shown(dir / "not_shown");
   for (const std::string& line : build.not_shown) not_shown << line << "\n";
+  std::ofstream register_notes(dir / "register_notes");
+  for (const std::string& line : build.register_notes) register_notes << line << "\n";
   build.seconds = seconds_since(start);
   return build;
 }

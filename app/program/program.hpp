@@ -93,6 +93,9 @@ struct ProgramBuild {
   // "file:line: not shown: why" for each access of a shown buffer left plain (a `+=`, a store
   // through another pointer; tools/frontend/shown_edits.hpp).
   std::vector<std::string> not_shown;
+  // A GPU build of a program that asks for its kernels' resources is held to plain nvcc's
+  // registers (kernel_resource_table.hpp): what still differs, and what the cap costs, a line each.
+  std::vector<std::string> register_notes;
 };
 
 // Lowers and compiles the program (or reuses the build of identical inputs). A compile error is

@@ -46,6 +46,23 @@ struct ProgramResourceTable {
 // Reads a table written by format_program_resources; a line it cannot read is an error naming it.
 Result<ProgramResourceTable> parse_program_resources(std::string_view text);
 
+// The GPU build of a program is instrumented (every thread records its events), which takes
+// registers the program as written does not: to run with plain nvcc's occupancy, and so answer
+// cudaFuncGetAttributes and the occupancy API as plain nvcc's build would, each of its kernels is
+// held to the registers the table gives it for `arch`. This returns `ptx` with a .maxnreg directive
+// on each entry the table names (a smaller one the source gave is kept); `capped` counts them.
+std::string cap_entry_registers(std::string_view ptx, const std::vector<ProgramKernelResources>& rows,
+                                int arch, int& capped);
+
+// What holding the kernels to plain nvcc's registers left different, one line a kernel, from
+// ptxas -v over the capped PTX: registers other than the table's (ptxas gives a capped kernel no
+// fewer than 24), a per-thread stack other than the table's (cudaFuncGetAttributes' localSizeBytes),
+// and the bytes the instrumented code spills to local memory, the cap's cost in speed. Empty when
+// every kernel matches the table and spills nothing. A kernel the table does not name keeps the
+// instrumented build's registers, and says so.
+std::vector<std::string> register_cap_notes(const std::vector<ProgramKernelResources>& rows,
+                                            std::string_view capped_report, int arch);
+
 // Registers the table's rows with the compiled lessons' reports (kernel_resources.hpp), for the
 // rest of the process: each kernel named `prefix` + its demangled name, found by the address
 // `symbol` gives for its mangled name (null: by name alone). A kernel already registered under

@@ -14,9 +14,14 @@ std::string demangled_name(const std::string& mangled) {
   if (status != 0 || text == nullptr) return mangled;
   std::string s(text);
   std::free(text);
-  // Cut the parameter list: the first '(' at template depth 0.
+  // Cut the parameter list: the first '(' at template depth 0 that opens no unnamed namespace.
+  static const std::string unnamed = "(anonymous namespace)";
   int depth = 0;
   for (size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, unnamed.size(), unnamed) == 0) {
+      i += unnamed.size() - 1;
+      continue;
+    }
     if (s[i] == '<') ++depth;
     if (s[i] == '>') --depth;
     if (s[i] == '(' && depth == 0) return s.substr(0, i);
