@@ -20,6 +20,10 @@ inline cudaError_t cudaFuncSetCacheConfig(T* entry, cudaFuncCache config) {
   return ::cudaFuncSetCacheConfig(reinterpret_cast<const void*>(entry), config);
 }
 template <class T>
+inline cudaError_t cudaFuncSetSharedMemConfig(T* entry, cudaSharedMemConfig config) {
+  return ::cudaFuncSetSharedMemConfig(reinterpret_cast<const void*>(entry), config);
+}
+template <class T>
 inline cudaError_t cudaFuncGetName(const char** name, T* entry) {
   return ::cudaFuncGetName(name, reinterpret_cast<const void*>(entry));
 }
