@@ -21,20 +21,6 @@
 
 namespace cub {
 
-// CUB's operators, as its device-wide and block calls take them.
-struct Sum {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return a + b; }
-};
-struct Max {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-};
-struct Min {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
-};
-
 enum BlockReduceAlgorithm {
   BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
   BLOCK_REDUCE_RAKING,
@@ -133,11 +119,11 @@ class BlockReduce {
   }
   T Sum(T input, int num_valid = kThreads,
         std::source_location where = std::source_location::current()) {
-    return Reduce(input, cub::Sum{}, num_valid, where);
+    return Reduce(input, ::coop::cuda::std::plus<>{}, num_valid, where);
   }
   template <int N>
   T Sum(T (&inputs)[N], std::source_location where = std::source_location::current()) {
-    return Reduce(emulated::fold_items(inputs, cub::Sum{}), cub::Sum{}, kThreads, where);
+    return Reduce(emulated::fold_items(inputs, ::coop::cuda::std::plus<>{}), ::coop::cuda::std::plus<>{}, kThreads, where);
   }
 
  private:
@@ -166,7 +152,7 @@ class WarpReduce {
   }
   T Sum(T input, int valid_items = LOGICAL_WARP_THREADS,
         std::source_location where = std::source_location::current()) {
-    return Reduce(input, cub::Sum{}, valid_items, where);
+    return Reduce(input, ::coop::cuda::std::plus<>{}, valid_items, where);
   }
 
  private:
@@ -221,20 +207,20 @@ class BlockScan {
   void ExclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, cub::Sum{}, &zero, nullptr, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, nullptr, where);
   }
   void ExclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, cub::Sum{}, &zero, &block_aggregate, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, &block_aggregate, where);
   }
   void InclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, cub::Sum{}, nullptr, nullptr, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, nullptr, where);
   }
   void InclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, cub::Sum{}, nullptr, &block_aggregate, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, &block_aggregate, where);
   }
   template <class Op>
   void ExclusiveScan(T input, T& output, T initial_value, Op op,

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "device/byo/cuda_functional.hpp"
 #include "device/byo/graphs.hpp"
 #include "device/byo/launch_shape.hpp"
 #include "device/byo/not_supported.hpp"
