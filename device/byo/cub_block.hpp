@@ -10,9 +10,9 @@
 // thread (lane) 0 only, and a TempStorage is reused only after a barrier.
 // A block primitive in a block of another size than its template arguments say stops the launch
 // with an error at the caller's line. The others (load, store, exchange, radix sort, WarpScan)
-// are in cub_block_io.hpp and cub_block_sort.hpp. Not here: the default constructor's private
-// storage (give a TempStorage); floating-point results combine in rank order, which CUB's tree
-// order may round differently.
+// are in cub_block_io.hpp and cub_block_sort.hpp. A primitive made without a TempStorage has
+// CUB's private one. Floating-point results combine in rank order, which CUB's tree order may
+// round differently.
 #pragma once
 
 #include <source_location>
@@ -72,6 +72,15 @@ COOP_EMU_UNRECORDED inline void require_block_threads(const char* primitive, int
                        uint16_t(where.line()));
 }
 
+// The storage of a primitive made without a TempStorage (`cub::BlockReduce<int, 128>()`): CUB's
+// private static allocation, a __shared__ of the primitive's own, one per block and per
+// primitive (`Owner`: BlockLoad and BlockStore of one TempStorage type each have their own).
+template <class Owner, class Storage>
+Storage& private_storage() {
+  static const ::coop::emu::SharedSlot slot{"CUB's private TempStorage", 0};
+  return ::coop::emu::shared_decl<Storage>(slot);
+}
+
 // Combines `values[0..count)` in rank order.
 template <class T, class Op>
 COOP_EMU_UNRECORDED T fold(const T* values, int count, Op op) {
@@ -105,6 +114,8 @@ class BlockReduce {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockReduce", kThreads, where);
   }
+  explicit BlockReduce(std::source_location where = std::source_location::current())
+      : BlockReduce(emulated::private_storage<BlockReduce, TempStorage>(), where) {}
 
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int num_valid = kThreads,
@@ -123,7 +134,8 @@ class BlockReduce {
   }
   template <int N>
   T Sum(T (&inputs)[N], std::source_location where = std::source_location::current()) {
-    return Reduce(emulated::fold_items(inputs, ::coop::cuda::std::plus<>{}), ::coop::cuda::std::plus<>{}, kThreads, where);
+    const ::coop::cuda::std::plus<> plus;
+    return Reduce(emulated::fold_items(inputs, plus), plus, kThreads, where);
   }
 
  private:
@@ -178,6 +190,8 @@ class BlockScan {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockScan", kThreads, where);
   }
+  explicit BlockScan(std::source_location where = std::source_location::current())
+      : BlockScan(emulated::private_storage<BlockScan, TempStorage>(), where) {}
 
   // Thread 0 scans every thread's input between two barriers; `initial` is the exclusive
   // scans' first output (an inclusive scan has none).

@@ -38,6 +38,8 @@ class BlockRadixSort {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockRadixSort", kThreads, where);
   }
+  explicit BlockRadixSort(std::source_location where = std::source_location::current())
+      : BlockRadixSort(emulated::private_storage<BlockRadixSort, TempStorage>(), where) {}
 
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
             std::source_location where = std::source_location::current()) {

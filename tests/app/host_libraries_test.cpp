@@ -179,6 +179,19 @@ TEST(HostLibraries, CubTakesCuda13sOperators) {
       << r.out << r.err;
 }
 
+// Block primitives made without a TempStorage take CUB's private one, per block and per
+// primitive: a tile loaded, sorted and stored, then reduced and scanned, in two blocks, right and
+// without a race (they once did not compile on the emulator).
+TEST(HostLibraries, CubBlockPrimitivesWithoutTempStorageHaveTheirOwn) {
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu --races " + program("cub_private_storage.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cudaSuccess, 0 of 386 sorted values, sums and prefixes wrong: PASSED"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("races: none found in 1 launch"), std::string::npos) << r.out << r.err;
+}
+
 // cub::Sum, cub::Max and cub::Min are gone from CUDA 13's CUB: nvcc refuses a program naming
 // them, and so does the emulator, naming each (its CUB once still had them).
 TEST(HostLibraries, CubsRemovedOperatorsDoNotCompile) {
