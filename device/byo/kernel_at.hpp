@@ -8,9 +8,11 @@
 
 namespace coop::byo {
 
-template <auto Function>
+// The pointer's type spelled out, not `template <auto>`: nvcc's front end fails the deduction
+// of a deducer whose return type takes a kernel's address through an `auto` parameter.
+template <class Pointer, Pointer Function>
 struct KernelAt {
-  static constexpr auto value = Function;
+  static constexpr Pointer value = Function;
 };
 
 }  // namespace coop::byo

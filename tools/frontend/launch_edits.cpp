@@ -290,8 +290,9 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
     return r.ok();
   }
 
-  // `template <P> auto coop_kernel_of_k(F) -> ::coop::byo::KernelAt<&k<names of P>>;` after the
-  // first declaration of kernel template `t` (P and F as written, on its last line), once.
+  // `template <P> auto coop_kernel_of_k(F) -> KernelAt<decltype(&k<N>), &k<N>>;` (N: the names
+  // of P) after the first declaration of kernel template `t`, P and F as written, on its last
+  // line, once.
   bool declare_deducer(const FunctionTemplateDecl* t) {
     if (deducers_.count(t)) return deducers_[t];
     bool& ok = deducers_[t] = false;
@@ -315,9 +316,10 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
                                             false);
     if (!one_line(head) || !one_line(parameters)) return false;
     const std::string kernel = f->getNameAsString();
+    const std::string instance = "&" + kernel + "<" + names + ">";
     r.insert(after, " " + *one_line(head) + " auto coop_kernel_of_" + kernel + "(" +
-                        *one_line(parameters) + ") -> ::coop::byo::KernelAt<&" + kernel + "<" +
-                        names + ">>;");
+                        *one_line(parameters) + ") -> ::coop::byo::KernelAt<decltype(" + instance +
+                        "), " + instance + ">;");
     if (!r.ok() || !after.isValid()) return false;
     for (Edit& e : r.edits()) result_.edits.push_back(std::move(e));
     return ok = true;
