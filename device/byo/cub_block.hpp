@@ -10,9 +10,9 @@
 // thread (lane) 0 only, and a TempStorage is reused only after a barrier.
 // A block primitive in a block of another size than its template arguments say stops the launch
 // with an error at the caller's line. The others (load, store, exchange, radix sort, WarpScan)
-// are in cub_block_io.hpp and cub_block_sort.hpp. Not here: the default constructor's private
-// storage (give a TempStorage); floating-point results combine in rank order, which CUB's tree
-// order may round differently.
+// are in cub_block_io.hpp and cub_block_sort.hpp. A primitive made without a TempStorage has
+// CUB's private one. Floating-point results combine in rank order, which CUB's tree order may
+// round differently.
 #pragma once
 
 #include <source_location>
@@ -20,20 +20,6 @@
 #include "device/byo/runtime.hpp"
 
 namespace cub {
-
-// CUB's operators, as its device-wide and block calls take them.
-struct Sum {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return a + b; }
-};
-struct Max {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-};
-struct Min {
-  template <class T>
-  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
-};
 
 enum BlockReduceAlgorithm {
   BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
@@ -86,6 +72,15 @@ COOP_EMU_UNRECORDED inline void require_block_threads(const char* primitive, int
                        uint16_t(where.line()));
 }
 
+// The storage of a primitive made without a TempStorage (`cub::BlockReduce<int, 128>()`): CUB's
+// private static allocation, a __shared__ of the primitive's own, one per block and per
+// primitive (`Owner`: BlockLoad and BlockStore of one TempStorage type each have their own).
+template <class Owner, class Storage>
+Storage& private_storage() {
+  static const ::coop::emu::SharedSlot slot{"CUB's private TempStorage", 0};
+  return ::coop::emu::shared_decl<Storage>(slot);
+}
+
 // Combines `values[0..count)` in rank order.
 template <class T, class Op>
 COOP_EMU_UNRECORDED T fold(const T* values, int count, Op op) {
@@ -119,6 +114,8 @@ class BlockReduce {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockReduce", kThreads, where);
   }
+  explicit BlockReduce(std::source_location where = std::source_location::current())
+      : BlockReduce(emulated::private_storage<BlockReduce, TempStorage>(), where) {}
 
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int num_valid = kThreads,
@@ -133,11 +130,12 @@ class BlockReduce {
   }
   T Sum(T input, int num_valid = kThreads,
         std::source_location where = std::source_location::current()) {
-    return Reduce(input, cub::Sum{}, num_valid, where);
+    return Reduce(input, ::coop::cuda::std::plus<>{}, num_valid, where);
   }
   template <int N>
   T Sum(T (&inputs)[N], std::source_location where = std::source_location::current()) {
-    return Reduce(emulated::fold_items(inputs, cub::Sum{}), cub::Sum{}, kThreads, where);
+    const ::coop::cuda::std::plus<> plus;
+    return Reduce(emulated::fold_items(inputs, plus), plus, kThreads, where);
   }
 
  private:
@@ -166,7 +164,7 @@ class WarpReduce {
   }
   T Sum(T input, int valid_items = LOGICAL_WARP_THREADS,
         std::source_location where = std::source_location::current()) {
-    return Reduce(input, cub::Sum{}, valid_items, where);
+    return Reduce(input, ::coop::cuda::std::plus<>{}, valid_items, where);
   }
 
  private:
@@ -192,6 +190,8 @@ class BlockScan {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockScan", kThreads, where);
   }
+  explicit BlockScan(std::source_location where = std::source_location::current())
+      : BlockScan(emulated::private_storage<BlockScan, TempStorage>(), where) {}
 
   // Thread 0 scans every thread's input between two barriers; `initial` is the exclusive
   // scans' first output (an inclusive scan has none).
@@ -221,20 +221,20 @@ class BlockScan {
   void ExclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, cub::Sum{}, &zero, nullptr, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, nullptr, where);
   }
   void ExclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, cub::Sum{}, &zero, &block_aggregate, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, &block_aggregate, where);
   }
   void InclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, cub::Sum{}, nullptr, nullptr, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, nullptr, where);
   }
   void InclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, cub::Sum{}, nullptr, &block_aggregate, where);
+    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, &block_aggregate, where);
   }
   template <class Op>
   void ExclusiveScan(T input, T& output, T initial_value, Op op,

@@ -154,6 +154,8 @@ class BlockExchange {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockExchange", kThreads, where);
   }
+  explicit BlockExchange(std::source_location where = std::source_location::current())
+      : BlockExchange(emulated::private_storage<BlockExchange, TempStorage>(), where) {}
 
   template <typename OutputT>
   void StripedToBlocked(const T (&in)[ITEMS_PER_THREAD], OutputT (&out)[ITEMS_PER_THREAD],
@@ -318,6 +320,8 @@ class BlockLoad : public emulated::BlockTransfer<T, BLOCK_DIM_X, ITEMS_PER_THREA
   explicit BlockLoad(TempStorage& temp,
                      std::source_location where = std::source_location::current())
       : Base(temp, "cub::BlockLoad", where) {}
+  explicit BlockLoad(std::source_location where = std::source_location::current())
+      : Base(emulated::private_storage<BlockLoad, TempStorage>(), "cub::BlockLoad", where) {}
 
   template <typename It>
   void Load(It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
@@ -365,6 +369,8 @@ class BlockStore : public emulated::BlockTransfer<T, BLOCK_DIM_X, ITEMS_PER_THRE
   explicit BlockStore(TempStorage& temp,
                       std::source_location where = std::source_location::current())
       : Base(temp, "cub::BlockStore", where) {}
+  explicit BlockStore(std::source_location where = std::source_location::current())
+      : Base(emulated::private_storage<BlockStore, TempStorage>(), "cub::BlockStore", where) {}
 
   template <typename It>
   void Store(It block_dst_it, T (&items)[ITEMS_PER_THREAD],

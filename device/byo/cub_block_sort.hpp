@@ -38,6 +38,8 @@ class BlockRadixSort {
       : temp_(temp), rank_(emulated::block_rank()) {
     emulated::require_block_threads("cub::BlockRadixSort", kThreads, where);
   }
+  explicit BlockRadixSort(std::source_location where = std::source_location::current())
+      : BlockRadixSort(emulated::private_storage<BlockRadixSort, TempStorage>(), where) {}
 
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
             std::source_location where = std::source_location::current()) {
@@ -135,21 +137,23 @@ class WarpScan {
 
   void InclusiveSum(T input, T& inclusive_output,
                     std::source_location where = std::source_location::current()) {
-    scan(input, &inclusive_output, nullptr, cub::Sum{}, nullptr, nullptr, where);
+    scan(input, &inclusive_output, nullptr, ::coop::cuda::std::plus<>{}, nullptr, nullptr, where);
   }
   void InclusiveSum(T input, T& inclusive_output, T& warp_aggregate,
                     std::source_location where = std::source_location::current()) {
-    scan(input, &inclusive_output, nullptr, cub::Sum{}, nullptr, &warp_aggregate, where);
+    scan(input, &inclusive_output, nullptr, ::coop::cuda::std::plus<>{}, nullptr, &warp_aggregate,
+         where);
   }
   void ExclusiveSum(T input, T& exclusive_output,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    scan(input, nullptr, &exclusive_output, cub::Sum{}, &zero, nullptr, where);
+    scan(input, nullptr, &exclusive_output, ::coop::cuda::std::plus<>{}, &zero, nullptr, where);
   }
   void ExclusiveSum(T input, T& exclusive_output, T& warp_aggregate,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    scan(input, nullptr, &exclusive_output, cub::Sum{}, &zero, &warp_aggregate, where);
+    scan(input, nullptr, &exclusive_output, ::coop::cuda::std::plus<>{}, &zero, &warp_aggregate,
+         where);
   }
   template <typename ScanOp>
   void InclusiveScan(T input, T& inclusive_output, ScanOp scan_op,

@@ -115,19 +115,20 @@ struct DeviceReduce {
   static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
                          N num_items, cudaStream_t = 0) {
     return emulated::reduce("cub::DeviceReduce::Sum", d_temp_storage, temp_storage_bytes, d_in,
-                            d_out, num_items, cub::Sum{}, emulated::value_of<In>{});
+                            d_out, num_items, ::coop::cuda::std::plus<>{},
+                            emulated::value_of<In>{});
   }
   template <class In, class Out, class N>
   static cudaError_t Max(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
                          N num_items, cudaStream_t = 0) {
     return emulated::reduce("cub::DeviceReduce::Max", d_temp_storage, temp_storage_bytes, d_in,
-                            d_out, num_items, cub::Max{}, lowest<In>(), true);
+                            d_out, num_items, ::coop::cuda::maximum<>{}, lowest<In>(), true);
   }
   template <class In, class Out, class N>
   static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
                          N num_items, cudaStream_t = 0) {
     return emulated::reduce("cub::DeviceReduce::Min", d_temp_storage, temp_storage_bytes, d_in,
-                            d_out, num_items, cub::Min{}, highest<In>(), true);
+                            d_out, num_items, ::coop::cuda::minimum<>{}, highest<In>(), true);
   }
   template <class In, class Out, class N, class Op, class T>
   static cudaError_t Reduce(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,

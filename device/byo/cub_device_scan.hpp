@@ -59,7 +59,7 @@ struct DeviceScan {
                                   Out d_out, N num_items, cudaStream_t = 0) {
     const emulated::value_of<In> zero{};
     return emulated::scan("cub::DeviceScan::ExclusiveSum", d_temp_storage, temp_storage_bytes, d_in,
-                          d_out, num_items, cub::Sum{}, &zero);
+                          d_out, num_items, ::coop::cuda::std::plus<>{}, &zero);
   }
   template <class Data, class N>
   static cudaError_t ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
@@ -70,7 +70,7 @@ struct DeviceScan {
   static cudaError_t InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
                                   Out d_out, N num_items, cudaStream_t = 0) {
     return emulated::scan("cub::DeviceScan::InclusiveSum", d_temp_storage, temp_storage_bytes, d_in,
-                          d_out, num_items, cub::Sum{},
+                          d_out, num_items, ::coop::cuda::std::plus<>{},
                           static_cast<const emulated::value_of<In>*>(nullptr));
   }
   template <class Data, class N>
@@ -122,7 +122,7 @@ struct DeviceScan {
     const emulated::value_of<In> zero{};
     return emulated::scan_by_key("cub::DeviceScan::ExclusiveSumByKey", d_temp_storage,
                                  temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                 num_items, cub::Sum{}, &zero, equality_op);
+                                 num_items, ::coop::cuda::std::plus<>{}, &zero, equality_op);
   }
   template <class Keys, class In, class Out, class Op, class T, class Equal = std::equal_to<>,
             class N = uint32_t>
@@ -140,7 +140,7 @@ struct DeviceScan {
                                        N num_items, Equal equality_op = Equal(), cudaStream_t = 0) {
     return emulated::scan_by_key("cub::DeviceScan::InclusiveSumByKey", d_temp_storage,
                                  temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                 num_items, cub::Sum{},
+                                 num_items, ::coop::cuda::std::plus<>{},
                                  static_cast<const emulated::value_of<In>*>(nullptr), equality_op);
   }
   template <class Keys, class In, class Out, class Op, class Equal = std::equal_to<>,
@@ -169,9 +169,10 @@ struct DeviceSegmentedReduce {
   static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
                          int64_t num_segments, Begin d_begin_offsets, End d_end_offsets,
                          cudaStream_t = 0) {
-    return emulated::segmented_reduce(
-        "cub::DeviceSegmentedReduce::Sum", d_temp_storage, temp_storage_bytes, d_in, d_out,
-        num_segments, d_begin_offsets, d_end_offsets, cub::Sum{}, emulated::value_of<In>{});
+    return emulated::segmented_reduce("cub::DeviceSegmentedReduce::Sum", d_temp_storage,
+                                      temp_storage_bytes, d_in, d_out, num_segments,
+                                      d_begin_offsets, d_end_offsets, ::coop::cuda::std::plus<>{},
+                                      emulated::value_of<In>{});
   }
   template <class In, class Out, class Begin, class End>
   static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
@@ -179,7 +180,7 @@ struct DeviceSegmentedReduce {
                          cudaStream_t = 0) {
     return emulated::segmented_reduce("cub::DeviceSegmentedReduce::Min", d_temp_storage,
                                       temp_storage_bytes, d_in, d_out, num_segments,
-                                      d_begin_offsets, d_end_offsets, cub::Min{},
+                                      d_begin_offsets, d_end_offsets, ::coop::cuda::minimum<>{},
                                       std::numeric_limits<emulated::value_of<In>>::max());
   }
   template <class In, class Out, class Begin, class End>
@@ -188,7 +189,7 @@ struct DeviceSegmentedReduce {
                          cudaStream_t = 0) {
     return emulated::segmented_reduce("cub::DeviceSegmentedReduce::Max", d_temp_storage,
                                       temp_storage_bytes, d_in, d_out, num_segments,
-                                      d_begin_offsets, d_end_offsets, cub::Max{},
+                                      d_begin_offsets, d_end_offsets, ::coop::cuda::maximum<>{},
                                       std::numeric_limits<emulated::value_of<In>>::lowest());
   }
 };

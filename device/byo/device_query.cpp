@@ -253,3 +253,26 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d) {
   }
   return cudaSuccess;
 }
+
+// Shared memory banks are four bytes wide, fixed, on every architecture the emulator imitates:
+// CUDA reports that width and takes any valid setting as a no-op. The calls are deprecated but
+// stay in teaching code that prints the bank mode.
+namespace {
+bool bank_size(cudaSharedMemConfig c) {
+  return c == cudaSharedMemBankSizeDefault || c == cudaSharedMemBankSizeFourByte ||
+         c == cudaSharedMemBankSizeEightByte;
+}
+}  // namespace
+
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* config) {
+  if (!config) return coop::byo::fail(cudaErrorInvalidValue);
+  *config = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config) {
+  return bank_size(config) ? cudaSuccess : coop::byo::fail(cudaErrorInvalidValue);
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void* function, cudaSharedMemConfig config) {
+  if (!function) return coop::byo::fail(cudaErrorInvalidDeviceFunction);
+  return bank_size(config) ? cudaSuccess : coop::byo::fail(cudaErrorInvalidValue);
+}

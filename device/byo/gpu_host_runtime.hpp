@@ -94,6 +94,8 @@ cudaError_t get_symbol_size(size_t* bytes, const T& symbol) {
 #define cudaFuncSetAttribute(f, ...) \
   ::cudaFuncSetAttribute(::coop::byo::device_function(f), __VA_ARGS__)
 #define cudaFuncSetCacheConfig(f, config) ::coop::byo::func_set_cache_config(f, config)
+#define cudaFuncSetSharedMemConfig(f, config) \
+  ::cudaFuncSetSharedMemConfig(::coop::byo::device_function(f), config)
 #define cudaFuncGetName(name, f) ::cudaFuncGetName(name, ::coop::byo::device_function(f))
 #define cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, f, ...) \
   ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, ::coop::byo::device_function(f), __VA_ARGS__)

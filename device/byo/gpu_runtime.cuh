@@ -19,6 +19,7 @@
 
 #include "device/byo/gpu_launch.hpp"
 #include "device/byo/graphs.hpp"
+#include "device/byo/kernel_at.hpp"
 #ifdef __CUDACC__
 #include "device/gpu/module.cuh"
 #include "device/byo/block_record.hpp"

@@ -30,7 +30,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "device/byo/cuda_functional.hpp"
 #include "device/byo/graphs.hpp"
+#include "device/byo/kernel_at.hpp"
 #include "device/byo/launch_shape.hpp"
 #include "device/byo/not_supported.hpp"
 #include "device/launch/dims.hpp"

@@ -19,6 +19,14 @@ template <class T>
 inline cudaError_t cudaFuncSetCacheConfig(T* entry, cudaFuncCache config) {
   return ::cudaFuncSetCacheConfig(reinterpret_cast<const void*>(entry), config);
 }
+// Deprecated as CUDA's is: a program calling it is warned, not every program including this.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+template <class T>
+[[deprecated]] inline cudaError_t cudaFuncSetSharedMemConfig(T* entry, cudaSharedMemConfig config) {
+  return ::cudaFuncSetSharedMemConfig(reinterpret_cast<const void*>(entry), config);
+}
+#pragma GCC diagnostic pop
 template <class T>
 inline cudaError_t cudaFuncGetName(const char** name, T* entry) {
   return ::cudaFuncGetName(name, reinterpret_cast<const void*>(entry));

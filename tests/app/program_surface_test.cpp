@@ -86,6 +86,18 @@ TEST(ManagedMemory, StartsAsZerosOnTheGpu) {
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
 
+// The deprecated bank-size calls answer as an H200 does under CUDA 13 (the same line, measured):
+// four-byte banks whatever is set, a made-up setting refused. They once failed as unsupported.
+TEST(SharedMemoryBanks, AreFourBytesWideAndValidSettingsSucceed) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("bank_mode.cu"));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("banks 4 bytes (4 after asking for 8), set cudaSuccess, per kernel "
+                       "cudaSuccess, made-up cudaErrorInvalidValue, 0 of 1024 transposed wrong: "
+                       "PASSED"),
+            std::string::npos)
+      << r.out << r.err;
+}
+
 // The graph-memory programs' lines on `backend` ("emu", or "gpu" where there is one).
 void expect_lines(const std::string& backend, const std::string& file,
                   std::initializer_list<const char*> lines) {

@@ -1,6 +1,8 @@
 #include "tools/frontend/launch_edits.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -86,6 +88,15 @@ class Rewrite {
   std::vector<Edit> edits_;
 };
 
+// `text` on one line, as an insertion must be to keep every line where it was; none when a
+// comment or a directive in it would swallow what follows.
+std::optional<std::string> one_line(std::string text) {
+  for (const char* breaks : {"//", "/*", "#"})
+    if (text.find(breaks) != std::string::npos) return std::nullopt;
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
 // The function a callee expression names, without casts and `&` (`(void*)&k`, `k`).
 const Expr* kernel_expression(const Expr* e) {
   e = e->IgnoreParenCasts();
@@ -119,6 +130,9 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
                              : full_name.empty() ? quoted(written + deduced)
                                                  : quoted(full_name);
     r.insert(b, "::coop::byo::launcher(" + name + ", ");
+    if (!r.in_macro_body() && !deduce_in_template(call, r)) {
+      return skip(call->getBeginLoc(), "a kernel template whose arguments cannot be deduced here");
+    }
     r.replace_token(r.at(open), "<<<", ", ");
     r.replace_token(r.at(close), ">>>", ")");
     // Default arguments the launch leaves out: the pointer the runtime calls through has none.
@@ -239,6 +253,78 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
     return printed;
   }
 
+  // A launch in a template of a kernel template whose arguments only each instantiation knows
+  // (`k<<<g, b>>>(p, n)` with p a T*) names the instance through the kernel's deducer
+  // (device/byo/kernel_at.hpp), declared beside each candidate template: true when it did, or
+  // when the callee needs none. False when one is needed but cannot be written.
+  bool deduce_in_template(const CUDAKernelCallExpr* call, Rewrite& r) {
+    const auto* lookup = dyn_cast<UnresolvedLookupExpr>(kernel_expression(call->getCallee()));
+    if (!lookup) return true;
+    // A plain kernel called with dependent arguments is found this way too: its address is one.
+    const auto is_template = [](const NamedDecl* d) {
+      return isa<FunctionTemplateDecl>(d->getUnderlyingDecl());
+    };
+    if (std::none_of(lookup->decls_begin(), lookup->decls_end(), is_template)) return true;
+    if (call->getNumArgs() == 0) return false;
+    for (const NamedDecl* d : lookup->decls()) {
+      const auto* t = dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl());
+      if (!t || !declare_deducer(t->getCanonicalDecl())) return false;
+    }
+    const Expr* first = call->getArg(0);
+    const Expr* last = call->getArg(call->getNumArgs() - 1);
+    if (isa<CXXDefaultArgExpr>(first)) return false;
+    for (unsigned i = call->getNumArgs(); i-- > 0;)  // the last argument written
+      if (!isa<CXXDefaultArgExpr>(call->getArg(i))) {
+        last = call->getArg(i);
+        break;
+      }
+    const std::string args = r.text(r.at(first->getBeginLoc()), r.at(last->getEndLoc()));
+    if (!one_line(args)) return false;
+    const SourceLocation b = r.at(call->getCallee()->getBeginLoc());
+    const SourceLocation name = r.at(lookup->getNameLoc());
+    r.insert(b, "decltype(");
+    r.replace(name, name, "coop_kernel_of_" + lookup->getName().getAsString());
+    r.insert(Lexer::getLocForEndOfToken(r.at(call->getCallee()->getEndLoc()), 0, sm_,
+                                        context_.getLangOpts()),
+             "(" + *one_line(args) + "))::value");
+    return r.ok();
+  }
+
+  // `template <P> auto coop_kernel_of_k(F) -> KernelAt<decltype(&k<N>), &k<N>>;` (N: the names
+  // of P) after the first declaration of kernel template `t`, P and F as written, on its last
+  // line, once.
+  bool declare_deducer(const FunctionTemplateDecl* t) {
+    if (deducers_.count(t)) return deducers_[t];
+    bool& ok = deducers_[t] = false;
+    const FunctionDecl* f = t->getTemplatedDecl();
+    const TemplateParameterList* params = t->getTemplateParameters();
+    if (f->getNumParams() == 0 || !t->getLocation().isFileID()) return false;
+    std::string names;
+    for (const NamedDecl* p : *params) {
+      if (p->getName().empty()) return false;
+      names += (names.empty() ? "" : ", ") + p->getNameAsString() +
+               (p->isTemplateParameterPack() ? "..." : "");
+    }
+    Rewrite r(sm_, context_.getLangOpts());
+    const std::string head = r.text(params->getTemplateLoc(), params->getRAngleLoc());
+    const std::string parameters = r.text(f->getParamDecl(0)->getBeginLoc(),
+                                          f->getParamDecl(f->getNumParams() - 1)->getEndLoc());
+    const SourceLocation after =
+        f->doesThisDeclarationHaveABody()
+            ? Lexer::getLocForEndOfToken(f->getBodyRBrace(), 0, sm_, context_.getLangOpts())
+            : Lexer::findLocationAfterToken(f->getEndLoc(), tok::semi, sm_, context_.getLangOpts(),
+                                            false);
+    if (!one_line(head) || !one_line(parameters)) return false;
+    const std::string kernel = f->getNameAsString();
+    const std::string instance = "&" + kernel + "<" + names + ">";
+    r.insert(after, " " + *one_line(head) + " auto coop_kernel_of_" + kernel + "(" +
+                        *one_line(parameters) + ") -> ::coop::byo::KernelAt<decltype(" + instance +
+                        "), " + instance + ">;");
+    if (!r.ok() || !after.isValid()) return false;
+    for (Edit& e : r.edits()) result_.edits.push_back(std::move(e));
+    return ok = true;
+  }
+
   // A default argument as the launch must spell it: as written, or for a kernel template's
   // instance, as instantiated (`T(1)` of bump<int> is `int(1)`).
   std::string default_argument(const CXXDefaultArgExpr& d, const FunctionDecl* kernel) {
@@ -288,6 +374,7 @@ class Visitor : public RecursiveASTVisitor<Visitor> {
   const SourceManager& sm_;
   PrintingPolicy policy_;
   LaunchEdits result_;
+  std::map<const FunctionTemplateDecl*, bool> deducers_;  // declared, or refused
 };
 
 }  // namespace
