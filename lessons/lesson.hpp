@@ -120,6 +120,18 @@ struct LessonDef {
   // "first" of each kernel and shape, whose repeats run untraced and are counted (a litmus test's
   // many runs).
   std::string trace_launches = "all";
+  // What a program cannot say about itself: the compiler's report of one of its kernels built
+  // again under each --maxrregcount cap (lesson.json's "register_caps"). The runner adds a result
+  // per build ("KERNEL, --maxrregcount N": registers, spills, occupancy), the check that every
+  // capped build stays within its cap, and, with must_spill_check, that every cap up to
+  // must_spill_up_to spills.
+  struct RegisterCaps {
+    std::string kernel;
+    std::vector<int> caps;
+    int must_spill_up_to = 0;
+    std::string must_spill_check;
+  };
+  std::optional<RegisterCaps> register_caps;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

@@ -27,4 +27,10 @@ struct KernelResourceRequest {
 // (nvcc could not compile the program, ...). Never fails: the emulator's build goes on without.
 std::string make_kernel_resource_table(const KernelResourceRequest& r, const std::string& tmp);
 
+// The report a student's `nvcc --maxrregcount N --resource-usage` prints, for r.arch alone: the
+// program built under each of `caps` (nvcc -ptx -maxrregcount N, then ptxas -v --maxrregcount N;
+// 0: without a cap), each row with its cap and what it spilled. The same never-failing text.
+std::string make_register_cap_table(const KernelResourceRequest& r, const std::vector<int>& caps,
+                                    const std::string& tmp);
+
 }  // namespace coop::app
