@@ -278,6 +278,9 @@ LessonDef lesson() {
   };
   l.default_config.grid = {1, 1, 1};
   l.default_config.block = {768, 1, 1};
+  // As lesson.json's launch.derived: the grid is `waves` full waves and the block the example's,
+  // unless given.
+  l.derives_grid = l.derives_block = true;
   l.validate = validate;
   l.run = run;
   return l;

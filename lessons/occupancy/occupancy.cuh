@@ -18,13 +18,15 @@ __device__ uint32_t busy_work(uint32_t seed, int steps) {
 
 // Thread 0 announces its block on the SM, notes the most blocks it has seen there at once, and
 // works for a while so that blocks on the same SM overlap. The first barrier keeps every warp of
-// the block resident until thread 0 is done; the last one keeps them until thread 0 has recorded
-// the finish: warps that leave early free their slots, and the SM may start the next block while
-// thread 0 still runs. The counters have one slot per possible %smid value (sm_slots of them).
+// the block resident until thread 0 is done; the last one keeps them until thread 0 has counted
+// the block out: warps that leave early free their slots, and the SM may start the next block
+// while thread 0 still runs. The counters have one slot per possible %smid value (sm_slots of
+// them). The block's start and finish are recorded first and last, where the lesson program's
+// build records them (lesson.json's records_blocks).
 __global__ void count_resident(unsigned* resident_now, unsigned* resident_peak, unsigned sm_slots,
                                uint32_t* sink, int work) {
-  cg::thread_block block = cg::this_thread_block();
   record_block_start();
+  cg::thread_block block = cg::this_thread_block();
   const unsigned sm = this_sm_id() % sm_slots;
   if (block.thread_rank() == 0) {
     const unsigned here = atomicAdd(&resident_now[sm], 1u) + 1u;
@@ -33,13 +35,16 @@ __global__ void count_resident(unsigned* resident_now, unsigned* resident_peak, 
   }
   block.sync();  // the block is resident until thread 0's work is done
   if (block.thread_rank() == 0) atomicSub(&resident_now[sm], 1u);
+  block.sync();  // no warp leaves before the block is counted out
   record_block_finish();
-  block.sync();  // no warp leaves before the finish is recorded
 }
 
 // Each thread mixes kLiveValues numbers for `rounds` rounds; every value is needed until the end,
 // so they all want a register at once. Integer arithmetic keeps the result exact everywhere.
+// Its blocks record their start and finish too, as the lesson program's build records every
+// kernel's.
 __global__ void many_live_values(const uint32_t* input, uint32_t* output, int rounds) {
+  record_block_start();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t v[kLiveValues];
   for (int k = 0; k < kLiveValues; ++k) v[k] = input[i] * 2654435761u + uint32_t(k);
@@ -49,6 +54,7 @@ __global__ void many_live_values(const uint32_t* input, uint32_t* output, int ro
   uint32_t h = 2166136261u;
   for (int k = 0; k < kLiveValues; ++k) h = (h ^ v[k]) * 16777619u;
   traced(output[i]) = h;
+  record_block_finish();
 }
 
 }  // namespace coop::lessons::occupancy

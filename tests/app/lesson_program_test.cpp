@@ -76,13 +76,23 @@ bool claimed_by(const std::string& name, const std::vector<coop::lessons::Check>
   return std::any_of(claimed.begin(), claimed.end(),
                      [&](const coop::lessons::Check& c) { return name.starts_with(c.name); });
 }
+// What the runner adds for lesson.json's register_caps (app/program/register_caps.hpp), which
+// `coopviz run` does not: the kernel's rows and the two checks.
+bool added_for_register_caps(const std::string& name, const nlohmann::json& json) {
+  if (!json.contains("register_caps")) return false;
+  const nlohmann::json& caps = json["register_caps"];
+  return name.starts_with(caps.value("kernel", "") + ", ") ||
+         name == "every capped build stays within its cap" ||
+         name == caps.value("must_spill", nlohmann::json::object()).value("check", "");
+}
 Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std::string>& traced,
                         const std::vector<coop::lessons::Check>& claimed,
-                        const std::vector<std::pair<std::string, std::string>>& counted) {
+                        const std::vector<std::pair<std::string, std::string>>& counted,
+                        const nlohmann::json& json) {
   Expected e;
   for (const coop::lessons::Check& c : run.checks) {
     if (c.name == "every event recorded" || c.name == coop::lessons::kTimeOrderCheck ||
-        claimed_by(c.name, claimed))
+        claimed_by(c.name, claimed) || added_for_register_caps(c.name, json))
       continue;
     e.checks.push_back(traced.count(c.name) ? "[skip] " + c.name + ": expected " + c.expected +
                                                   ", got counted from the trace by coopviz, not "
@@ -91,6 +101,7 @@ Expected expected_lines(const coop::lessons::LessonRun& run, const std::set<std:
   }
   for (const auto& [name, value] : run.results)
     if (!claimed_by(name, claimed) && name != coop::lessons::kBenchmarkResult &&
+        !added_for_register_caps(name, json) &&
         std::none_of(counted.begin(), counted.end(), [&](const auto& c) { return c.first == name; }))
       e.results.push_back("[result] " + name + " = " + value);
   return e;
@@ -217,19 +228,31 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
     }
     const Expected expected =
         expected_lines(run, std::set<std::string>(trace_checks.begin(), trace_checks.end()),
-                       claims.checks, claims.results);
+                       claims.checks, claims.results, json);
     std::vector<std::string> checks, results;
     for (const std::string& line : tagged_lines(r.out))
       (line.starts_with("[result] ") ? results : checks).push_back(line);
     EXPECT_EQ(checks, expected.checks);
-    EXPECT_EQ(results, expected.results);
+    // occupancy's program reports count_resident's registers as a student's nvcc build has them
+    // (16), where the compiled lesson reports its own traced build's (30, which ties the
+    // registers with the warps as a limiter): those two results are compared by name.
+    const std::set<std::string> plain_build = {"[result] count_resident resources",
+                                               "[result] count_resident blocks per SM, predicted"};
+    const auto named = [&](std::vector<std::string> lines) {
+      for (std::string& line : lines)
+        if (const size_t equals = line.find(" = ");
+            equals != std::string::npos && plain_build.count(line.substr(0, equals)))
+          line.resize(equals);
+      return lines;
+    };
+    EXPECT_EQ(named(results), named(expected.results));
   }
 }
 
 // The lessons being moved whose compiled lesson is still there to compare with: none now
 // (block-scheduling, the last, is a program alone). A lesson is held here while its program and
 // its lesson.cpp are both in its folder.
-const std::vector<const char*> kLessonsBeingMoved = {};
+const std::vector<const char*> kLessonsBeingMoved = {"occupancy"};
 INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms, ::testing::ValuesIn(kLessonsBeingMoved),
                          [](const auto& info) {
                            std::string name = info.param;
