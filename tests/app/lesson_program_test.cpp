@@ -233,26 +233,14 @@ TEST_P(LessonPrograms, TraceAndCheckAsTheCompiledLessonForEveryStep) {
     for (const std::string& line : tagged_lines(r.out))
       (line.starts_with("[result] ") ? results : checks).push_back(line);
     EXPECT_EQ(checks, expected.checks);
-    // occupancy's program reports count_resident's registers as a student's nvcc build has them
-    // (16), where the compiled lesson reports its own traced build's (30, which ties the
-    // registers with the warps as a limiter): those two results are compared by name.
-    const std::set<std::string> plain_build = {"[result] count_resident resources",
-                                               "[result] count_resident blocks per SM, predicted"};
-    const auto named = [&](std::vector<std::string> lines) {
-      for (std::string& line : lines)
-        if (const size_t equals = line.find(" = ");
-            equals != std::string::npos && plain_build.count(line.substr(0, equals)))
-          line.resize(equals);
-      return lines;
-    };
-    EXPECT_EQ(named(results), named(expected.results));
+    EXPECT_EQ(results, expected.results);
   }
 }
 
 // The lessons being moved whose compiled lesson is still there to compare with: none now
-// (block-scheduling, the last, is a program alone). A lesson is held here while its program and
+// (occupancy, the last, is a program alone). A lesson is held here while its program and
 // its lesson.cpp are both in its folder.
-const std::vector<const char*> kLessonsBeingMoved = {"occupancy"};
+const std::vector<const char*> kLessonsBeingMoved = {};
 INSTANTIATE_TEST_SUITE_P(Emulator, LessonPrograms, ::testing::ValuesIn(kLessonsBeingMoved),
                          [](const auto& info) {
                            std::string name = info.param;
