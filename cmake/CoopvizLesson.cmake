@@ -13,7 +13,6 @@
 #   text) and optionally lesson.cmake, included here to say what else the lesson needs:
 #     LESSON_SOURCES        more sources of the lesson, relative to its folder
 #     LESSON_PTX_ARCH       the oldest architecture its kernels build for (default 75)
-#     LESSON_REGISTER_CAPS  --maxrregcount values whose resource reports it shows
 #   and any CMake it needs beyond these (LESSON_DIR is its folder). The kernel file and the text
 #   are embedded as coop_source_<folder> and coop_text_<folder>. The kernels' compiler resource
 #   report goes into coopviz_kernel_resources (below). The text, the kernel file and <name>.cu
@@ -22,26 +21,24 @@
 #   folder lives in namespace coop::lessons::<folder> and the lesson's id is <folder> with - for _,
 #   which are checked here, so that a copied folder says what to rename.
 #
-# coopviz_kernel_resources(folder dir [PTX_ARCH nn] [REGISTER_CAPS n...]): registers per thread,
+# coopviz_kernel_resources(folder dir [PTX_ARCH nn]): registers per thread,
 #   static shared memory, stack and spills of every kernel in the folder's generated kernels.cu,
 #   known without a GPU.
 #   The file is compiled once more, to PTX for compute_75 (the oldest architecture nvcc 13
 #   targets, so the PTX assembles for every newer one; a lesson that needs a newer one, e.g. for
 #   clusters, says PTX_ARCH 90 and gets reports from sm_90 up); coopviz_resources runs `ptxas -v` on it for each architecture
-#   in COOPVIZ_RESOURCE_ARCHS (and with -maxrregcount n for each REGISTER_CAPS value on
-#   COOPVIZ_REGISTER_CAP_ARCHS) and writes a table that registers itself at start-up. The table
+#   in COOPVIZ_RESOURCE_ARCHS and writes a table that registers itself at start-up (a lesson
+#   program's reports under register caps are made at run time: lesson.json's register_caps). The table
 #   lives in the OBJECT library coopviz_kernel_resources, which executables link directly so the
 #   registration is never dropped by the static-library linker.
 set(COOPVIZ_KERNEL_BINDINGS_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
 include(${CMAKE_CURRENT_LIST_DIR}/CoopvizLessonFolders.cmake)
 set(COOPVIZ_RESOURCE_ARCHS "75;80;86;87;89;90;100;103;110;120;121" CACHE STRING
     "Architectures (sm_XX numbers) whose lesson-kernel resource reports are compiled in")
-set(COOPVIZ_REGISTER_CAP_ARCHS "75;80;86;89;90;100;120" CACHE STRING
-    "Architectures for which the --maxrregcount variants of lesson kernels are reported")
 find_program(COOPVIZ_PTXAS ptxas HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
 
 function(coopviz_kernel_resources folder dir)
-  cmake_parse_arguments(ARG "" "PTX_ARCH" "REGISTER_CAPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "PTX_ARCH" "" ${ARGN})
   if(NOT ARG_PTX_ARCH)
     set(ARG_PTX_ARCH 75)
   endif()
@@ -57,25 +54,16 @@ function(coopviz_kernel_resources folder dir)
   target_link_libraries(${ptx} PRIVATE coopviz_device)
   # PTX assembles only for its own architecture and newer ones.
   set(arch_list "")
-  set(cap_arch_list "")
   foreach(a IN LISTS COOPVIZ_RESOURCE_ARCHS)
     if(a GREATER_EQUAL ARG_PTX_ARCH)
       list(APPEND arch_list ${a})
     endif()
   endforeach()
-  foreach(a IN LISTS COOPVIZ_REGISTER_CAP_ARCHS)
-    if(a GREATER_EQUAL ARG_PTX_ARCH)
-      list(APPEND cap_arch_list ${a})
-    endif()
-  endforeach()
   string(REPLACE ";" "," archs "${arch_list}")
-  string(REPLACE ";" "," cap_archs "${cap_arch_list}")
-  string(REPLACE ";" "," caps "${ARG_REGISTER_CAPS}")
   add_custom_command(
     OUTPUT ${gen}/resources.cpp
     COMMAND coopviz_resources --ptxas=${COOPVIZ_PTXAS} --ptx=$<TARGET_OBJECTS:${ptx}>
-            --out=${gen}/resources.cpp --symbol=${folder} --archs=${archs} --caps=${caps}
-            --cap-archs=${cap_archs}
+            --out=${gen}/resources.cpp --symbol=${folder} --archs=${archs}
     DEPENDS coopviz_resources ${ptx} $<TARGET_OBJECTS:${ptx}>
     COMMENT "Compiler resource report (ptxas -v) of the ${folder} kernels"
     VERBATIM)
@@ -211,7 +199,6 @@ function(coopviz_lesson folder)
   file(MAKE_DIRECTORY ${gen})
   set(LESSON_SOURCES "")
   set(LESSON_PTX_ARCH 75)
-  set(LESSON_REGISTER_CAPS "")
   if(EXISTS ${dir}/lesson.cmake)
     include(${dir}/lesson.cmake)
   endif()
@@ -228,8 +215,7 @@ function(coopviz_lesson folder)
   endforeach()
   coopviz_check_lesson_id(${folder} ${dir}/lesson.cpp)
   coopviz_kernels(coopviz_lessons ${dir} ${name})
-  coopviz_kernel_resources(${folder} ${dir} PTX_ARCH ${LESSON_PTX_ARCH}
-                           REGISTER_CAPS ${LESSON_REGISTER_CAPS})
+  coopviz_kernel_resources(${folder} ${dir} PTX_ARCH ${LESSON_PTX_ARCH})
   add_custom_command(
     OUTPUT ${gen}/source.cpp
     COMMAND coopviz_lower embed ${dir}/${kernel_file} ${gen}/source.cpp coop_source_${folder}

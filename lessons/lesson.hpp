@@ -123,6 +123,18 @@ struct LessonDef {
   // Whether its program's repeated launches each run under their own schedule on the emulator,
   // even at seed 0 (lesson.json's "vary_repeats"; ProgramOptions::vary_repeats).
   bool vary_repeats = false;
+  // What a program cannot say about itself: the compiler's report of one of its kernels built
+  // again under each --maxrregcount cap (lesson.json's "register_caps"). The runner adds a result
+  // per build ("KERNEL, --maxrregcount N": registers, spills, occupancy), the check that every
+  // capped build stays within its cap, and, with must_spill_check, that every cap up to
+  // must_spill_up_to spills.
+  struct RegisterCaps {
+    std::string kernel;
+    std::vector<int> caps;
+    int must_spill_up_to = 0;
+    std::string must_spill_check;
+  };
+  std::optional<RegisterCaps> register_caps;
   // Rules of this lesson's kernels beyond the device's limits (e.g. a power-of-two block).
   std::function<Status(const LaunchConfig&, const Params&)> validate;
   // Sets up inputs, launches, computes the CPU reference and fills checks and results.

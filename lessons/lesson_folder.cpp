@@ -223,6 +223,35 @@ Result<std::vector<std::string>> shown_buffers(const Fields& f, const json& j, c
   return names;
 }
 
+// "register_caps": {"kernel": K, "caps": [N...], "must_spill": {"up_to": N, "check": NAME}}.
+Result<std::optional<LessonDef::RegisterCaps>> read_register_caps(const Fields& f, const json& j) {
+  if (!j.contains("register_caps")) return std::optional<LessonDef::RegisterCaps>();
+  const json& r = j["register_caps"];
+  if (!r.is_object()) return f.wrong("register_caps", "must be an object");
+  if (Status s = f.only(r, "register_caps.", {"kernel", "caps", "must_spill"}); !s) return s;
+  LessonDef::RegisterCaps caps;
+  COOP_TAKE(kernel, f.text(r, "kernel", "register_caps.", true));
+  caps.kernel = kernel;
+  const char* list = "must be a list of 1 to 8 --maxrregcount values from 16 to 255";
+  if (!r.contains("caps") || !r["caps"].is_array() || r["caps"].empty() || r["caps"].size() > 8)
+    return f.wrong("register_caps.caps", list);
+  for (const json& c : r["caps"]) {
+    if (!c.is_number_integer() || c.get<int64_t>() < 16 || c.get<int64_t>() > 255)
+      return f.wrong("register_caps.caps", std::string(list) + ": got " + c.dump());
+    caps.caps.push_back(int(c.get<int64_t>()));
+  }
+  if (r.contains("must_spill")) {
+    const json& m = r["must_spill"];
+    if (!m.is_object()) return f.wrong("register_caps.must_spill", "must be an object");
+    if (Status s = f.only(m, "register_caps.must_spill.", {"up_to", "check"}); !s) return s;
+    COOP_TAKE(up_to, f.integer(m, "up_to", "register_caps.must_spill.", 0, 16, 255));
+    COOP_TAKE(check, f.text(m, "check", "register_caps.must_spill.", true));
+    caps.must_spill_up_to = int(up_to);
+    caps.must_spill_check = check;
+  }
+  return std::optional(caps);
+}
+
 // The one .cu of the folder: the lesson's program.
 Result<fs::path> program_of(const fs::path& folder) {
   std::vector<fs::path> found;
@@ -248,7 +277,8 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
                         {"id", "order", "title", "level", "concepts", "launch", "rules", "params",
                          "gpu", "traces_comparable", "incomparable_kernels", "records_memory",
                          "records_blocks", "shown_stores", "shown_loads", "trace_threads_max",
-                         "trace_launches", "vary_repeats", "benchmark_tab"});
+                         "trace_launches", "vary_repeats", "benchmark_tab",
+                         "register_caps"});
       !s)
     return s;
   COOP_TAKE(id, f.text(j, "id", "", true));
@@ -281,6 +311,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
                    "must be \"all\" or \"first\": got \"" + trace_launches + "\"");
   COOP_TAKE(vary_repeats, f.flag(j, "vary_repeats", "", false));
   COOP_TAKE(benchmark_tab, f.flag(j, "benchmark_tab", "", false));
+  COOP_TAKE(register_caps, read_register_caps(f, j));
   l.id = id;
   l.order = int(order);
   l.title = title;
@@ -302,6 +333,7 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
   l.trace_launches = trace_launches;
   l.vary_repeats = vary_repeats;
   l.benchmark_tab = benchmark_tab;
+  l.register_caps = register_caps;
   const json none = json::object();
   const json& gpu = j.contains("gpu") ? j["gpu"] : none;
   if (!gpu.is_object()) return f.wrong("gpu", "must be an object");

@@ -37,9 +37,10 @@ struct OccupancyOptions {
   bool json = false;
 };
 
-// The compiler's report on `o.program`'s kernels for `arch`, known from then on by their names
-// (find_compiled_resources_by_name), or why there is none.
-Status read_program_kernels(const OccupancyOptions& o, int arch) {
+// The compiler's report on `o.program`'s kernels for `arch`, and with a register cap its build
+// under that cap too, known from then on by their names (find_compiled_resources_by_name), or
+// why there is none.
+Status read_program_kernels(const OccupancyOptions& o, int arch, int cap) {
   std::error_code ec;
   if (!fs::is_regular_file(o.program, ec))
     return Status::error("--program " + o.program + ": no such file");
@@ -56,6 +57,10 @@ Status read_program_kernels(const OccupancyOptions& o, int arch) {
     return Status::error("--program " + o.program + ": the compiler's report has no kernels (" +
                          (table->why_not.empty() ? "none found" : table->why_not) + ")");
   register_program_resources(*table, "", nullptr);
+  if (cap > 0)
+    if (Result<ProgramResourceTable> capped =
+            parse_program_resources(make_register_cap_table(request, {cap}, tmp)))
+      register_program_resources(*capped, "", nullptr);
   return {};
 }
 
@@ -120,7 +125,8 @@ Status fill_input(const OccupancyOptions& o, const DeviceProps& d, OccupancyQuer
   if (!o.program.empty() && o.kernel.empty())
     return Status::error("--program names where --kernel is: give --kernel NAME too");
   if (!o.program.empty())
-    if (Status s = read_program_kernels(o, d.cc_major * 10 + d.cc_minor); !s) return s;
+    if (Status s = read_program_kernels(o, d.cc_major * 10 + d.cc_minor, in.max_regs_cap); !s)
+      return s;
   if (!o.kernel.empty()) {
     // With a cap, the build's own -maxrregcount report when it has one (the registers ptxas
     // really used); otherwise the uncapped report, capped below.

@@ -45,4 +45,10 @@ Status cap_ptx_registers(const std::string& ptx, const std::string& table, int a
 std::vector<std::string> gpu_register_notes(const std::string& table, const std::string& report,
                                             int arch);
 
+// The report a student's `nvcc --maxrregcount N --resource-usage` prints, for r.arch alone: the
+// program built under each of `caps` (nvcc -ptx -maxrregcount N, then ptxas -v --maxrregcount N;
+// 0: without a cap), each row with its cap and what it spilled. The same never-failing text.
+std::string make_register_cap_table(const KernelResourceRequest& r, const std::vector<int>& caps,
+                                    const std::string& tmp);
+
 }  // namespace coop::app

@@ -12,6 +12,7 @@
 
 #include "app/program/kernel_resource_table.hpp"
 #include "app/program/program.hpp"
+#include "app/program/register_caps.hpp"
 #include "device/occupancy/program_resources.hpp"
 #include "device/paths/data_dirs.hpp"
 #include "device/trace/trace_file.hpp"
@@ -152,6 +153,7 @@ Status run_lesson_program(const lessons::LessonDef& lesson, Executor& exec,
   if (ran->exit_code != 0 && !failed)
     return Status::error(lesson.program + " exited with status " + std::to_string(ran->exit_code) +
                          " and no failed check" + (err.empty() ? "" : ": " + refusal(err)));
+  add_register_cap_reports(lesson, p, *build, exec.device(), out);
   out.checks.push_back(lessons::nothing_dropped(out.launches));
   return {};
 }

@@ -119,13 +119,6 @@ Result<const CompiledKernelResources*> find_compiled_resources_by_name(std::stri
   return row;
 }
 
-std::vector<int> compiled_register_caps(std::string_view qualified_name, int arch) {
-  std::set<int> caps;
-  for (const CompiledKernelResources* r : compiled_resources())
-    if (r->qualified_name == qualified_name && r->arch == arch) caps.insert(r->maxrregcount);
-  return {caps.begin(), caps.end()};
-}
-
 KernelResources to_kernel_resources(const CompiledKernelResources& row, const DeviceProps& device) {
   KernelResources k;
   k.regs_per_thread = row.regs;

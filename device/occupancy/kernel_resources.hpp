@@ -3,7 +3,8 @@
 //
 // The build runs ptxas -v on every lesson kernel file's PTX for each architecture the presets
 // cover (cmake/CoopvizLesson.cmake, tools/resources/resource_table_tool.cpp) and compiles the
-// report into a table that registers itself here at start-up. The emulator's
+// report into a table that registers itself here at start-up; a program's report, with its builds
+// under register caps, registers here too (program_resources.hpp). The emulator's
 // Executor::resources() reads it; on a GPU, cudaFuncGetAttributes gives the same numbers for the
 // loaded binary.
 #pragma once
@@ -52,9 +53,6 @@ const CompiledKernelResources* find_compiled_resources(const void* function, std
 Result<const CompiledKernelResources*> find_compiled_resources_by_name(std::string_view name,
                                                                        int arch,
                                                                        int maxrregcount = 0);
-
-// The register caps the table holds for a kernel on `arch` (0 first: uncapped).
-std::vector<int> compiled_register_caps(std::string_view qualified_name, int arch);
 
 // As launch validation needs it: registers, static shared memory, stack, and the largest block
 // the register count allows on `device`.

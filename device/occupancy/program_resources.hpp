@@ -5,7 +5,8 @@
 // with ptxas's numbers for the emulated architecture, as they do on a GPU.
 //
 // The table is text, one kernel and architecture a line:
-//   sm_90 _Z16reduce_grid_syncPKfPfS1_i regs=29 smem=4096 local=0 maxntid=0
+//   sm_90 _Z16reduce_grid_syncPKfPfS1_i regs=29 smem=4096 local=0 maxntid=0 spills=0
+// (a build under a register cap, nvcc --maxrregcount, says so: "... maxrregcount=32 spills=296"),
 // and, when the report could not be made, one line saying why:
 //   # not known: nvcc -ptx failed: x.cu(12): error: ...
 #pragma once
@@ -27,12 +28,14 @@ struct ProgramKernelResources {
   uint32_t static_smem = 0;
   uint32_t local_bytes = 0;  // per-thread stack frame
   uint32_t max_threads = 0;  // __launch_bounds__'s first value (.maxntid); 0: none
+  int maxrregcount = 0;      // the build's --maxrregcount; 0: none
+  uint32_t spill_stores = 0;  // bytes of registers spilled to local memory
 };
 
 // The rows of one `ptxas -v` run over `ptx` (the kernels' .maxntid read from the PTX itself:
-// ptxas does not report it).
+// ptxas does not report it), built with --maxrregcount `cap` (0: none).
 std::vector<ProgramKernelResources> program_resources_from(std::string_view ptxas_report,
-                                                           std::string_view ptx);
+                                                           std::string_view ptx, int cap = 0);
 
 // The table's text; `why_not` (when not empty) is the one line saying why there are no rows.
 std::string format_program_resources(const std::vector<ProgramKernelResources>& rows,
@@ -66,7 +69,7 @@ std::vector<std::string> register_cap_notes(const std::vector<ProgramKernelResou
 // Registers the table's rows with the compiled lessons' reports (kernel_resources.hpp), for the
 // rest of the process: each kernel named `prefix` + its demangled name, found by the address
 // `symbol` gives for its mangled name (null: by name alone). A kernel already registered under
-// the same name for the same architecture keeps its first rows.
+// the same name for the same architecture and cap keeps its first rows.
 void register_program_resources(const ProgramResourceTable& table, const std::string& prefix,
                                 const std::function<const void*(const std::string&)>& symbol);
 

@@ -212,14 +212,7 @@ int run(const Options& o) {
   cudaOccResult occ{};
   cudaOccMaxActiveBlocksPerMultiprocessor(&occ, &occ_device, &occ_kernel, &occ_state, int(block),
                                           0);
-  std::string limiting;
-  const std::pair<int, const char*> names[] = {{OCC_LIMIT_WARPS, "warps"},
-                                               {OCC_LIMIT_REGISTERS, "registers"},
-                                               {OCC_LIMIT_SHARED_MEMORY, "shared_memory"},
-                                               {OCC_LIMIT_BLOCKS, "blocks"},
-                                               {OCC_LIMIT_BARRIERS, "barriers"}};
-  for (const auto& [bit, name] : names)
-    if (occ.limitingFactors & bit) limiting += (limiting.empty() ? "" : ", ") + std::string(name);
+  const std::string limiting = occupancy_limiters(occ.limitingFactors);
   const unsigned long most = (unsigned long)per_sm * prop.multiProcessorCount;
   lesson_result("resident blocks per SM", std::to_string(per_sm) + " (limited by " + limiting +
                                               "; " + std::to_string(attr.numRegs) +

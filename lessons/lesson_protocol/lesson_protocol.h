@@ -1,8 +1,8 @@
 // What a lesson program (lessons/<folder>/<name>.cu) may share with others: reading the arguments
-// coopviz gives it, printing the lines coopviz reads, and timing a kernel on a GPU. Plain C++ and
-// the CUDA runtime. coopviz finds it for every lesson program wherever the lesson's folder is;
-// plain nvcc needs `-I` its folder (share/coopviz/lessons/lesson_protocol), or a copy beside the
-// program.
+// coopviz gives it, printing the lines coopviz reads, timing a kernel on a GPU, and naming what
+// limits occupancy. Plain C++, the CUDA runtime and the toolkit's cuda_occupancy.h. coopviz finds
+// it for every lesson program wherever the lesson's folder is; plain nvcc needs `-I` its folder
+// (share/coopviz/lessons/lesson_protocol), or a copy beside the program.
 //   in:  --backend=emulator|gpu [--grid=G] [--block=B] [--cluster=C] --NAME=VALUE for every
 //        parameter (sizes "X", "X,Y" or "X,Y,Z"; a grid or block lesson.json's launch.derived
 //        leaves to the program may be left out); with no arguments a program runs the lesson's
@@ -20,10 +20,13 @@
 //        otherwise 1 when a check failed, else 0.
 #pragma once
 
+#include <cuda_occupancy.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lesson_ids.h"
@@ -118,6 +121,20 @@ inline void lesson_skip_timing(const std::string& name) {
 
 inline void lesson_result(const std::string& name, const std::string& value) {
   printf("[result] %s = %s\n", name.c_str(), value.c_str());
+}
+
+// What limits a kernel's blocks per SM, from cuda_occupancy.h's cudaOccResult::limitingFactors:
+// "warps", "registers", "shared_memory", "blocks", "barriers", those that tie joined by ", ".
+inline std::string occupancy_limiters(int limiting_factors) {
+  const std::pair<int, const char*> names[] = {{OCC_LIMIT_WARPS, "warps"},
+                                               {OCC_LIMIT_REGISTERS, "registers"},
+                                               {OCC_LIMIT_SHARED_MEMORY, "shared_memory"},
+                                               {OCC_LIMIT_BLOCKS, "blocks"},
+                                               {OCC_LIMIT_BARRIERS, "barriers"}};
+  std::string limiting;
+  for (const auto& [bit, name] : names)
+    if (limiting_factors & bit) limiting += (limiting.empty() ? "" : ", ") + std::string(name);
+  return limiting;
 }
 
 // "7 of 8": how many items passed, for checks' expected and got fields.

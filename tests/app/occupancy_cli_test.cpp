@@ -62,9 +62,11 @@ TEST(OccupancyCli, LessonKernelUsesTheCompilerReport) {
   EXPECT_EQ(j["input"]["static_smem"], 4096);  // __shared__ float temp[1024]
   EXPECT_GT(j["input"]["regs_per_thread"].get<int>(), 0);
   EXPECT_NE(j["input"]["resources_source"].get<std::string>().find("ptxas"), std::string::npos);
-  // With a cap the build's own --maxrregcount report answers: what ptxas really did.
+  // With a cap a program's own build under that cap answers: what ptxas really did.
+  const std::string lessons = std::string(COOPVIZ_SOURCE_DIR) + "/lessons";
   const nlohmann::json capped =
-      json_of("occupancy --arch sm_90 --block 256 --kernel many_live_values --maxrregcount 32");
+      json_of("occupancy --arch sm_90 --block 256 --kernel many_live_values --maxrregcount 32 "
+              "--program " + lessons + "/occupancy/occupancy.cu -I " + lessons + "/lesson_protocol");
   EXPECT_EQ(capped["input"]["regs_per_thread"], 32);
   EXPECT_NE(capped["input"]["resources_source"].get<std::string>().find("--maxrregcount 32"),
             std::string::npos);

@@ -13,7 +13,6 @@
 #include "device/occupancy/kernel_resources.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "lessons/reduction_performance/kernels.hpp"
-#include "lessons/occupancy/kernels.hpp"
 #include "tests/support.hpp"
 
 namespace coop {
@@ -26,12 +25,9 @@ struct LessonKernel {
 
 std::vector<LessonKernel> lesson_kernels() {
   const auto& rp = lessons::reduction_performance::kernels();
-  const auto& oc = lessons::occupancy::kernels();
   return {
       {rp.seed_atomic.name, rp.seed_atomic.gpu.function},
       {rp.seed_group.name, rp.seed_group.gpu.function},
-      {oc.count_resident.name, oc.count_resident.gpu.function},
-      {oc.many_live_values.name, oc.many_live_values.gpu.function},
   };
 }
 
