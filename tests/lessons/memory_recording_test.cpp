@@ -16,7 +16,12 @@ namespace fs = std::filesystem;
 
 // A lesson folder whose lesson.json says `records_memory` as given.
 Result<LessonDef> lesson_recording(const std::string& records_memory) {
-  const fs::path folder = fs::temp_directory_path() / "coopviz-memory-recording" / "racy";
+  // A folder of this test's own: the tests of this file may run at once (ctest -j), each
+  // writing its own lesson.json.
+  const fs::path folder = fs::temp_directory_path() /
+                          ("coopviz-memory-recording-" +
+                           std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())) /
+                          "racy";
   fs::create_directories(folder);
   std::ofstream(folder / "racy.cu") << "__global__ void k() {}\nint main() {}\n";
   std::ofstream(folder / "lesson.md") << "# Racy\n\nText.\n";
