@@ -66,7 +66,9 @@ inline constexpr const char* kTimeOrderCheck =
 
 // The SM schedule the views draw from a GPU trace's block records (record_block_start/finish)
 // is what happened: no SM is drawn holding more blocks at once than `limit` (the occupancy
-// model's blocks per SM), and each block's finish is after its start.
+// model's blocks per SM), each block counted until its last block-wide barrier released it (its
+// warps may leave after that, freeing slots for the next block), and each block's finish is after
+// its start.
 Check trace_schedule_within(const Trace& trace, int limit);
 
 // Every run's recorded times keep the hardware's order (device/trace/time_order.hpp): no
