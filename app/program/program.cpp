@@ -38,6 +38,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A GPU program's error calls pass through byo/gpu_last_error.cpp, which adds the error of a
+// launch coopviz refused before it reached CUDA.
+constexpr const char* kLastErrorWraps[] = {"--wrap=cudaGetLastError",
+                                           "--wrap=cudaPeekAtLastError"};
+
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
@@ -626,6 +631,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC",
                                 "--wrap=__cudaLaunchKernel", "--wrap=__cudaLaunchKernel_ptsz"})
       cmd.insert(cmd.end(), {"-Xlinker", wrapped});
+    for (const char* wrapped : kLastErrorWraps) cmd.insert(cmd.end(), {"-Xlinker", wrapped});
     for (const std::string& lib : libraries) {
       // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
       const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
@@ -640,6 +646,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     host_cmd.insert(host_cmd.end(), {"-x", "c++", host_cpp->string(), "-x", "none", "-o", partial});
     host_cmd.insert(host_cmd.end(), libraries.begin(), libraries.end());
     host_cmd.insert(host_cmd.end(), {kProgramCudaRuntime, "-ldl", "-lrt", "-lpthread"});
+    for (const char* wrapped : kLastErrorWraps) host_cmd.push_back(std::string("-Wl,") + wrapped);
   }
   // The compiler's report is made beside the compile, on another core (joined on every return).
   std::string table;

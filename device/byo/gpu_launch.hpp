@@ -21,6 +21,13 @@ struct GpuLaunch {
   cudaStream_t stream = nullptr;  // the program's; an untraced launch is queued there
 };
 cudaError_t launch_gpu(const GpuLaunch& launch);
+// A <<<>>> launch's error, kept for the program's next cudaGetLastError or cudaPeekAtLastError as
+// CUDA keeps a failed launch's: coopviz may refuse a launch before it reaches CUDA (a block past
+// the kernel's __launch_bounds__), and CUDA's runtime would then never hear of it. The program is
+// linked with --wrap for both calls (gpu_last_error.cpp), which read it first.
+void keep_launch_error(cudaError_t error);
+// The kept error (cudaSuccess if none), forgotten when `clear`.
+cudaError_t kept_launch_error(bool clear);
 // cudaDeviceReset() as the rewritten source calls it: the trace is written and the executor let go
 // first, then the device is reset.
 cudaError_t device_reset();

@@ -112,6 +112,20 @@ cudaError_t launch_gpu(const GpuLaunch& l) {
   return s.ok() ? cudaSuccess : cudaErrorLaunchFailure;
 }
 
+namespace {
+thread_local cudaError_t t_launch_error = cudaSuccess;  // CUDA's last error is per host thread
+}  // namespace
+
+void keep_launch_error(cudaError_t error) {
+  if (error != cudaSuccess) t_launch_error = error;
+}
+
+cudaError_t kept_launch_error(bool clear) {
+  const cudaError_t kept = t_launch_error;
+  if (clear) t_launch_error = cudaSuccess;
+  return kept;
+}
+
 cudaError_t device_reset() {
   traces().finish();
   return cudaDeviceReset();

@@ -135,7 +135,7 @@ struct Launcher {
   LaunchShape shape;
   cudaStream_t stream;
   void operator()(std::type_identity_t<P>... args) const {
-    launch_values(name, function, shape, stream, args...);
+    keep_launch_error(launch_values(name, function, shape, stream, args...));
   }
 };
 
