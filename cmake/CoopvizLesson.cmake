@@ -8,19 +8,6 @@
 #   <name>.emu.cuh generated beside them). <folder> is dir relative to the source tree
 #   ("lessons/block_reduce"); the files lie in ${COOPVIZ_KERNEL_BINDINGS_DIR}/<folder>/.
 #
-# coopviz_lesson(folder): the lesson folder lessons/<folder>/ (see lessons/README.md): its one
-#   kernel file <name>.cuh as above, lesson.cpp (definition, CPU reference, checks), lesson.md (the
-#   text) and optionally lesson.cmake, included here to say what else the lesson needs:
-#     LESSON_SOURCES        more sources of the lesson, relative to its folder
-#     LESSON_PTX_ARCH       the oldest architecture its kernels build for (default 75)
-#   and any CMake it needs beyond these (LESSON_DIR is its folder). The kernel file and the text
-#   are embedded as coop_source_<folder> and coop_text_<folder>. The kernels' compiler resource
-#   report goes into coopviz_kernel_resources (below). The text, the kernel file and <name>.cu
-#   (the lesson as a plain CUDA program, where there is one) are installed in
-#   share/coopviz/lessons/<folder>/, with its exercises/ folder where it has one. Code of the
-#   folder lives in namespace coop::lessons::<folder> and the lesson's id is <folder> with - for _,
-#   which are checked here, so that a copied folder says what to rename.
-#
 # coopviz_kernel_resources(folder dir [PTX_ARCH nn]): registers per thread,
 #   static shared memory, stack and spills of every kernel in the folder's generated kernels.cu,
 #   known without a GPU.
@@ -32,7 +19,6 @@
 #   lives in the OBJECT library coopviz_kernel_resources, which executables link directly so the
 #   registration is never dropped by the static-library linker.
 set(COOPVIZ_KERNEL_BINDINGS_DIR ${PROJECT_BINARY_DIR}/generated/kernels)
-include(${CMAKE_CURRENT_LIST_DIR}/CoopvizLessonFolders.cmake)
 set(COOPVIZ_RESOURCE_ARCHS "75;80;86;87;89;90;100;103;110;120;121" CACHE STRING
     "Architectures (sm_XX numbers) whose lesson-kernel resource reports are compiled in")
 find_program(COOPVIZ_PTXAS ptxas HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
@@ -148,12 +134,26 @@ function(coopviz_bind_kernel_file target dir file)
   coopviz_instrument_memory(${gen}/kernels_emu.cpp)
 endfunction()
 
+# coopviz_find_program_lessons(out dir): the lesson folders in `dir` (lessons/lesson_folder.hpp):
+# those with a lesson.md and a lesson.json, sorted. Adding or removing one re-runs CMake.
+function(coopviz_find_program_lessons out dir)
+  file(GLOB declarations CONFIGURE_DEPENDS ${dir}/*/lesson.json)
+  set(folders "")
+  foreach(declaration IN LISTS declarations)
+    get_filename_component(lesson_dir ${declaration} DIRECTORY)
+    if(EXISTS ${lesson_dir}/lesson.md)
+      get_filename_component(folder ${lesson_dir} NAME)
+      list(APPEND folders ${folder})
+    endif()
+  endforeach()
+  list(SORT folders)
+  set(${out} ${folders} PARENT_SCOPE)
+endfunction()
+
 # coopviz_lesson_tests(target): each lesson folder's tests, test.cpp and any *_test.cpp, compiled
 # into `target`. Adding a test file re-runs CMake.
 function(coopviz_lesson_tests target)
-  coopviz_find_lessons(folders ${PROJECT_SOURCE_DIR}/lessons)
-  coopviz_find_program_lessons(program_folders ${PROJECT_SOURCE_DIR}/lessons)
-  list(APPEND folders ${program_folders})
+  coopviz_find_program_lessons(folders ${PROJECT_SOURCE_DIR}/lessons)
   foreach(folder IN LISTS folders)
     file(GLOB tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/lessons/${folder}/test.cpp
                                       ${PROJECT_SOURCE_DIR}/lessons/${folder}/*_test.cpp)
@@ -192,56 +192,6 @@ function(coopviz_program_check file)
   target_compile_options(coopviz_check_${name}_gpu PRIVATE --fmad=false)
 endfunction()
 
-function(coopviz_lesson folder)
-  set(LESSON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/${folder})
-  set(dir ${LESSON_DIR})
-  set(gen ${CMAKE_CURRENT_BINARY_DIR}/generated/${folder})
-  file(MAKE_DIRECTORY ${gen})
-  set(LESSON_SOURCES "")
-  set(LESSON_PTX_ARCH 75)
-  if(EXISTS ${dir}/lesson.cmake)
-    include(${dir}/lesson.cmake)
-  endif()
-  file(GLOB kernel_files ${dir}/*.cuh)
-  list(LENGTH kernel_files count)
-  if(NOT count EQUAL 1)
-    message(FATAL_ERROR "lessons/${folder}/ has ${count} .cuh files; a lesson folder holds "
-                        "exactly one kernel file, <name>.cuh")
-  endif()
-  get_filename_component(kernel_file ${kernel_files} NAME)
-  get_filename_component(name ${kernel_files} NAME_WE)
-  foreach(file ${kernel_files} ${dir}/lesson.cpp)
-    coopviz_check_lesson_namespace(${folder} ${file})
-  endforeach()
-  coopviz_check_lesson_id(${folder} ${dir}/lesson.cpp)
-  coopviz_kernels(coopviz_lessons ${dir} ${name})
-  coopviz_kernel_resources(${folder} ${dir} PTX_ARCH ${LESSON_PTX_ARCH})
-  add_custom_command(
-    OUTPUT ${gen}/source.cpp
-    COMMAND coopviz_lower embed ${dir}/${kernel_file} ${gen}/source.cpp coop_source_${folder}
-    DEPENDS coopviz_lower ${dir}/${kernel_file})
-  add_custom_command(
-    OUTPUT ${gen}/text.cpp
-    COMMAND coopviz_lower embed ${dir}/lesson.md ${gen}/text.cpp coop_text_${folder}
-    DEPENDS coopviz_lower ${dir}/lesson.md)
-  list(TRANSFORM LESSON_SOURCES PREPEND ${dir}/)
-  target_sources(coopviz_lessons PRIVATE ${dir}/lesson.cpp ${LESSON_SOURCES} ${gen}/source.cpp
-                                         ${gen}/text.cpp)
-  # Installed: the text (a start for $COOPVIZ_LESSON_SOURCES edits), the kernels as the app shows
-  # them and, where the lesson has one, the same lesson as an ordinary CUDA program to run.
-  set(files ${dir}/lesson.md ${dir}/${kernel_file})
-  if(EXISTS ${dir}/${name}.cu)
-    list(APPEND files ${dir}/${name}.cu)
-  endif()
-  install(FILES ${files} DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
-  # Its exercises (exercises/<id>/: the spec, starter, solution and hidden cases), found by
-  # `coopviz exercise` at run time.
-  if(IS_DIRECTORY ${dir}/exercises)
-    install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
-  endif()
-  set_property(GLOBAL APPEND PROPERTY COOPVIZ_LESSON_KERNEL_FILES ${kernel_file})
-endfunction()
-
 # coopviz_program_lesson(folder): a lesson that is an ordinary CUDA program, read at run time:
 # nothing of it is compiled into coopviz; installed whole, for an installed coopviz to find (its
 # ncu.json too, the GPU's counters the Memory tab shows).
@@ -253,33 +203,6 @@ function(coopviz_program_lesson folder)
   if(IS_DIRECTORY ${dir}/exercises)
     install(DIRECTORY ${dir}/exercises DESTINATION ${COOPVIZ_INSTALL_DATADIR}/lessons/${folder})
   endif()
-endfunction()
-
-# coopviz_lesson_registry(target folders...): the registry's list of lesson folders
-# (lessons/registry_entries.hpp), generated into `target`: each folder's lesson(), text, kernel
-# file and its name. Rewritten only when the list changes.
-function(coopviz_lesson_registry target)
-  get_property(kernel_files GLOBAL PROPERTY COOPVIZ_LESSON_KERNEL_FILES)
-  set(out ${CMAKE_CURRENT_BINARY_DIR}/generated/lesson_entries.cpp)
-  set(externs "")
-  set(factories "")
-  set(entries "")
-  foreach(folder kernel_file IN ZIP_LISTS ARGN kernel_files)
-    string(APPEND externs "extern const char coop_text_${folder}[];\n"
-                          "extern const char coop_source_${folder}[];\n")
-    string(APPEND factories "namespace ${folder} { LessonDef lesson(); }\n")
-    string(APPEND entries "      {\"${folder}\", \"${kernel_file}\", coop_text_${folder}, "
-                          "coop_source_${folder}, &${folder}::lesson},\n")
-  endforeach()
-  file(WRITE ${out}.in
-       "// Generated by lessons/CMakeLists.txt from the lesson folders it found. Do not edit.\n"
-       "#include \"lessons/registry_entries.hpp\"\n\n${externs}\n"
-       "namespace coop::lessons {\n\n${factories}\n"
-       "const std::vector<LessonEntry>& lesson_entries() {\n"
-       "  static const std::vector<LessonEntry> entries = {\n${entries}  };\n"
-       "  return entries;\n}\n\n}  // namespace coop::lessons\n")
-  configure_file(${out}.in ${out} COPYONLY)
-  target_sources(${target} PRIVATE ${out})
 endfunction()
 
 # coopviz_embed_optional(target file symbol): embeds `file` as `extern const char symbol[]`, or an

@@ -107,7 +107,7 @@ struct LessonDef {
   // arguments then (block-scheduling's grid: as many full waves of the device as `waves` says).
   bool derives_grid = false, derives_block = false;
   // A lesson that is an ordinary CUDA program (lessons/program_lesson.hpp): its .cu file and the
-  // folder it was read from at run time; both "" for a lesson compiled into coopviz.
+  // folder it was read from at run time; both "" for a LessonDef made in code (tests make them).
   std::string program;
   std::string folder;
   // Checks its program makes only on a GPU (lesson.json's "gpu": {"checks": [...]}); on the

@@ -371,18 +371,15 @@ Status read_fields(const fs::path& folder, LessonDef& l) {
 
 bool is_lesson_folder(const fs::path& folder) {
   std::error_code ec;
-  return fs::is_regular_file(folder / "lesson.json", ec) && !fs::exists(folder / "lesson.cpp", ec);
+  return fs::is_regular_file(folder / "lesson.json", ec);
 }
 
 Result<LessonDef> read_lesson_folder(const fs::path& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return Status::error("no lesson folder " + folder.string());
   if (!is_lesson_folder(folder))
-    return Status::error(folder.string() + (fs::exists(folder / "lesson.cpp", ec)
-                                                ? ": a lesson compiled into coopviz (lesson.cpp), "
-                                                  "not one read at run time"
-                                                : ": a lesson folder needs a lesson.json "
-                                                  "(lessons/README.md)"));
+    return Status::error(folder.string() + ": a lesson folder needs a lesson.json "
+                                           "(lessons/README.md)");
   LessonDef l;
   if (Status s = read_fields(folder, l); !s) return s;
   Result<fs::path> program = program_of(folder);

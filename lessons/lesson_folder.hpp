@@ -14,8 +14,7 @@
 
 namespace coop::lessons {
 
-// True for a folder holding a lesson.json and no lesson.cpp: one that still has its lesson.cpp is
-// that lesson compiled into coopviz, its program and lesson.json waiting to replace it.
+// True for a folder holding a lesson.json.
 bool is_lesson_folder(const std::filesystem::path& folder);
 
 // Reads the folder into a lesson that runs its program (program_lesson.hpp). Every mistake of
@@ -25,7 +24,7 @@ Result<LessonDef> read_lesson_folder(const std::filesystem::path& folder);
 
 // Where lessons are found at run time, most preferred first: the folders named on the command
 // line (add_lesson_folder), the folders of $COOPVIZ_LESSON_PATH (each a lesson folder or a folder
-// of lesson folders), the lessons compiled into coopviz, then the lesson folders coopviz ships
+// of lesson folders), then the lesson folders coopviz ships
 // (data_dirs().lessons). Of two lessons with one id the first is kept.
 //
 // The lesson folders `dir` names: itself when it is one, else its subfolders that are, in name

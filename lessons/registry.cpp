@@ -2,43 +2,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
-#include <deque>
-#include <fstream>
-#include <sstream>
 
 #include "device/paths/data_dirs.hpp"
-#include "device/trace/user_file.hpp"
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_folder.hpp"
-#include "lessons/registry_entries.hpp"
 
 namespace coop::lessons {
 namespace {
-
-// The lesson.md a lesson is read from, and its name in messages: a lesson author's edited copy
-// where $COOPVIZ_LESSON_SOURCES names a lessons/ folder that holds one (edits show without
-// rebuilding), else the built-in copy, named as in the source tree.
-std::pair<std::string_view, std::string> lesson_markdown(const std::string& folder,
-                                                         std::string_view built_in) {
-  static std::deque<std::string> texts;  // the views into them live as long as the registry
-  const std::string tree_name = "lessons/" + folder + "/lesson.md";
-  const std::filesystem::path dir = data_dirs().edited_lessons;
-  if (dir.empty()) return {built_in, tree_name};
-  // A lesson.md that is missing or is no plain text file of sensible size: the built-in copy.
-  const std::string path = (dir / folder / "lesson.md").string();
-  Result<std::string> text = read_user_file(path, kTextFileLimit);
-  if (!text) return {built_in, tree_name};
-  return {texts.emplace_back(std::move(*text)), path};
-}
-
-// The lesson its folder's lesson() defines, with the folder's files.
-LessonDef define(const LessonEntry& entry) {
-  LessonDef l = entry.define();
-  l.text = entry.text;
-  l.source = entry.source;
-  l.source_file = entry.kernel_file;
-  return l;
-}
 
 // The lessons found so far, and the folders named on the command line.
 struct Found {
@@ -73,12 +43,6 @@ std::vector<LessonDef> find_all(const std::vector<LessonDef>& named) {
   };
   for (const LessonDef& l : named) add(l);
   for (const std::filesystem::path& dir : lesson_search_path()) add_folders(dir);
-  for (const LessonEntry& entry : lesson_entries()) {
-    LessonDef l = define(entry);
-    const auto [markdown, file] = lesson_markdown(entry.folder, l.text);
-    read_lesson_markdown(l, markdown, file);
-    add(std::move(l));
-  }
   if (const std::filesystem::path shipped = data_dirs().lessons; !shipped.empty())
     add_folders(shipped);
   std::stable_sort(v.begin(), v.end(),

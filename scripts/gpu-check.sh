@@ -299,9 +299,8 @@ if want ncu; then
       case $? in 2) denied=1; break ;; 1) continue ;; esac
       emu="$OUT/ncu/$lesson-emu.json"
       $C run "$lesson" --backend emu --record-memory --json > "$emu" 2> "$OUT/ncu/$lesson-emu.err"
-      # The lesson's folder: its lesson.json's id, or a compiled lesson's l.id.
-      folder=$(dirname "$({ grep -lE "\"id\": *\"$lesson\"" lessons/*/lesson.json
-                            grep -l "l.id = \"$lesson\";" lessons/*/lesson.cpp; } 2>/dev/null | head -1)")
+      # The lesson's folder: the one whose lesson.json has its id.
+      folder=$(dirname "$(grep -lE "\"id\": *\"$lesson\"" lessons/*/lesson.json 2>/dev/null | head -1)")
       # A lesson that records memory keeps its comparison (the Memory tab shows it); the others'
       # stay in ncu.tar.gz.
       out_json="$OUT/ncu/$lesson-ncu.json"

@@ -1,7 +1,6 @@
 // coopviz lesson check FOLDER: a lesson folder's lesson.md read as the window would read it, its
 // steps, their kernels, lines and tabs, and its questions checked against the folder's kernel
 // file; every mistake with its file and line (app/questions/lesson_check.hpp).
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -14,9 +13,11 @@ namespace coop::app {
 namespace {
 
 int check_lesson(const std::string& folder) {
-  Result<std::unique_ptr<LessonFolder>> read = read_lesson_folder(folder);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec)) return usage_error(folder + ": no such folder");
+  Result<lessons::LessonDef> read = lessons::read_lesson_folder(folder);
   if (!read) return usage_error(read.message());
-  const lessons::LessonDef& l = (*read)->lesson;
+  const lessons::LessonDef& l = *read;
   if (const std::string errors = lesson_errors(l); !errors.empty()) return usage_errors(errors);
   std::cout << l.text_file << ": " << lesson_summary(l) << ": ok\n";
   return 0;
@@ -25,16 +26,8 @@ int check_lesson(const std::string& folder) {
 }  // namespace
 
 Result<std::string> lesson_argument(const std::string& arg) {
-  namespace fs = std::filesystem;
   std::error_code ec;
-  if (arg.empty() || !fs::is_directory(arg, ec)) return arg;
-  // The folder of a lesson still compiled into coopviz is that lesson.
-  const fs::path dir = fs::path(arg).lexically_normal();
-  if (!lessons::is_lesson_folder(dir)) {
-    std::string id = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
-    std::replace(id.begin(), id.end(), '_', '-');
-    if (const lessons::LessonDef* l = lessons::find_lesson(id); l && l->program.empty()) return id;
-  }
+  if (arg.empty() || !std::filesystem::is_directory(arg, ec)) return arg;
   return lessons::add_lesson_folder(arg);
 }
 

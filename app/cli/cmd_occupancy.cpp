@@ -3,9 +3,9 @@
 //   [--dyn-smem BYTES] [--carveout PERCENT] [--cluster N] [--grid G] [--sweep block|regs|smem]
 //   [--json]
 // The occupancy calculator on the command line: what one SM holds for a launch, and why. A
-// kernel's registers and static shared memory come from the compiler's report: of a lesson
-// compiled into coopviz, or of any CUDA program named with --program (nvcc -ptx and ptxas -v,
-// as the emulator's build makes it).
+// kernel's registers and static shared memory come from the compiler's report: of a kernel built
+// into coopviz (the reduction benchmark's, reduction-performance/KERNEL), or of any CUDA program
+// named with --program (nvcc -ptx and ptxas -v, as the emulator's build makes it).
 #include <unistd.h>
 
 #include <filesystem>

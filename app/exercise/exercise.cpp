@@ -5,9 +5,7 @@
 #include <sstream>
 
 #include "device/launch/trim.hpp"
-#include "device/paths/data_dirs.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
 
 namespace coop::app {
 namespace fs = std::filesystem;
@@ -15,16 +13,12 @@ namespace {
 
 constexpr size_t kMaxHints = 3;
 
-// The lesson folders with their lessons' ids, in teaching order: a lesson read from its folder
-// names it; a compiled lesson's folder is the registry entry whose kernel file the lesson shows,
-// in the lessons coopviz ships.
+// The lesson folders with their lessons' ids, in teaching order: every lesson is read from its
+// folder and names it.
 std::vector<std::pair<fs::path, std::string>> lesson_folders() {
   std::vector<std::pair<fs::path, std::string>> out;
   for (const lessons::LessonDef& l : lessons::registry()) {
     if (!l.folder.empty()) out.emplace_back(l.folder, l.id);
-    for (const lessons::LessonEntry& entry : lessons::lesson_entries())
-      if (l.program.empty() && l.source_file == entry.kernel_file)
-        out.emplace_back(data_dirs().lessons / entry.folder, l.id);
   }
   return out;
 }

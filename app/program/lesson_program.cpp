@@ -65,8 +65,8 @@ std::string read_or_empty(const std::string& path) {
 }
 
 // The compiler's report of the program's kernels under the lesson's name
-// ("grid_sync::reduce_grid_sync"): questions and the occupancy command find a program lesson's
-// kernels as they find a compiled lesson's. The emulator's build made the report; for a GPU build
+// ("grid_sync::reduce_grid_sync"): questions and the occupancy command find a lesson's kernels
+// by it, as they find the kernels built into coopviz. The emulator's build made the report; for a GPU build
 // it is made here, once a process for each lesson and architecture (no GPU, no cost to the tests).
 void register_lesson_resources(const lessons::LessonDef& lesson, const ProgramOptions& p,
                                const ProgramBuild& build) {

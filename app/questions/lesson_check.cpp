@@ -2,20 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <sstream>
 #include <vector>
 
 #include "app/gui/tabs.hpp"
 #include "app/questions/query.hpp"
 #include "app/questions/questions.hpp"
-#include "device/trace/user_file.hpp"
-#include "lessons/lesson_folder.hpp"
 
 namespace coop::app {
 namespace {
-
-namespace fs = std::filesystem;
 
 void add(std::string& errors, const std::string& error) {
   errors += (errors.empty() ? "" : "\n") + error;
@@ -94,49 +89,6 @@ std::string lesson_errors(const lessons::LessonDef& l) {
   for (const Question& q : parse_lesson_questions(l, errors))
     check_query(l, q, l.text_file, errors);
   return errors;
-}
-
-Result<std::unique_ptr<LessonFolder>> read_lesson_folder(const std::string& folder) {
-  const fs::path dir = fs::path(folder).lexically_normal();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Status::error(folder + ": no such folder");
-  if (lessons::is_lesson_folder(dir)) {  // an ordinary CUDA program with its lesson.json
-    Result<lessons::LessonDef> l = lessons::read_lesson_folder(dir);
-    if (!l) return l.status();
-    auto out = std::make_unique<LessonFolder>();
-    out->lesson = std::move(*l);
-    return out;
-  }
-  const std::string name = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
-  std::string id = name;
-  std::replace(id.begin(), id.end(), '_', '-');
-  const lessons::LessonDef* built_in = lessons::find_lesson(id);
-  if (!built_in)
-    return Status::error(folder + ": coopviz has no lesson '" + id +
-                         "' built in, whose lesson.cpp gives the parameters and launch rules the "
-                         "steps are checked against (known lessons are " +
-                         lessons::lesson_ids() + ")");
-  std::vector<fs::path> kernels;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".cuh") kernels.push_back(e.path());
-  if (kernels.size() != 1)
-    return Status::error(folder +
-                         ": a lesson folder holds exactly one kernel file (.cuh); this one "
-                         "holds " +
-                         std::to_string(kernels.size()));
-  auto out = std::make_unique<LessonFolder>();
-  const fs::path md = dir / "lesson.md";
-  Result<std::string> text = read_user_file(md.string(), kTextFileLimit);
-  if (!text) return text.status();
-  Result<std::string> kernel = read_user_file(kernels[0].string(), kTextFileLimit);
-  if (!kernel) return kernel.status();
-  out->markdown = std::move(*text);
-  out->kernel = std::move(*kernel);
-  out->lesson = *built_in;
-  out->lesson.source = out->kernel;
-  out->lesson.source_file = kernels[0].filename().string();
-  lessons::read_lesson_markdown(out->lesson, out->markdown, md.string());
-  return out;
 }
 
 std::string lesson_summary(const lessons::LessonDef& l) {

@@ -36,8 +36,6 @@ DataDirs data_dirs() {
     d.front_end = std::string(front_end) == "off" ? fs::path() : fs::path(front_end);
   if (const char* assets = std::getenv("COOPVIZ_ASSETS"); assets && *assets)
     d.traces.insert(d.traces.begin(), fs::path(assets) / "traces");
-  if (const char* lessons = std::getenv("COOPVIZ_LESSON_SOURCES"); lessons && *lessons)
-    d.edited_lessons = lessons;
   return d;
 }
 

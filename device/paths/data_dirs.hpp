@@ -14,9 +14,6 @@ struct DataDirs {
   // Folders of <lesson>.cvt traces, most preferred first: $COOPVIZ_ASSETS/traces, then the
   // traces that ship with coopviz.
   std::vector<std::filesystem::path> traces;
-  // A lesson author's lessons/ folder ($COOPVIZ_LESSON_SOURCES), whose texts replace the
-  // built-in ones; empty when not set.
-  std::filesystem::path edited_lessons;
   std::filesystem::path lessons;    // lesson folders: lesson.md, kernels, the plain CUDA program
   std::filesystem::path programs;   // example CUDA programs (runtime_calls.cu, ...)
   std::filesystem::path fonts;      // dejavu/ and jetbrains-mono/

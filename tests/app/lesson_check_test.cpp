@@ -143,7 +143,7 @@ TEST(LessonCheck, AFolderThatIsNoLessonIsNamed) {
   fs::create_directories(dir / "my_lesson");
   const Ran unknown = run_coopviz("lesson check " + (dir / "my_lesson").string());
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.err.find("coopviz has no lesson 'my-lesson' built in"), std::string::npos)
+  EXPECT_NE(unknown.err.find("my_lesson: a lesson folder needs a lesson.json"), std::string::npos)
       << unknown.err;
   fs::remove_all(dir);
 }

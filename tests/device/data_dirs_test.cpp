@@ -10,12 +10,10 @@ namespace fs = std::filesystem;
 
 TEST(DataDirs, ABinaryInTheBuildTreeUsesTheTreesItWasBuiltFrom) {
   unsetenv("COOPVIZ_ASSETS");
-  unsetenv("COOPVIZ_LESSON_SOURCES");
   const DataDirs d = data_dirs();
   const fs::path source = COOPVIZ_SOURCE_DIR;
   ASSERT_EQ(d.traces.size(), 1u);
   EXPECT_EQ(d.traces[0], source / "assets/traces");
-  EXPECT_TRUE(d.edited_lessons.empty());
   EXPECT_TRUE(fs::is_regular_file(d.lessons / "block_reduce/lesson.md"));
   EXPECT_TRUE(fs::is_regular_file(d.programs / "runtime_calls.cu"));
   EXPECT_TRUE(fs::is_regular_file(d.headers / "device/byo/include/cuda_runtime.h"));
@@ -28,14 +26,11 @@ TEST(DataDirs, ABinaryInTheBuildTreeUsesTheTreesItWasBuiltFrom) {
 
 TEST(DataDirs, TheEnvironmentsFoldersComeFirst) {
   setenv("COOPVIZ_ASSETS", "/somewhere/assets", 1);
-  setenv("COOPVIZ_LESSON_SOURCES", "/somewhere/lessons", 1);
   const DataDirs d = data_dirs();
   unsetenv("COOPVIZ_ASSETS");
-  unsetenv("COOPVIZ_LESSON_SOURCES");
   ASSERT_EQ(d.traces.size(), 2u);
   EXPECT_EQ(d.traces[0], fs::path("/somewhere/assets/traces"));
   EXPECT_EQ(d.traces[1], fs::path(COOPVIZ_SOURCE_DIR) / "assets/traces");
-  EXPECT_EQ(d.edited_lessons, fs::path("/somewhere/lessons"));
 }
 
 }  // namespace

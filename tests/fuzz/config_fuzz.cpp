@@ -26,8 +26,8 @@
 #include "device/occupancy/presets.hpp"
 #include "lessons/lesson.hpp"
 
-// lesson.cpp looks lessons up in the registry; the real one (registry.cpp) links every lesson and
-// its kernels, so this target brings its own single lesson with parameters of every shape.
+// lesson.cpp looks lessons up in the registry; the real one (registry.cpp) reads the lesson
+// folders, so this target brings its own single lesson with parameters of every shape.
 namespace coop::lessons {
 
 const LessonDef& fuzz_lesson() {

@@ -13,7 +13,6 @@
 #include "device/trace/names.hpp"
 #include "device/trace/race_detector.hpp"
 #include "lessons/lesson.hpp"
-#include "lessons/registry_entries.hpp"
 #include "tests/support.hpp"
 
 namespace coop::lessons {
@@ -57,43 +56,13 @@ std::string folder_of(std::string id) {
   return id;
 }
 
-// The folder's name is the id with - written _ (the build checks lesson.cpp's `l.id = "..."`; this
-// holds it for every lesson, however the id is set), so a lesson is found by either name.
+// The folder's name is the id with - written _, so a lesson is found by either name; every
+// lesson is a folder read at run time, with its program.
 TEST(Registry, EveryFolderIsItsLessonsIdWithUnderscores) {
-  size_t programs = 0;
   for (const LessonDef& l : registry()) {
-    if (l.program.empty()) continue;
-    ++programs;
+    EXPECT_FALSE(l.program.empty()) << l.id << ": a lesson is a folder with its CUDA program";
     EXPECT_EQ(std::filesystem::path(l.folder).filename().string(), folder_of(l.id))
         << l.folder << "/lesson.json defines lesson '" << l.id << "'";
-  }
-  ASSERT_EQ(lesson_entries().size() + programs, registry().size());
-  for (const LessonEntry& entry : lesson_entries()) {
-    const std::string id = entry.define().id;
-    EXPECT_EQ(entry.folder, folder_of(id))
-        << "lessons/" << entry.folder << "/ defines lesson '" << id << "'";
-  }
-}
-
-// `coopviz occupancy --kernel ID/KERNEL` names a lesson kernel by the lesson's id: every lesson's
-// kernels are in its folder's namespace, so each is found that way.
-TEST(Registry, EveryLessonsKernelsAreFoundByItsId) {
-  const std::vector<const CompiledKernelResources*> rows = compiled_resources();
-  for (const LessonDef& l : registry()) {
-    if (!l.program.empty()) continue;  // an ordinary CUDA program: nothing of it is compiled in
-    const std::string prefix = "coop::lessons::" + folder_of(l.id) + "::";
-    int found = 0;
-    for (const CompiledKernelResources* row : rows) {
-      const std::string qualified = row->qualified_name;
-      if (!qualified.starts_with(prefix)) continue;
-      ++found;
-      const std::string name = l.id + "/" + qualified.substr(prefix.size());
-      Result<const CompiledKernelResources*> by_id =
-          find_compiled_resources_by_name(name, row->arch, row->maxrregcount);
-      ASSERT_TRUE(by_id) << name << ": " << by_id.message();
-      EXPECT_EQ((*by_id)->qualified_name, qualified) << name;
-    }
-    EXPECT_GT(found, 0) << l.id << ": no compiled kernel in namespace " << prefix;
   }
 }
 

@@ -1,13 +1,6 @@
 // What a lesson teaches does not change unnoticed: every lesson's traces, on the default launch
 // and on every step's request, digest to what tests/lessons/trace_digests.txt recorded (the
-// fields compare_deterministic compares, lines by their text). A lesson moved from compiled C++
-// to an ordinary CUDA program (lessons/lesson_folder.hpp) keeps its digests only when the program
-// makes the same launches with the same events, on lines of the same text: where the compiled
-// lesson wrote traced(x) = v and the program writes x = v (a shown store), or called
-// record_block_start() where the program's build records the block at the kernel's name
-// (records_blocks), the line's text, and so the digest, differ. Such a lesson's digests are written again once LessonPrograms
-// (tests/app/lesson_program_test.cpp, which reads traced(x) as x) has held the program's traces
-// equal to the compiled lesson's for every step's request.
+// fields compare_deterministic compares, lines by their text).
 //
 // After a deliberate change of a lesson's kernels, write the file again:
 //   COOPVIZ_WRITE_TRACE_DIGESTS=tests/lessons/trace_digests.txt build/tests/coopviz_tests \
