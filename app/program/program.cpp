@@ -23,6 +23,7 @@
 #include "app/program/host_libraries.hpp"
 #include "app/program/kernel_resource_table.hpp"
 #include "app/program/program_lowering.hpp"
+#include "app/program/program_pch.hpp"
 #include "app/program/program_paths.hpp"
 #include "app/program/unhooked_recipe.hpp"
 #include "device/gpu/device_query.hpp"
@@ -59,6 +60,13 @@ uint64_t hash_of(const std::vector<std::string>& parts) {
     h = (h ^ 0xff) * 1099511628211ull;
   }
   return h;
+}
+
+// `file`'s name and modification time, added to a build's key.
+void stamp_into(std::vector<std::string>& key, const std::string& file) {
+  if (struct stat st{}; stat(file.c_str(), &st) == 0)
+    key.push_back(file + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
+                  std::to_string(st.st_mtim.tv_nsec));
 }
 
 }  // namespace
@@ -451,6 +459,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   const bool split = gpu && obstacle.empty();
   std::vector<std::string> cmd;
+  std::vector<std::string> runtime_flags;  // the emulator's runtime header's (program_pch.hpp)
   if (gpu) {
     // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
     // lesson kernels: the host does not fuse either, so both backends round alike).
@@ -482,6 +491,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
       cmd.insert(cmd.end(), {"-isystem", dir});
     // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
     for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
+    runtime_flags = cmd;
+    std::erase(runtime_flags, "-I" + source.parent_path().string());
   }
   // The host half: the host compiler alone, with CUDA's runtime headers and library.
   std::vector<std::string> host_cmd;
@@ -507,11 +518,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   key.push_back(library_prelude);
   // This coopviz's runtime and the headers a program is compiled with (the traced Cooperative
   // Groups, the runtime shims): a changed one makes earlier builds stale.
-  auto stamp = [&](const std::string& file) {
-    if (struct stat st{}; stat(file.c_str(), &st) == 0)
-      key.push_back(file + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
-                    std::to_string(st.st_mtim.tv_nsec));
-  };
+  auto stamp = [&](const std::string& file) { stamp_into(key, file); };
   for (const std::string& lib : libraries) stamp(lib);
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
   if (!gpu) key.push_back("unhooked copy recipe 2");
@@ -553,6 +560,11 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
   const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
+  std::vector<std::string> header_key = runtime_flags;
+  for (const std::string& file : header_files) stamp_into(header_key, file);
+  stamp_into(header_key, fs::canonical(runtime_flags.empty() ? "/" : runtime_flags[0], ec).string());
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(header_key)));
+  RuntimeHeader runtime_header(runtime_flags, fs::path(program_cache_root()) / "pch" / name);
   ProgramBuild build;
   build.executable = (dir / "program").string();
   build.halves = split;
@@ -619,7 +631,12 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   // coopviz defines itself.
   const std::string object = partial + ".o";
   const std::vector<std::string> compile = cmd;  // up to its input and output
-  if (!gpu) cmd.insert(cmd.end(), {"-c", "-x", "c++"});
+  if (!gpu) {
+    const std::vector<std::string> header = runtime_header.options();
+    build.precompiled_runtime = !header.empty();
+    cmd.insert(cmd.end(), header.begin(), header.end());
+    cmd.insert(cmd.end(), {"-c", "-x", "c++"});
+  }
   cmd.push_back(cpp->string());
   cmd.push_back("-o");
   // A GPU build held to plain nvcc's registers: its device half's PTX, capped and assembled next.

@@ -83,6 +83,8 @@ struct ProgramBuild {
   std::string compiler_output;  // as the compiler wrote it, with the user's file and lines
   double seconds = 0;
   bool cached = false;  // an earlier build of the same source and options was reused
+  // The emulator's compile read its runtime's header precompiled (program_pch.hpp).
+  bool precompiled_runtime = false;
   // A GPU build whose device code and host code were compiled apart, side by side (the faster
   // way); else why nvcc built it whole.
   bool halves = false;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "app/program/program.hpp"
@@ -372,6 +373,44 @@ TEST(ProgramBuildWays, WholeWhenAsked) {
   EXPECT_FALSE(build->halves);
   EXPECT_EQ(build->whole_because, "asked to build it whole");
   EXPECT_FALSE(std::filesystem::exists(build->executable + ".cubin"));
+}
+
+// The emulator's runtime header is precompiled by the first build that finds none (which waits
+// for it), and read precompiled by the next; a -D of the program's leaves the build correct (the
+// compiler reads the header as text where the precompiled one does not fit), and
+// COOPVIZ_PRECOMPILED_HEADER=0 turns it off.
+TEST(ProgramBuildWays, TheEmulatorsRuntimeHeaderIsPrecompiledOnceThenRead) {
+  namespace fs = std::filesystem;
+  const fs::path cache = fs::temp_directory_path() / ("coopviz-pch-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  coop::app::ProgramOptions p;
+  p.file = program("tile_ranks.cu");
+  auto first = coop::app::build_program(p);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_FALSE(first->precompiled_runtime);
+  int headers = 0;
+  for (const auto& e : fs::recursive_directory_iterator(cache / "coopviz" / "pch"))
+    headers += e.path().filename() == "prelude.hpp.gch";
+  EXPECT_EQ(headers, 1);
+
+  p.defines = {"TILE_RANKS_CHECKED_TWICE=1", "NDEBUG"};
+  auto second = coop::app::build_program(p);
+  ASSERT_TRUE(second.ok()) << second.status().message();
+  EXPECT_TRUE(second->precompiled_runtime);
+  const coop::testing::Ran r = coop::testing::run_coopviz_env(
+      "XDG_CACHE_HOME=" + cache.string(),
+      "run --backend emu " + p.file + " -D TILE_RANKS_CHECKED_TWICE=1 -D NDEBUG");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+
+  setenv("COOPVIZ_PRECOMPILED_HEADER", "0", 1);
+  p.defines = {"TILE_RANKS_CHECKED_THRICE=1"};
+  auto third = coop::app::build_program(p);
+  unsetenv("COOPVIZ_PRECOMPILED_HEADER");
+  ASSERT_TRUE(third.ok()) << third.status().message();
+  EXPECT_FALSE(third->precompiled_runtime);
+  fs::remove_all(cache);
 }
 
 INSTANTIATE_TEST_SUITE_P(
