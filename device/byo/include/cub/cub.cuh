@@ -5,5 +5,8 @@
 #include "device/byo/cub_device_select.hpp"
 #include "device/byo/cub_device_sort.hpp"
 #include "device/byo/cub_block_io.hpp"
+#include "device/byo/cub_warp_io.hpp"
 #include "device/byo/cub_block_sort.hpp"
+#include "device/byo/cub_block_histogram.hpp"
+#include "device/byo/cub_block_neighbors.hpp"
 #include "device/byo/cub_allocator.hpp"
