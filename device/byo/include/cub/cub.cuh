@@ -4,6 +4,7 @@
 #include "device/byo/cub_device_scan.hpp"
 #include "device/byo/cub_device_select.hpp"
 #include "device/byo/cub_device_sort.hpp"
+#include "device/byo/cub_device_for.hpp"
 #include "device/byo/cub_block_io.hpp"
 #include "device/byo/cub_warp_io.hpp"
 #include "device/byo/cub_block_sort.hpp"
