@@ -15,7 +15,10 @@
 // round differently.
 #pragma once
 
+#include <algorithm>
 #include <source_location>
+#include <type_traits>
+#include <vector>
 
 #include "device/byo/runtime.hpp"
 
@@ -151,6 +154,7 @@ class WarpReduce {
  public:
   struct TempStorage {
     T input[LOGICAL_WARP_THREADS];
+    bool flags[LOGICAL_WARP_THREADS];
   };
 
   explicit WarpReduce(TempStorage& temp) : temp_(temp) {}
@@ -167,22 +171,83 @@ class WarpReduce {
     return Reduce(input, ::coop::cuda::std::plus<>{}, valid_items, where);
   }
 
+  // Segmented reductions: a segment starts at each lane whose head flag is set (or after each
+  // lane whose tail flag is set), and at lane 0; its first lane gets its reduction, the others
+  // their own input (CUB's are undefined).
+  template <class FlagT, class Op>
+  T HeadSegmentedReduce(T input, FlagT head_flag, Op op,
+                        std::source_location where = std::source_location::current()) {
+    return segmented(input, bool(head_flag), true, op, where);
+  }
+  template <class FlagT, class Op>
+  T TailSegmentedReduce(T input, FlagT tail_flag, Op op,
+                        std::source_location where = std::source_location::current()) {
+    return segmented(input, bool(tail_flag), false, op, where);
+  }
+  template <class FlagT>
+  T HeadSegmentedSum(T input, FlagT head_flag,
+                     std::source_location where = std::source_location::current()) {
+    return segmented(input, bool(head_flag), true, ::coop::cuda::std::plus<>{}, where);
+  }
+  template <class FlagT>
+  T TailSegmentedSum(T input, FlagT tail_flag,
+                     std::source_location where = std::source_location::current()) {
+    return segmented(input, bool(tail_flag), false, ::coop::cuda::std::plus<>{}, where);
+  }
+
  private:
+  // Every lane's input and flag in, copied out by each lane, and the lanes meet again before
+  // any returns: the next call may reuse the TempStorage at once, as CUB's shuffles allow.
+  template <class Op>
+  COOP_EMU_UNRECORDED T segmented(T input, bool flag, bool heads, Op op,
+                                  const std::source_location& where) {
+    constexpr int kLanes = LOGICAL_WARP_THREADS;
+    temp_.input[lane_] = input;
+    temp_.flags[lane_] = flag;
+    emulated::warp_sync(mask_, where);
+    T lanes[kLanes];
+    bool flags[kLanes];
+    for (int l = 0; l < kLanes; ++l) {
+      lanes[l] = temp_.input[l];
+      flags[l] = temp_.flags[l];
+    }
+    emulated::warp_sync(mask_, where);
+    // Whether a segment starts at lane l.
+    auto starts = [&](int l) { return l == 0 || (heads ? flags[l] : flags[l - 1]); };
+    if (!starts(lane_)) return input;
+    T total = lanes[lane_];
+    for (int l = lane_ + 1; l < kLanes && !starts(l); ++l) total = op(total, lanes[l]);
+    return total;
+  }
+
   TempStorage& temp_;
   const int lane_ = emulated::logical_lane(LOGICAL_WARP_THREADS);
   const unsigned mask_ = emulated::logical_warp_mask(LOGICAL_WARP_THREADS);
 };
 
+// Scans the block's items in rank order, each thread's ITEMS_PER_THREAD of them (one, for the
+// scalar forms) blocked, as CUB's do: each thread combines its own items, thread 0 scans those
+// partials between two barriers, and each thread scans its items from its partial's prefix. An
+// exclusive scan's prefix starts from the initial value when there is one (thread 0's first
+// output is otherwise left as it was: CUB's is undefined), or from what a prefix callback
+// returns: the first warp's threads each call it with the block aggregate after a third
+// barrier, and thread 0's return is the block's prefix. The aggregate is the inputs' alone.
 template <typename T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING,
           int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockScan {
   static constexpr int kThreads = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  struct NoCallback {
+    T operator()(const T& aggregate) const { return aggregate; }
+  };
+  template <class X>
+  static constexpr bool kIsT = std::is_same_v<std::remove_cvref_t<X>, T>;
 
  public:
   struct TempStorage {
     T input[kThreads];
     T output[kThreads];
     T aggregate;
+    T prefix;
   };
 
   explicit BlockScan(TempStorage& temp,
@@ -193,61 +258,238 @@ class BlockScan {
   explicit BlockScan(std::source_location where = std::source_location::current())
       : BlockScan(emulated::private_storage<BlockScan, TempStorage>(), where) {}
 
-  // Thread 0 scans every thread's input between two barriers; `initial` is the exclusive
-  // scans' first output (an inclusive scan has none).
-  template <class Op>
-  COOP_EMU_UNRECORDED void Scan(T input, T& output, Op op, const T* initial, T* aggregate,
-                                std::source_location where) {
-    temp_.input[rank_] = input;
-    emulated::block_sync(where);
-    if (rank_ == 0) {
-      T running = initial ? *initial : temp_.input[0];
-      for (int k = 0; k < kThreads; ++k) {
-        if (initial) {
-          temp_.output[k] = running;
-          running = op(running, temp_.input[k]);
-        } else {
-          if (k > 0) running = op(running, temp_.input[k]);
-          temp_.output[k] = running;
-        }
-      }
-      temp_.aggregate = initial ? running : temp_.output[kThreads - 1];
-    }
-    emulated::block_sync(where);
-    output = temp_.output[rank_];
-    if (aggregate) *aggregate = temp_.aggregate;
-  }
-
+  // Sums: the exclusive ones from T{}, the callback forms from its prefix.
   void ExclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, nullptr, where);
+    one(input, output, plus(), &zero, nullptr, no_callback(), false, where);
   }
   void ExclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
     const T zero{};
-    Scan(input, output, ::coop::cuda::std::plus<>{}, &zero, &block_aggregate, where);
+    one(input, output, plus(), &zero, &block_aggregate, no_callback(), false, where);
+  }
+  template <typename Callback>
+  requires(!kIsT<Callback>) void ExclusiveSum(
+      T input, T& output, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    one(input, output, plus(), nullptr, nullptr, &block_prefix_callback_op, false, where);
+  }
+  template <int N>
+  void ExclusiveSum(T (&input)[N], T (&output)[N],
+                    std::source_location where = std::source_location::current()) {
+    const T zero{};
+    items(input, output, plus(), &zero, nullptr, no_callback(), false, where);
+  }
+  template <int N>
+  void ExclusiveSum(T (&input)[N], T (&output)[N], T& block_aggregate,
+                    std::source_location where = std::source_location::current()) {
+    const T zero{};
+    items(input, output, plus(), &zero, &block_aggregate, no_callback(), false, where);
+  }
+  template <int N, typename Callback>
+  requires(!kIsT<Callback>) void ExclusiveSum(
+      T (&input)[N], T (&output)[N], Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    items(input, output, plus(), nullptr, nullptr, &block_prefix_callback_op, false, where);
   }
   void InclusiveSum(T input, T& output,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, nullptr, where);
+    one(input, output, plus(), nullptr, nullptr, no_callback(), true, where);
   }
   void InclusiveSum(T input, T& output, T& block_aggregate,
                     std::source_location where = std::source_location::current()) {
-    Scan(input, output, ::coop::cuda::std::plus<>{}, nullptr, &block_aggregate, where);
+    one(input, output, plus(), nullptr, &block_aggregate, no_callback(), true, where);
   }
+  template <typename Callback>
+  requires(!kIsT<Callback>) void InclusiveSum(
+      T input, T& output, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    one(input, output, plus(), nullptr, nullptr, &block_prefix_callback_op, true, where);
+  }
+  template <int N>
+  void InclusiveSum(T (&input)[N], T (&output)[N],
+                    std::source_location where = std::source_location::current()) {
+    items(input, output, plus(), nullptr, nullptr, no_callback(), true, where);
+  }
+  template <int N>
+  void InclusiveSum(T (&input)[N], T (&output)[N], T& block_aggregate,
+                    std::source_location where = std::source_location::current()) {
+    items(input, output, plus(), nullptr, &block_aggregate, no_callback(), true, where);
+  }
+  template <int N, typename Callback>
+  requires(!kIsT<Callback>) void InclusiveSum(
+      T (&input)[N], T (&output)[N], Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    items(input, output, plus(), nullptr, nullptr, &block_prefix_callback_op, true, where);
+  }
+
+  // Scans under the program's operator.
   template <class Op>
   void ExclusiveScan(T input, T& output, T initial_value, Op op,
                      std::source_location where = std::source_location::current()) {
-    Scan(input, output, op, &initial_value, nullptr, where);
+    one(input, output, op, &initial_value, nullptr, no_callback(), false, where);
+  }
+  template <class Op>
+  void ExclusiveScan(T input, T& output, T initial_value, Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    one(input, output, op, &initial_value, &block_aggregate, no_callback(), false, where);
+  }
+  template <class Op>
+  void ExclusiveScan(T input, T& output, Op op,
+                     std::source_location where = std::source_location::current()) {
+    one(input, output, op, nullptr, nullptr, no_callback(), false, where);
+  }
+  template <class Op>
+  void ExclusiveScan(T input, T& output, Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    one(input, output, op, nullptr, &block_aggregate, no_callback(), false, where);
+  }
+  template <class Op, typename Callback>
+  requires(!kIsT<Callback>) void ExclusiveScan(
+      T input, T& output, Op op, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    one(input, output, op, nullptr, nullptr, &block_prefix_callback_op, false, where);
+  }
+  template <int N, class Op>
+  void ExclusiveScan(T (&input)[N], T (&output)[N], T initial_value, Op op,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, &initial_value, nullptr, no_callback(), false, where);
+  }
+  template <int N, class Op>
+  void ExclusiveScan(T (&input)[N], T (&output)[N], T initial_value, Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, &initial_value, &block_aggregate, no_callback(), false, where);
+  }
+  template <int N, class Op>
+  void ExclusiveScan(T (&input)[N], T (&output)[N], Op op,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, nullptr, no_callback(), false, where);
+  }
+  template <int N, class Op>
+  void ExclusiveScan(T (&input)[N], T (&output)[N], Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, &block_aggregate, no_callback(), false, where);
+  }
+  template <int N, class Op, typename Callback>
+  requires(!kIsT<Callback>) void ExclusiveScan(
+      T (&input)[N], T (&output)[N], Op op, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, nullptr, &block_prefix_callback_op, false, where);
   }
   template <class Op>
   void InclusiveScan(T input, T& output, Op op,
                      std::source_location where = std::source_location::current()) {
-    Scan(input, output, op, nullptr, nullptr, where);
+    one(input, output, op, nullptr, nullptr, no_callback(), true, where);
+  }
+  template <class Op>
+  void InclusiveScan(T input, T& output, Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    one(input, output, op, nullptr, &block_aggregate, no_callback(), true, where);
+  }
+  template <class Op, typename Callback>
+  requires(!kIsT<Callback>) void InclusiveScan(
+      T input, T& output, Op op, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    one(input, output, op, nullptr, nullptr, &block_prefix_callback_op, true, where);
+  }
+  template <int N, class Op>
+  void InclusiveScan(T (&input)[N], T (&output)[N], Op op,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, nullptr, no_callback(), true, where);
+  }
+  template <int N, class Op>
+  void InclusiveScan(T (&input)[N], T (&output)[N], Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, &block_aggregate, no_callback(), true, where);
+  }
+  template <int N, class Op>
+  void InclusiveScan(T (&input)[N], T (&output)[N], T initial_value, Op op,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, &initial_value, nullptr, no_callback(), true, where);
+  }
+  template <int N, class Op>
+  void InclusiveScan(T (&input)[N], T (&output)[N], T initial_value, Op op, T& block_aggregate,
+                     std::source_location where = std::source_location::current()) {
+    items(input, output, op, &initial_value, &block_aggregate, no_callback(), true, where);
+  }
+  template <int N, class Op, typename Callback>
+  requires(!kIsT<Callback>) void InclusiveScan(
+      T (&input)[N], T (&output)[N], Op op, Callback& block_prefix_callback_op,
+      std::source_location where = std::source_location::current()) {
+    items(input, output, op, nullptr, nullptr, &block_prefix_callback_op, true, where);
   }
 
  private:
+  static ::coop::cuda::std::plus<> plus() { return {}; }
+  static NoCallback* no_callback() { return nullptr; }
+
+  template <class Op, class Callback>
+  void one(T input, T& output, Op op, const T* initial, T* aggregate, Callback* callback,
+           bool inclusive, const std::source_location& where) {
+    T in[1] = {input}, out[1] = {output};
+    items(in, out, op, initial, aggregate, callback, inclusive, where);
+    output = out[0];
+  }
+
+  // The thread's items scanned from the prefix of its partial (`has_prefix` false: thread 0 of
+  // a scan with neither an initial value nor a callback). Input and output may be one array.
+  template <int N, class Op, class Callback>
+  void items(T (&input)[N], T (&output)[N], Op op, const T* initial, T* aggregate,
+             Callback* callback, bool inclusive, const std::source_location& where) {
+    T in[N];
+    std::copy(input, input + N, in);
+    T prefix{};
+    const bool has_prefix = partial_prefix(emulated::fold_items(in, op), op, initial, aggregate,
+                                           callback, prefix, where);
+    T running = has_prefix ? prefix : in[0];
+    for (int k = 0; k < N; ++k) {
+      if (inclusive) {
+        if (has_prefix || k > 0) running = op(running, in[k]);
+        output[k] = running;
+      } else {
+        if (has_prefix || k > 0) output[k] = running;
+        if (has_prefix || k > 0) running = op(running, in[k]);
+      }
+    }
+  }
+
+  // Every thread's partial in; thread 0 scans them (exclusively, from `initial` if given) and
+  // combines them all for the aggregate; the block meets; then the callback, if any, gives the
+  // block's prefix, which goes before every thread's. Returns whether the thread has a prefix.
+  template <class Op, class Callback>
+  COOP_EMU_UNRECORDED bool partial_prefix(T partial, Op& op, const T* initial, T* aggregate,
+                                          Callback* callback, T& prefix,
+                                          const std::source_location& where) {
+    temp_.input[rank_] = partial;
+    emulated::block_sync(where);
+    if (rank_ == 0) {
+      const std::vector<T> partials(temp_.input, temp_.input + kThreads);
+      T running = initial ? *initial : partials[0];
+      for (int k = initial ? 0 : 1; k < kThreads; ++k) {
+        temp_.output[k] = running;
+        running = op(running, partials[size_t(k)]);
+      }
+      temp_.aggregate = emulated::fold(partials.data(), kThreads, op);
+    }
+    emulated::block_sync(where);
+    const T block_aggregate = temp_.aggregate;
+    if (aggregate) *aggregate = block_aggregate;
+    const bool has_prefix = initial || callback || rank_ > 0;
+    T mine{};
+    if (has_prefix && (initial || rank_ > 0)) mine = temp_.output[rank_];
+    if (callback) {
+      if (rank_ < 32) {
+        const T block_prefix = (*callback)(block_aggregate);
+        if (rank_ == 0) temp_.prefix = block_prefix;
+      }
+      emulated::block_sync(where);
+      mine = rank_ > 0 ? op(temp_.prefix, mine) : temp_.prefix;
+    }
+    prefix = mine;
+    return has_prefix;
+  }
+
   TempStorage& temp_;
   int rank_;
 };

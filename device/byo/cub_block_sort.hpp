@@ -1,4 +1,5 @@
-// CUB's block radix sort and warp scans (cub::BlockRadixSort, cub::WarpScan) for a program's
+// CUB's block radix sort and warp scans (cub::BlockRadixSort, cub::WarpScan), and its block and
+// warp merge sorts (cub::BlockMergeSort, cub::WarpMergeSort, at the end), for a program's
 // kernels on the emulator, as cub_block.hpp does BlockReduce: unrecorded, untraced, with CUB's
 // contracts. BlockRadixSort sorts the block's tile (each thread's keys in the blocked
 // arrangement, cub_block_io.hpp) in the order DeviceRadixSort gives (cub_types.hpp): every
@@ -234,6 +235,171 @@ class WarpScan {
   TempStorage& temp_;
   const int lane_ = emulated::logical_lane(LOGICAL_WARP_THREADS);
   const unsigned mask_ = emulated::logical_warp_mask(LOGICAL_WARP_THREADS);
+};
+
+}  // namespace cub
+
+namespace cub {
+namespace emulated {
+
+// What BlockMergeSort and WarpMergeSort share: a tile of kThreads threads' (or lanes')
+// ITEMS_PER_THREAD keys, and values unless ValueT is NullType, sorted by the program's
+// comparison, stably (CUB's Sort promises no order of equal keys, so the stable one is its too),
+// into the blocked arrangement. Every thread puts its items in the TempStorage, the group meets,
+// its first thread sorts, the group meets again and each takes its items back; as in CUB, a
+// TempStorage reused needs the program's barrier first. With valid_items, only the tile's first
+// valid_items (blocked) are sorted, and the keys past them become oob_default.
+template <class Primitive, class KeyT, class ValueT, int kThreads, int ITEMS_PER_THREAD>
+class MergeSortTile {
+  static constexpr int kItems = kThreads * ITEMS_PER_THREAD;
+  static constexpr bool kKeysOnly = std::is_same_v<ValueT, NullType>;
+  static_assert(kThreads > 0 && (kThreads & (kThreads - 1)) == 0,
+                "NUM_THREADS must be a power of two");
+
+ public:
+  struct TempStorage {
+    KeyT keys[kItems];
+    std::conditional_t<kKeysOnly, NullType, ValueT> values[kKeysOnly ? 1 : kItems];
+  };
+
+  template <typename CompareOp>
+  void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op,
+            std::source_location where = std::source_location::current()) {
+    sort(keys, nullptr, compare_op, kItems, nullptr, where);
+  }
+  template <typename CompareOp>
+  void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items, KeyT oob_default,
+            std::source_location where = std::source_location::current()) {
+    sort(keys, nullptr, compare_op, valid_items, &oob_default, where);
+  }
+  template <typename CompareOp>
+  void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op,
+            std::source_location where = std::source_location::current()) {
+    sort(keys, &items, compare_op, kItems, nullptr, where);
+  }
+  template <typename CompareOp>
+  void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op,
+            int valid_items, KeyT oob_default,
+            std::source_location where = std::source_location::current()) {
+    sort(keys, &items, compare_op, valid_items, &oob_default, where);
+  }
+  template <typename CompareOp>
+  void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op,
+                  std::source_location where = std::source_location::current()) {
+    sort(keys, nullptr, compare_op, kItems, nullptr, where);
+  }
+  template <typename CompareOp>
+  void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items,
+                  KeyT oob_default, std::source_location where = std::source_location::current()) {
+    sort(keys, nullptr, compare_op, valid_items, &oob_default, where);
+  }
+  template <typename CompareOp>
+  void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                  CompareOp compare_op,
+                  std::source_location where = std::source_location::current()) {
+    sort(keys, &items, compare_op, kItems, nullptr, where);
+  }
+  template <typename CompareOp>
+  void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                  CompareOp compare_op, int valid_items, KeyT oob_default,
+                  std::source_location where = std::source_location::current()) {
+    sort(keys, &items, compare_op, valid_items, &oob_default, where);
+  }
+
+ protected:
+  MergeSortTile(TempStorage& temp, int rank) : temp_(temp), rank_(rank) {}
+
+ private:
+  // The keys are copied out of the TempStorage before the program's comparison sees them: only
+  // this function's own accesses to it are unrecorded.
+  template <typename CompareOp>
+  COOP_EMU_UNRECORDED void sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (*values)[ITEMS_PER_THREAD],
+                                CompareOp& compare_op, int valid_items, const KeyT* oob_default,
+                                const std::source_location& where) {
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+      const int at = rank_ * ITEMS_PER_THREAD + k;
+      temp_.keys[at] = keys[k];
+      if constexpr (!kKeysOnly) temp_.values[at] = (*values)[k];
+    }
+    static_cast<Primitive*>(this)->meet(where);
+    if (rank_ == 0) {
+      const int n = std::clamp(valid_items, 0, kItems);
+      std::vector<KeyT> keys_in(temp_.keys, temp_.keys + n);
+      std::vector<long long> order(static_cast<size_t>(n));
+      std::iota(order.begin(), order.end(), 0LL);
+      std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
+        return bool(compare_op(keys_in[size_t(a)], keys_in[size_t(b)]));
+      });
+      for (int k = 0; k < n; ++k) temp_.keys[k] = keys_in[size_t(order[size_t(k)])];
+      for (int k = n; k < kItems && oob_default; ++k) temp_.keys[k] = *oob_default;
+      if constexpr (!kKeysOnly) {
+        std::vector<ValueT> values_in(temp_.values, temp_.values + n);
+        for (int k = 0; k < n; ++k) temp_.values[k] = values_in[size_t(order[size_t(k)])];
+      }
+    }
+    static_cast<Primitive*>(this)->meet(where);
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
+      const int at = rank_ * ITEMS_PER_THREAD + k;
+      keys[k] = temp_.keys[at];
+      if constexpr (!kKeysOnly) (*values)[k] = temp_.values[at];
+    }
+  }
+
+  TempStorage& temp_;
+  int rank_;
+};
+
+}  // namespace emulated
+
+template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
+class BlockMergeSort
+    : public emulated::MergeSortTile<
+          BlockMergeSort<KeyT, BLOCK_DIM_X, ITEMS_PER_THREAD, ValueT, BLOCK_DIM_Y, BLOCK_DIM_Z>,
+          KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD> {
+  static constexpr int kThreads = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+  using Base = emulated::MergeSortTile<BlockMergeSort, KeyT, ValueT, kThreads, ITEMS_PER_THREAD>;
+  friend Base;
+
+ public:
+  using typename Base::TempStorage;
+
+  explicit BlockMergeSort(TempStorage& temp,
+                          std::source_location where = std::source_location::current())
+      : Base(temp, emulated::block_rank()) {
+    emulated::require_block_threads("cub::BlockMergeSort", kThreads, where);
+  }
+  explicit BlockMergeSort(std::source_location where = std::source_location::current())
+      : BlockMergeSort(emulated::private_storage<BlockMergeSort, TempStorage>(), where) {}
+
+ private:
+  static void meet(const std::source_location& where) { emulated::block_sync(where); }
+};
+
+template <typename KeyT, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS = 32,
+          typename ValueT = NullType>
+class WarpMergeSort : public emulated::MergeSortTile<
+                          WarpMergeSort<KeyT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS, ValueT>, KeyT,
+                          ValueT, LOGICAL_WARP_THREADS, ITEMS_PER_THREAD> {
+  static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= 32,
+                "a logical warp has 1 to 32 threads");
+  using Base =
+      emulated::MergeSortTile<WarpMergeSort, KeyT, ValueT, LOGICAL_WARP_THREADS, ITEMS_PER_THREAD>;
+  friend Base;
+
+ public:
+  using typename Base::TempStorage;
+
+  WarpMergeSort() = delete;
+  explicit WarpMergeSort(TempStorage& temp)
+      : Base(temp, emulated::logical_lane(LOGICAL_WARP_THREADS)),
+        mask_(emulated::logical_warp_mask(LOGICAL_WARP_THREADS)) {}
+
+ private:
+  void meet(const std::source_location& where) const {
+    emulated::warp_sync(mask_, where, "cub::WarpMergeSort");
+  }
+  unsigned mask_;
 };
 
 }  // namespace cub

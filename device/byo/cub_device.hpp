@@ -7,9 +7,12 @@
 // cudaErrorInvalidValue, as CUB reports it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <limits>
+#include <vector>
 
 #include "device/byo/cub_block.hpp"
 #include "device/byo/cub_types.hpp"
@@ -81,6 +84,19 @@ cudaError_t scan(const char* call, void* d_temp_storage, size_t& temp_storage_by
 
 template <class In>
 using value_of = typename std::iterator_traits<In>::value_type;
+
+// Runs of consecutive items `equal` finds equal (each to the one before it, as CUB compares
+// them): `run(first, length)` for each. The input is read whole first, as in-place forms need.
+template <class In, class Equal, class Run>
+void runs(In d_in, long long num_items, Equal equal, Run run) {
+  const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
+  for (long long first = 0; first < num_items;) {
+    long long last = first + 1;
+    while (last < num_items && equal(items[size_t(last - 1)], items[size_t(last)])) ++last;
+    run(first, last - first);
+    first = last;
+  }
+}
 
 // The first position of the largest (`max`) or smallest input, as CUB's ArgMax and ArgMin
 // operators find it: an equal value later on does not replace it. `empty` is what no input gives.
@@ -177,6 +193,32 @@ struct DeviceReduce {
                             int num_items, cudaStream_t = 0) {
     return arg_pair("cub::DeviceReduce::ArgMin", d_temp_storage, temp_storage_bytes, d_in, d_out,
                     num_items, false, highest<In>());
+  }
+
+  // Each run of consecutive equal keys: its first key to d_unique_out, its values combined in
+  // order to d_aggregates_out; the number of runs to d_num_runs_out.
+  template <class KeysIn, class UniqueOut, class ValuesIn, class AggregatesOut, class NumRunsOut,
+            class ReductionOpT, class NumItemsT>
+  static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysIn d_keys_in,
+                                 UniqueOut d_unique_out, ValuesIn d_values_in,
+                                 AggregatesOut d_aggregates_out, NumRunsOut d_num_runs_out,
+                                 ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t = 0) {
+    return emulated::on_host(
+        "cub::DeviceReduce::ReduceByKey", d_temp_storage, temp_storage_bytes, [&] {
+          using Value = emulated::value_of<ValuesIn>;
+          const long long n = std::max((long long)num_items, 0LL);
+          const std::vector<Value> values(d_values_in, d_values_in + n);
+          long long count = 0;
+          emulated::runs(d_keys_in, n, std::equal_to<>{}, [&](long long first, long long length) {
+            Value total = values[size_t(first)];
+            for (long long k = first + 1; k < first + length; ++k)
+              total = reduction_op(total, values[size_t(k)]);
+            d_unique_out[count] = d_keys_in[first];
+            d_aggregates_out[count++] = total;
+          });
+          *d_num_runs_out = count;
+          return cudaSuccess;
+        });
   }
 
  private:

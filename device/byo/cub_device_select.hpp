@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 
 #include "device/byo/cub_device.hpp"
@@ -38,17 +39,6 @@ long long partition(In d_in, Out d_out, long long num_items, Keep keep) {
       d_out[num_items - 1 - rejected++] = items[size_t(k)];
   }
   return selected;
-}
-
-// Runs of equal consecutive items: `run(first, length)` for each.
-template <class In, class Run>
-void runs(In d_in, long long num_items, Run run) {
-  for (long long first = 0; first < num_items;) {
-    long long last = first + 1;
-    while (last < num_items && d_in[last] == d_in[first]) ++last;
-    run(first, last - first);
-    first = last;
-  }
 }
 
 // The bin of `sample` among `bins` even bins over [lower, upper), or -1 outside them.
@@ -100,6 +90,22 @@ struct DeviceSelect {
     return If(d_temp_storage, temp_storage_bytes, d_data, d_data, d_num_selected_out, num_items,
               select_op, stream);
   }
+  // The items whose flag select_op accepts.
+  template <class In, class Flags, class Out, class NumSelected, class SelectOp>
+  static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
+                               Flags d_flags, Out d_out, NumSelected d_num_selected_out,
+                               int64_t num_items, SelectOp select_op, cudaStream_t = 0) {
+    return pick("cub::DeviceSelect::FlaggedIf", d_temp_storage, temp_storage_bytes, d_in, d_out,
+                d_num_selected_out, num_items,
+                [&](const auto&, long long k) { return bool(select_op(d_flags[k])); });
+  }
+  template <class Data, class Flags, class NumSelected, class SelectOp>
+  static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
+                               Flags d_flags, NumSelected d_num_selected_out, int64_t num_items,
+                               SelectOp select_op, cudaStream_t stream = 0) {
+    return FlaggedIf(d_temp_storage, temp_storage_bytes, d_data, d_flags, d_data,
+                     d_num_selected_out, num_items, select_op, stream);
+  }
   // The first item of each run of equal consecutive items.
   template <class In, class Out, class NumSelected>
   static cudaError_t Unique(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
@@ -108,6 +114,36 @@ struct DeviceSelect {
                 d_num_selected_out, num_items, [](const auto& items, long long k) {
                   return k == 0 || !(items[size_t(k)] == items[size_t(k - 1)]);
                 });
+  }
+  // The first key of each run of consecutive keys equality_op finds equal, with its value.
+  template <class KeysIn, class ValuesIn, class KeysOut, class ValuesOut, class NumSelected,
+            class NumItemsT, class EqualityOpT>
+  static std::enable_if_t<!std::is_convertible_v<EqualityOpT, cudaStream_t>, cudaError_t>
+  UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysIn d_keys_in,
+              ValuesIn d_values_in, KeysOut d_keys_out, ValuesOut d_values_out,
+              NumSelected d_num_selected_out, NumItemsT num_items, EqualityOpT equality_op,
+              cudaStream_t = 0) {
+    return emulated::on_host("cub::DeviceSelect::UniqueByKey", d_temp_storage, temp_storage_bytes,
+                             [&] {
+                               long long selected = 0;
+                               emulated::runs(d_keys_in, (long long)num_items, equality_op,
+                                              [&](long long first, long long) {
+                                                d_keys_out[selected] = d_keys_in[first];
+                                                d_values_out[selected] = d_values_in[first];
+                                                ++selected;
+                                              });
+                               *d_num_selected_out = selected;
+                               return cudaSuccess;
+                             });
+  }
+  template <class KeysIn, class ValuesIn, class KeysOut, class ValuesOut, class NumSelected,
+            class NumItemsT>
+  static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysIn d_keys_in,
+                                 ValuesIn d_values_in, KeysOut d_keys_out, ValuesOut d_values_out,
+                                 NumSelected d_num_selected_out, NumItemsT num_items,
+                                 cudaStream_t stream = 0) {
+    return UniqueByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
+                       d_values_out, d_num_selected_out, num_items, std::equal_to<>{}, stream);
   }
 
  private:
@@ -196,8 +232,8 @@ struct DeviceRunLengthEncode {
   static cudaError_t NonTrivialRuns(void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
                                     OffsetsOut d_offsets_out, LengthsOut d_lengths_out,
                                     NumRunsOut d_num_runs_out, int num_items, cudaStream_t = 0) {
-    return encode("cub::DeviceRunLengthEncode::NonTrivialRuns", d_temp_storage,
-                  temp_storage_bytes, d_in, d_num_runs_out, num_items, 2,
+    return encode("cub::DeviceRunLengthEncode::NonTrivialRuns", d_temp_storage, temp_storage_bytes,
+                  d_in, d_num_runs_out, num_items, 2,
                   [&](long long run, long long first, long long length) {
                     d_offsets_out[run] = first;
                     d_lengths_out[run] = length;
@@ -213,7 +249,7 @@ struct DeviceRunLengthEncode {
                             Write write) {
     return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
       long long count = 0;
-      emulated::runs(d_in, num_items, [&](long long first, long long length) {
+      emulated::runs(d_in, num_items, std::equal_to<>{}, [&](long long first, long long length) {
         if (length >= shortest) write(count++, first, length);
       });
       *d_num_runs_out = count;
@@ -222,41 +258,157 @@ struct DeviceRunLengthEncode {
   }
 };
 
+// Every form is the multi-channel one: pixels of NUM_CHANNELS samples each, of which the first
+// NUM_ACTIVE_CHANNELS are counted, each in its own histogram, in rows of num_row_pixels pixels
+// row_stride_bytes apart (the one-channel, one-row forms as CUB defines them from it). Each
+// channel's histogram array is d_histogram[c] (a C array of pointers or a cuda::std::array).
 struct DeviceHistogram {
   template <class Samples, class CounterT, class LevelT, class OffsetT>
   static cudaError_t HistogramEven(void* d_temp_storage, size_t& temp_storage_bytes,
                                    Samples d_samples, CounterT* d_histogram, int num_levels,
                                    LevelT lower_level, LevelT upper_level, OffsetT num_samples,
                                    cudaStream_t = 0) {
-    return count("cub::DeviceHistogram::HistogramEven", d_temp_storage, temp_storage_bytes,
-                 d_samples, d_histogram, num_levels, num_samples, [&](auto sample) {
-                   return emulated::even_bin(sample, lower_level, upper_level, num_levels - 1);
-                 });
+    return even<1, 1>("cub::DeviceHistogram::HistogramEven", d_temp_storage, temp_storage_bytes,
+                      d_samples, &d_histogram, &num_levels, &lower_level, &upper_level, num_samples,
+                      1, row_bytes<1>(d_samples, num_samples));
   }
+  template <class Samples, class CounterT, class LevelT, class OffsetT>
+  static cudaError_t HistogramEven(void* d_temp_storage, size_t& temp_storage_bytes,
+                                   Samples d_samples, CounterT* d_histogram, int num_levels,
+                                   LevelT lower_level, LevelT upper_level, OffsetT num_row_samples,
+                                   OffsetT num_rows, size_t row_stride_bytes, cudaStream_t = 0) {
+    return even<1, 1>("cub::DeviceHistogram::HistogramEven", d_temp_storage, temp_storage_bytes,
+                      d_samples, &d_histogram, &num_levels, &lower_level, &upper_level,
+                      num_row_samples, num_rows, row_stride_bytes);
+  }
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Lower, class Upper, class OffsetT>
+  static cudaError_t MultiHistogramEven(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        Samples d_samples, Histograms d_histogram,
+                                        NumLevels num_levels, Lower lower_level, Upper upper_level,
+                                        OffsetT num_pixels, cudaStream_t = 0) {
+    return even<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        "cub::DeviceHistogram::MultiHistogramEven", d_temp_storage, temp_storage_bytes, d_samples,
+        d_histogram, num_levels, lower_level, upper_level, num_pixels, 1,
+        row_bytes<NUM_CHANNELS>(d_samples, num_pixels));
+  }
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Lower, class Upper, class OffsetT>
+  static cudaError_t MultiHistogramEven(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        Samples d_samples, Histograms d_histogram,
+                                        NumLevels num_levels, Lower lower_level, Upper upper_level,
+                                        OffsetT num_row_pixels, OffsetT num_rows,
+                                        size_t row_stride_bytes, cudaStream_t = 0) {
+    return even<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        "cub::DeviceHistogram::MultiHistogramEven", d_temp_storage, temp_storage_bytes, d_samples,
+        d_histogram, num_levels, lower_level, upper_level, num_row_pixels, num_rows,
+        row_stride_bytes);
+  }
+
   template <class Samples, class CounterT, class LevelT, class OffsetT>
   static cudaError_t HistogramRange(void* d_temp_storage, size_t& temp_storage_bytes,
                                     Samples d_samples, CounterT* d_histogram, int num_levels,
                                     const LevelT* d_levels, OffsetT num_samples, cudaStream_t = 0) {
-    return count("cub::DeviceHistogram::HistogramRange", d_temp_storage, temp_storage_bytes,
-                 d_samples, d_histogram, num_levels, num_samples, [&](auto sample) {
-                   // The last level not above the sample: bin i holds [levels[i], levels[i+1]).
-                   const LevelT* past =
-                       std::upper_bound(d_levels, d_levels + num_levels, LevelT(sample));
-                   const long long bin = (past - d_levels) - 1;
-                   return bin >= 0 && bin < num_levels - 1 ? int(bin) : -1;
-                 });
+    return range<1, 1>("cub::DeviceHistogram::HistogramRange", d_temp_storage, temp_storage_bytes,
+                       d_samples, &d_histogram, &num_levels, &d_levels, num_samples, 1,
+                       row_bytes<1>(d_samples, num_samples));
+  }
+  template <class Samples, class CounterT, class LevelT, class OffsetT>
+  static cudaError_t HistogramRange(void* d_temp_storage, size_t& temp_storage_bytes,
+                                    Samples d_samples, CounterT* d_histogram, int num_levels,
+                                    const LevelT* d_levels, OffsetT num_row_samples,
+                                    OffsetT num_rows, size_t row_stride_bytes, cudaStream_t = 0) {
+    return range<1, 1>("cub::DeviceHistogram::HistogramRange", d_temp_storage, temp_storage_bytes,
+                       d_samples, &d_histogram, &num_levels, &d_levels, num_row_samples, num_rows,
+                       row_stride_bytes);
+  }
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Levels, class OffsetT>
+  static cudaError_t MultiHistogramRange(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         Samples d_samples, Histograms d_histogram,
+                                         NumLevels num_levels, Levels d_levels, OffsetT num_pixels,
+                                         cudaStream_t = 0) {
+    return range<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        "cub::DeviceHistogram::MultiHistogramRange", d_temp_storage, temp_storage_bytes, d_samples,
+        d_histogram, num_levels, d_levels, num_pixels, 1,
+        row_bytes<NUM_CHANNELS>(d_samples, num_pixels));
+  }
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Levels, class OffsetT>
+  static cudaError_t MultiHistogramRange(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         Samples d_samples, Histograms d_histogram,
+                                         NumLevels num_levels, Levels d_levels,
+                                         OffsetT num_row_pixels, OffsetT num_rows,
+                                         size_t row_stride_bytes, cudaStream_t = 0) {
+    return range<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        "cub::DeviceHistogram::MultiHistogramRange", d_temp_storage, temp_storage_bytes, d_samples,
+        d_histogram, num_levels, d_levels, num_row_pixels, num_rows, row_stride_bytes);
   }
 
  private:
-  template <class Samples, class CounterT, class Bin>
+  // The bytes of one row of `pixels` pixels, the whole input of the one-row forms.
+  template <int NUM_CHANNELS, class Samples>
+  static size_t row_bytes(Samples, long long pixels) {
+    return size_t(std::max(pixels, 0LL)) * NUM_CHANNELS * sizeof(emulated::value_of<Samples>);
+  }
+
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Lower, class Upper>
+  static cudaError_t even(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                          Samples d_samples, Histograms d_histogram, NumLevels num_levels,
+                          Lower lower_level, Upper upper_level, long long num_row_pixels,
+                          long long num_rows, size_t row_stride_bytes) {
+    return count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        call, d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels,
+        num_row_pixels, num_rows, row_stride_bytes, [&](int channel, auto sample) {
+          return emulated::even_bin(sample, lower_level[channel], upper_level[channel],
+                                    num_levels[channel] - 1);
+        });
+  }
+
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Levels>
+  static cudaError_t range(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                           Samples d_samples, Histograms d_histogram, NumLevels num_levels,
+                           Levels d_levels, long long num_row_pixels, long long num_rows,
+                           size_t row_stride_bytes) {
+    return count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+        call, d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels,
+        num_row_pixels, num_rows, row_stride_bytes, [&](int channel, auto sample) {
+          // The last level not above the sample: bin i holds [levels[i], levels[i+1]).
+          const auto* levels = &d_levels[channel][0];
+          const int n = num_levels[channel];
+          using LevelT = std::remove_cv_t<std::remove_reference_t<decltype(levels[0])>>;
+          const long long bin = (std::upper_bound(levels, levels + n, LevelT(sample)) - levels) - 1;
+          return bin >= 0 && bin < n - 1 ? int(bin) : -1;
+        });
+  }
+
+  // Zeroes each active channel's bins, then counts each of its samples in the bin bin_of(channel,
+  // sample) gives (none for -1).
+  template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, class Samples, class Histograms,
+            class NumLevels, class Bin>
   static cudaError_t count(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
-                           Samples d_samples, CounterT* d_histogram, int num_levels,
-                           long long num_samples, Bin bin_of) {
+                           Samples d_samples, Histograms d_histogram, NumLevels num_levels,
+                           long long num_row_pixels, long long num_rows, size_t row_stride_bytes,
+                           Bin bin_of) {
+    static_assert(NUM_ACTIVE_CHANNELS >= 1 && NUM_ACTIVE_CHANNELS <= NUM_CHANNELS,
+                  "a histogram counts 1 to NUM_CHANNELS of each pixel's channels");
     return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
-      if (num_levels < 2) return cudaErrorInvalidValue;  // CUB needs at least one bin
-      std::fill(d_histogram, d_histogram + (num_levels - 1), CounterT(0));
-      for (long long k = 0; k < num_samples; ++k)
-        if (const int bin = bin_of(d_samples[k]); bin >= 0) ++d_histogram[bin];
+      for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
+        if (num_levels[c] < 2) return cudaErrorInvalidValue;  // CUB needs at least one bin
+      for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c) {
+        using CounterT = std::remove_reference_t<decltype(d_histogram[c][0])>;
+        std::fill(d_histogram[c], d_histogram[c] + (num_levels[c] - 1), CounterT(0));
+      }
+      const long long row_samples =
+          (long long)(row_stride_bytes / sizeof(emulated::value_of<Samples>));
+      for (long long row = 0; row < num_rows; ++row)
+        for (long long pixel = 0; pixel < num_row_pixels; ++pixel)
+          for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c) {
+            const auto sample = d_samples[row * row_samples + pixel * NUM_CHANNELS + c];
+            if (const int bin = bin_of(c, sample); bin >= 0) ++d_histogram[c][bin];
+          }
       return cudaSuccess;
     });
   }

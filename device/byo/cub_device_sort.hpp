@@ -1,10 +1,10 @@
 // CUB's device-wide sorts (cub::DeviceRadixSort, cub::DeviceSegmentedRadixSort,
-// cub::DeviceMergeSort) for a program on the emulator, run on the host when called as
-// cub_device.hpp says. Each gives CUB's order: radix sorts are stable and compare keys by their
-// radix pattern within [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable under the
-// program's comparison (CUB's SortKeys and SortPairs promise no stability, so any order of equal
-// keys is theirs too). A DoubleBuffer sort leaves its result in the Alternate buffer and flips
-// the selector, as CUB may, so Current() holds it either way. A bit range outside the key
+// cub::DeviceSegmentedSort, cub::DeviceMergeSort) for a program on the emulator, run on the host
+// when called as cub_device.hpp says. Each gives CUB's order: radix sorts are stable and compare
+// keys by their radix pattern within [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable
+// under the program's comparison (CUB's SortKeys and SortPairs promise no stability, so any order
+// of equal keys is theirs too). A DoubleBuffer sort leaves its result in the Alternate buffer and
+// flips the selector, as CUB may, so Current() holds it either way. A bit range outside the key
 // (begin_bit < 0, end_bit > its bits, or begin_bit > end_bit) is cudaErrorInvalidValue.
 #pragma once
 
@@ -220,6 +220,187 @@ struct DeviceSegmentedRadixSort {
                                 static_cast<const NullType*>(nullptr),
                                 static_cast<NullType*>(nullptr), num_segments, d_begin_offsets,
                                 d_end_offsets, begin_bit, end_bit, true);
+  }
+};
+
+// The segments [d_begin_offsets[s], d_end_offsets[s]) each sorted by the whole key, in the order
+// DeviceRadixSort gives (stable: CUB's Sort forms promise no order of equal keys, so the stable
+// one is theirs too). A DoubleBuffer sort leaves the result in Alternate() and flips the
+// selectors, as DeviceRadixSort's do.
+struct DeviceSegmentedSort {
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              const KeyT* d_keys_in, KeyT* d_keys_out, int64_t num_items,
+                              int64_t num_segments, Begin d_begin_offsets, End d_end_offsets,
+                              cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
+                d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments, d_begin_offsets,
+                d_end_offsets, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              DoubleBuffer<KeyT>& d_keys, int64_t num_items, int64_t num_segments,
+                              Begin d_begin_offsets, End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::SortKeys", d_temp_storage, temp_storage_bytes,
+                        d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr), num_segments,
+                        d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                               ValueT* d_values_out, int64_t num_items, int64_t num_segments,
+                               Begin d_begin_offsets, End d_end_offsets, cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::SortPairs", d_temp_storage, temp_storage_bytes,
+                d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
+                d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                               int64_t num_items, int64_t num_segments, Begin d_begin_offsets,
+                               End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::SortPairs", d_temp_storage, temp_storage_bytes,
+                        d_keys, &d_values, num_segments, d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        const KeyT* d_keys_in, KeyT* d_keys_out, int64_t num_items,
+                                        int64_t num_segments, Begin d_begin_offsets,
+                                        End d_end_offsets, cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments,
+                d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        DoubleBuffer<KeyT>& d_keys, int64_t num_items,
+                                        int64_t num_segments, Begin d_begin_offsets,
+                                        End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::SortKeysDescending", d_temp_storage,
+                        temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
+                        num_segments, d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         const KeyT* d_keys_in, KeyT* d_keys_out,
+                                         const ValueT* d_values_in, ValueT* d_values_out,
+                                         int64_t num_items, int64_t num_segments,
+                                         Begin d_begin_offsets, End d_end_offsets,
+                                         cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
+                d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                         int64_t num_items, int64_t num_segments,
+                                         Begin d_begin_offsets, End d_end_offsets,
+                                         cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::SortPairsDescending", d_temp_storage,
+                        temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
+                        d_end_offsets, true);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                                    const KeyT* d_keys_in, KeyT* d_keys_out, int64_t num_items,
+                                    int64_t num_segments, Begin d_begin_offsets, End d_end_offsets,
+                                    cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::StableSortKeys", d_temp_storage, temp_storage_bytes,
+                d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments,
+                d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                                    DoubleBuffer<KeyT>& d_keys, int64_t num_items,
+                                    int64_t num_segments, Begin d_begin_offsets, End d_end_offsets,
+                                    cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::StableSortKeys", d_temp_storage,
+                        temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
+                        num_segments, d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                                     const KeyT* d_keys_in, KeyT* d_keys_out,
+                                     const ValueT* d_values_in, ValueT* d_values_out,
+                                     int64_t num_items, int64_t num_segments, Begin d_begin_offsets,
+                                     End d_end_offsets, cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::StableSortPairs", d_temp_storage, temp_storage_bytes,
+                d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
+                d_begin_offsets, d_end_offsets, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                                     DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                     int64_t num_items, int64_t num_segments, Begin d_begin_offsets,
+                                     End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::StableSortPairs", d_temp_storage,
+                        temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
+                        d_end_offsets, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                              const KeyT* d_keys_in, KeyT* d_keys_out,
+                                              int64_t num_items, int64_t num_segments,
+                                              Begin d_begin_offsets, End d_end_offsets,
+                                              cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::StableSortKeysDescending", d_temp_storage,
+                temp_storage_bytes, d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items,
+                num_segments, d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                              DoubleBuffer<KeyT>& d_keys, int64_t num_items,
+                                              int64_t num_segments, Begin d_begin_offsets,
+                                              End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::StableSortKeysDescending", d_temp_storage,
+                        temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
+                        num_segments, d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                               const KeyT* d_keys_in, KeyT* d_keys_out,
+                                               const ValueT* d_values_in, ValueT* d_values_out,
+                                               int64_t num_items, int64_t num_segments,
+                                               Begin d_begin_offsets, End d_end_offsets,
+                                               cudaStream_t = 0) {
+    return sort("cub::DeviceSegmentedSort::StableSortPairsDescending", d_temp_storage,
+                temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
+                num_segments, d_begin_offsets, d_end_offsets, true);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                               DoubleBuffer<KeyT>& d_keys,
+                                               DoubleBuffer<ValueT>& d_values, int64_t num_items,
+                                               int64_t num_segments, Begin d_begin_offsets,
+                                               End d_end_offsets, cudaStream_t = 0) {
+    return sort_buffers("cub::DeviceSegmentedSort::StableSortPairsDescending", d_temp_storage,
+                        temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
+                        d_end_offsets, true);
+  }
+
+ private:
+  static constexpr const NullType* kNoValues = nullptr;
+  static constexpr NullType* kNoValuesOut = nullptr;
+
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                          const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in,
+                          ValueT* values_out, int64_t num_items, int64_t num_segments, Begin begin,
+                          End end, bool descending) {
+    (void)num_items;
+    return emulated::radix_sort(call, d_temp_storage, temp_storage_bytes, keys_in, keys_out,
+                                values_in, values_out, num_segments, begin, end, 0,
+                                int(sizeof(KeyT) * 8), descending);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t sort_buffers(const char* call, void* d_temp_storage,
+                                  size_t& temp_storage_bytes, DoubleBuffer<KeyT>& keys,
+                                  DoubleBuffer<ValueT>* values, int64_t num_segments, Begin begin,
+                                  End end, bool descending) {
+    return emulated::radix_sort_buffers(call, d_temp_storage, temp_storage_bytes, keys, values,
+                                        num_segments, begin, end, 0, int(sizeof(KeyT) * 8),
+                                        descending);
   }
 };
 

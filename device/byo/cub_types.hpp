@@ -1,9 +1,11 @@
 // CUB's small types (cub::KeyValuePair, cub::DoubleBuffer, cub::NullType) and the order radix
 // sorts give keys, shared by the emulator's cub::DeviceRadixSort and cub::BlockRadixSort.
 // Radix sorting compares bit patterns, not values: a signed key has its sign bit flipped, a
-// floating-point one its sign bit (positive) or every bit (negative), -0.0 counts as +0.0, a
-// descending sort inverts the result, and only bits [begin_bit, end_bit) of that count, as
-// CUB documents (cub/device/device_radix_sort.cuh). Equal digits keep their input order.
+// floating-point one (float, double, __half, __nv_bfloat16) its sign bit (positive) or every bit
+// (negative), -0.0 counts as +0.0, a descending sort inverts the result, and only bits
+// [begin_bit, end_bit) of that count, as CUB documents (cub/device/device_radix_sort.cuh). So
+// NaNs with the sign bit clear sort after +infinity, those with it set before -infinity. Equal
+// digits keep their input order.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +14,10 @@
 #include <numeric>
 #include <type_traits>
 #include <vector>
+
+// CUB's headers bring in the 16-bit floating-point types, which its radix sorts take as keys.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 namespace cub {
 
@@ -59,26 +65,30 @@ struct ArgMin {
 
 namespace emulated {
 
+// Keys sorted as floating-point bit patterns.
 template <class Key>
-inline constexpr bool radix_sortable = std::is_arithmetic_v<Key>;
+inline constexpr bool radix_float =
+    std::is_floating_point_v<Key> || std::is_same_v<Key, ::__half> ||
+    std::is_same_v<Key, ::__nv_bfloat16>;
+
+template <class Key>
+inline constexpr bool radix_sortable = std::is_arithmetic_v<Key> || radix_float<Key>;
 
 // The unsigned pattern radix sorting orders `key` by, before the bit range is taken.
 template <class Key>
 uint64_t radix_bits(Key key, bool descending) {
   static_assert(radix_sortable<Key>,
                 "coopviz: on the emulator, CUB's radix sorts take the built-in integer and "
-                "floating-point key types (no __half, __nv_bfloat16 or decomposer)");
+                "floating-point key types, __half and __nv_bfloat16 (no decomposer)");
   using Bits = std::conditional_t<
       sizeof(Key) == 1, uint8_t,
       std::conditional_t<sizeof(Key) == 2, uint16_t,
                          std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>>>;
   constexpr Bits sign = Bits(Bits(1) << (sizeof(Key) * 8 - 1));
-  if constexpr (std::is_floating_point_v<Key>) {
-    if (key == Key(0)) key = Key(0);  // -0.0 sorts as +0.0
-  }
   Bits bits = 0;
   std::memcpy(&bits, &key, sizeof(Key));
-  if constexpr (std::is_floating_point_v<Key>) {
+  if constexpr (radix_float<Key>) {
+    if (bits == sign) bits = 0;  // -0.0 sorts as +0.0
     bits = (bits & sign) ? Bits(~bits) : Bits(bits ^ sign);
   } else if constexpr (std::is_signed_v<Key>) {
     bits = Bits(bits ^ sign);

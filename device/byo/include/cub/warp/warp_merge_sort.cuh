@@ -1,3 +1,3 @@
-// Shim: a CUB header the emulator does not have yet, said in one line.
-#error "coopviz: <cub/warp/warp_merge_sort.cuh> is not on the emulator yet; run this program with --backend gpu (the emulator's CUB: device/byo/include/cub/cub.cuh)"
-#include "device/byo/cub_missing.hpp"
+// Shim: the emulator's CUB block and warp sorts (device/byo/cub_block_sort.hpp).
+#pragma once
+#include "device/byo/cub_block_sort.hpp"

@@ -1,0 +1,143 @@
+// CUB's device-wide element-by-element calls (cub::DeviceFor, cub::DeviceAdjacentDifference) for a
+// program on the emulator, run on the host when called as cub_device.hpp says: the program's
+// operator is called for each item in order. DeviceFor's forms with a d_temp_storage argument
+// answer a null one with its size (a byte, as CUB's do); the others take none. An adjacent
+// difference computes difference_op(item, the item before it) (SubtractLeft; the first item is
+// copied) or difference_op(item, the item after it) (SubtractRight; the last is copied), from the
+// input as it was: the in-place forms read it whole first.
+#pragma once
+
+#include <functional>
+#include <type_traits>
+#include <vector>
+
+#include "device/byo/cub_device.hpp"
+
+namespace cub {
+
+struct DeviceFor {
+  template <class ShapeT, class OpT>
+  static cudaError_t Bulk(ShapeT shape, OpT op, cudaStream_t = 0) {
+    static_assert(std::is_integral_v<ShapeT>, "ShapeT must be an integral type");
+    ::coop::byo::library_on_host("cub::DeviceFor::Bulk");
+    for (ShapeT i = 0; i < shape; ++i) op(i);
+    return cudaSuccess;
+  }
+  template <class ShapeT, class OpT>
+  static cudaError_t Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape, OpT op,
+                          cudaStream_t stream = 0) {
+    return sized(d_temp_storage, temp_storage_bytes, [&] { return Bulk(shape, op, stream); });
+  }
+  template <class It, class NumItemsT, class OpT>
+  static cudaError_t ForEachN(It first, NumItemsT num_items, OpT op, cudaStream_t = 0) {
+    ::coop::byo::library_on_host("cub::DeviceFor::ForEachN");
+    for (NumItemsT i = 0; i < num_items; ++i) op(first[i]);
+    return cudaSuccess;
+  }
+  template <class It, class NumItemsT, class OpT>
+  static cudaError_t ForEachN(void* d_temp_storage, size_t& temp_storage_bytes, It first,
+                              NumItemsT num_items, OpT op, cudaStream_t stream = 0) {
+    return sized(d_temp_storage, temp_storage_bytes,
+                 [&] { return ForEachN(first, num_items, op, stream); });
+  }
+  template <class It, class OpT>
+  static cudaError_t ForEach(It first, It last, OpT op, cudaStream_t = 0) {
+    ::coop::byo::library_on_host("cub::DeviceFor::ForEach");
+    for (It at = first; at != last; ++at) op(*at);
+    return cudaSuccess;
+  }
+  template <class It, class OpT>
+  static cudaError_t ForEach(void* d_temp_storage, size_t& temp_storage_bytes, It first, It last,
+                             OpT op, cudaStream_t stream = 0) {
+    return sized(d_temp_storage, temp_storage_bytes,
+                 [&] { return ForEach(first, last, op, stream); });
+  }
+  // The Copy forms hand the operator a copy of each item.
+  template <class It, class NumItemsT, class OpT>
+  static cudaError_t ForEachCopyN(It first, NumItemsT num_items, OpT op, cudaStream_t = 0) {
+    ::coop::byo::library_on_host("cub::DeviceFor::ForEachCopyN");
+    for (NumItemsT i = 0; i < num_items; ++i) op(emulated::value_of<It>(first[i]));
+    return cudaSuccess;
+  }
+  template <class It, class NumItemsT, class OpT>
+  static cudaError_t ForEachCopyN(void* d_temp_storage, size_t& temp_storage_bytes, It first,
+                                  NumItemsT num_items, OpT op, cudaStream_t stream = 0) {
+    return sized(d_temp_storage, temp_storage_bytes,
+                 [&] { return ForEachCopyN(first, num_items, op, stream); });
+  }
+  template <class It, class OpT>
+  static cudaError_t ForEachCopy(It first, It last, OpT op, cudaStream_t = 0) {
+    ::coop::byo::library_on_host("cub::DeviceFor::ForEachCopy");
+    for (It at = first; at != last; ++at) op(emulated::value_of<It>(*at));
+    return cudaSuccess;
+  }
+  template <class It, class OpT>
+  static cudaError_t ForEachCopy(void* d_temp_storage, size_t& temp_storage_bytes, It first,
+                                 It last, OpT op, cudaStream_t stream = 0) {
+    return sized(d_temp_storage, temp_storage_bytes,
+                 [&] { return ForEachCopy(first, last, op, stream); });
+  }
+
+ private:
+  // The size query, or the work given storage (of any size: CUB's forms use none).
+  template <class Work>
+  static cudaError_t sized(void* d_temp_storage, size_t& temp_storage_bytes, Work work) {
+    if (!d_temp_storage) {
+      temp_storage_bytes = emulated::kTempStorageBytes;
+      return cudaSuccess;
+    }
+    return work();
+  }
+};
+
+struct DeviceAdjacentDifference {
+  template <class In, class Out, class DifferenceOpT = std::minus<>, class NumItemsT = uint32_t>
+  static cudaError_t SubtractLeftCopy(void* d_temp_storage, size_t& temp_storage_bytes, In d_input,
+                                      Out d_output, NumItemsT num_items,
+                                      DifferenceOpT difference_op = {}, cudaStream_t = 0) {
+    return differences("cub::DeviceAdjacentDifference::SubtractLeftCopy", d_temp_storage,
+                       temp_storage_bytes, d_input, d_output, num_items, difference_op, -1);
+  }
+  template <class It, class DifferenceOpT = std::minus<>, class NumItemsT = uint32_t>
+  static cudaError_t SubtractLeft(void* d_temp_storage, size_t& temp_storage_bytes, It d_input,
+                                  NumItemsT num_items, DifferenceOpT difference_op = {},
+                                  cudaStream_t = 0) {
+    return differences("cub::DeviceAdjacentDifference::SubtractLeft", d_temp_storage,
+                       temp_storage_bytes, d_input, d_input, num_items, difference_op, -1);
+  }
+  template <class In, class Out, class DifferenceOpT = std::minus<>, class NumItemsT = uint32_t>
+  static cudaError_t SubtractRightCopy(void* d_temp_storage, size_t& temp_storage_bytes, In d_input,
+                                       Out d_output, NumItemsT num_items,
+                                       DifferenceOpT difference_op = {}, cudaStream_t = 0) {
+    return differences("cub::DeviceAdjacentDifference::SubtractRightCopy", d_temp_storage,
+                       temp_storage_bytes, d_input, d_output, num_items, difference_op, 1);
+  }
+  template <class It, class DifferenceOpT = std::minus<>, class NumItemsT = uint32_t>
+  static cudaError_t SubtractRight(void* d_temp_storage, size_t& temp_storage_bytes, It d_input,
+                                   NumItemsT num_items, DifferenceOpT difference_op = {},
+                                   cudaStream_t = 0) {
+    return differences("cub::DeviceAdjacentDifference::SubtractRight", d_temp_storage,
+                       temp_storage_bytes, d_input, d_input, num_items, difference_op, 1);
+  }
+
+ private:
+  // Each item against its neighbour `side` (-1 before, 1 after) places away.
+  template <class In, class Out, class DifferenceOpT>
+  static cudaError_t differences(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                                 In d_input, Out d_output, long long num_items, DifferenceOpT& op,
+                                 int side) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      const std::vector<emulated::value_of<In>> items(d_input, d_input + std::max(num_items, 0LL));
+      for (long long k = 0; k < num_items; ++k) {
+        const long long other = k + side;
+        if (other < 0 || other >= num_items)
+          d_output[k] = items[size_t(k)];
+        else
+          d_output[k] = op(items[size_t(k)], items[size_t(other)]);
+      }
+      return cudaSuccess;
+    });
+  }
+};
+
+}  // namespace cub
