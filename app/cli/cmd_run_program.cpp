@@ -83,7 +83,11 @@ std::string untraced_note(std::span<const Trace> launches) {
     total += t.header.untraced;
     if (!kinds.empty()) kinds += ", ";
     kinds += t.header.kernel + " <<<" + t.header.launch.grid.str() + ", " +
-             t.header.launch.block.str() + ">>> x" + grouped(t.header.untraced);
+             t.header.launch.block.str() + ">>>";
+    // A kernel's own launches are repeats per nesting depth (device_launches.hpp).
+    if (auto depth = t.header.params.find("launch depth"); depth != t.header.params.end())
+      kinds += " at depth " + depth->second;
+    kinds += " x" + grouped(t.header.untraced);
   }
   std::string note;
   if (total)

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -71,12 +72,21 @@ size_t pending_limit() {
   return limit;
 }
 
-// The launch refused with `error` for the calling thread, and said once by what it broke.
+// The launch refused with `error` for the calling thread, and said by what it broke: once for
+// each kernel and error, naming the first thread it was refused.
 cudaError_t refuse(const LaunchRequest& r, const Grid& parent, cudaError_t error,
                    const std::string& why) {
-  say_once(program_file_name() + ": kernel " + parent.name + " (" + this_thread_words() +
-           ") could not launch kernel " + r.name + ": " + why + " (" + cudaGetErrorName(error) +
-           ", which the launching thread's cudaGetLastError returns)");
+  static std::mutex said_lock;
+  static std::set<std::tuple<std::string, std::string, int>> said;
+  {
+    std::lock_guard<std::mutex> hold(said_lock);
+    if (said.insert({parent.name, r.name, int(error)}).second)
+      std::fprintf(stderr,
+                   "coopviz: %s: kernel %s (%s, the first such thread) could not launch kernel "
+                   "%s: %s (%s, which the launching thread's cudaGetLastError returns)\n",
+                   program_file_name().c_str(), parent.name.c_str(), this_thread_words().c_str(),
+                   r.name, why.c_str(), cudaGetErrorName(error));
+  }
   return keep_device_thread_error(error);
 }
 
@@ -132,9 +142,12 @@ cudaError_t launch_from_device(const LaunchRequest& r) {
   return cudaSuccess;
 }
 
-cudaError_t launch_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&)) {
+namespace {
+
+// Runs a grid at nesting depth `depth`, then its descendants.
+cudaError_t run_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&), int depth) {
   Grid grid;
-  grid.depth = int(running().size());
+  grid.depth = depth;
   grid.name = r.name;
   const size_t before = traced_launches();
   running().push_back(&grid);
@@ -193,11 +206,17 @@ cudaError_t launch_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchR
                          {"launching thread", c.thread},
                          {"device stream", stream_words(c.kind)},
                          {"launch depth", std::to_string(grid.depth + 1)}});
-      first = launch_tree(c.request, run);
+      first = run_tree(c.request, run, depth + 1);
     }
     g_pending.fetch_sub(1);  // a failed grid's remaining children never run, as on a GPU
   }
   return first;
+}
+
+}  // namespace
+
+cudaError_t launch_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&)) {
+  return run_tree(r, run, 0);
 }
 
 cudaError_t device_thread_error(bool clear) {

@@ -54,11 +54,9 @@ cudaError_t keep_device_thread_error(cudaError_t error);
 cudaError_t create_device_stream(cudaStream_t* stream, unsigned flags);
 cudaError_t destroy_device_stream(cudaStream_t stream);
 
-// From the runtime (runtime.cpp): the program file's name, and a line said once, for messages;
-// parameters the next traced launch's trace gets; and whether, and from what seed, the order of
+// From the runtime (runtime.cpp): the program file's name, for messages; parameters the next traced launch's trace gets; and whether, and from what seed, the order of
 // a grid's streams is drawn (--seed, --schedule).
 const std::string& program_file_name();
-void say_once(const std::string& line);  // on stderr, "coopviz: " first, the first time only
 void label_next_launch(std::map<std::string, std::string> params);
 bool seeded_device_order();
 uint64_t device_order_seed();

@@ -81,6 +81,8 @@ cudaError_t fail(cudaError_t e) {
 
 const DeviceProps& emulated_device() { return props(); }
 
+namespace {
+
 // Writes `line` on stderr unless it was written before.
 void say_once(const std::string& line) {
   static std::mutex said_lock;
@@ -88,8 +90,6 @@ void say_once(const std::string& line) {
   std::lock_guard<std::mutex> hold(said_lock);
   if (said.insert(line).second) std::fprintf(stderr, "coopviz: %s\n", line.c_str());
 }
-
-namespace {
 
 // A kernel's resources as the compiler reported them for the emulated architecture; a kernel
 // without a report says so once.

@@ -8,11 +8,13 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "app/program/program.hpp"
 #include "tests/app/run_coopviz.hpp"
 
 namespace {
@@ -65,6 +67,20 @@ TEST_P(DynamicParallelism, RunsOnTheGpuAndSaysItsChildrenWereNotTraced) {
   const nlohmann::json j = run_json(GetParam(), "--backend gpu");
   EXPECT_GT(j.value("device_launches_untraced", 0), 0) << j.dump(2);
   EXPECT_EQ(j.value("gpu_build", ""), "whole") << j.dump(2);
+}
+
+// nvcc builds it (no GPU needed) whole, as relocatable device code: the halves' way has no
+// device link.
+TEST_P(DynamicParallelism, BuildsForTheGpuAsRelocatableDeviceCode) {
+  coop::app::ProgramOptions o;
+  o.file = program(GetParam());
+  o.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  auto build = coop::app::build_program(o);
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_FALSE(build->halves);
+  EXPECT_NE(build->whole_because.find("kernels launch kernels"), std::string::npos)
+      << build->whole_because;
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, DynamicParallelism,
