@@ -50,6 +50,17 @@ __host__ __device__ void split_range(unsigned* v, int lo, int hi, int* last, int
   *first = i;
 }
 
+__global__ void quicksort(unsigned* v, int lo, int hi, int depth, int* launched);
+
+// One side's grid, launched into a non-blocking stream of its own.
+__device__ void sort_side(unsigned* v, int lo, int hi, int depth, int* launched) {
+  cudaStream_t side;
+  cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  quicksort<<<1, 1, 0, side>>>(v, lo, hi, depth, launched);
+  if (cudaGetLastError() == cudaSuccess) atomicAdd(launched, 1);
+  cudaStreamDestroy(side);
+}
+
 __global__ void quicksort(unsigned* v, int lo, int hi, int depth, int* launched) {
   if (depth >= kMaxDepth || hi - lo < kShortRange) {
     sort_by_selection(v, lo, hi);
@@ -57,20 +68,8 @@ __global__ void quicksort(unsigned* v, int lo, int hi, int depth, int* launched)
   }
   int last, first;
   split_range(v, lo, hi, &last, &first);
-  if (lo < last) {
-    cudaStream_t left;
-    cudaStreamCreateWithFlags(&left, cudaStreamNonBlocking);
-    quicksort<<<1, 1, 0, left>>>(v, lo, last, depth + 1, launched);
-    if (cudaGetLastError() == cudaSuccess) atomicAdd(launched, 1);
-    cudaStreamDestroy(left);
-  }
-  if (first < hi) {
-    cudaStream_t right;
-    cudaStreamCreateWithFlags(&right, cudaStreamNonBlocking);
-    quicksort<<<1, 1, 0, right>>>(v, first, hi, depth + 1, launched);
-    if (cudaGetLastError() == cudaSuccess) atomicAdd(launched, 1);
-    cudaStreamDestroy(right);
-  }
+  if (lo < last) sort_side(v, lo, last, depth + 1, launched);
+  if (first < hi) sort_side(v, first, hi, depth + 1, launched);
 }
 
 // The same recursion on the CPU: how many launches the kernels should make.
