@@ -58,7 +58,7 @@ TEST_P(DynamicParallelism, RunsOnTheEmulatorAndPassesItsOwnCheck) {
 
 // Under another order of the streams (a seed), still correct: they never relied on one.
 TEST_P(DynamicParallelism, PassesUnderAnotherOrderOfItsStreams) {
-  run_json(GetParam(), "--backend emu --seed 7 --trace-launches all");
+  run_json(GetParam(), "--backend emu --seed 7");
 }
 
 TEST_P(DynamicParallelism, RunsOnTheGpuAndSaysItsChildrenWereNotTraced) {
