@@ -66,11 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{"scan_over_runtime_tile.cu", 11,
                 "This group does not exclusively represent a tile"},
         Refusal{"copy_with_runtime_tile.cu", 12,
-                "Async copy is only supported for groups that represent private shared memory"},
-        // CDP1's device-side synchronisation, gone since CUDA 12: nvcc 13's own words.
-        Refusal{"device_synchronize_in_kernel.cu", 8,
-                "calling a __host__ function(\"cudaDeviceSynchronize\") from a __global__ "
-                "function(\"parent\") is not allowed"}),
+                "Async copy is only supported for groups that represent private shared memory"}),
     [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 // CUDA's atomic functions at block and system scope are traced as the device-scope ones are, and

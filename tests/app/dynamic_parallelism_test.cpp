@@ -113,6 +113,34 @@ TEST(DynamicParallelismTrace, NamesWhoLaunchedEachGrid) {
   EXPECT_EQ(deepest, 4);
 }
 
+// CDP1's device-side cudaDeviceSynchronize, removed in CUDA 12, is refused as nvcc 13 refuses it.
+const char* const kRefusal =
+    "calling a __host__ function(\"cudaDeviceSynchronize\") from a __global__ "
+    "function(\"parent\") is not allowed";
+std::string failing_program() {
+  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/failing/device_synchronize_in_kernel.cu";
+}
+
+TEST(DeviceSideSynchronize, IsRefusedOnTheEmulatorInNvccsWords) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + failing_program());
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find(kRefusal), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("device_synchronize_in_kernel.cu:8:"), std::string::npos) << r.err;
+}
+
+// nvcc's own words (no GPU needed, only nvcc).
+TEST(DeviceSideSynchronize, IsRefusedForTheGpuByNvcc) {
+  coop::app::ProgramOptions o;
+  o.file = failing_program();
+  o.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  auto build = coop::app::build_program(o);
+  ASSERT_FALSE(build.ok());
+  EXPECT_NE(build.status().message().find(kRefusal), std::string::npos) << build.status().message();
+  EXPECT_NE(build.status().message().find("device_synchronize_in_kernel.cu(8)"), std::string::npos)
+      << build.status().message();
+}
+
 // CUDA's limits fail the launch with CUDA's error for the thread that made it, and coopviz names
 // the limit once: the deepest nesting, and the pending launches cudaDeviceSetLimit allows.
 TEST(DynamicParallelismLimits, AreCudasAndNamed) {
