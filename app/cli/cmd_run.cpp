@@ -39,6 +39,7 @@ struct RunOptions {
   std::string memory_limit, trace_memory;
   std::string trace_launches = "first";
   bool vary_repeats = false;  // a program file's (ProgramOptions::vary_repeats)
+  bool rdc = false;           // a program file's (ProgramOptions::relocatable_device_code)
   std::string show_stores, show_loads;  // a program file's (ShownAccesses)
   bool record_blocks = false;            // a program file's block records (ShownAccesses)
 };
@@ -211,13 +212,18 @@ void register_run(CLI::App& app, CliState& state) {
                   "memory)");
   cmd->add_option("--trace-launches", o->trace_launches,
                   "A program file's launches traced: all, first (the first of each kernel, grid, "
-                  "block and dynamic shared memory) or N (the first N of each); the others run "
-                  "untraced at full speed and are counted")
+                  "block and dynamic shared memory, and for a kernel's own launches, nesting "
+                  "depth) or N (the first N of each); the others run untraced at full speed and "
+                  "are counted")
       ->capture_default_str();
   cmd->add_flag("--vary-repeats", o->vary_repeats,
                 "A program file's repeated launches of one kernel and shape each run under their "
                 "own emulator schedule (seeds 1, 2, ...) even at --seed 0, whose order only the "
                 "first keeps");
+  cmd->add_flag("--rdc", o->rdc,
+                "A program file built for the GPU as relocatable device code, as kernels that "
+                "launch kernels need (found by itself; nvcc's -rdc=true and -lcudadevrt say it "
+                "too)");
   cmd->add_option("--trace-memory", o->trace_memory,
                   "A program file's traces kept in memory, in MiB or with G for GiB; past it "
                   "later launches of a kernel already traced run untraced (default: 1/4 of the "
@@ -291,6 +297,7 @@ void register_run(CLI::App& app, CliState& state) {
         return void(state.exit_code = usage_error(s.message()));
       p.trace_launches = o->trace_launches;
       p.vary_repeats = o->vary_repeats;
+      p.relocatable_device_code = o->rdc;
       for (auto [flag, text, list] : {std::tuple{"--show-stores", &o->show_stores, &p.shown.stores},
                                       std::tuple{"--show-loads", &o->show_loads, &p.shown.loads}}) {
         Result<std::vector<std::string>> names = parse_shown_buffers(*text, flag);

@@ -83,7 +83,11 @@ std::string untraced_note(std::span<const Trace> launches) {
     total += t.header.untraced;
     if (!kinds.empty()) kinds += ", ";
     kinds += t.header.kernel + " <<<" + t.header.launch.grid.str() + ", " +
-             t.header.launch.block.str() + ">>> x" + grouped(t.header.untraced);
+             t.header.launch.block.str() + ">>>";
+    // A kernel's own launches are repeats per nesting depth (device_launches.hpp).
+    if (auto depth = t.header.params.find("launch depth"); depth != t.header.params.end())
+      kinds += " at depth " + depth->second;
+    kinds += " x" + grouped(t.header.untraced);
   }
   std::string note;
   if (total)
@@ -99,6 +103,11 @@ std::string untraced_note(std::span<const Trace> launches) {
     note += (note.empty() ? "" : "; ") + grouped(library) + (library == 1 ? " launch was" : " launches were") +
             " Thrust's or CUB's own kernels, untraced (" +
             launches.back().header.params.at(byo::kLibraryKinds) + ")";
+  if (const uint64_t device = counted_on_last(launches, byo::kDeviceLaunchCount))
+    note += (note.empty() ? "" : "; ") + grouped(device) +
+            (device == 1 ? " launch was" : " launches were") +
+            " made by the program's kernels themselves (dynamic parallelism), on the GPU "
+            "untraced (the emulator traces them)";
   return note;
 }
 
@@ -149,6 +158,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   p.memory_limit = o.memory_limit;
   p.trace_launches = o.trace_launches;
   p.vary_repeats = o.vary_repeats;
+  p.relocatable_device_code = o.relocatable_device_code;
   p.trace_memory = o.trace_memory;
   p.output = o.output;
   for (const std::string& text : o.launches) {
@@ -275,6 +285,13 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                             {"dropped", t.dropped()},
                             {"untraced", t.header.untraced}};
         if (!t.header.schedule.empty()) l["schedule"] = t.header.schedule;
+        // A kernel's own launch names the launch and thread that made it (device_launches.hpp).
+        for (const char* key : {"launched by", "launching thread", "device stream", "launch depth"})
+          if (auto it = t.header.params.find(key); it != t.header.params.end()) {
+            std::string field = key;
+            std::replace(field.begin(), field.end(), ' ', '_');
+            l[field] = it->second;
+          }
         // An overridden launch also says what the program itself asked for.
         const auto& params = t.header.params;
         if (auto it = params.find("launch override"); it != params.end()) {
@@ -291,6 +308,8 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
       for (const Trace& t : *launches) untraced += t.header.untraced;
     out["untraced_launches"] = untraced + (launches ? too_large_launches(*launches) : 0);
     out["library_launches"] = launches ? counted_on_last(*launches, byo::kLibraryCount) : 0;
+    out["device_launches_untraced"] =
+        launches ? counted_on_last(*launches, byo::kDeviceLaunchCount) : 0;
     out["trace_launches"] = p.trace_launches;
     out["vary_repeats"] = p.vary_repeats;
     out["memory"] = memory_report(launches ? *launches : std::vector<Trace>{});

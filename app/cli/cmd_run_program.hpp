@@ -32,6 +32,7 @@ struct RunProgramOptions {
   uint64_t memory_limit = 0;  // bytes; 0: ProgramOptions' default
   std::string trace_launches = "first";  // ProgramOptions::trace_launches
   bool vary_repeats = false;             // ProgramOptions::vary_repeats
+  bool relocatable_device_code = false;  // ProgramOptions::relocatable_device_code
   uint64_t trace_memory = 0;             // bytes; 0: ProgramOptions' default
   std::string* output = nullptr;  // collects what the program prints (ProgramOptions::output)
   // Receives the compiler's output when the build fails (the window marks its errors' lines).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/nvcc_flags.hpp"
 
 namespace coop::app {
 namespace {
@@ -172,6 +173,7 @@ SplitArguments split_at_separator(const std::vector<std::string>& args) {
     if (!out.separated && a == "--") out.separated = true;
     else (out.separated ? out.program : out.own).push_back(a);
   }
+  out.own = with_nvcc_rdc_flags(out.own);
   return out;
 }
 

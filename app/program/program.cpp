@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "app/program/child_process.hpp"
+#include "app/program/device_launch_build.hpp"
 #include "app/program/host_libraries.hpp"
 #include "app/program/kernel_resource_table.hpp"
 #include "app/program/program_lowering.hpp"
@@ -454,8 +455,15 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   // The GPU build compiles the device code and the host code apart, side by side, where nothing
   // in the program needs one compile to see both (gpu_host_runtime.hpp); else nvcc builds it whole.
   std::string obstacle;
+  // Kernels that launch kernels: relocatable device code, built whole (device_launch_build.hpp).
+  const std::string relocatable =
+      gpu ? relocatable_device_code_reason(own_files(source, *text, o.includes),
+                                           o.relocatable_device_code)
+          : "";
   if (gpu) {
-    obstacle = halves ? split_obstacle(source, *text, o.includes) : "asked to build it whole";
+    obstacle = !relocatable.empty() ? relocatable
+               : halves            ? split_obstacle(source, *text, o.includes)
+                                   : "asked to build it whole";
   }
   const bool split = gpu && obstacle.empty();
   std::vector<std::string> cmd;
@@ -473,6 +481,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
            "-I" + headers,
            "-I" + source.parent_path().string()};
     if (split) cmd.insert(cmd.begin() + 1, {"-cubin", "-DCOOP_BYO_DEVICE_HALF"});
+    if (!relocatable.empty()) add_relocatable_device_code(cmd);
   } else {
     cmd = {kProgramCompiler,
            "-std=c++20",

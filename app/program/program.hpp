@@ -72,6 +72,9 @@ struct ProgramOptions {
   // Grids and blocks that replace the program's own for some kernels (both backends apply them
   // at launch; the build is the same with or without them).
   std::vector<LaunchOverride> launch_overrides;
+  // GPU: build relocatable device code (nvcc's -rdc=true) even where no kernel of the program's
+  // own files launches a kernel (those are found: device_launch_build.hpp).
+  bool relocatable_device_code = false;
 };
 
 // The bytes of a program's output ProgramOptions::output keeps: its last lines, where programs

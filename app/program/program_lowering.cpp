@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/program/child_process.hpp"
+#include "device/lowering/device_code.hpp"
 #include "device/paths/data_dirs.hpp"
 
 namespace coop::app {
@@ -69,6 +70,9 @@ ProgramLowering::ProgramLowering(std::vector<std::string> clang_options,
 
 Result<std::string> ProgramLowering::lower(const std::string& text, const std::string& path,
                                            SourceKind kind) {
+  // What nvcc refuses in device code and the host compiler would take, refused in nvcc's words.
+  if (kind == SourceKind::Program)
+    if (Status s = check_device_code_calls(text, path); !s) return s;
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).string();
   auto read = read_.find(absolute);

@@ -51,6 +51,9 @@ cudaError_t malloc_device_async(T** ptr, size_t bytes, cudaMemPool_t pool, cudaS
 // unless it is one of coopviz's own. Any thread.
 // `function` is a host stub's address, or (`handle`) a cudaKernel_t.
 void count_library_launch(const void* function, dim3 grid, dim3 block, bool handle = false);
+// Where the program's kernels count the launches they make themselves (gpu_runtime.cuh): host
+// memory the device writes; the trace's last launch says how many ran, untraced.
+void note_device_launch_counter(const unsigned long long* counter);
 // Names a cudaMalloc'ed buffer for the trace (d_in[5] rather than an address).
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size);

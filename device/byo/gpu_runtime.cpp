@@ -147,6 +147,11 @@ cudaError_t malloc_device_async(void** ptr, size_t bytes, cudaStream_t stream) {
   return ::cudaMallocAsync(ptr, bytes, stream);
 }
 
+void note_device_launch_counter(const unsigned long long* counter) {
+  traces().count_device_launches(
+      [counter] { return uint64_t(*static_cast<const volatile unsigned long long*>(counter)); });
+}
+
 void name_allocation(void* base, size_t bytes, const char* name, ValueType type,
                      uint32_t element_size) {
   traces().name_allocation(base, bytes, name, type, element_size);

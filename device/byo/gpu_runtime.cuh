@@ -13,6 +13,7 @@
 #include <cooperative_groups.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -128,26 +129,74 @@ cudaError_t launch_values(const char* name, void (*function)(P...), const Launch
   return launch_array(name, function, pointers, shape, stream);
 }
 
+// Device code may launch and cast too: nvcc compiles these for both sides (the host half's
+// compiler knows no such qualifiers).
+#ifdef __CUDACC__
+#define COOP_BYO_HOST_DEVICE __host__ __device__
+#else
+#define COOP_BYO_HOST_DEVICE
+#endif
+
+#if defined(__CUDACC__) && defined(__CUDACC_RDC__)
+// Kernels' own launches (CUDA Dynamic Parallelism, built as relocatable device code): the plain
+// kernel, untraced, counted in host memory the device writes, so that the host reads the count
+// without waiting for the device (gpu_runtime.cpp puts it in the trace).
+static __device__ unsigned long long* coop_device_launches = nullptr;
+inline void count_device_launches() {
+  static const bool ready = [] {
+    // The program's own memory, registered: still there to read when CUDA has gone at exit.
+    auto* host = static_cast<unsigned long long*>(std::aligned_alloc(4096, 4096));
+    void* on_device = nullptr;
+    if (!host) return false;
+    *host = 0;
+    if (cudaHostRegister(host, 4096, cudaHostRegisterMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer(&on_device, host, 0) != cudaSuccess ||
+        cudaMemcpyToSymbol(coop_device_launches, &on_device, sizeof on_device) != cudaSuccess)
+      return false;
+    note_device_launch_counter(host);
+    return true;
+  }();
+  (void)ready;
+}
+#endif
+
 template <class... P>
 struct Launcher {
   const char* name;
   void (*function)(P...);
-  LaunchShape shape;
+  dim3 grid, block;
+  size_t smem;
   cudaStream_t stream;
-  void operator()(std::type_identity_t<P>... args) const {
+  COOP_BYO_HOST_DEVICE void operator()(std::type_identity_t<P>... args) const {
+#if defined(__CUDA_ARCH__) && defined(__CUDACC_RDC__)
+    if (coop_device_launches) atomicAdd_system(coop_device_launches, 1ull);
+    ::coop::gpu::in_traced_grid();  // the traced grid claims its trace before any child runs
+    function<<<grid, block, smem, stream>>>(args...);
+#elif defined(__CUDA_ARCH__)
+    // nvcc compiles this side of every launcher, also the host's: only a build that found no
+    // kernel launching a kernel (device_launch_build.hpp) gets here, and then says so.
+    printf("coopviz: kernel %s was launched from a kernel, but the program was not built as "
+           "relocatable device code (coopviz run --rdc builds it so)\n", name);
+    __trap();
+#else
+#ifdef __CUDACC_RDC__
+    count_device_launches();
+#endif
+    LaunchShape shape;
+    shape.grid = dims_of(grid);
+    shape.block = dims_of(block);
+    shape.dynamic_smem = smem;
     keep_launch_error(launch_values(name, function, shape, stream, args...));
+#endif
   }
 };
 
 // `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
 template <class... P>
-Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                        size_t smem = 0, cudaStream_t stream = nullptr) {
-  LaunchShape shape;
-  shape.grid = dims_of(grid);
-  shape.block = dims_of(block);
-  shape.dynamic_smem = smem;
-  return {name, function, shape, stream};
+COOP_BYO_HOST_DEVICE Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid,
+                                             dim3 block, size_t smem = 0,
+                                             cudaStream_t stream = nullptr) {
+  return {name, function, grid, block, smem, stream};
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them.
@@ -180,14 +229,6 @@ cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (
       shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative),
       config->stream, std::forward<A>(args)...);
 }
-
-// Device code may cast too: nvcc compiles kernel_pointer for both sides (the host half's compiler
-// knows no such qualifiers).
-#ifdef __CUDACC__
-#define COOP_BYO_HOST_DEVICE __host__ __device__
-#else
-#define COOP_BYO_HOST_DEVICE
-#endif
 
 // `(void*)k` as the rewritten source spells it (device/lowering): the kernel's address, noted
 // with its name and a way to bind it to arguments, for graph kernel nodes (graphs.hpp), which

@@ -177,8 +177,11 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   // picks one at run time), which share a name: a second kernel is no repeat of the first.
   char address[24];
   std::snprintf(address, sizeof address, " %p ", launch.gpu.function);
+  // A kernel's own launches are of a kind per nesting depth: a recursion shows each level once.
+  const auto depth = next_params_.find("launch depth");
   const std::string kind = std::string(launch.name) + address + config.grid.str() + " " +
-                           config.block.str() + " " + std::to_string(config.dynamic_smem);
+                           config.block.str() + " " + std::to_string(config.dynamic_smem) +
+                           (depth == next_params_.end() ? "" : " depth " + depth->second);
   // Launch k of a kind (k from 0) runs under seed + k, as --seed would start it: under a seeded
   // schedule each repeat meets its own interleaving, as a GPU's repeats do, and the same ones
   // for the same seed. Lockstep with seed 0 is the one unseeded order, kept for every launch
@@ -216,6 +219,7 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
       kept_bytes_ += trace.events.size() * sizeof(Event) + source_text_.size();
       check_memory_limit(trace, within, asked);
     }
+    for (auto& [key, value] : next_params_) trace.header.params[key] = std::move(value);
     if (o) {
       // Shown beside the launch (the Launch panel lists these), so nobody mistakes the
       // overridden shape for the program's own.
@@ -224,6 +228,7 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
       trace.header.params["program's block"] = config.block.str();
     }
   }
+  next_params_.clear();
   if (recorded) {
     kinds_[kind].traced_at = launched_++;
     kinds_[kind].untraced = 0;
@@ -314,6 +319,9 @@ void ProgramTraces::save() {
     }
     library = library_;
   }
+  // Read now: the device may still be adding to it.
+  const uint64_t device_launches = device_launches_ ? device_launches_() : 0;
+  if (device_launches != device_launches_saved_ && !launches_.empty()) counts_changed_ = true;
   if (trace_out_.empty() || (launches_.size() == saved_ && !counts_changed_)) return;
   for (size_t i = saved_; i < launches_.size(); ++i) {
     launches_[i].header.source_file = file_name_;
@@ -328,6 +336,10 @@ void ProgramTraces::save() {
   }
   put_counts_on_last(launches_, too_large, kTooLargeCount, kTooLargeKinds);
   put_counts_on_last(launches_, library, kLibraryCount, kLibraryKinds);
+  std::map<std::string, uint64_t> from_kernels;
+  if (device_launches) from_kernels["launched by the program's kernels"] = device_launches;
+  put_counts_on_last(launches_, from_kernels, kDeviceLaunchCount, kDeviceLaunchKinds);
+  device_launches_saved_ = device_launches;
   counts_changed_ = false;
   // Written whole each time, through a temporary file: a reader never sees half a trace.
   const auto start = Clock::now();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <memory>
@@ -25,6 +26,10 @@ inline constexpr const char* kTooLargeKinds = "too large to trace";
 // themselves, untraced): how many, and which ("cub::DeviceReduceKernel <<<grid, block>>> xN, ...").
 inline constexpr const char* kLibraryCount = "library launches";
 inline constexpr const char* kLibraryKinds = "library kernels";
+// And on the GPU, the launches the program's kernels made themselves (CUDA Dynamic Parallelism),
+// which ran untraced: how many, and what they were.
+inline constexpr const char* kDeviceLaunchCount = "device-side launches";
+inline constexpr const char* kDeviceLaunchKinds = "device-side launch kinds";
 
 class ProgramTraces {
  public:
@@ -50,9 +55,17 @@ class ProgramTraces {
   // and checks no access runs it instead.
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
                 bool (*before_traced)() = nullptr, const std::function<void()>& unhooked = {});
+  // Parameters the next launch's trace gets if it is traced (a kernel's launch names the launch
+  // and thread that made it, device_launches.hpp); forgotten after that launch either way.
+  void label_next_launch(std::map<std::string, std::string> params) {
+    next_params_ = std::move(params);
+  }
   // A launch the program made of a kernel not its own (Thrust's or CUB's, from their headers),
   // which ran untraced: counted for the trace by `shape` ("kernel <<<grid, block>>>"). Any thread.
   void count_library_launch(const std::string& shape);
+  // Where to read how many launches the program's kernels made themselves, untraced (the GPU's,
+  // gpu_runtime.cuh): read when the trace is written.
+  void count_device_launches(std::function<uint64_t()> count) { device_launches_ = std::move(count); }
   // The traced launches made so far: the trace file's launches, once saved.
   size_t launch_count() const { return launched_; }
   // Seconds spent so far in untraced launches that a kernel's unhooked copy could run.
@@ -117,6 +130,9 @@ class ProgramTraces {
   };
   std::vector<LaunchRaces> races_;  // one per launch when find_races_
   std::vector<LaunchOverride> overrides_;
+  std::map<std::string, std::string> next_params_;
+  std::function<uint64_t()> device_launches_;
+  uint64_t device_launches_saved_ = 0;
   std::string trace_out_, source_path_, source_text_, file_name_;
   int unnamed_ = 0;
   size_t saved_ = 0;  // launches written so far

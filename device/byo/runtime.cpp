@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/byo/device_launches.hpp"
 #include "device/byo/kernel_resources.hpp"
 #include "device/byo/launch_progress.hpp"
 #include "device/byo/program_traces.hpp"
@@ -73,6 +74,7 @@ const DeviceProps& props() { return device().exec().device(); }
 }  // namespace
 
 cudaError_t fail(cudaError_t e) {
+  if (launching_from_device()) return keep_device_thread_error(e);  // a kernel's own error
   device().last_error = e;
   return e;
 }
@@ -126,14 +128,10 @@ std::string& launch_problem() {
 
 }  // namespace
 
-cudaError_t launch(const LaunchRequest& r) {
-  if (r.stream && capturing(r.stream)) {  // a node of the graph being captured, run later
-    LaunchRequest later = r;
-    later.stream = nullptr;
-    return capture_launch(r.stream, r.function, to_cuda<dim3>(r.shape.grid),
-                          to_cuda<dim3>(r.shape.block), r.shape.dynamic_smem,
-                          [later] { return launch(later); });
-  }
+namespace {
+
+// One grid, traced (its children are device_launches.cpp's).
+cudaError_t run_grid(const LaunchRequest& r) {
   ErasedLaunch e;
   e.name = r.name;
   e.gpu.function = r.function;  // which kernel a launch through a pointer reached (its name)
@@ -155,6 +153,30 @@ cudaError_t launch(const LaunchRequest& r) {
   if (cooperative_grid_too_large(s)) return fail(cudaErrorCooperativeLaunchTooLarge);
   return fail(cudaErrorLaunchFailure);
 }
+
+}  // namespace
+
+cudaError_t launch(const LaunchRequest& r) {
+  if (launching_from_device()) return launch_from_device(r);  // a kernel's launch
+  if (r.stream && capturing(r.stream)) {  // a node of the graph being captured, run later
+    LaunchRequest later = r;
+    later.stream = nullptr;
+    return capture_launch(r.stream, r.function, to_cuda<dim3>(r.shape.grid),
+                          to_cuda<dim3>(r.shape.block), r.shape.dynamic_smem,
+                          [later] { return launch(later); });
+  }
+  return launch_tree(r, run_grid);
+}
+
+const std::string& program_file_name() { return device().file_name(); }
+void label_next_launch(std::map<std::string, std::string> params) {
+  device().label_next_launch(std::move(params));
+}
+bool seeded_device_order() {
+  const ExecOptions& o = device().exec().options();
+  return o.seed != 0 || o.schedule != Schedule::Lockstep;
+}
+uint64_t device_order_seed() { return device().exec().options().seed; }
 
 std::string take_launch_problem(const char* file) {
   std::string problem = std::exchange(launch_problem(), std::string());
@@ -249,10 +271,19 @@ cudaError_t cudaMalloc(void** ptr, size_t bytes) {
                              std::source_location{});
 }
 
+namespace {
+// Kernels allocate too (a device-side cudaMalloc), from blocks that may run on several OS threads.
+std::mutex& allocation_lock() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
 cudaError_t coop::byo::allocate(void** ptr, size_t bytes, const char* name, ValueType type,
                                 uint32_t element_size, const char* api,
                                 std::source_location where) {
   if (!ptr) return fail(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> hold(allocation_lock());
   Result<void*> p = device().exec().allocate(bytes);
   if (!p) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
   *ptr = *p;
@@ -293,6 +324,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) { return cudaMallo
 
 cudaError_t cudaFree(void* ptr) {
   if (!ptr || coop::byo::graph_memory(ptr)) return cudaSuccess;
+  std::lock_guard<std::mutex> hold(allocation_lock());
   auto& a = device().allocations;
   auto it = a.find(ptr);
   if (it == a.end()) return fail(cudaErrorInvalidValue);
@@ -454,9 +486,13 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 // printf, stacks and heap are the host's and need none.
 namespace {
 std::map<int, size_t>& limits() {
-  static std::map<int, size_t> l = {{cudaLimitStackSize, 1024},
-                                    {cudaLimitPrintfFifoSize, 1u << 20},
-                                    {cudaLimitMallocHeapSize, 8u << 20}};
+  static std::map<int, size_t> l = {
+      {cudaLimitStackSize, 1024},
+      {cudaLimitPrintfFifoSize, 1u << 20},
+      {cudaLimitMallocHeapSize, 8u << 20},
+      // Kept for programs that set it (CDP1's synchronisation depth, which CDP2 ignores).
+      {cudaLimitDevRuntimeSyncDepth, 2},
+      {cudaLimitDevRuntimePendingLaunchCount, coop::byo::kDefaultPendingLaunches}};
   return l;
 }
 }  // namespace
@@ -486,11 +522,15 @@ cudaError_t cudaDeviceReset() {
   return cudaSuccess;
 }
 cudaError_t cudaGetLastError() {
+  if (coop::byo::launching_from_device()) return coop::byo::device_thread_error(true);
   const cudaError_t e = device().last_error;
   device().last_error = cudaSuccess;
   return e;
 }
-cudaError_t cudaPeekAtLastError() { return device().last_error; }
+cudaError_t cudaPeekAtLastError() {
+  if (coop::byo::launching_from_device()) return coop::byo::device_thread_error(false);
+  return device().last_error;
+}
 
 namespace {
 struct ErrorText {
@@ -546,8 +586,12 @@ cudaError_t cudaStreamCreate(cudaStream_t* s) {
   *s = new CUstream_st;
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
+  if (coop::byo::launching_from_device()) return coop::byo::create_device_stream(s, flags);
+  return cudaStreamCreate(s);
+}
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (coop::byo::launching_from_device()) return coop::byo::destroy_device_stream(s);
   delete s;
   return cudaSuccess;
 }

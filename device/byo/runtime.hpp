@@ -19,6 +19,14 @@
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
 #endif
 #include <cuda_runtime.h>
+// The device runtime's named streams (CDP2), which CUDA's header declares for nvcc alone: a
+// kernel's launches into them (device_launches.hpp).
+#ifndef cudaStreamTailLaunch
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#endif
+#ifndef cudaStreamFireAndForget
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
+#endif
 
 #include <cstddef>
 #include <cstdint>

@@ -25,8 +25,23 @@ __constant__ TraceSink g_trace_sink;
 static __constant__ TraceSink g_trace_sink;
 #endif
 
+#ifdef __CUDACC_RDC__
+// A program whose kernels launch kernels (relocatable device code): the grids they launch run
+// while the traced one does, and must not write into its trace. The traced grid is the first to
+// claim this (by its %gridid): a child exists only once a thread of it launched one, which claims
+// first (gpu_runtime.cuh). Set back to none before each traced launch.
+static __device__ unsigned long long g_traced_grid;
+#endif
+
 // Host side: points this translation unit's kernels at a sink (called by the GPU executor).
 static inline cudaError_t set_trace_sink(const TraceSink& sink, cudaStream_t stream) {
+#ifdef __CUDACC_RDC__
+  const unsigned long long none = 0;
+  if (const cudaError_t e = cudaMemcpyToSymbolAsync(g_traced_grid, &none, sizeof none, 0,
+                                                    cudaMemcpyHostToDevice, stream);
+      e != cudaSuccess)
+    return e;
+#endif
   return cudaMemcpyToSymbolAsync(g_trace_sink, &sink, sizeof sink, 0, cudaMemcpyHostToDevice,
                                  stream);
 }
@@ -66,7 +81,22 @@ __device__ __forceinline__ uint32_t global_thread_id() {
   return block * (blockDim.x * blockDim.y * blockDim.z) + thread;
 }
 
+#ifdef __CUDACC_RDC__
+// Whether the calling thread's grid is the traced one (claiming it if no grid has yet).
+__device__ __forceinline__ bool in_traced_grid() {
+  unsigned long long id;
+  asm volatile("mov.u64 %0, %%gridid;" : "=l"(id));
+  const unsigned long long claimed = *static_cast<volatile unsigned long long*>(&g_traced_grid);
+  if (claimed != 0) return claimed == id;
+  const unsigned long long was = atomicCAS(&g_traced_grid, 0ull, id);
+  return was == 0 || was == id;
+}
+__device__ __forceinline__ bool tracing() {
+  return g_trace_sink.enabled != 0 && in_traced_grid();
+}
+#else
 __device__ __forceinline__ bool tracing() { return g_trace_sink.enabled != 0; }
+#endif
 
 // Appends one event for the calling thread. Fills thread and sequence.
 __device__ __forceinline__ void record(Event& event) {

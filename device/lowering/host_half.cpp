@@ -5,81 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "device/lowering/code_scan.hpp"
 #include "device/lowering/lowering.hpp"
 
 namespace coop {
 namespace {
-
-// `text` with comments, string and character literals and preprocessor lines blanked (newlines
-// kept), so positions in it are positions in `text` and only code is left to scan.
-std::string code_mask(const std::string& text) {
-  std::string m = text;
-  enum { Code, Line, Block, Quote } state = Code;
-  char quote = 0;
-  bool line_start = true;  // only blanks since the last newline
-  for (size_t i = 0; i < m.size(); ++i) {
-    const char c = text[i];
-    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-    if (c == '\n') {
-      // A preprocessor line goes on past a backslash; a // comment does too.
-      const bool continued = i > 0 && text[i - 1] == '\\';
-      if ((state == Line && !continued) || state == Quote) state = Code;
-      line_start = true;
-      continue;
-    }
-    switch (state) {
-      case Code:
-        if (c == '/' && next == '/') {
-          state = Line;
-        } else if (c == '/' && next == '*') {
-          state = Block;
-          m[i++] = ' ';
-        } else if (c == '"' || c == '\'') {
-          state = Quote;
-          quote = c;
-        } else if (c == '#' && line_start) {
-          state = Line;  // a directive: not code to scan
-        }
-        if (state != Code) m[i] = ' ';
-        break;
-      case Line:
-        m[i] = ' ';
-        break;
-      case Block:
-        m[i] = ' ';
-        if (c == '*' && next == '/') m[++i] = ' ', state = Code;
-        break;
-      case Quote:
-        m[i] = ' ';
-        if (c == '\\' && i + 1 < m.size() && text[i + 1] != '\n')
-          m[++i] = ' ';
-        else if (c == quote)
-          state = Code;
-        break;
-    }
-    if (c != ' ' && c != '\t') line_start = false;
-  }
-  return m;
-}
-
-bool word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-// The position of the whole word `word` in `m` at or after `from`, or npos.
-size_t find_word(const std::string& m, const std::string& word, size_t from) {
-  for (size_t at = m.find(word, from); at != std::string::npos; at = m.find(word, at + 1)) {
-    const bool starts = at == 0 || !word_char(m[at - 1]);
-    const bool ends = at + word.size() >= m.size() || !word_char(m[at + word.size()]);
-    if (starts && ends) return at;
-  }
-  return std::string::npos;
-}
-
-bool has_word(const std::string& m, size_t from, size_t to, const std::string& word) {
-  const size_t at = find_word(m, word, from);
-  return at != std::string::npos && at < to;
-}
 
 // Spaces over text[from, to), newlines kept, so every later line keeps its number.
 void blank(std::string& text, size_t from, size_t to) {
@@ -87,39 +17,10 @@ void blank(std::string& text, size_t from, size_t to) {
     if (text[i] != '\n') text[i] = ' ';
 }
 
-// The '}' that closes the '{' at `open`, or npos.
-size_t closing_brace(const std::string& m, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < m.size(); ++i) {
-    if (m[i] == '{') ++depth;
-    if (m[i] == '}' && --depth == 0) return i;
-  }
-  return std::string::npos;
-}
-
 // Is there a call-like '(' in m[from, to) at depth 0: a function's parameter list rather than a
 // variable's attributes?
 bool declares_function(const std::string& m, size_t from, size_t to) {
-  static const std::regex not_a_function(
-      R"(\b(__launch_bounds__|__align__|alignas|__attribute__|__declspec|decltype|sizeof|alignof|__cluster_dims__|__maxnreg__)\s*$)");
-  for (size_t i = from; i < to; ++i) {
-    if (m[i] != '(') continue;
-    if (!std::regex_search(m.substr(from, i - from), not_a_function)) return true;
-    int depth = 0;  // skip the attribute's own parentheses
-    for (; i < to; ++i) {
-      if (m[i] == '(') ++depth;
-      if (m[i] == ')' && --depth == 0) break;
-    }
-  }
-  return false;
-}
-
-// Is the '=' at `at` part of an operator's name (operator=, operator+=, operator==)?
-bool names_an_operator(const std::string& m, size_t at) {
-  size_t i = at;
-  while (i > 0 && std::string_view("=+-*/%^&|<>!").find(m[i - 1]) != std::string_view::npos) --i;
-  while (i > 0 && (m[i - 1] == ' ' || m[i - 1] == '\t')) --i;
-  return i >= 8 && m.compare(i - 8, 8, "operator") == 0 && (i == 8 || !word_char(m[i - 9]));
+  return parameter_list(m, from, to) != std::string::npos;
 }
 
 }  // namespace
@@ -153,40 +54,14 @@ std::string host_half_obstacle(const std::string& text) {
 
 std::string strip_device_code(std::string text) {
   const std::string m = code_mask(text);
-  size_t resume = 0;
-  for (size_t at = 0; at < m.size();) {
-    const size_t g = find_word(m, "__global__", at), d = find_word(m, "__device__", at);
-    const size_t p = std::min(g, d);
-    if (p == std::string::npos) break;
-    at = p + 10;
-    if (p < resume) continue;
-    // The declaration this keyword belongs to: from after the last ; { or } before it ...
-    size_t start = p;
-    while (start > 0 && m[start - 1] != ';' && m[start - 1] != '{' && m[start - 1] != '}') --start;
-    // ... to its body's '{', its ';' or a variable's '='.
-    size_t end = p;
-    int depth = 0;
-    for (; end < m.size(); ++end) {
-      const char c = m[end];
-      if (c == '(' || c == '[') ++depth;
-      if (c == ')' || c == ']') --depth;
-      if (depth == 0 && (c == '{' || c == ';')) break;
-      if (depth == 0 && c == '=' && !names_an_operator(m, end)) break;
-    }
-    if (end >= m.size()) break;
-    if (has_word(m, start, end, "__host__")) continue;  // compiled for the host as well
-    const bool kernel = p == g;
-    if (m[end] == '{') {
-      const size_t close = closing_brace(m, end);
-      if (close == std::string::npos) break;
-      if (kernel)
-        blank(text, end + 1, close);  // the stub stays: its symbol names the kernel
+  for (const DeviceDeclaration& d : device_declarations(m)) {
+    if (d.close != std::string::npos) {
+      if (d.kernel)
+        blank(text, d.end + 1, d.close);  // the stub stays: its symbol names the kernel
       else
-        blank(text, start, close + 1);
-      resume = close + 1;
-    } else if (m[end] == ';' && !kernel && declares_function(m, p, end)) {
-      blank(text, start, end + 1);  // a device function's declaration
-      resume = end + 1;
+        blank(text, d.start, d.close + 1);
+    } else if (m[d.end] == ';' && !d.kernel && declares_function(m, d.keyword, d.end)) {
+      blank(text, d.start, d.end + 1);  // a device function's declaration
     }
     // Otherwise a device variable: the host keeps one of the same name, found by its symbol.
   }
