@@ -729,7 +729,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   const bool built = rc && *rc == 0;
   if (built && !gpu) {
-    if (Status kept = keep_unhooked_recipe(build.executable, *cpp, compile,
+    if (Status kept = keep_unhooked_recipe(build.executable, {{*cpp, compile}},
                                            cmake_list(kProgramInstrumentationFlags));
         !kept)
       return kept;
