@@ -27,10 +27,11 @@ constexpr const char* kExitCodes = R"(Exit codes:
   Once a program file ran, `coopviz run FILE.cu` exits with the program's own status
   (128 + the signal when one ended it).
 
-Your own CUDA program: coopviz run FILE.cu [-I DIR] [-D NAME=VALUE]
+Your own CUDA program: coopviz run FILE.cu [MORE.cu MORE.cpp ...] [-I DIR] [-D NAME=VALUE]
 [--launch KERNEL=GRID/BLOCK] [-- ARGS], or coopviz gui FILE.cu, runs it on the GPU (or the
-emulator when there is none, or with --backend emu) with every kernel launch traced;
---launch runs a kernel with another grid and block.
+emulator when there is none, or with --backend emu) with every kernel launch traced; a
+program of several files is named as nvcc takes it (-rdc=true too); --launch runs a kernel
+with another grid and block.
 
 Exercises: coopviz exercise list, then exercise start ID --out DIR, exercise check ID FILE
 (your kernel on hidden cases; --json), exercise hint ID [N], and for teachers exercise

@@ -42,6 +42,7 @@ struct RunOptions {
   bool rdc = false;           // a program file's (ProgramOptions::relocatable_device_code)
   std::string show_stores, show_loads;  // a program file's (ShownAccesses)
   bool record_blocks = false;            // a program file's block records (ShownAccesses)
+  std::string rdc;  // --rdc true|false (nvcc's -rdc, -dc): a program of several files has it
 };
 
 // "512" (MiB) or "4G", from 16 MiB to 16 GiB, in bytes; `flag` names the option in the error.
@@ -197,7 +198,15 @@ void register_run(CLI::App& app, CliState& state) {
                   "Lesson id (see `coopviz list`), or your own CUDA program (FILE.cu)")
       ->required();
   cmd->add_option("program_args", o->program_args,
-                  "A program file's own arguments (after --)");
+                  "A program's other source files (.cu, .cpp, .cc, .cxx: compiled apart and "
+                  "linked, as nvcc a.cu b.cu main.cpp), then its own arguments (those that look "
+                  "like source files after --)");
+  cmd->add_option("--rdc,--relocatable-device-code", o->rdc,
+                  "nvcc's separate compilation (also -rdc=true, -dc): a program of several files "
+                  "always links its device code across files (extern __device__ functions and "
+                  "variables, extern __constant__), on the GPU with nvcc -rdc=true and a device "
+                  "link; one file needs none")
+      ->check(CLI::IsMember({"true", "false"}));
   cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)");
   cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)");
   cmd->add_option("--launch", o->launches,
@@ -268,7 +277,10 @@ void register_run(CLI::App& app, CliState& state) {
       p.file = o->lesson;
       p.includes = o->includes;
       p.defines = o->defines;
-      p.args = o->program_args;
+      // Before --, the words that name source files are the program's other files, in any
+      // order (nvcc's); the rest are its arguments.
+      for (const std::string& word : o->program_args)
+        (is_program_path(word) ? p.other_files : p.args).push_back(word);
       p.args.insert(p.args.end(), state.after_separator.begin(), state.after_separator.end());
       p.launches = o->launches;
       if (!request) return void(state.exit_code = usage_error(request.message()));
@@ -319,9 +331,9 @@ void register_run(CLI::App& app, CliState& state) {
                       (o->program_args.empty() ? state.after_separator : o->program_args).front() +
                       "': `coopviz run` takes only LESSON (or FILE.cu, then its own arguments "
                       "after --)"));
-    if (!o->includes.empty() || !o->defines.empty())
+    if (!o->includes.empty() || !o->defines.empty() || !o->rdc.empty())
       return void(state.exit_code = usage_error(
-                      "-I and -D are for a program file (FILE.cu), not a lesson"));
+                      "-I, -D and -rdc are for a program file (FILE.cu), not a lesson"));
     if (!o->launches.empty())
       return void(
           state.exit_code = usage_error(

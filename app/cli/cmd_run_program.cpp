@@ -14,6 +14,7 @@
 #include "app/cli/cmd_run_program.hpp"
 #include "app/cli/commands.hpp"
 #include "app/program/program.hpp"
+#include "app/program/program_files.hpp"
 #include "device/byo/program_traces.hpp"
 #include "device/occupancy/presets.hpp"
 #include "device/trace/memory_access.hpp"
@@ -136,6 +137,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                            ? read_user_file(o.file, kSourceFileLimit).message()
                            : "no program file '" + o.file +
                                  "' (a lesson id has no extension; see `coopviz list`)");
+  std::vector<std::string> files = {o.file};
+  files.insert(files.end(), o.other_files.begin(), o.other_files.end());
+  if (files.size() > 1)
+    if (Status s = check_program_files(files); !s) return usage_error(s.message());
   if (!o.emulate.empty())
     if (Result<DeviceProps> d = find_preset(o.emulate); !d) return usage_error(d.message());
   for (const std::string& dir : o.includes)
@@ -143,6 +148,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
       return usage_error("-I " + dir + ": no such folder");
   ProgramOptions p;
   p.file = o.file;
+  p.other_files = o.other_files;
   p.includes = o.includes;
   p.defines = o.defines;
   p.args = o.args;
@@ -182,10 +188,13 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     // The compiler's own words, with the user's file and line numbers (#line keeps them).
     std::cerr << build.status().message();
     if (!build.status().message().ends_with("\n")) std::cerr << "\n";
-    std::cerr << "coopviz: error: " << o.file << " did not compile for "
+    std::string named = o.file;  // the program, in the user's words
+    for (const std::string& f : o.other_files) named += ", " + f;
+    std::cerr << "coopviz: error: " << named << " did not compile for "
               << (gpu_arch.empty() ? "the emulator" : "the GPU (" + gpu_arch + ")") << "\n";
     if (o.json)
       std::cout << nlohmann::json{{"program", o.file},
+                                  {"files", files},
                                   {"backend",
                                    to_string(gpu_arch.empty() ? Backend::Emu : Backend::Gpu)},
                                   {"status", "compile_error"},
@@ -258,6 +267,7 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
   if (o.json) {
     nlohmann::json out;
     out["program"] = o.file;
+    out["files"] = files;
     out["backend"] = to_string(gpu_arch.empty() ? Backend::Emu : Backend::Gpu);
     out["status"] = run->what.empty() ? "ran" : "stopped";
     out["build_seconds"] = build->seconds;

@@ -16,6 +16,7 @@ namespace coop::app {
 
 struct RunProgramOptions {
   std::string file;
+  std::vector<std::string> other_files;  // ProgramOptions::other_files
   std::vector<std::string> includes, defines, args;
   std::vector<std::string> launches;  // --launch KERNEL=GRID/BLOCK
   BackendRequest backend = BackendRequest::Auto;

@@ -23,6 +23,8 @@
 #include "app/program/device_launch_build.hpp"
 #include "app/program/host_libraries.hpp"
 #include "app/program/kernel_resource_table.hpp"
+#include "app/program/program_build.hpp"
+#include "app/program/program_files.hpp"
 #include "app/program/program_lowering.hpp"
 #include "app/program/program_pch.hpp"
 #include "app/program/program_paths.hpp"
@@ -40,11 +42,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A GPU program's error calls pass through byo/gpu_last_error.cpp, which adds the error of a
-// launch coopviz refused before it reached CUDA.
-constexpr const char* kLastErrorWraps[] = {"--wrap=cudaGetLastError",
-                                           "--wrap=cudaPeekAtLastError"};
-
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
@@ -53,7 +50,8 @@ Result<std::string> read_file(const std::string& path) {
   return read_user_file(path, kSourceFileLimit);
 }
 
-// FNV-1a over everything that decides the build: the source, its options, and this coopviz.
+}  // namespace
+
 uint64_t hash_of(const std::vector<std::string>& parts) {
   uint64_t h = 1469598103934665603ull;
   for (const std::string& p : parts) {
@@ -64,13 +62,20 @@ uint64_t hash_of(const std::vector<std::string>& parts) {
 }
 
 // `file`'s name and modification time, added to a build's key.
-void stamp_into(std::vector<std::string>& key, const std::string& file) {
+void stamp_file(std::vector<std::string>& key, const std::string& file) {
   if (struct stat st{}; stat(file.c_str(), &st) == 0)
     key.push_back(file + "@" + std::to_string(st.st_mtim.tv_sec) + "." +
                   std::to_string(st.st_mtim.tv_nsec));
 }
 
-}  // namespace
+void stamp_program_headers(std::vector<std::string>& key, const DataDirs& dirs) {
+  std::error_code ec;
+  std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
+  for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
+    if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
+  std::sort(header_files.begin(), header_files.end());
+  for (const std::string& file : header_files) stamp_file(key, file);
+}
 
 std::string program_cache_root() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/coopviz";
@@ -198,6 +203,8 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, s
   return rc;
 }
 
+}  // namespace
+
 int emulated_arch_number(const std::string& arch) {
   DeviceProps d = default_emulated_device();
   if (!arch.empty())
@@ -205,9 +212,6 @@ int emulated_arch_number(const std::string& arch) {
   return d.cc_major * 100 + d.cc_minor * 10;
 }
 
-// What the program links, in order: coopviz's own libraries (bare names in the list) from where
-// this coopviz keeps them, then the system's.
-// The words of a CMake list ("a;b;c").
 std::vector<std::string> cmake_list(const char* list) {
   std::vector<std::string> out;
   std::istringstream in(list);
@@ -216,8 +220,6 @@ std::vector<std::string> cmake_list(const char* list) {
   return out;
 }
 
-// CUDA's header folders, each followed by its cccl/ where the toolkit keeps Thrust, CUB and
-// libcu++ apart (CUDA 13 does).
 std::vector<std::string> cuda_include_dirs() {
   std::vector<std::string> out;
   std::error_code ec;
@@ -237,8 +239,6 @@ std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string nvcc_command() {
   std::error_code ec;
@@ -280,15 +280,62 @@ bool is_program_path(const std::string& name) {
   return false;
 }
 
-namespace {
+std::vector<std::string> compile_command(const ProgramOptions& o, const fs::path& source,
+                                         const std::string& headers) {
+  if (!o.gpu_arch.empty())
+    // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
+    // lesson kernels: the host does not fuse either, so both backends round alike).
+    return {nvcc_command(),
+            "-std=c++20",
+            "-O1",
+            "-arch=" + o.gpu_arch,
+            "--fmad=false",
+            "-Xcompiler=-fdiagnostics-color=never,-fno-diagnostics-show-caret",
+            "-I" + headers + "/device/byo/gpu_include",
+            "-I" + headers,
+            "-I" + source.parent_path().string()};
+  std::vector<std::string> cmd = {kProgramCompiler,
+                                  "-std=c++20",
+                                  "-O1",
+                                  "-pthread",
+                                  "-fdiagnostics-color=never",
+                                  "-fno-diagnostics-show-caret",
+                                  "-D__CUDA_ARCH__=" + std::to_string(emulated_arch_number(o.arch)),
+                                  "-I" + headers + "/device/byo/include",
+                                  "-I" + headers,
+                                  "-I" + source.parent_path().string()};
+  // CUDA's own headers after everything else: the shims in byo/include read them (the types,
+  // enums, macros and declarations are the toolkit's) and add the emulator's runtime. Thrust
+  // and CUB come from there too (byo/include/thrust and cub say how they run).
+  for (const std::string& dir : cuda_include_dirs()) cmd.insert(cmd.end(), {"-isystem", dir});
+  // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
+  for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
+  return cmd;
+}
 
-// The first line of a compiler's output that names an error ("" when none does).
+void add_gpu_link(std::vector<std::string>& cmd, const std::vector<std::string>& libraries) {
+  // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
+  // (byo/gpu_library_launches.cpp).
+  for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC",
+                              "--wrap=__cudaLaunchKernel", "--wrap=__cudaLaunchKernel_ptsz"})
+    cmd.insert(cmd.end(), {"-Xlinker", wrapped});
+  for (const char* wrapped : kLastErrorWraps) cmd.insert(cmd.end(), {"-Xlinker", wrapped});
+  for (const std::string& lib : libraries) {
+    // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
+    const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
+    if (lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
+    cmd.push_back(lib);
+  }
+}
+
 std::string first_error_line(const std::string& output) {
   std::istringstream said(output);
   for (std::string l; std::getline(said, l);)
     if (l.find("error") != std::string::npos) return l;
   return "";
 }
+
+namespace {
 
 // A file the program includes by a quoted name that is found from the program's folder, as
 // spelled ("kernels.cu", "../common/book.h") and where it is.
@@ -331,6 +378,8 @@ std::vector<QuotedInclude> included_elsewhere(const fs::path& source, const std:
       files.push_back(i);
   return files;
 }
+
+}  // namespace
 
 // The program's own headers, lowered as `kind` like the program: those beside it into `to`
 // (where the lowered program is, so `#include "x.cuh"` finds them first), those of each -I
@@ -395,8 +444,6 @@ Result<std::vector<std::string>> lower_headers(const fs::path& source, const std
   return options;
 }
 
-// The program's own files: itself, the headers beside it and in its -I folders, and the .cu
-// files it includes.
 std::vector<fs::path> own_files(const fs::path& source, const std::string& text,
                                 const std::vector<std::string>& includes) {
   std::vector<fs::path> files = {source};
@@ -412,6 +459,8 @@ std::vector<fs::path> own_files(const fs::path& source, const std::string& text,
   return files;
 }
 
+namespace {
+
 // What keeps the program (or a header of its own) from a GPU build in two halves, or "".
 std::string split_obstacle(const fs::path& source, const std::string& text,
                            const std::vector<std::string>& includes) {
@@ -424,8 +473,8 @@ std::string split_obstacle(const fs::path& source, const std::string& text,
   return "";
 }
 
-// The compiler's words about the lowered copy `compiled`, told of the user's `source`: its name
-// in place of the copy's, and no columns (lowering keeps the lines, not the columns).
+}  // namespace
+
 std::string as_the_user_wrote_it(const std::string& output, const fs::path& source,
                                  const fs::path& compiled) {
   const std::regex column(
@@ -437,9 +486,12 @@ std::string as_the_user_wrote_it(const std::string& output, const fs::path& sour
   return said;
 }
 
+namespace {
+
 // The build; `halves` false has nvcc build a GPU program whole, `front_end` false lowers it line
 // by line alone.
 Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool front_end) {
+  if (!o.other_files.empty()) return compile_program_files(o, front_end);
   const auto start = Clock::now();
   std::error_code ec;
   const fs::path source = fs::absolute(o.file, ec);
@@ -466,40 +518,13 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
                                    : "asked to build it whole";
   }
   const bool split = gpu && obstacle.empty();
-  std::vector<std::string> cmd;
-  std::vector<std::string> runtime_flags;  // the emulator's runtime header's (program_pch.hpp)
-  if (gpu) {
-    // nvcc with the traced Cooperative Groups in place of CUDA's, and no fused multiply-add (as
-    // lesson kernels: the host does not fuse either, so both backends round alike).
-    cmd = {nvcc_command(),
-           "-std=c++20",
-           "-O1",
-           "-arch=" + o.gpu_arch,
-           "--fmad=false",
-           "-Xcompiler=-fdiagnostics-color=never,-fno-diagnostics-show-caret",
-           "-I" + headers + "/device/byo/gpu_include",
-           "-I" + headers,
-           "-I" + source.parent_path().string()};
-    if (split) cmd.insert(cmd.begin() + 1, {"-cubin", "-DCOOP_BYO_DEVICE_HALF"});
-    if (!relocatable.empty()) add_relocatable_device_code(cmd);
-  } else {
-    cmd = {kProgramCompiler,
-           "-std=c++20",
-           "-O1",
-           "-pthread",
-           "-fdiagnostics-color=never",
-           "-fno-diagnostics-show-caret",
-           "-D__CUDA_ARCH__=" + std::to_string(emulated_arch_number(o.arch)),
-           "-I" + headers + "/device/byo/include",
-           "-I" + headers,
-           "-I" + source.parent_path().string()};
-    // CUDA's own headers after everything else: the shims in byo/include read them (the types,
-    // enums, macros and declarations are the toolkit's) and add the emulator's runtime. Thrust
-    // and CUB come from there too (byo/include/thrust and cub say how they run).
-    for (const std::string& dir : cuda_include_dirs())
-      cmd.insert(cmd.end(), {"-isystem", dir});
-    // Every load and store calls the emulator's memory recorder (device/emu/memory_record.hpp).
-    for (const std::string& flag : cmake_list(kProgramInstrumentationFlags)) cmd.push_back(flag);
+  std::vector<std::string> cmd = compile_command(o, source, headers);
+  if (split) cmd.insert(cmd.begin() + 1, {"-cubin", "-DCOOP_BYO_DEVICE_HALF"});
+  if (gpu && !relocatable.empty()) add_relocatable_device_code(cmd);
+  // The emulator's runtime header's flags (program_pch.hpp): the command without the program's
+  // own folder.
+  std::vector<std::string> runtime_flags;
+  if (!gpu) {
     runtime_flags = cmd;
     std::erase(runtime_flags, "-I" + source.parent_path().string());
   }
@@ -527,7 +552,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   key.push_back(library_prelude);
   // This coopviz's runtime and the headers a program is compiled with (the traced Cooperative
   // Groups, the runtime shims): a changed one makes earlier builds stale.
-  auto stamp = [&](const std::string& file) { stamp_into(key, file); };
+  auto stamp = [&](const std::string& file) { stamp_file(key, file); };
   for (const std::string& lib : libraries) stamp(lib);
   // The emulator's build keeps the recipe of its unhooked copy (unhooked_recipe.hpp).
   if (!gpu) key.push_back("unhooked copy recipe 2");
@@ -552,11 +577,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   else key.push_back("lowered line by line");
   key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
                 join_shown_buffers(o.shown.loads) + (o.shown.blocks ? "; block records" : ""));
-  std::vector<std::string> header_files;  // sorted: a folder lists its files in no set order
-  for (const auto& entry : fs::recursive_directory_iterator(dirs.headers / "device", ec))
-    if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
-  std::sort(header_files.begin(), header_files.end());
-  for (const std::string& file : header_files) stamp(file);
+  stamp_program_headers(key, dirs);
   // Headers next to the program (its own helpers) and .cu files it includes are part of it.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
     if (entry.path() != source && is_header_path(entry.path().string()))
@@ -569,9 +590,12 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   char name[32];
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
   const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
+  // The emulator's runtime header, precompiled once per flags and headers (program_pch.hpp).
   std::vector<std::string> header_key = runtime_flags;
-  for (const std::string& file : header_files) stamp_into(header_key, file);
-  stamp_into(header_key, fs::canonical(runtime_flags.empty() ? "/" : runtime_flags[0], ec).string());
+  if (!gpu) {
+    stamp_program_headers(header_key, dirs);
+    stamp_file(header_key, fs::canonical(runtime_flags.front(), ec).string());
+  }
   std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(header_key)));
   RuntimeHeader runtime_header(runtime_flags, fs::path(program_cache_root()) / "pch" / name);
   ProgramBuild build;
@@ -652,18 +676,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   const std::string partial_ptx = partial + ".ptx";
   cmd.push_back(split ? (resources ? partial_ptx : partial_cubin) : gpu ? partial : object);
   if (gpu && !split) {
-    // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
-    // (byo/gpu_library_launches.cpp).
-    for (const char* wrapped : {"--wrap=cudaLaunchKernel", "--wrap=cudaLaunchKernelExC",
-                                "--wrap=__cudaLaunchKernel", "--wrap=__cudaLaunchKernel_ptsz"})
-      cmd.insert(cmd.end(), {"-Xlinker", wrapped});
-    for (const char* wrapped : kLastErrorWraps) cmd.insert(cmd.end(), {"-Xlinker", wrapped});
-    for (const std::string& lib : libraries) {
-      // nvcc takes .a, .so and .o files itself; a versioned shared library goes to the linker.
-      const bool plain = lib.ends_with(".a") || lib.ends_with(".so") || lib.ends_with(".o");
-      if (gpu && lib.front() == '/' && !plain) cmd.push_back("-Xlinker");
-      cmd.push_back(lib);
-    }
+    add_gpu_link(cmd, libraries);
   }
   Result<fs::path> host_cpp = fs::path();
   if (split) {
@@ -755,7 +768,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   const bool built = rc && *rc == 0;
   if (built && !gpu) {
-    if (Status kept = keep_unhooked_recipe(build.executable, *cpp, compile,
+    if (Status kept = keep_unhooked_recipe(build.executable, {{*cpp, compile}},
                                            cmake_list(kProgramInstrumentationFlags));
         !kept)
       return kept;
@@ -783,19 +796,22 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
 // Where an emulated program faulted, from the line its fault handler wrote
 // (device/emu/fault_report.hpp): " in a kernel at FILE:LINE (thread T)" or " on the host at
 // FILE:LINE", the user's innermost line that addr2line finds for the address; "" when nothing was
-// written or nothing is known.
+// written or nothing is known. A program of several files: the innermost line in any of them.
 std::string fault_place(const std::string& fault_file, const std::string& executable,
-                        const std::string& user_file) {
+                        const std::vector<std::string>& user_files) {
   std::ifstream in(fault_file);
   std::string address;
   long thread = -1;
   if (!(in >> address >> thread) || !address.starts_with("0x")) return "";
   std::string frames;
-  Result<int> rc = run_compiler({"addr2line", "-i", "-e", executable, address}, frames, user_file);
+  Result<int> rc =
+      run_compiler({"addr2line", "-i", "-e", executable, address}, frames, user_files.front());
   if (!rc || *rc != 0) return "";
   // Inlined frames come innermost first: the first in the user's own file is the line to name.
   std::error_code ec;
-  const std::string user = fs::weakly_canonical(user_file, ec).string();
+  std::vector<std::string> users;
+  for (const std::string& file : user_files)
+    users.push_back(fs::weakly_canonical(file, ec).string());
   std::istringstream lines(frames);
   std::string place;
   for (std::string line; std::getline(lines, line);) {
@@ -805,8 +821,9 @@ std::string fault_place(const std::string& fault_file, const std::string& execut
         line.compare(colon + 1, std::string::npos, "?") == 0 ||
         line.compare(colon + 1, std::string::npos, "0") == 0)
       continue;
-    if (fs::weakly_canonical(line.substr(0, colon), ec).string() == user) {
-      place = fs::path(user_file).filename().string() + line.substr(colon);
+    const std::string file = fs::weakly_canonical(line.substr(0, colon), ec).string();
+    if (std::find(users.begin(), users.end(), file) != users.end()) {
+      place = fs::path(file).filename().string() + line.substr(colon);
       break;
     }
   }
@@ -903,6 +920,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
   const uint64_t memory_limit = program_memory_limit(o);
   const uint64_t trace_memory = trace_memory_limit(o);
   const ChildLimits limits{o.timeout_seconds, 0, 0, memory_limit, kProgramOutputKeep, true};
+  const std::string kernel_sources = program_kernel_sources(o);
   Result<ChildEnd> end = run_supervised(
       [&] {
         if (!o.stdout_path.empty()) {
@@ -916,6 +934,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
         if (o.inherit_fd >= 0) fcntl(o.inherit_fd, F_SETFD, 0);
         for (const auto& [name, value] : o.environment) setenv(name.c_str(), value.c_str(), 1);
         setenv("COOPVIZ_SOURCE", fs::absolute(o.file, ec).c_str(), 1);
+        if (!kernel_sources.empty()) setenv("COOPVIZ_KERNEL_SOURCES", kernel_sources.c_str(), 1);
         setenv("COOPVIZ_FAULT_OUT", fault_file.c_str(), 1);
         setenv("COOPVIZ_PROGRESS_OUT", progress_file.c_str(), 1);
         if (!o.trace_out.empty()) setenv("COOPVIZ_TRACE_OUT", o.trace_out.c_str(), 1);
@@ -980,7 +999,7 @@ Result<ProgramRun> run_program(const ProgramOptions& o, const ProgramBuild& buil
                      "memory does on the emulator: --check-memory names the first access "
                      "outside an allocation)";
   } else if (run.signal == SIGSEGV || run.signal == SIGBUS) {
-    const std::string place = fault_place(fault_file, build.executable, o.file);
+    const std::string place = fault_place(fault_file, build.executable, program_files(o));
     run.what =
         std::string("the program crashed: ") + strsignal(run.signal) +
         (place.empty() ? " (an out-of-bounds or invalid memory access, in a kernel or on the host)"

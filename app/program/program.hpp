@@ -19,6 +19,9 @@ namespace coop::app {
 
 struct ProgramOptions {
   std::string file;                   // the .cu file, as the user named it
+  // A program of several files (nvcc a.cu b.cu main.cpp): the others, as the user named them,
+  // each compiled apart and linked with `file` (program_files.hpp).
+  std::vector<std::string> other_files;
   std::vector<std::string> includes;  // -I
   std::vector<std::string> defines;   // -D NAME or NAME=VALUE
   std::vector<std::string> args;      // the program's own arguments (after --)

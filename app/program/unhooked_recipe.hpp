@@ -13,12 +13,20 @@
 
 namespace coop::app {
 
-// Beside `executable`: its lowered source (moved from `lowered`) and the recipe, a shell script
-// that compiles it with `compile` (the instrumented build's command, up to its input and output)
-// less `instrumentation`, and links program.unhooked.so; or, where the copy cannot share the
-// program's variables, writes program.unhooked.none saying why.
+// One lowered file of the program and the instrumented build's command that compiled it, up to
+// its input and output.
+struct UnhookedSource {
+  std::filesystem::path lowered;
+  std::vector<std::string> compile;
+};
+
+// Beside `executable`: its lowered sources (each renamed PROGRAM.unhooked.cpp in its folder, where
+// its lowered headers are) and the recipe, a shell script that compiles each with its command
+// less `instrumentation`, and links program.unhooked.so of them all; or, where the copy cannot
+// share the program's variables, writes program.unhooked.none saying why. A program of several
+// files (program_files.hpp) has a source for each.
 Status keep_unhooked_recipe(const std::filesystem::path& executable,
-                            const std::filesystem::path& lowered, std::vector<std::string> compile,
+                            const std::vector<UnhookedSource>& sources,
                             const std::vector<std::string>& instrumentation);
 
 }  // namespace coop::app

@@ -87,7 +87,36 @@ ProgramTraces::ProgramTraces(std::unique_ptr<Executor> exec) : exec_(std::move(e
   }
   const size_t slash = source_path_.find_last_of('/');
   file_name_ = slash == std::string::npos ? source_path_ : source_path_.substr(slash + 1);
+  // "kernel<TAB>path" lines: each file read once.
+  if (const char* list = std::getenv("COOPVIZ_KERNEL_SOURCES")) {
+    std::map<std::string, SourceFile> files;
+    std::istringstream lines(list);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t tab = line.find('\t');
+      if (tab == std::string::npos) continue;
+      const std::string path = line.substr(tab + 1);
+      auto [file, fresh] = files.try_emplace(path);
+      if (fresh) {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        file->second = {path.substr(path.find_last_of('/') + 1), text.str()};
+      }
+      kernel_sources_.try_emplace(line.substr(0, tab), file->second);
+    }
+  }
 }
+
+namespace {
+
+// "ns::scale<float, 4>" -> "scale": as defined_kernels (device/lowering) names a definition.
+std::string unqualified_kernel(std::string name) {
+  name = name.substr(0, name.find('<'));
+  const size_t colon = name.rfind("::");
+  return colon == std::string::npos ? name : name.substr(colon + 2);
+}
+
+}  // namespace
 
 bool ProgramTraces::traces_next(const std::string& kind) {
   Kind& k = kinds_[kind];
@@ -324,8 +353,10 @@ void ProgramTraces::save() {
   if (device_launches != device_launches_saved_ && !launches_.empty()) counts_changed_ = true;
   if (trace_out_.empty() || (launches_.size() == saved_ && !counts_changed_)) return;
   for (size_t i = saved_; i < launches_.size(); ++i) {
-    launches_[i].header.source_file = file_name_;
-    launches_[i].header.source = source_text_;
+    TraceHeader& h = launches_[i].header;
+    const auto own = kernel_sources_.find(unqualified_kernel(h.kernel));
+    h.source_file = own == kernel_sources_.end() ? file_name_ : own->second.name;
+    h.source = own == kernel_sources_.end() ? source_text_ : own->second.text;
   }
   // Launches too large to trace, and a library's, have no traced launch of their own: the last
   // one says them.

@@ -1,5 +1,6 @@
 // The launches a user's program made, kept until it ends and then written to the trace file
-// coopviz named (COOPVIZ_TRACE_OUT), each with the program's source (COOPVIZ_SOURCE). Shared by
+// coopviz named (COOPVIZ_TRACE_OUT), each with its kernel's source (COOPVIZ_SOURCE, or for a
+// program of several files the kernel's own file, COOPVIZ_KERNEL_SOURCES). Shared by
 // the emulator's runtime (runtime.cpp) and the GPU's launch recorder (gpu_runtime.cpp).
 #pragma once
 
@@ -134,6 +135,12 @@ class ProgramTraces {
   std::function<uint64_t()> device_launches_;
   uint64_t device_launches_saved_ = 0;
   std::string trace_out_, source_path_, source_text_, file_name_;
+  // A program of several files: each kernel's own file (COOPVIZ_KERNEL_SOURCES), by its
+  // unqualified name, as its file name and text; a kernel not named here is the program file's.
+  struct SourceFile {
+    std::string name, text;
+  };
+  std::map<std::string, SourceFile> kernel_sources_;
   int unnamed_ = 0;
   size_t saved_ = 0;  // launches written so far
   std::chrono::steady_clock::time_point last_save_{};

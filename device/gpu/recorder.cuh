@@ -21,6 +21,11 @@ namespace coop::gpu {
 // A user program's device code compiled apart is loaded as a library, where coop finds the sink
 // by this name (_ZN4coop3gpu12g_trace_sinkE): one of external linkage keeps it.
 __constant__ TraceSink g_trace_sink;
+#elif defined(COOP_BYO_LINKED_DEVICE_CODE)
+// A user program of several files, compiled with relocatable device code and linked: one sink
+// for all of them, defined in the unit coopviz adds to the link (app/program/program_files.cpp),
+// as a kernel may be launched from another file and call device functions of a third.
+extern __constant__ TraceSink g_trace_sink;
 #else
 static __constant__ TraceSink g_trace_sink;
 #endif

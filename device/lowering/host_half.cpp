@@ -69,3 +69,43 @@ std::string strip_device_code(std::string text) {
 }
 
 }  // namespace coop
+
+namespace coop {
+
+std::vector<std::string> defined_kernels(const std::string& text) {
+  const std::string m = code_mask(text);
+  std::vector<std::string> names;
+  for (size_t at = find_word(m, "__global__", 0); at != std::string::npos;
+       at = find_word(m, "__global__", at + 10)) {
+    // Its parameters' '(': the first at depth 0 that is not an attribute's.
+    size_t open = std::string::npos;
+    for (size_t i = at + 10; i < m.size() && m[i] != ';' && m[i] != '{'; ++i) {
+      if (m[i] != '(') continue;
+      if (declares_function(m, at + 10, i + 1)) {
+        open = i;
+        break;
+      }
+      for (int depth = 0; i < m.size(); ++i) {  // past the attribute's own parentheses
+        if (m[i] == '(') ++depth;
+        if (m[i] == ')' && --depth == 0) break;
+      }
+    }
+    if (open == std::string::npos) continue;
+    // A definition: its body follows the parameters (and any trailing attributes).
+    size_t close = open;
+    for (int depth = 0; close < m.size(); ++close) {
+      if (m[close] == '(') ++depth;
+      if (m[close] == ')' && --depth == 0) break;
+    }
+    const size_t body = m.find_first_of("{;", close);
+    if (body == std::string::npos || m[body] != '{') continue;
+    size_t end = open;
+    while (end > at && (m[end - 1] == ' ' || m[end - 1] == '\t' || m[end - 1] == '\n')) --end;
+    size_t start = end;
+    while (start > at && word_char(m[start - 1])) --start;
+    if (start < end) names.push_back(text.substr(start, end - start));
+  }
+  return names;
+}
+
+}  // namespace coop

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "device/launch/result.hpp"
 
@@ -44,6 +45,10 @@ std::string host_half_obstacle(const std::string& text);
 // `text` with the bodies of its __global__ functions emptied and its __device__-only functions
 // blanked (every line kept), as SourceKind::GpuHost does after its rewrites.
 std::string strip_device_code(std::string text);
+
+// The names of the __global__ functions `text` defines (not those it only declares), in order,
+// unqualified and without template arguments: the kernels whose code is in this file.
+std::vector<std::string> defined_kernels(const std::string& text);
 
 // What a lowered program is compiled after: the runtime its backend gives it (the emulator's CUDA
 // runtime, or the GPU recorder's launch path). Empty for lessons, which include kernel_api.hpp.

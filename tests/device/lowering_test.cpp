@@ -283,6 +283,20 @@ TEST(Lowering, HostHalfObstaclesAreNamed) {
   EXPECT_EQ(host_half_obstacle("// __managed__ int x;\nconst char* s = \"__managed__\";"), "");
 }
 
+// A program of several files names each kernel's file by the kernels each defines.
+TEST(Lowering, DefinedKernelsAreThoseWithABody) {
+  const std::string text =
+      "__global__ void declared(float* x);\n"
+      "extern \"C\" __global__ void plain(int n) { if (n) return; }\n"
+      "template <class T, unsigned B>\n__global__ void __launch_bounds__(256, 2)\n"
+      "  tree(const T* in, T* out) {\n}\n"
+      "// __global__ void in_a_comment() {}\n"
+      "namespace ns { __global__ void qualified(int (*f)(int)) {} }\n"
+      "__device__ int helper() { return 1; }\n";
+  EXPECT_EQ(defined_kernels(text),
+            (std::vector<std::string>{"plain", "tree", "qualified"}));
+}
+
 TEST(Lowering, LessonNamespacesMoveAside) {
   Result<std::string> r =
       lower_source("namespace coop::lessons::demo {\n}\n", "d.cuh", SourceKind::Lesson);

@@ -1,0 +1,77 @@
+// The parts of a program's build (program.cpp) that a program of several files
+// (program_files.cpp) builds with too.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/program/program.hpp"
+#include "app/program/program_lowering.hpp"
+#include "device/lowering/lowering.hpp"
+#include "device/paths/data_dirs.hpp"
+
+namespace coop::app {
+
+// A GPU program's error calls pass through byo/gpu_last_error.cpp, which adds the error of a
+// launch coopviz refused before it reached CUDA.
+inline constexpr const char* kLastErrorWraps[] = {"--wrap=cudaGetLastError",
+                                                  "--wrap=cudaPeekAtLastError"};
+
+// FNV-1a over everything that decides the build: the source, its options, and this coopviz.
+uint64_t hash_of(const std::vector<std::string>& parts);
+
+// `file` and when it was last changed, added to a build's key (nothing when it is not there).
+void stamp_file(std::vector<std::string>& key, const std::string& file);
+
+// This coopviz's headers a program is compiled with (the traced Cooperative Groups, the runtime
+// shims), stamped into a build's key: a changed one makes earlier builds stale.
+void stamp_program_headers(std::vector<std::string>& key, const DataDirs& dirs);
+
+// The compute capability the emulator imitates as __CUDA_ARCH__ (900 for sm_90).
+int emulated_arch_number(const std::string& arch);
+
+// The words of a CMake list ("a;b;c").
+std::vector<std::string> cmake_list(const char* list);
+
+// CUDA's header folders, each followed by its cccl/ where the toolkit keeps Thrust, CUB and
+// libcu++ apart.
+std::vector<std::string> cuda_include_dirs();
+
+// What the program links, in order: coopviz's own libraries (bare names in the list) from where
+// this coopviz keeps them, then the system's.
+std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs);
+
+// The compile of the program's file `source` up to its input and output: nvcc for the GPU
+// (options.gpu_arch), else the host compiler against the emulator's runtime, instrumented.
+std::vector<std::string> compile_command(const ProgramOptions& options,
+                                         const std::filesystem::path& source,
+                                         const std::string& headers);
+
+// Adds to an nvcc link what a GPU program links: the runtime's wrapped calls, then `libraries`.
+void add_gpu_link(std::vector<std::string>& cmd, const std::vector<std::string>& libraries);
+
+// The first line of a compiler's output that names an error ("" when none does).
+std::string first_error_line(const std::string& output);
+
+// The program's own headers lowered as `kind` beside the lowered `program` in `to` (program.cpp
+// says where each goes); returns the -I options that find them.
+Result<std::vector<std::string>> lower_headers(const std::filesystem::path& source,
+                                               const std::string& text,
+                                               const std::vector<std::string>& includes,
+                                               SourceKind kind, const std::filesystem::path& to,
+                                               ProgramLowering& lowering, std::string& program);
+
+// The program's own files: itself, the headers beside it and in its -I folders, and the .cu
+// files it includes.
+std::vector<std::filesystem::path> own_files(const std::filesystem::path& source,
+                                             const std::string& text,
+                                             const std::vector<std::string>& includes);
+
+// The compiler's words about the lowered copy `compiled`, told of the user's `source`: its name
+// in place of the copy's, and no columns (lowering keeps the lines, not the columns).
+std::string as_the_user_wrote_it(const std::string& output, const std::filesystem::path& source,
+                                 const std::filesystem::path& compiled);
+
+}  // namespace coop::app

@@ -1,0 +1,275 @@
+#include "app/program/program_files.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "app/program/child_process.hpp"
+#include "app/program/host_libraries.hpp"
+#include "app/program/program_build.hpp"
+#include "app/program/program_lowering.hpp"
+#include "app/program/program_paths.hpp"
+#include "app/program/unhooked_recipe.hpp"
+#include "device/lowering/lowering.hpp"
+#include "device/paths/data_dirs.hpp"
+#include "device/trace/user_file.hpp"
+
+namespace coop::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A GPU build's files share one trace sink (device/gpu/recorder.cuh).
+constexpr const char* kLinkedDeviceCode = "-DCOOP_BYO_LINKED_DEVICE_CODE";
+
+// One source file of the program, and its compile.
+struct Unit {
+  fs::path source;  // absolute
+  std::string text;
+  bool cuda = false;                 // a .cu file (else host C++: .cpp, .cc, .cxx)
+  std::vector<std::string> cmd;      // the compile, with its input and output
+  std::vector<std::string> compile;  // the compile up to them (the unhooked copy's recipe)
+  fs::path compiled;                 // what the compiler reads: the lowered copy, or the source
+  fs::path object;
+  std::string output;
+  Result<int> rc = 0;
+};
+
+// Runs every unit's compile, as many at once as there are cores.
+void compile_all(std::vector<Unit>& units) {
+  std::atomic<size_t> next{0};
+  const size_t workers =
+      std::min<size_t>(units.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 0; w < workers; ++w)
+    threads.emplace_back([&] {
+      for (size_t k; (k = next++) < units.size();)
+        units[k].rc = run_compiler(units[k].cmd, units[k].output, units[k].source.string());
+    });
+  for (std::thread& t : threads) t.join();
+}
+
+// The compiler's words about the program's copies (lowered files, objects), told of its files.
+std::string as_the_user_wrote_them(std::string output, const std::vector<Unit>& units) {
+  for (const Unit& u : units) {
+    output = as_the_user_wrote_it(output, u.source, u.compiled);
+    output = as_the_user_wrote_it(output, u.source, u.object);
+  }
+  return output;
+}
+
+}  // namespace
+
+std::vector<std::string> program_files(const ProgramOptions& o) {
+  std::vector<std::string> files = {o.file};
+  files.insert(files.end(), o.other_files.begin(), o.other_files.end());
+  return files;
+}
+
+Status check_program_files(const std::vector<std::string>& files) {
+  std::set<fs::path> seen;
+  for (const std::string& file : files) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+      return Status::error(fs::exists(file, ec) ? read_user_file(file, kSourceFileLimit).message()
+                                                : "no program file '" + file + "'");
+    if (is_header_path(file))
+      return Status::error(file +
+                           " is a header: a program's headers are included by its source "
+                           "files, not compiled on their own (name the .cu and .cpp files)");
+    if (!seen.insert(fs::weakly_canonical(file, ec)).second)
+      return Status::error(file + " is named twice: each file is compiled once");
+  }
+  return {};
+}
+
+std::string program_kernel_sources(const ProgramOptions& o) {
+  if (o.other_files.empty()) return "";
+  std::string lines;
+  std::error_code ec;
+  for (const std::string& file : program_files(o)) {
+    if (!file.ends_with(".cu")) continue;
+    Result<std::string> text = read_user_file(file, kSourceFileLimit);
+    if (!text) continue;
+    const std::string path = fs::absolute(file, ec).string();
+    for (const std::string& kernel : defined_kernels(*text)) lines += kernel + "\t" + path + "\n";
+  }
+  return lines;
+}
+
+Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_end) {
+  const auto start = Clock::now();
+  std::error_code ec;
+  if (Status s = check_program_files(program_files(o)); !s) return s;
+  const bool gpu = !o.gpu_arch.empty();
+  const DataDirs dirs = data_dirs();
+  const std::string headers = dirs.headers.string();
+  std::vector<Unit> units;
+  for (const std::string& file : program_files(o)) {
+    Unit u;
+    u.source = fs::absolute(file, ec);
+    Result<std::string> text = read_user_file(u.source.string(), kSourceFileLimit);
+    if (!text) return text.status();
+    u.text = *text;
+    u.cuda = file.ends_with(".cu");
+    units.push_back(std::move(u));
+  }
+
+  // Each file's compile up to its input: as the program of one file is compiled (program.cpp),
+  // and on the GPU with relocatable device code.
+  const std::vector<std::string> libraries = link_libraries(gpu, dirs);
+  std::vector<std::string> key = {gpu ? "several files, relocatable device code 1"
+                                      : "several files 1"};
+  for (Unit& u : units) {
+    u.cmd = compile_command(o, u.source, headers);
+    for (const std::string& d : o.defines) u.cmd.push_back("-D" + d);
+    if (gpu) u.cmd.push_back(kLinkedDeviceCode);
+    key.insert(key.end(), u.cmd.begin(), u.cmd.end());
+    key.push_back(u.source.string());
+    // The file, its headers and the .cu files it includes are part of the build.
+    key.push_back(u.text);
+    for (const fs::path& f : own_files(u.source, u.text, o.includes))
+      if (f != u.source)
+        if (Result<std::string> t = read_user_file(f.string(), kSourceFileLimit)) key.push_back(*t);
+  }
+  for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
+  for (const std::string& lib : libraries) stamp_file(key, lib);
+  if (front_end)
+    stamp_file(key, dirs.front_end.string());
+  else
+    key.push_back("lowered line by line");
+  key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
+                join_shown_buffers(o.shown.loads) + (o.shown.blocks ? "; block records" : ""));
+  stamp_program_headers(key, dirs);
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
+  const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
+  ProgramBuild build;
+  build.executable = (dir / "program").string();
+  if (gpu) build.whole_because = "a program of several files: relocatable device code, linked";
+  if (fs::exists(build.executable, ec)) {
+    build.cached = true;
+    std::ifstream kept(dir / "not_shown");
+    for (std::string line; std::getline(kept, line);) build.not_shown.push_back(line);
+    build.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return build;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return Status::error("cannot create " + dir.string() + ": " + ec.message());
+
+  // Each file lowered into a folder of its own, with its headers (two files of the program may
+  // have headers of one name in their folders); names of this process's own, as program.cpp's.
+  const std::string mine = std::to_string(getpid());
+  std::vector<std::string> clang_options;
+  for (const std::string& i : o.includes)
+    clang_options.push_back("-I" + fs::absolute(i, ec).string());
+  for (const std::string& d : o.defines) clang_options.push_back("-D" + d);
+  ProgramLowering lowering(clang_options, o.shown, front_end);
+  std::vector<std::string> objects;
+  for (size_t k = 0; k < units.size(); ++k) {
+    Unit& u = units[k];
+    const fs::path folder = dir / ("file" + std::to_string(k));
+    fs::create_directories(folder, ec);
+    u.object = folder / (u.source.stem().string() + "." + mine + ".o");
+    // A host file goes to nvcc as written: nvcc hands it to the host compiler, CUDA's runtime
+    // answering its calls.
+    if (gpu && !u.cuda) {
+      u.compiled = u.source;
+    } else {
+      const SourceKind kind = gpu ? SourceKind::GpuProgram : SourceKind::Program;
+      Result<std::string> lowered = lowering.lower(u.text, u.source.string(), kind);
+      if (!lowered) return lowered.status();
+      Result<std::vector<std::string>> include_options =
+          lower_headers(u.source, u.text, o.includes, kind, folder, lowering, *lowered);
+      if (!include_options) return include_options.status();
+      u.cmd.insert(u.cmd.end(), include_options->begin(), include_options->end());
+      u.compiled = folder / (u.source.stem().string() + "." + mine + (gpu ? ".cu" : ".cpp"));
+      std::ofstream out(u.compiled);
+      out << program_prelude(kind);
+      const std::vector<fs::path> files = own_files(u.source, u.text, o.includes);
+      out << (gpu ? gpu_library_prelude(files) : host_library_prelude(files)) << *lowered;
+      if (!out) return Status::error("cannot write " + u.compiled.string());
+    }
+    for (const std::string& i : o.includes) u.cmd.push_back("-I" + fs::absolute(i, ec).string());
+    u.compile = u.cmd;
+    if (gpu)
+      u.cmd.insert(u.cmd.end(), {"-dc", u.compiled.string(), "-o", u.object.string()});
+    else
+      u.cmd.insert(u.cmd.end(), {"-c", "-x", "c++", u.compiled.string(), "-o", u.object.string()});
+    objects.push_back(u.object.string());
+  }
+  if (gpu) {
+    // The one trace sink of every file's device code (device/gpu/recorder.cuh).
+    Unit sink;
+    sink.source = sink.compiled = dir / ("trace_sink." + mine + ".cu");
+    sink.object = dir / ("trace_sink." + mine + ".o");
+    std::ofstream(sink.source)
+        << "#include \"device/gpu/recorder.cuh\"\n"
+           "namespace coop::gpu {\n__constant__ TraceSink g_trace_sink;\n}\n";
+    sink.cmd = compile_command(o, sink.source, headers);
+    sink.cmd.insert(sink.cmd.end(),
+                    {kLinkedDeviceCode, "-dc", sink.source.string(), "-o", sink.object.string()});
+    objects.push_back(sink.object.string());
+    units.push_back(std::move(sink));
+  }
+  compile_all(units);
+  const auto clean = [&] {
+    for (const Unit& u : units) {
+      fs::remove(u.object, ec);
+      if (u.compiled.string().starts_with(dir.string())) fs::remove(u.compiled, ec);
+    }
+  };
+  std::string said;
+  for (const Unit& u : units) {
+    if (!u.rc) return clean(), u.rc.status();
+    if (*u.rc != 0) said += u.output;
+  }
+  if (!said.empty()) return clean(), Status::error(as_the_user_wrote_them(said, units));
+
+  // The link: the emulator's as program.cpp's; nvcc's links the device code of every file too.
+  const std::string partial = build.executable + ".partial." + mine;
+  std::vector<std::string> link;
+  if (gpu) {
+    link = {nvcc_command(), "-arch=" + o.gpu_arch};
+    link.insert(link.end(), objects.begin(), objects.end());
+    link.insert(link.end(), {"-o", partial});
+    add_gpu_link(link, libraries);
+  } else {
+    link = {kProgramCompiler, "-pthread", "-rdynamic"};
+    link.insert(link.end(), objects.begin(), objects.end());
+    link.insert(link.end(), {"-o", partial});
+    link.insert(link.end(), libraries.begin(), libraries.end());
+  }
+  Result<int> rc = run_compiler(link, build.compiler_output, o.file);
+  if (rc && *rc != 0) build.compiler_output = as_the_user_wrote_them(build.compiler_output, units);
+  // The emulator's build keeps its lowered files for the unhooked copy (unhooked_recipe.hpp).
+  if (rc && *rc == 0 && !gpu) {
+    std::vector<UnhookedSource> sources;
+    for (const Unit& u : units) sources.push_back({u.compiled, u.compile});
+    if (Status kept = keep_unhooked_recipe(build.executable, sources,
+                                           cmake_list(kProgramInstrumentationFlags));
+        !kept)
+      return clean(), kept;
+  }
+  clean();
+  if (!rc) return rc.status();
+  if (*rc != 0) return Status::error(build.compiler_output);
+  fs::rename(partial, build.executable, ec);
+  if (ec) return Status::error("cannot keep the build: " + ec.message());
+  build.front_end_note = lowering.note();
+  build.not_shown = lowering.not_shown();
+  std::ofstream not_shown(dir / "not_shown");
+  for (const std::string& line : build.not_shown) not_shown << line << "\n";
+  build.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return build;
+}
+
+}  // namespace coop::app

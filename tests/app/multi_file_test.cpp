@@ -1,0 +1,175 @@
+// Programs of several source files (app/program/program_files.hpp), as nvcc takes them:
+// tests/programs/multi_file/ holds one folder per program, in the styles public code splits
+// programs (a sample's host .cpp and kernel .cu, homework's main.cpp + kernels.cu + header,
+// separate compilation with extern __device__ and __constant__), each checking its own result.
+// They run on the emulator here and on the GPU in the tests named Gpu.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/program/program.hpp"
+#include "device/trace/trace_file.hpp"
+#include "tests/app/run_coopviz.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/multi_file";
+
+struct MultiFileProgram {
+  std::string folder;
+  std::string arguments;  // the files as the user names them, in their order, and options
+  std::string expect;     // the line only a passing run prints
+  std::map<std::string, std::string> kernel_files;  // each kernel's own file
+};
+
+const MultiFileProgram kPrograms[] = {
+    {"sdk_reduction",
+     "reduction.cpp reduction_kernel.cu",
+     "reduction PASSED",
+     {{"reduce_blocks", "reduction_kernel.cu"}}},
+    {"course_saxpy",
+     "stencil.cu main.cpp kernels.cu",
+     "course PASSED",
+     {{"saxpy", "kernels.cu"}, {"smooth", "stencil.cu"}}},
+    {"rdc_springs",
+     "-rdc=true main.cu springs.cu",
+     "springs PASSED",
+     {{"simulate", "main.cu"}, {"recenter", "springs.cu"}}},
+};
+
+// The arguments with each file named by its path.
+std::string in_folder(const MultiFileProgram& p) {
+  std::string out;
+  std::istringstream words(p.arguments);
+  for (std::string w; words >> w;)
+    out += " " + (w.starts_with("-") ? w : (kFolder / p.folder / w).string());
+  return out;
+}
+
+std::string unqualified(std::string kernel) {
+  kernel = kernel.substr(0, kernel.find('<'));
+  return kernel.substr(kernel.rfind(':') == std::string::npos ? 0 : kernel.rfind(':') + 1);
+}
+
+// Runs the program on `backend` and checks its verdict and that each launch's trace names its
+// kernel's own file and carries that file's text; on the emulator every access of every file
+// is recorded too, and none races.
+void runs_and_names_each_kernels_file(const MultiFileProgram& p, const std::string& backend) {
+  const fs::path dir = coop::testing::fresh_folder("multi-file-" + p.folder);
+  const std::string trace = (dir / "t.cvt").string();
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz_cached("run --backend " + backend + in_folder(p) + " --trace " +
+                                        trace + (backend == "emu" ? " --races" : ""));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(p.expect), std::string::npos) << r.out;
+  if (backend == "emu") {
+    EXPECT_NE(r.out.find("races: none found"), std::string::npos) << r.out;
+  }
+  auto launches = coop::load_traces(trace);
+  ASSERT_TRUE(launches.ok()) << launches.status().message();
+  ASSERT_FALSE(launches->empty());
+  std::set<std::string> seen;
+  for (const coop::Trace& t : *launches) {
+    const std::string kernel = unqualified(t.header.kernel);
+    ASSERT_TRUE(p.kernel_files.count(kernel)) << t.header.kernel;
+    const std::string file = p.kernel_files.at(kernel);
+    EXPECT_EQ(t.header.source_file, file) << kernel;
+    std::ifstream in(kFolder / p.folder / file);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(t.header.source, text) << kernel;
+    seen.insert(kernel);
+  }
+  EXPECT_EQ(seen.size(), p.kernel_files.size());
+  fs::remove_all(dir);
+}
+
+class MultiFile : public ::testing::TestWithParam<MultiFileProgram> {};
+
+TEST_P(MultiFile, RunsOnTheEmulatorAndEachTraceNamesItsKernelsFile) {
+  runs_and_names_each_kernels_file(GetParam(), "emu");
+}
+
+TEST_P(MultiFile, GpuRunsAndEachTraceNamesItsKernelsFile) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
+  runs_and_names_each_kernels_file(GetParam(), "gpu");
+}
+
+// nvcc's build of each (relocatable device code, the device link, the one trace sink) needs no
+// GPU, only minutes: run by hand with --gtest_also_run_disabled_tests where there is none.
+TEST_P(MultiFile, DISABLED_GpuBuildCompilesAndLinks) {
+  coop::app::ProgramOptions o;
+  std::istringstream words(GetParam().arguments);
+  for (std::string w; words >> w;)
+    if (!w.starts_with("-"))
+      (o.file.empty() ? o.file : o.other_files.emplace_back()) =
+          (kFolder / GetParam().folder / w).string();
+  o.gpu_arch = "sm_90";
+  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(o);
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_FALSE(build->halves);
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, MultiFile, ::testing::ValuesIn(kPrograms),
+                         [](const auto& info) { return info.param.folder; });
+
+// The files come in any order; the words after -- are the program's, source-like or not.
+TEST(MultiFileCli, FilesInAnyOrderAndArgumentsAfterTheSeparator) {
+  // main.cpp second, as kPrograms names it (whose build this run shares).
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu" + in_folder(kPrograms[1]) + " -- 300 x.cu");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("300 values, 0 wrong"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("course PASSED"), std::string::npos) << r.out;
+}
+
+// A compile error in any file names that file and line; the files are named in the verdict.
+TEST(MultiFileCli, ACompileErrorNamesItsOwnFileAndLine) {
+  const fs::path dir = coop::testing::fresh_folder("multi-file-error");
+  std::ofstream(dir / "main.cpp") << "void run_it();\nint main() {\n  run_it();\n}\n";
+  std::ofstream(dir / "broken.cu") << "#include <cuda_runtime.h>\n__global__ void k() {}\n"
+                                      "void run_it() {\n  k<<<1, 1>>>(undeclared_name);\n}\n";
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu " + (dir / "main.cpp").string() + " " + (dir / "broken.cu").string());
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find((dir / "broken.cu").string() + ":4:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("main.cpp:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("main.cpp, " + (dir / "broken.cu").string() + " did not compile"),
+            std::string::npos)
+      << r.err;
+  fs::remove_all(dir);
+}
+
+TEST(MultiFileCli, FilesThatCannotBeCompiledAreClearErrors) {
+  const fs::path dir = coop::testing::fresh_folder("multi-file-bad");
+  const std::string main = (kFolder / "course_saxpy/main.cpp").string();
+  fs::create_directories(dir / "folder.cu");
+  const struct {
+    std::string argument, words;
+  } cases[] = {
+      {(dir / "missing.cu").string(), "no program file '" + (dir / "missing.cu").string() + "'"},
+      {(dir / "folder.cu").string(), "folder.cu"},
+      {(kFolder / "rdc_springs/springs.cuh").string(), "is a header"},
+      {main, "is named twice"},
+  };
+  for (const auto& c : cases) {
+    const coop::testing::Ran r =
+        coop::testing::run_coopviz_cached("run --backend emu " + main + " " + c.argument);
+    EXPECT_EQ(r.exit_code, 2) << c.argument << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.words), std::string::npos) << c.argument << "\n" << r.err;
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
