@@ -42,7 +42,6 @@ struct RunOptions {
   bool rdc = false;           // a program file's (ProgramOptions::relocatable_device_code)
   std::string show_stores, show_loads;  // a program file's (ShownAccesses)
   bool record_blocks = false;            // a program file's block records (ShownAccesses)
-  std::string rdc;  // --rdc true|false (nvcc's -rdc, -dc): a program of several files has it
 };
 
 // "512" (MiB) or "4G", from 16 MiB to 16 GiB, in bytes; `flag` names the option in the error.
@@ -201,12 +200,6 @@ void register_run(CLI::App& app, CliState& state) {
                   "A program's other source files (.cu, .cpp, .cc, .cxx: compiled apart and "
                   "linked, as nvcc a.cu b.cu main.cpp), then its own arguments (those that look "
                   "like source files after --)");
-  cmd->add_option("--rdc,--relocatable-device-code", o->rdc,
-                  "nvcc's separate compilation (also -rdc=true, -dc): a program of several files "
-                  "always links its device code across files (extern __device__ functions and "
-                  "variables, extern __constant__), on the GPU with nvcc -rdc=true and a device "
-                  "link; one file needs none")
-      ->check(CLI::IsMember({"true", "false"}));
   cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)");
   cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)");
   cmd->add_option("--launch", o->launches,
@@ -231,8 +224,10 @@ void register_run(CLI::App& app, CliState& state) {
                 "first keeps");
   cmd->add_flag("--rdc", o->rdc,
                 "A program file built for the GPU as relocatable device code, as kernels that "
-                "launch kernels need (found by itself; nvcc's -rdc=true and -lcudadevrt say it "
-                "too)");
+                "launch kernels need (found by itself; nvcc's -rdc=true, -dc and -lcudadevrt say "
+                "it too); a program of several files always links its device code across files "
+                "(extern __device__ functions and variables, extern __constant__), on the GPU "
+                "with nvcc -rdc=true and a device link");
   cmd->add_option("--trace-memory", o->trace_memory,
                   "A program file's traces kept in memory, in MiB or with G for GiB; past it "
                   "later launches of a kernel already traced run untraced (default: 1/4 of the "
@@ -331,9 +326,12 @@ void register_run(CLI::App& app, CliState& state) {
                       (o->program_args.empty() ? state.after_separator : o->program_args).front() +
                       "': `coopviz run` takes only LESSON (or FILE.cu, then its own arguments "
                       "after --)"));
-    if (!o->includes.empty() || !o->defines.empty() || !o->rdc.empty())
+    if (!o->includes.empty() || !o->defines.empty() || o->rdc)
       return void(state.exit_code = usage_error(
-                      "-I, -D and -rdc are for a program file (FILE.cu), not a lesson"));
+                      std::string(o->rdc && o->includes.empty() && o->defines.empty()
+                                      ? "--rdc is"
+                                      : "-I and -D are") +
+                      " for a program file (FILE.cu), not a lesson"));
     if (!o->launches.empty())
       return void(
           state.exit_code = usage_error(

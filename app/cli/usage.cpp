@@ -174,16 +174,12 @@ SplitArguments split_at_separator(const std::vector<std::string>& args) {
       out.separated = true;
     } else if (out.separated) {
       out.program.push_back(a);
-    } else if (a == "-dc" || a == "--device-c") {
-      // nvcc's spellings of separate compilation (`coopviz run -rdc=true a.cu b.cu` as the
-      // user builds it), which the parser reads as --rdc.
-      out.own.push_back("--rdc=true");
-    } else if (a == "-rdc" || a.starts_with("-rdc=")) {
-      out.own.push_back("-" + a);
     } else {
       out.own.push_back(a);
     }
   }
+  // nvcc's spellings of relocatable device code (`coopviz run -rdc=true a.cu b.cu` as the user
+  // builds it), which the parser reads as --rdc.
   out.own = with_nvcc_rdc_flags(out.own);
   return out;
 }
