@@ -481,8 +481,12 @@ std::string as_the_user_wrote_it(const std::string& output, const fs::path& sour
       "(" + std::regex_replace(source.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
       R"(:\d+):\d+:)");
   std::string said = std::regex_replace(output, column, "$1:");
-  for (size_t at; (at = said.find(compiled.string())) != std::string::npos;)
-    said.replace(at, compiled.string().size(), source.string());
+  // Each mention replaced once, searched for past the last (the source's name may hold the
+  // compiled one's; a file compiled as written has none).
+  const std::string from = compiled.string(), to = source.string();
+  if (from.empty() || from == to) return said;
+  for (size_t at = 0; (at = said.find(from, at)) != std::string::npos; at += to.size())
+    said.replace(at, from.size(), to);
   return said;
 }
 

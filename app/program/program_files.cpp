@@ -110,6 +110,12 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   std::error_code ec;
   if (Status s = check_program_files(program_files(o)); !s) return s;
   const bool gpu = !o.gpu_arch.empty();
+  // Its GPU build (every file -dc, the device link, one trace sink) does not compile yet.
+  if (gpu)
+    return Status::error("a program of several files (" + o.file + " and " +
+                         std::to_string(o.other_files.size()) +
+                         " more) runs on the emulator only, not yet on the GPU backend: run it "
+                         "with --backend emu");
   const DataDirs dirs = data_dirs();
   const std::string headers = dirs.headers.string();
   std::vector<Unit> units;
