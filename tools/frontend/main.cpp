@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclBase.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -78,6 +80,13 @@ class Consumer : public clang::ASTConsumer {
   Consumer(clang::DiagnosticsEngine& diagnostics, const coop::frontend::ShownNames& shown,
            bool record_blocks)
       : diagnostics_(diagnostics), shown_(shown), record_blocks_(record_blocks) {}
+  // The bodies of functions in system headers (CUDA's, the C++ library's) hold nothing to
+  // lower and are most of the parse; Clang still parses a body it needs (constexpr, a deduced
+  // return type) whatever this says.
+  bool shouldSkipFunctionBody(clang::Decl* d) override {
+    return d->getASTContext().getSourceManager().isInSystemHeader(d->getLocation());
+  }
+
   void HandleTranslationUnit(clang::ASTContext& context) override {
     coop::frontend::LaunchEdits found = coop::frontend::collect_launch_edits(context);
     coop::frontend::collect_shown_edits(context, shown_, found);
@@ -111,6 +120,7 @@ class Action : public clang::ASTFrontendAction {
     if (!std::getenv("COOPVIZ_FRONTEND_DIAGNOSTICS"))
       ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer, true);
     ci.getDiagnostics().setErrorLimit(0);
+    ci.getFrontendOpts().SkipFunctionBodies = true;
     return std::make_unique<Consumer>(ci.getDiagnostics(), shown_, record_blocks_);
   }
 
