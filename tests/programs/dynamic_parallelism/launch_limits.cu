@@ -16,6 +16,7 @@
 __device__ int deepest;
 __device__ int depth_error;
 __device__ int launched, refused, other;
+__device__ int other_error;  // the first error that was neither, to be named
 
 __global__ void dive(int depth) {
   atomicMax(&deepest, depth);
@@ -33,6 +34,8 @@ __global__ void fan_out(int threads) {
   atomicAdd(e == cudaSuccess ? &launched : e == cudaErrorLaunchPendingCountExceeded ? &refused
                                                                                   : &other,
             1);
+  if (e != cudaSuccess && e != cudaErrorLaunchPendingCountExceeded)
+    atomicCAS(&other_error, 0, int(e));
 }
 
 int main(int argc, char** argv) {
@@ -65,12 +68,16 @@ int main(int argc, char** argv) {
   const int threads = int(2 * limit);
   fan_out<<<(threads + 255) / 256, 256>>>(threads);
   e = cudaDeviceSynchronize();
-  int n_launched = 0, n_refused = 0, n_other = 0;
+  int n_launched = 0, n_refused = 0, n_other = 0, first_other = 0;
   cudaMemcpyFromSymbol(&n_launched, launched, sizeof(int));
   cudaMemcpyFromSymbol(&n_refused, refused, sizeof(int));
   cudaMemcpyFromSymbol(&n_other, other, sizeof(int));
+  cudaMemcpyFromSymbol(&first_other, other_error, sizeof(int));
   std::printf("pending launch limit %zu: %d threads, %d launched, %d refused\n", limit, threads,
               n_launched, n_refused);
+  if (n_other > 0)
+    std::printf("%d launches failed otherwise, the first with %s\n", n_other,
+                cudaGetErrorName(cudaError_t(first_other)));
   ok = ok && e == cudaSuccess && n_other == 0 && size_t(n_launched) >= limit &&
        n_launched + n_refused == threads;
   std::printf("%s\n", ok ? "PASSED" : "FAILED");
