@@ -101,9 +101,13 @@ cudaError_t launch_from_device(const LaunchRequest& r) {
       b.count() > uint64_t(d.max_threads_per_block))
     return refuse(r, parent, cudaErrorInvalidConfiguration,
                   "grid (" + g.str() + ") and block (" + b.str() + ") are not a launch CUDA takes");
-  // Outstanding: made and not complete, the grids launched above this one among them.
+  // Outstanding: made and not complete, the grids launched above this one among them. The place
+  // is taken at once, so that blocks run on several OS threads never make more than the limit.
   const size_t limit = pending_limit();
-  if (g_pending.load() >= limit)
+  size_t outstanding = g_pending.load();
+  while (outstanding < limit && !g_pending.compare_exchange_weak(outstanding, outstanding + 1)) {
+  }
+  if (outstanding >= limit)
     return refuse(r, parent, cudaErrorLaunchPendingCountExceeded,
                   std::to_string(limit) +
                       " device-side launches were already outstanding (made, and their grids not "
@@ -131,7 +135,6 @@ cudaError_t launch_from_device(const LaunchRequest& r) {
     c.kind = StreamKind::Named;
     c.stream = handle;
   }
-  g_pending.fetch_add(1);
   std::lock_guard<std::mutex> hold(parent.lock);
   c.sequence = parent.launches_of_block[t.block_rank]++;
   if (c.kind == StreamKind::FireAndForget) c.stream = parent.children.size();
