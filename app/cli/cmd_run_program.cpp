@@ -295,8 +295,10 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
                             {"dropped", t.dropped()},
                             {"untraced", t.header.untraced}};
         if (!t.header.schedule.empty()) l["schedule"] = t.header.schedule;
-        // A kernel's own launch names the launch and thread that made it (device_launches.hpp).
-        for (const char* key : {"launched by", "launching thread", "device stream", "launch depth"})
+        // A kernel's own launch names the launch and thread that made it (device_launches.hpp);
+        // a kernel in the compiler's report says its registers and __launch_bounds__.
+        for (const char* key : {"launched by", "launching thread", "device stream", "launch depth",
+                                "registers per thread", "launch bounds max threads"})
           if (auto it = t.header.params.find(key); it != t.header.params.end()) {
             std::string field = key;
             std::replace(field.begin(), field.end(), ' ', '_');

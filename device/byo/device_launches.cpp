@@ -45,7 +45,6 @@ struct Child {
 
 // A grid while it runs: what its threads launched, and their device-side errors.
 struct Grid {
-  int depth = 0;
   std::string name;
   std::mutex lock;  // a launch may run its blocks on several OS threads
   std::vector<Child> children;
@@ -96,23 +95,25 @@ bool launching_from_device() { return emu::in_emulated_thread() && !running().em
 
 cudaError_t launch_from_device(const LaunchRequest& r) {
   Grid& parent = *running().back();
-  if (parent.depth + 1 > kMaxLaunchDepth)
-    return refuse(r, parent, cudaErrorLaunchMaxDepthExceeded,
-                  "it would nest " + std::to_string(parent.depth + 1) +
-                      " levels below the host's launch, past CUDA's limit of " +
-                      std::to_string(kMaxLaunchDepth));
   const Dim3 g = r.shape.grid, b = r.shape.block;
   const DeviceProps& d = emulated_device();
   if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0 ||
       b.count() > uint64_t(d.max_threads_per_block))
     return refuse(r, parent, cudaErrorInvalidConfiguration,
                   "grid (" + g.str() + ") and block (" + b.str() + ") are not a launch CUDA takes");
+  // Outstanding: made and not complete, the grids launched above this one among them. The place
+  // is taken at once, so that blocks run on several OS threads never make more than the limit.
   const size_t limit = pending_limit();
-  if (g_pending.load() >= limit)
+  size_t outstanding = g_pending.load();
+  while (outstanding < limit && !g_pending.compare_exchange_weak(outstanding, outstanding + 1)) {
+  }
+  if (outstanding >= limit)
     return refuse(r, parent, cudaErrorLaunchPendingCountExceeded,
-                  "it would make more than " + std::to_string(limit) +
-                      " device-side launches pending at once (cudaLimitDevRuntimePendingLaunchCount;"
-                      " cudaDeviceSetLimit raises it)");
+                  std::to_string(limit) +
+                      " device-side launches were already outstanding (made, and their grids not "
+                      "complete with all their descendants: any grids launched above this one "
+                      "count), cudaLimitDevRuntimePendingLaunchCount's limit, which the host's "
+                      "cudaDeviceSetLimit raises before its first launch");
   const emu::ThreadInfo& t = emu::this_thread();
   Child c;
   c.request = r;
@@ -134,7 +135,6 @@ cudaError_t launch_from_device(const LaunchRequest& r) {
     c.kind = StreamKind::Named;
     c.stream = handle;
   }
-  g_pending.fetch_add(1);
   std::lock_guard<std::mutex> hold(parent.lock);
   c.sequence = parent.launches_of_block[t.block_rank]++;
   if (c.kind == StreamKind::FireAndForget) c.stream = parent.children.size();
@@ -144,22 +144,36 @@ cudaError_t launch_from_device(const LaunchRequest& r) {
 
 namespace {
 
-// Runs a grid at nesting depth `depth`, then its descendants.
-cudaError_t run_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&), int depth) {
+// A grid of the tree whose threads have all finished: its children, in the order they run, each
+// run with its descendants before the next; and the first error among them.
+struct Level {
+  int depth = 0;                // a grid the host launched is at 0, its children at 1, ...
+  std::string words;            // how its children's traces name it
+  std::vector<Child> children;  // as launched
+  std::vector<Child*> order;    // as they run
+  size_t next = 0;
+  cudaError_t first = cudaSuccess;
+};
+
+// Runs grid `r` at `depth`. Once its threads have all finished it is complete when its children
+// are: when it ran, its children are put in order as the next level of `tree`.
+cudaError_t run_and_order(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&),
+                          int depth, std::vector<Level>& tree) {
   Grid grid;
-  grid.depth = depth;
   grid.name = r.name;
   const size_t before = traced_launches();
   running().push_back(&grid);
   const cudaError_t ran = run(r);
   running().pop_back();
-  // Every thread has finished: the grid is complete once its children are.
-  std::vector<Child> children = std::move(grid.children);
   if (ran != cudaSuccess) {
-    g_pending.fetch_sub(children.size());
+    g_pending.fetch_sub(grid.children.size());  // they never run, as on a GPU
     return ran;
   }
-  const std::string parent =
+  Level& level = tree.emplace_back();
+  level.depth = depth;
+  level.children = std::move(grid.children);
+  std::vector<Child>& children = level.children;
+  level.words =
       traced_launches() > before
           ? "launch " + std::to_string(before + 1) + " (kernel " + r.name + ")"
           : "an untraced launch of kernel " + std::string(r.name) + " <<<" +
@@ -180,7 +194,7 @@ cudaError_t run_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequ
     if (fresh) streams.emplace_back();
     streams[it->second].push_back(&c);
   }
-  std::vector<Child*> order;
+  std::vector<Child*>& order = level.order;
   if (seeded_device_order()) {
     // Any interleaving of the streams, each in its own order: drawn from the run's seed.
     std::mt19937_64 random(device_order_seed() * 0x9E3779B97F4A7C15ull + before);
@@ -198,25 +212,52 @@ cudaError_t run_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequ
       if (c.kind != StreamKind::Tail) order.push_back(&c);
   }
   order.insert(order.end(), tail.begin(), tail.end());
-  cudaError_t first = cudaSuccess;
-  for (size_t k = 0; k < order.size(); ++k) {
-    Child& c = *order[k];
-    if (first == cudaSuccess) {
-      label_next_launch({{"launched by", parent},
-                         {"launching thread", c.thread},
-                         {"device stream", stream_words(c.kind)},
-                         {"launch depth", std::to_string(grid.depth + 1)}});
-      first = run_tree(c.request, run, depth + 1);
-    }
-    g_pending.fetch_sub(1);  // a failed grid's remaining children never run, as on a GPU
-  }
-  return first;
+  return cudaSuccess;
 }
 
 }  // namespace
 
 cudaError_t launch_tree(const LaunchRequest& r, cudaError_t (*run)(const LaunchRequest&)) {
-  return run_tree(r, run, 0);
+  // Depth first, each level a grid whose children are still running: a chain as deep as the
+  // pending-launch limit allows is a vector of levels, not a recursion on the host's stack.
+  std::vector<Level> tree;
+  const cudaError_t ran = run_and_order(r, run, 0, tree);
+  if (ran != cudaSuccess) return ran;
+  cudaError_t done = cudaSuccess;  // the first error of the level that last completed
+  bool completed = false;          // whether the top level's current child just completed
+  while (!tree.empty()) {
+    Level& top = tree.back();
+    if (completed) {
+      // A child complete with all its descendants: its launch is outstanding no longer.
+      if (top.first == cudaSuccess) top.first = done;
+      g_pending.fetch_sub(1);
+      ++top.next;
+      completed = false;
+    }
+    if (top.next == top.order.size()) {
+      done = top.first;
+      tree.pop_back();
+      completed = true;
+      continue;
+    }
+    if (top.first != cudaSuccess) {
+      completed = true;  // a failed grid's remaining children never run, as on a GPU
+      done = top.first;
+      continue;
+    }
+    const Child& c = *top.order[top.next];
+    label_next_launch({{"launched by", top.words},
+                       {"launching thread", c.thread},
+                       {"device stream", stream_words(c.kind)},
+                       {"launch depth", std::to_string(top.depth + 1)}});
+    const size_t levels = tree.size();
+    const cudaError_t child = run_and_order(c.request, run, top.depth + 1, tree);
+    if (tree.size() == levels) {  // it failed, and has no level of its own
+      completed = true;
+      done = child;
+    }
+  }
+  return done;
 }
 
 cudaError_t device_thread_error(bool clear) {

@@ -14,9 +14,15 @@
 // Streams are not ordered among themselves: seed 0 under lockstep runs them in launch order
 // (block by block), any other seed or schedule in an order drawn from the seed.
 //
-// CUDA's limits are kept, each failing the launch with CUDA's error for the launching thread's
-// device-side cudaGetLastError, and said once on stderr by name: a nesting depth past 24, and
-// more launches pending at once than cudaLimitDevRuntimePendingLaunchCount (2048 by default).
+// CUDA's limit is kept, failing the launch with CUDA's error for the launching thread's
+// device-side cudaGetLastError, said once on stderr by name: no more device-side launches
+// outstanding at once than cudaLimitDevRuntimePendingLaunchCount (2048 unless the host's
+// cudaDeviceSetLimit says otherwise), cudaErrorLaunchPendingCountExceeded past it. A launch is
+// outstanding from the moment it is made until its grid is complete, which is after all its
+// descendants are: so a chain of grids each launching the next holds every grid of it but the
+// host's, and stops at the limit's depth (2048), as an H200 does. CDP2 has no other limit on the
+// depth (CDP1's 24 levels are gone with its device-side cudaDeviceSynchronize). The tree is run
+// without recursion on the host's stack, so a chain as deep as the limit allows costs only heap.
 // Each child launch is one launch of the trace (or an untraced repeat, counted, as host repeats
 // are), whose parameters name the launch and the thread that launched it.
 #pragma once
@@ -29,8 +35,6 @@
 
 namespace coop::byo {
 
-// CUDA's deepest nesting: a grid the host launched is at depth 0, its children at 1, ...
-inline constexpr int kMaxLaunchDepth = 24;
 // cudaLimitDevRuntimePendingLaunchCount's default.
 inline constexpr size_t kDefaultPendingLaunches = 2048;
 

@@ -57,12 +57,20 @@ void load_kernel_resources() {
   std::call_once(once, load_once);
 }
 
+namespace {
+
+// The report's row for `function` on `device`, or null.
+const CompiledKernelResources* row_of(const void* function, const DeviceProps& device) {
+  load_kernel_resources();
+  return find_compiled_resources(function, "", device.cc_major * 10 + device.cc_minor);
+}
+
+}  // namespace
+
 KernelResources kernel_resources(const void* function, const DeviceProps& device,
                                  std::string& note) {
-  load_kernel_resources();
   note.clear();
-  const int arch = device.cc_major * 10 + device.cc_minor;
-  if (const CompiledKernelResources* row = find_compiled_resources(function, "", arch))
+  if (const CompiledKernelResources* row = row_of(function, device))
     return to_kernel_resources(*row, device);
   Dl_info info{};
   const bool named = dladdr(function, &info) && info.dli_sname;
@@ -77,6 +85,16 @@ KernelResources kernel_resources(const void* function, const DeviceProps& device
          "), so the emulator assumes " + std::to_string(assumed.regs_per_thread) +
          " registers per thread and no static shared memory";
   return assumed;
+}
+
+std::map<std::string, std::string> kernel_resource_params(const void* function,
+                                                          const DeviceProps& device) {
+  std::map<std::string, std::string> params;
+  const CompiledKernelResources* row = row_of(function, device);
+  if (!row) return params;
+  params["registers per thread"] = std::to_string(row->regs);
+  if (row->max_threads > 0) params["launch bounds max threads"] = std::to_string(row->max_threads);
+  return params;
 }
 
 }  // namespace coop::byo

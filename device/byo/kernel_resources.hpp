@@ -4,6 +4,7 @@
 // API and cudaFuncGetAttributes all find a kernel by its function pointer.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "device/launch/device_props.hpp"
@@ -18,5 +19,11 @@ void load_kernel_resources();
 // kernel has no report and why (a line for stderr; "" when the report was found).
 KernelResources kernel_resources(const void* function, const DeviceProps& device,
                                  std::string& note);
+
+// What the compiler's report says of `function` on `device`, as parameters of its launch's trace:
+// "registers per thread", and for a __launch_bounds__ kernel "launch bounds max threads" (PTX
+// .maxntid); none when the report has no row for it.
+std::map<std::string, std::string> kernel_resource_params(const void* function,
+                                                          const DeviceProps& device);
 
 }  // namespace coop::byo

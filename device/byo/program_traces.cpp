@@ -266,6 +266,10 @@ Status ProgramTraces::launch(const ErasedLaunch& launch, const LaunchConfig& con
   if (recorded && find_races_) races_.push_back({races_early_in(trace), trace.header});
   // Kept only to be written: without a trace file the events can go.
   if (recorded && !trace_out_.empty()) {
+    // Kept until written: its events, not the whole capacity reserved for them, whose block goes
+    // back for the next launch to reuse. Else each kept launch, however small, would hold at
+    // least the 2 MiB page its first event landed in (a chain of 2048 device-side launches: 4 GiB).
+    if (trace.events.size() < trace.events.capacity() / 2) trace.events.shrink_to_fit();
     launches_.push_back(std::move(trace));
     // The file is rewritten whole, so a program of many launches would spend most of its time
     // saving: after the first launch, it is written again only once the time since the last

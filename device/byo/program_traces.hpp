@@ -57,9 +57,10 @@ class ProgramTraces {
   Status launch(const ErasedLaunch& launch, const LaunchConfig& config, void* stream = nullptr,
                 bool (*before_traced)() = nullptr, const std::function<void()>& unhooked = {});
   // Parameters the next launch's trace gets if it is traced (a kernel's launch names the launch
-  // and thread that made it, device_launches.hpp); forgotten after that launch either way.
+  // and thread that made it, device_launches.hpp; the compiler's report its registers), added to
+  // those given before it; forgotten after that launch either way.
   void label_next_launch(std::map<std::string, std::string> params) {
-    next_params_ = std::move(params);
+    for (auto& [key, value] : params) next_params_[key] = std::move(value);
   }
   // A launch the program made of a kernel not its own (Thrust's or CUB's, from their headers),
   // which ran untraced: counted for the trace by `shape` ("kernel <<<grid, block>>>"). Any thread.

@@ -137,6 +137,7 @@ cudaError_t run_grid(const LaunchRequest& r) {
   e.gpu.function = r.function;  // which kernel a launch through a pointer reached (its name)
   e.emu_body = r.body;
   progress_kernel(r.name);
+  device().label_next_launch(kernel_resource_params(r.function, props()));
   const Status s = device().launch(e, r.shape.config(), nullptr, nullptr, r.unhooked_body);
   progress_kernel(nullptr);
   note_untraced_seconds(device().untraced_seconds());

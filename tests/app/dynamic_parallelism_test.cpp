@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -142,32 +143,68 @@ TEST(DeviceSideSynchronize, IsRefusedForTheGpuByNvcc) {
       << build.status().message();
 }
 
-// CUDA's limits fail the launch with CUDA's error for the thread that made it, and coopviz names
-// the limit once: the deepest nesting, and the pending launches cudaDeviceSetLimit allows.
-TEST(DynamicParallelismLimits, AreCudasAndNamed) {
-  const coop::testing::Ran r = coopviz("run --backend emu " + program("launch_limits.cu"));
+// launch_limits.cu under a pending-launch limit of `limit` (the program's argument `args` sets
+// it), checked: its chain stopped at the limit's depth, with the error an H200 under CUDA 13 gives
+// there at its default of 2048, and it passed its own check. On the emulator a grid's children run
+// once its threads have all finished, so the fan-out makes exactly `limit` launches; on a GPU
+// children that finish early free their places, and more may be made.
+coop::testing::Ran run_launch_limits(const std::string& backend, const std::string& args,
+                                     int limit) {
+  const coop::testing::Ran r =
+      coopviz("run --backend " + backend + " " + program("launch_limits.cu") + args);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("deepest grid at depth 24; the launch below it: "
-                       "cudaErrorLaunchMaxDepthExceeded"),
+  const std::string n = std::to_string(limit);
+  EXPECT_NE(r.out.find("deepest grid at depth " + n +
+                       "; the launch below it: cudaErrorLaunchPendingCountExceeded"),
             std::string::npos)
       << r.out << r.err;
-  EXPECT_NE(r.out.find("pending launch limit 32: 32 launched, 32 refused"), std::string::npos)
-      << r.out << r.err;
-  EXPECT_NE(r.err.find("past CUDA's limit of 24 (cudaErrorLaunchMaxDepthExceeded"),
+  const std::string made = backend == "emu" ? n + " launched, " + n + " refused" : "";
+  const std::string fan_out =
+      "pending launch limit " + n + ": " + std::to_string(2 * limit) + " threads, " + made;
+  EXPECT_NE(r.out.find(fan_out), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  return r;
+}
+
+// CUDA's limit fails the launch with CUDA's error for the thread that made it, and coopviz names
+// it once for each kernel that met it: no more launches outstanding (made, and not complete with
+// all their descendants) than cudaLimitDevRuntimePendingLaunchCount. A chain of grids each
+// launching the next holds all of them outstanding, so it stops at the limit's depth, 2048 by
+// default; there is no other limit on the depth.
+TEST(DynamicParallelismLimits, AreCudasAndNamed) {
+  const coop::testing::Ran r = run_launch_limits("emu", "", 2048);
+  // Once for the chain (dive launching dive), once for the fan-out (fan_out launching leaf).
+  size_t named = 0;
+  const std::string error = "(cudaErrorLaunchPendingCountExceeded, which the launching thread's "
+                            "cudaGetLastError returns)";
+  for (size_t at = r.err.find(error); at != std::string::npos; at = r.err.find(error, at + 1))
+    ++named;
+  EXPECT_EQ(named, 2u) << r.err;
+  EXPECT_NE(r.err.find("kernel dive (block (0,0,0), thread (0,0,0), the first such thread) could "
+                       "not launch kernel dive: 2048 device-side launches were already "
+                       "outstanding"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("cudaLimitDevRuntimePendingLaunchCount"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.err.find("cudaErrorLaunchMaxDepthExceeded"), std::string::npos) << r.err;
 }
 
+// cudaDeviceSetLimit from the host before its first launch sets the limit, and
+// cudaDeviceGetLimit reads it back: the chain and the fan-out meet the new one.
+TEST(DynamicParallelismLimits, FollowCudaDeviceSetLimit) {
+  const coop::testing::Ran r = run_launch_limits("emu", " -- 100", 100);
+  EXPECT_NE(r.err.find("100 device-side launches were already outstanding"), std::string::npos)
+      << r.err;
+}
+
+// The GPU's own answers, printed: the chain's depth and error must be the emulator's.
 TEST(DynamicParallelismLimits, GpuAgreesWithTheEmulator) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
-  const coop::testing::Ran r = coopviz("run --backend gpu " + program("launch_limits.cu"));
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  // What the GPU says, to compare with the emulator's depth 24 and 32 refused.
-  std::printf("%s", r.out.c_str());
-  EXPECT_NE(r.out.find("cudaErrorLaunchMaxDepthExceeded"), std::string::npos) << r.out;
+  for (const auto& [args, limit] : {std::pair<std::string, int>{"", 2048}, {" -- 100", 100}}) {
+    const coop::testing::Ran r = run_launch_limits("gpu", args, limit);
+    std::printf("launch_limits.cu%s on the GPU:\n%s", args.c_str(), r.out.c_str());
+  }
 }
 
 }  // namespace

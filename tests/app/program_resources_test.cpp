@@ -11,6 +11,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <nlohmann/json.hpp>
+
 #include "app/program/program.hpp"
 #include "device/occupancy/occupancy.hpp"
 #include "device/occupancy/presets.hpp"
@@ -71,14 +73,29 @@ TEST(ProgramResources, KernelsReportWhatPtxasReportsForTheEmulatedArchitecture) 
     ptxas[r.qualified] = r;
   ASSERT_TRUE(ptxas.count("reverse_in_shared") && ptxas.count("scale_bounded")) << report;
 
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached("run --backend emu " + kProgram);
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz_cached("run --json --backend emu " + kProgram);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::map<std::string, Printed> got = printed(r.out);
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  const std::string out = j.value("stdout", "");
+  const std::map<std::string, Printed> got = printed(out);
   for (const char* name : {"reverse_in_shared", "scale_bounded"}) {
     SCOPED_TRACE(name);
-    ASSERT_TRUE(got.count(name)) << r.out;
+    ASSERT_TRUE(got.count(name)) << out;
     const Printed& p = got.at(name);
     const coop::PtxasKernelReport& want = ptxas.at(name);
+    // Each launch's trace keeps the registers, and a __launch_bounds__ kernel its bound.
+    bool launched = false;
+    for (const auto& launch : j["launches"])
+      if (launch.value("kernel", "") == name) {
+        launched = true;
+        EXPECT_EQ(launch.value("registers_per_thread", ""), std::to_string(want.regs)) << launch;
+        EXPECT_EQ(launch.value("launch_bounds_max_threads", "none"),
+                  std::string(name) == "scale_bounded" ? "128" : "none")
+            << launch;
+      }
+    EXPECT_TRUE(launched) << j["launches"];
     EXPECT_EQ(p.regs, want.regs);
     EXPECT_EQ(p.smem, want.static_smem);
     EXPECT_EQ(p.local, want.stack_bytes);
@@ -92,10 +109,9 @@ TEST(ProgramResources, KernelsReportWhatPtxasReportsForTheEmulatedArchitecture) 
   }
   EXPECT_EQ(got.at("reverse_in_shared").smem, 4096u);
   EXPECT_EQ(got.at("scale_bounded").maxthreads, 128);  // __launch_bounds__(128, 4)
-  EXPECT_NE(r.out.find("launch of 256 threads: refused"), std::string::npos)
-      << r.out;
+  EXPECT_NE(out.find("launch of 256 threads: refused"), std::string::npos) << out;
   // A kernel the table cannot name keeps the defaults, and says so once.
-  ASSERT_TRUE(got.count("hidden_add")) << r.out;
+  ASSERT_TRUE(got.count("hidden_add")) << out;
   EXPECT_EQ(got.at("hidden_add").regs, 32);
   const std::string note = "a kernel the program does not export: the compiler's resources";
   const size_t first = r.err.find(note);

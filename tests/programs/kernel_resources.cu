@@ -41,6 +41,7 @@ int main() {
   describe("hidden_add", hidden_add);
   describe("hidden_add", hidden_add);  // its note once
   reverse_in_shared<<<1, n>>>(d);
+  scale_bounded<<<n / 128, 128>>>(d, 1.0f);  // within its bounds: the values stay
   // A launch past __launch_bounds__ is refused, as on a GPU.
   scale_bounded<<<1, 256>>>(d, 2.0f);
   const bool refused = cudaGetLastError() != cudaSuccess;
