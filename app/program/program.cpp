@@ -313,6 +313,17 @@ std::vector<std::string> compile_command(const ProgramOptions& o, const fs::path
   return cmd;
 }
 
+std::vector<std::string> emulator_link_command(const std::vector<std::string>& objects,
+                                               const std::string& out,
+                                               const std::vector<std::string>& libraries) {
+  // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
+  std::vector<std::string> cmd = {kProgramCompiler, "-fuse-ld=gold", "-pthread", "-rdynamic"};
+  cmd.insert(cmd.end(), objects.begin(), objects.end());
+  cmd.insert(cmd.end(), {"-o", out});
+  cmd.insert(cmd.end(), libraries.begin(), libraries.end());
+  return cmd;
+}
+
 void add_gpu_link(std::vector<std::string>& cmd, const std::vector<std::string>& libraries) {
   // Thrust's and CUB's own launches pass through the runtime on their way, to be counted
   // (byo/gpu_library_launches.cpp).
@@ -762,11 +773,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   }
   if (!gpu) {
     if (rc && *rc == 0) {
-      // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
-      std::vector<std::string> link = {kProgramCompiler, "-pthread", "-rdynamic", object, "-o",
-                                       partial};
-      link.insert(link.end(), libraries.begin(), libraries.end());
-      rc = run_compiler(link, build.compiler_output, o.file);
+      rc = run_compiler(emulator_link_command({object}, partial, libraries),
+                        build.compiler_output, o.file);
     }
     fs::remove(object, ec);
   }

@@ -249,10 +249,7 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
     link.insert(link.end(), {"-o", partial});
     add_gpu_link(link, libraries);
   } else {
-    link = {kProgramCompiler, "-pthread", "-rdynamic"};
-    link.insert(link.end(), objects.begin(), objects.end());
-    link.insert(link.end(), {"-o", partial});
-    link.insert(link.end(), libraries.begin(), libraries.end());
+    link = emulator_link_command(objects, partial, libraries);
   }
   Result<int> rc = run_compiler(link, build.compiler_output, o.file);
   if (rc && *rc != 0) build.compiler_output = as_the_user_wrote_them(build.compiler_output, units);
