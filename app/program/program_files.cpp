@@ -110,12 +110,6 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   std::error_code ec;
   if (Status s = check_program_files(program_files(o)); !s) return s;
   const bool gpu = !o.gpu_arch.empty();
-  // Its GPU build (every file -dc, the device link, one trace sink) does not compile yet.
-  if (gpu)
-    return Status::error("a program of several files (" + o.file + " and " +
-                         std::to_string(o.other_files.size()) +
-                         " more) runs on the emulator only, not yet on the GPU backend: run it "
-                         "with --backend emu");
   const DataDirs dirs = data_dirs();
   const std::string headers = dirs.headers.string();
   std::vector<Unit> units;
@@ -213,13 +207,14 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
     objects.push_back(u.object.string());
   }
   if (gpu) {
-    // The one trace sink of every file's device code (device/gpu/recorder.cuh).
+    // The one trace sink of every file's device code and the state beside it, defined where
+    // every other file declares them (device/gpu/recorder.cuh): what a program's file includes
+    // first, in a unit of its own.
     Unit sink;
     sink.source = sink.compiled = dir / ("trace_sink." + mine + ".cu");
     sink.object = dir / ("trace_sink." + mine + ".o");
-    std::ofstream(sink.source)
-        << "#include \"device/gpu/recorder.cuh\"\n"
-           "namespace coop::gpu {\n__constant__ TraceSink g_trace_sink;\n}\n";
+    std::ofstream(sink.source) << "#define COOP_BYO_TRACE_SINK_UNIT 1\n"
+                               << program_prelude(SourceKind::GpuProgram);
     sink.cmd = compile_command(o, sink.source, headers);
     sink.cmd.insert(sink.cmd.end(),
                     {kLinkedDeviceCode, "-dc", sink.source.string(), "-o", sink.object.string()});

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -100,45 +101,61 @@ TEST_P(MultiFile, RunsOnTheEmulatorAndEachTraceNamesItsKernelsFile) {
   runs_and_names_each_kernels_file(GetParam(), "emu");
 }
 
-// On the GPU backend a program of several files is refused in plain words (its build does not
-// compile yet), never left to hang or fail inside coopviz's own files.
-TEST_P(MultiFile, GpuBuildIsRefusedSayingToRunOnTheEmulator) {
-  coop::app::ProgramOptions o;
-  std::istringstream words(GetParam().arguments);
-  for (std::string w; words >> w;)
-    if (!w.starts_with("-"))
-      (o.file.empty() ? o.file : o.other_files.emplace_back()) =
-          (kFolder / GetParam().folder / w).string();
-  o.gpu_arch = "sm_90";
-  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(o);
-  ASSERT_FALSE(build.ok());
-  EXPECT_NE(build.status().message().find("runs on the emulator only"), std::string::npos)
-      << build.status().message();
-}
-
-// nvcc's build of each (relocatable device code, the device link, the one trace sink), once it
-// compiles: run by hand with --gtest_also_run_disabled_tests.
-TEST_P(MultiFile, DISABLED_GpuRunsAndEachTraceNamesItsKernelsFile) {
+// Each program built with nvcc (every file -dc, the device link, the one trace sink) and run on
+// the GPU: it passes there too, and every file's launches record into the one trace.
+TEST_P(MultiFile, GpuRunsAndEachTraceNamesItsKernelsFile) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
   runs_and_names_each_kernels_file(GetParam(), "gpu");
 }
 
-TEST_P(MultiFile, DISABLED_GpuBuildCompilesAndLinks) {
-  coop::app::ProgramOptions o;
-  std::istringstream words(GetParam().arguments);
-  for (std::string w; words >> w;)
-    if (!w.starts_with("-"))
-      (o.file.empty() ? o.file : o.other_files.emplace_back()) =
-          (kFolder / GetParam().folder / w).string();
-  o.gpu_arch = "sm_90";
-  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(o);
-  ASSERT_TRUE(build.ok()) << build.status().message();
-  EXPECT_FALSE(build->halves);
-}
-
 INSTANTIATE_TEST_SUITE_P(Programs, MultiFile, ::testing::ValuesIn(kPrograms),
                          [](const auto& info) { return info.param.folder; });
+
+// Options that build `files` (the first the program's file) with nvcc, kept where the tests keep
+// builds.
+coop::app::ProgramOptions gpu_build_of(const std::vector<fs::path>& files) {
+  coop::app::ProgramOptions o;
+  o.file = files.front().string();
+  for (size_t k = 1; k < files.size(); ++k) o.other_files.push_back(files[k].string());
+  o.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  return o;
+}
+
+// Building for the GPU needs nvcc, not a GPU. Here the program whose files share device code
+// (an extern __device__ function, variable and __constant__), which only nvcc's device link
+// joins, and whose launches in one file run kernels of another: the Gpu test builds all three.
+TEST(MultiFileGpuBuild, CompilesWithRelocatableDeviceCodeAndLinks) {
+  const fs::path folder = kFolder / "rdc_springs";
+  const coop::Result<coop::app::ProgramBuild> build =
+      coop::app::build_program(gpu_build_of({folder / "main.cu", folder / "springs.cu"}));
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_TRUE(fs::exists(build->executable));
+  EXPECT_FALSE(build->halves);
+  EXPECT_EQ(build->whole_because, "a program of several files: relocatable device code, linked");
+}
+
+// nvcc's words about the second file name it and its line, once, as for a program of one file,
+// and no copy coopviz compiled in its place.
+TEST(MultiFileGpuBuild, ACompileErrorNamesItsOwnFileAndLine) {
+  const fs::path dir = coop::testing::fresh_folder("multi-file-gpu-error");
+  std::ofstream(dir / "main.cpp") << "void run_it();\nint main() {\n  run_it();\n}\n";
+  std::ofstream(dir / "broken.cu") << "#include <cuda_runtime.h>\n__global__ void k(int) {}\n"
+                                      "void run_it() {\n  k<<<1, 1>>>(undeclared_name);\n}\n";
+  const coop::Result<coop::app::ProgramBuild> build =
+      coop::app::build_program(gpu_build_of({dir / "main.cpp", dir / "broken.cu"}));
+  ASSERT_FALSE(build.ok());
+  const std::string& m = build.status().message();
+  const std::string at = (dir / "broken.cu").string() + "(4): error:";
+  const size_t first = m.find(at);
+  EXPECT_NE(first, std::string::npos) << m;
+  EXPECT_EQ(m.find(at, first + 1), std::string::npos) << "said twice: " << m;
+  EXPECT_EQ(m.find("main.cpp"), std::string::npos) << m;
+  EXPECT_FALSE(std::regex_search(m, std::regex(R"(broken\.\d)"))) << "no copy's name: " << m;
+  EXPECT_EQ(m.find("trace_sink"), std::string::npos) << m;
+  fs::remove_all(dir);
+}
 
 // The files come in any order; the words after -- are the program's, source-like or not.
 TEST(MultiFileCli, FilesInAnyOrderAndArgumentsAfterTheSeparator) {
