@@ -206,22 +206,39 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
       u.cmd.insert(u.cmd.end(), {"-c", "-x", "c++", u.compiled.string(), "-o", u.object.string()});
     objects.push_back(u.object.string());
   }
+  // The one trace sink of every file's device code and the state beside it, defined where
+  // every other file declares them (device/gpu/recorder.cuh): what a program's file includes
+  // first, in a unit of its own. It holds nothing of the program's, so it is compiled once for
+  // every program built alike and kept beside the builds.
+  const fs::path sinks = fs::path(program_cache_root()) / "trace_sinks";
+  fs::path sink_kept, sink_made, sink_source;
   if (gpu) {
-    // The one trace sink of every file's device code and the state beside it, defined where
-    // every other file declares them (device/gpu/recorder.cuh): what a program's file includes
-    // first, in a unit of its own.
     Unit sink;
-    sink.source = sink.compiled = dir / ("trace_sink." + mine + ".cu");
-    sink.object = dir / ("trace_sink." + mine + ".o");
-    std::ofstream(sink.source) << "#define COOP_BYO_TRACE_SINK_UNIT 1\n"
-                               << program_prelude(SourceKind::GpuProgram);
-    sink.cmd = compile_command(o, sink.source, headers);
-    sink.cmd.insert(sink.cmd.end(),
-                    {kLinkedDeviceCode, "-dc", sink.source.string(), "-o", sink.object.string()});
-    objects.push_back(sink.object.string());
-    units.push_back(std::move(sink));
+    sink.cmd = compile_command(o, sinks / "trace_sink.cu", headers);
+    sink.cmd.push_back(kLinkedDeviceCode);
+    std::vector<std::string> sink_key = sink.cmd;
+    stamp_program_headers(sink_key, dirs);
+    char sink_name[32];
+    std::snprintf(sink_name, sizeof sink_name, "%016llx.o",
+                  static_cast<unsigned long long>(hash_of(sink_key)));
+    sink_kept = sinks / sink_name;
+    objects.push_back(sink_kept.string());
+    if (!fs::exists(sink_kept, ec)) {
+      fs::create_directories(sinks, ec);
+      sink.source = sink.compiled = sink_source = sinks / ("trace_sink." + mine + ".cu");
+      sink.object = sink_made = sinks / ("trace_sink." + mine + ".o");
+      std::ofstream(sink.source) << "#define COOP_BYO_TRACE_SINK_UNIT 1\n"
+                                 << program_prelude(SourceKind::GpuProgram);
+      sink.cmd.insert(sink.cmd.end(),
+                      {"-dc", sink.source.string(), "-o", sink.object.string()});
+      units.push_back(std::move(sink));
+    }
   }
   compile_all(units);
+  if (!sink_made.empty()) {
+    fs::remove(sink_source, ec);
+    if (units.back().rc && *units.back().rc == 0) fs::rename(sink_made, sink_kept, ec);
+  }
   const auto clean = [&] {
     for (const Unit& u : units) {
       fs::remove(u.object, ec);
