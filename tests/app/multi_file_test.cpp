@@ -141,6 +141,7 @@ TEST(MultiFileGpuBuild, CompilesWithRelocatableDeviceCodeAndLinks) {
   EXPECT_TRUE(fs::exists(build->executable));
   EXPECT_FALSE(build->halves);
   EXPECT_EQ(build->whole_because, "a program of several files: relocatable device code, linked");
+  EXPECT_EQ(build->front_end_note, "") << "lowered line by line, the front end's did not compile";
 }
 
 // nvcc's words about the second file name it and its line, once, as for a program of one file,
