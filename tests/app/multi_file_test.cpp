@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -162,6 +164,71 @@ TEST(MultiFileGpuBuild, ACompileErrorNamesItsOwnFileAndLine) {
   EXPECT_EQ(m.find("main.cpp"), std::string::npos) << m;
   EXPECT_FALSE(std::regex_search(m, std::regex(R"(broken\.\d)"))) << "no copy's name: " << m;
   EXPECT_EQ(m.find("trace_sink"), std::string::npos) << m;
+  fs::remove_all(dir);
+}
+
+// A program of several files that asks for its kernels' resources gets the compiler's report of
+// each file's kernels (each .cu file's PTX as nvcc -rdc=true makes it, a call of the other file's
+// __device__ function left to the link): cudaFuncGetAttributes answers for a kernel of either file
+// as ptxas does, and --json lists each kernel with its file.
+TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
+  if (std::system(("command -v " + coop::app::nvcc_command() + " >/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "no nvcc here";
+  const fs::path dir = coop::testing::fresh_folder("multi-file-resources");
+  std::ofstream(dir / "tiles.cu")
+      << "#include <cuda_runtime.h>\n#include <cstdio>\n"
+         "__global__ void add_one(float* v, int n);  // more.cu\n"
+         "void add_one_to(float* v, int n);          // more.cu\n"
+         "__device__ float plus_one(float x) { return x + 1.0f; }\n"
+         "__global__ void double_in_tiles(float* v, int n) {\n"
+         "  __shared__ float tile[256];\n"
+         "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  tile[threadIdx.x] = i < n ? v[i] : 0.0f;\n"
+         "  __syncthreads();\n"
+         "  if (i < n) v[i] = 2.0f * tile[255 - threadIdx.x];\n"
+         "}\n"
+         "int main() {\n"
+         "  const int n = 256;\n"
+         "  float host[n], *v;\n"
+         "  for (int i = 0; i < n; ++i) host[i] = float(i);\n"
+         "  cudaMalloc(&v, sizeof host);\n"
+         "  cudaMemcpy(v, host, sizeof host, cudaMemcpyHostToDevice);\n"
+         "  cudaFuncAttributes tiles{}, one{};\n"
+         "  cudaFuncGetAttributes(&tiles, double_in_tiles);\n"
+         "  cudaFuncGetAttributes(&one, add_one);\n"
+         "  double_in_tiles<<<1, 256>>>(v, n);\n"
+         "  add_one_to(v, n);\n"
+         "  cudaMemcpy(host, v, sizeof host, cudaMemcpyDeviceToHost);\n"
+         "  int wrong = 0;\n"
+         "  for (int i = 0; i < n; ++i) wrong += host[i] != 2.0f * float(255 - i) + 1.0f;\n"
+         "  std::printf(\"smem %zu and %zu, %d wrong\\n\", tiles.sharedSizeBytes,\n"
+         "              one.sharedSizeBytes, wrong);\n"
+         "  const bool ok = wrong == 0 && tiles.sharedSizeBytes == 1024 && one.sharedSizeBytes == 0;\n"
+         "  std::printf(\"resources %s\\n\", ok ? \"PASSED\" : \"FAILED\");\n"
+         "  return ok ? 0 : 1;\n"
+         "}\n";
+  std::ofstream(dir / "more.cu")
+      << "#include <cuda_runtime.h>\n"
+         "__device__ float plus_one(float x);  // tiles.cu\n"
+         "__global__ void add_one(float* v, int n) {\n"
+         "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) v[i] = plus_one(v[i]);\n"
+         "}\n"
+         "void add_one_to(float* v, int n) { add_one<<<(n + 127) / 128, 128>>>(v, n); }\n";
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu --json -rdc=true " + (dir / "tiles.cu").string() + " " + (dir / "more.cu").string());
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << j.dump(2) << r.err;
+  EXPECT_NE(j.value("stdout", "").find("resources PASSED"), std::string::npos) << j.dump(2);
+  std::map<std::string, std::string> files;
+  for (const nlohmann::json& k : j.value("kernel_resources", nlohmann::json::array())) {
+    files[k.value("kernel", "")] = k.value("file", "");
+    EXPECT_GT(k.value("regs", 0), 0) << k.dump();
+    if (k.value("kernel", "") == "double_in_tiles") EXPECT_EQ(k.value("static_smem", 0), 1024);
+  }
+  EXPECT_EQ(files["double_in_tiles"], (dir / "tiles.cu").string()) << j.dump(2);
+  EXPECT_EQ(files["add_one"], (dir / "more.cu").string()) << j.dump(2);
   fs::remove_all(dir);
 }
 
