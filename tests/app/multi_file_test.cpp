@@ -225,7 +225,9 @@ TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
   for (const nlohmann::json& k : j.value("kernel_resources", nlohmann::json::array())) {
     files[k.value("kernel", "")] = k.value("file", "");
     EXPECT_GT(k.value("regs", 0), 0) << k.dump();
-    if (k.value("kernel", "") == "double_in_tiles") EXPECT_EQ(k.value("static_smem", 0), 1024);
+    if (k.value("kernel", "") == "double_in_tiles") {
+      EXPECT_EQ(k.value("static_smem", 0), 1024);
+    }
   }
   EXPECT_EQ(files["double_in_tiles"], (dir / "tiles.cu").string()) << j.dump(2);
   EXPECT_EQ(files["add_one"], (dir / "more.cu").string()) << j.dump(2);
