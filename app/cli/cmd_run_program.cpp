@@ -275,6 +275,17 @@ int run_program_command(const RunProgramOptions& o, bool* ran) {
     if (!build->front_end_note.empty()) out["front_end_note"] = build->front_end_note;
     if (!build->not_shown.empty()) out["not_shown"] = build->not_shown;
     if (!build->register_notes.empty()) out["register_notes"] = build->register_notes;
+    // The compiler's report of the kernels, where the build made one: each kernel with its file.
+    nlohmann::json resources = nlohmann::json::array();
+    for (const ProgramKernelResourceRow& row : program_kernel_resources(p, build->executable))
+      resources.push_back({{"kernel", row.kernel},
+                           {"file", row.file},
+                           {"arch", "sm_" + std::to_string(row.resources.arch)},
+                           {"regs", row.resources.regs},
+                           {"static_smem", row.resources.static_smem},
+                           {"local_bytes", row.resources.local_bytes},
+                           {"max_threads", row.resources.max_threads}});
+    if (!resources.empty()) out["kernel_resources"] = resources;
     if (!gpu_arch.empty()) {
       out["gpu_build"] = build->halves ? "halves" : "whole";
       if (!build->halves) out["gpu_build_whole_because"] = build->whole_because;

@@ -53,6 +53,7 @@ std::string make_ptx(const KernelResourceRequest& r, int cap, const std::string&
                                    "--fmad=false", "-arch=compute_" + std::to_string(r.arch),
                                    "-I" + fs::path(r.source).parent_path().string()};
   if (cap > 0) nvcc.push_back("-maxrregcount=" + std::to_string(cap));
+  if (r.relocatable) nvcc.push_back("-rdc=true");
   nvcc.insert(nvcc.end(), r.options.begin(), r.options.end());
   nvcc.insert(nvcc.end(), {"-x", "cu", r.source, "-o", ptx});
   std::string output;
@@ -65,10 +66,13 @@ std::string make_ptx(const KernelResourceRequest& r, int cap, const std::string&
 }
 
 // ptxas -v's rows for `arch` of the PTX in `ptx` (its text `text`), under `cap`; else why not.
+// Relocatable PTX is assembled as such (-c), its calls of other files' code left unresolved.
 std::string assemble(const std::string& ptx, const std::string& text, int arch, int cap,
-                     const std::string& source, std::vector<ProgramKernelResources>& rows) {
+                     const KernelResourceRequest& r, std::vector<ProgramKernelResources>& rows) {
+  const std::string& source = r.source;
   std::vector<std::string> ptxas = {ptxas_command(), "-v", "-arch=sm_" + std::to_string(arch)};
   if (cap > 0) ptxas.insert(ptxas.end(), {"--maxrregcount", std::to_string(cap)});
+  if (r.relocatable) ptxas.push_back("-c");
   ptxas.insert(ptxas.end(), {ptx, "-o", "/dev/null"});
   std::string report;
   Result<int> rc = run_compiler(ptxas, report, source);
@@ -100,7 +104,7 @@ std::string make_kernel_resource_table(const KernelResourceRequest& r, const std
   for (const DeviceProps& d : device_presets()) {
     const int arch = d.cc_major * 10 + d.cc_minor;
     if (arch < r.arch || (arch != r.arch && !r.newer_archs)) continue;
-    if (std::string why = assemble(ptx, text, arch, 0, r.source, rows); !why.empty()) {
+    if (std::string why = assemble(ptx, text, arch, 0, r, rows); !why.empty()) {
       fs::remove(ptx, ec);
       return format_program_resources({}, why);
     }
@@ -137,7 +141,7 @@ std::string make_register_cap_table(const KernelResourceRequest& r, const std::v
   std::error_code ec;
   for (int cap : caps) {
     std::string why = make_ptx(r, cap, ptx);
-    if (why.empty()) why = assemble(ptx, read_text(ptx), r.arch, cap, r.source, rows);
+    if (why.empty()) why = assemble(ptx, read_text(ptx), r.arch, cap, r, rows);
     fs::remove(ptx, ec);
     if (!why.empty()) return format_program_resources({}, why);
   }

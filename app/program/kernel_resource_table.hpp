@@ -29,6 +29,9 @@ struct KernelResourceRequest {
   // Also every preset newer than `arch`, for COOPVIZ_ARCH naming another at run time (the
   // emulator's build); the GPU build wants its GPU's alone.
   bool newer_archs = true;
+  // A file of a program of several files: compiled as nvcc -rdc=true compiles it, its calls of
+  // other files' device code left to the device link.
+  bool relocatable = false;
 };
 
 // The table's text: a row per kernel and architecture, or one line saying why there is none

@@ -7,16 +7,20 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "app/program/child_process.hpp"
 #include "app/program/host_libraries.hpp"
+#include "app/program/kernel_resource_table.hpp"
 #include "app/program/program_build.hpp"
 #include "app/program/program_lowering.hpp"
 #include "app/program/program_paths.hpp"
 #include "app/program/unhooked_recipe.hpp"
 #include "device/lowering/lowering.hpp"
+#include "device/occupancy/resource_report.hpp"
 #include "device/paths/data_dirs.hpp"
 #include "device/trace/user_file.hpp"
 
@@ -66,7 +70,52 @@ std::string as_the_user_wrote_them(std::string output, const std::vector<Unit>& 
   return output;
 }
 
+// The compiler's report of each .cu file among `sources` (kernel_resource_table.hpp), one
+// table: a file's PTX alone, as nvcc -rdc=true compiles it. A file it cannot be made for makes
+// the whole table say why, naming the file.
+std::string files_resource_table(const std::vector<fs::path>& sources, KernelResourceRequest r,
+                                 const std::string& tmp) {
+  std::vector<ProgramKernelResources> rows;
+  for (const fs::path& source : sources) {
+    r.source = source.string();
+    Result<ProgramResourceTable> table = parse_program_resources(make_kernel_resource_table(r, tmp));
+    const std::string why = table ? table->why_not : table.message();
+    if (!why.empty()) return format_program_resources({}, source.filename().string() + ": " + why);
+    rows.insert(rows.end(), table->rows.begin(), table->rows.end());
+  }
+  return format_program_resources(rows);
+}
+
+// "void ns::reduce<float, 512u>" -> "reduce".
+std::string unqualified_kernel(std::string name) {
+  name = name.substr(0, name.find('<'));
+  name = name.substr(name.rfind(' ') == std::string::npos ? 0 : name.rfind(' ') + 1);
+  return name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+}
+
 }  // namespace
+
+std::vector<ProgramKernelResourceRow> program_kernel_resources(const ProgramOptions& o,
+                                                               const std::string& executable) {
+  Result<std::string> text = read_user_file(executable + ".resources", kSourceFileLimit);
+  if (!text) return {};
+  Result<ProgramResourceTable> table = parse_program_resources(*text);
+  if (!table) return {};
+  std::map<std::string, std::string> files;  // kernel -> its file
+  std::istringstream lines(program_kernel_sources(o));
+  for (std::string line; std::getline(lines, line);)
+    if (const size_t tab = line.find('\t'); tab != std::string::npos)
+      files[line.substr(0, tab)] = line.substr(tab + 1);
+  std::error_code ec;
+  std::vector<ProgramKernelResourceRow> rows;
+  for (const ProgramKernelResources& k : table->rows) {
+    ProgramKernelResourceRow row{unqualified_kernel(demangled_name(k.mangled)), "", k};
+    const auto own = files.find(row.kernel);
+    row.file = own != files.end() ? own->second : fs::absolute(o.file, ec).string();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 std::vector<std::string> program_files(const ProgramOptions& o) {
   std::vector<std::string> files = {o.file};
@@ -110,12 +159,6 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   std::error_code ec;
   if (Status s = check_program_files(program_files(o)); !s) return s;
   const bool gpu = !o.gpu_arch.empty();
-  // Its GPU build (every file -dc, the device link, one trace sink) does not compile yet.
-  if (gpu)
-    return Status::error("a program of several files (" + o.file + " and " +
-                         std::to_string(o.other_files.size()) +
-                         " more) runs on the emulator only, not yet on the GPU backend: run it "
-                         "with --backend emu");
   const DataDirs dirs = data_dirs();
   const std::string headers = dirs.headers.string();
   std::vector<Unit> units;
@@ -147,6 +190,20 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
         if (Result<std::string> t = read_user_file(f.string(), kSourceFileLimit)) key.push_back(*t);
   }
   for (const std::string& i : o.includes) key.push_back("-I" + fs::absolute(i, ec).string());
+  // A program that asks for its kernels' resources gets the compiler's report beside its build,
+  // as a program of one file does (program.cpp): on the emulator, whose runtime answers from it,
+  // made a .cu file at a time.
+  std::vector<std::string> texts;
+  std::vector<fs::path> kernel_files;
+  for (const Unit& u : units) {
+    texts.push_back(u.text);
+    if (u.cuda) kernel_files.push_back(u.source);
+  }
+  const bool resources = !gpu && needs_kernel_resources(texts);
+  if (resources) {
+    key.push_back("kernel resource table 1, a file at a time");
+    for (const std::string& tool : kernel_resource_tools()) stamp_file(key, tool);
+  }
   for (const std::string& lib : libraries) stamp_file(key, lib);
   if (front_end)
     stamp_file(key, dirs.front_end.string());
@@ -212,21 +269,53 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
       u.cmd.insert(u.cmd.end(), {"-c", "-x", "c++", u.compiled.string(), "-o", u.object.string()});
     objects.push_back(u.object.string());
   }
+  // The one trace sink of every file's device code and the state beside it, defined where
+  // every other file declares them (device/gpu/recorder.cuh): what a program's file includes
+  // first, in a unit of its own. It holds nothing of the program's, so it is compiled once for
+  // every program built alike and kept beside the builds.
+  const fs::path sinks = fs::path(program_cache_root()) / "trace_sinks";
+  fs::path sink_kept, sink_made, sink_source;
   if (gpu) {
-    // The one trace sink of every file's device code (device/gpu/recorder.cuh).
     Unit sink;
-    sink.source = sink.compiled = dir / ("trace_sink." + mine + ".cu");
-    sink.object = dir / ("trace_sink." + mine + ".o");
-    std::ofstream(sink.source)
-        << "#include \"device/gpu/recorder.cuh\"\n"
-           "namespace coop::gpu {\n__constant__ TraceSink g_trace_sink;\n}\n";
-    sink.cmd = compile_command(o, sink.source, headers);
-    sink.cmd.insert(sink.cmd.end(),
-                    {kLinkedDeviceCode, "-dc", sink.source.string(), "-o", sink.object.string()});
-    objects.push_back(sink.object.string());
-    units.push_back(std::move(sink));
+    sink.cmd = compile_command(o, sinks / "trace_sink.cu", headers);
+    sink.cmd.push_back(kLinkedDeviceCode);
+    std::vector<std::string> sink_key = sink.cmd;
+    stamp_program_headers(sink_key, dirs);
+    char sink_name[32];
+    std::snprintf(sink_name, sizeof sink_name, "%016llx.o",
+                  static_cast<unsigned long long>(hash_of(sink_key)));
+    sink_kept = sinks / sink_name;
+    objects.push_back(sink_kept.string());
+    if (!fs::exists(sink_kept, ec)) {
+      fs::create_directories(sinks, ec);
+      sink.source = sink.compiled = sink_source = sinks / ("trace_sink." + mine + ".cu");
+      sink.object = sink_made = sinks / ("trace_sink." + mine + ".o");
+      std::ofstream(sink.source) << "#define COOP_BYO_TRACE_SINK_UNIT 1\n"
+                                 << program_prelude(SourceKind::GpuProgram);
+      sink.cmd.insert(sink.cmd.end(),
+                      {"-dc", sink.source.string(), "-o", sink.object.string()});
+      units.push_back(std::move(sink));
+    }
+  }
+  // The report is made beside the compiles (joined on every return).
+  std::string table;
+  std::jthread report;
+  if (resources) {
+    KernelResourceRequest request;
+    request.arch = emulated_arch_number(o.arch) / 10;
+    request.relocatable = true;
+    for (const std::string& i : o.includes)
+      request.options.push_back("-I" + fs::absolute(i, ec).string());
+    for (const std::string& d : o.defines) request.options.push_back("-D" + d);
+    report = std::jthread([&table, kernel_files, request, tmp = (dir / ("resources." + mine)).string()] {
+      table = files_resource_table(kernel_files, request, tmp);
+    });
   }
   compile_all(units);
+  if (!sink_made.empty()) {
+    fs::remove(sink_source, ec);
+    if (units.back().rc && *units.back().rc == 0) fs::rename(sink_made, sink_kept, ec);
+  }
   const auto clean = [&] {
     for (const Unit& u : units) {
       fs::remove(u.object, ec);
@@ -265,6 +354,9 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   clean();
   if (!rc) return rc.status();
   if (*rc != 0) return Status::error(build.compiler_output);
+  if (report.joinable()) report.join();
+  if (resources && !(std::ofstream(build.executable + ".resources") << table))
+    return Status::error("cannot write " + build.executable + ".resources");
   fs::rename(partial, build.executable, ec);
   if (ec) return Status::error("cannot keep the build: " + ec.message());
   build.front_end_note = lowering.note();

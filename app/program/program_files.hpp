@@ -13,6 +13,7 @@
 
 #include "app/program/program.hpp"
 #include "device/launch/result.hpp"
+#include "device/occupancy/program_resources.hpp"
 
 namespace coop::app {
 
@@ -33,5 +34,19 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& options, bool f
 // .cu file defines (device/lowering: defined_kernels), which the program's runtime reads
 // (COOPVIZ_KERNEL_SOURCES) to give each launch's trace its kernel's own file; "" for one file.
 std::string program_kernel_sources(const ProgramOptions& options);
+
+// A row of the compiler's report of the program's kernels beside its build `executable`
+// (kernel_resource_table.hpp; made for a program that asks for its kernels' resources, of one file
+// or, on the emulator, of several, a .cu file at a time): the kernel's name, unqualified, and its
+// own file (absolute), the program's file where only one has kernels or none is found.
+struct ProgramKernelResourceRow {
+  std::string kernel;
+  std::string file;
+  ProgramKernelResources resources;
+};
+
+// Every row of that report; none where there is no report or it could not be made.
+std::vector<ProgramKernelResourceRow> program_kernel_resources(const ProgramOptions& options,
+                                                               const std::string& executable);
 
 }  // namespace coop::app

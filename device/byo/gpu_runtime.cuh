@@ -140,8 +140,14 @@ cudaError_t launch_values(const char* name, void (*function)(P...), const Launch
 #if defined(__CUDACC__) && defined(__CUDACC_RDC__)
 // Kernels' own launches (CUDA Dynamic Parallelism, built as relocatable device code): the plain
 // kernel, untraced, counted in host memory the device writes, so that the host reads the count
-// without waiting for the device (gpu_runtime.cpp puts it in the trace).
+// without waiting for the device (gpu_runtime.cpp puts it in the trace). A program of several
+// files has one counter, beside its one trace sink (device/gpu/recorder.cuh): the first file to
+// launch sets it, and the kernels of every file count into it.
+#ifdef COOP_GPU_LINKED_STATE
+COOP_GPU_LINKED_STATE __device__ unsigned long long* coop_device_launches;
+#else
 static __device__ unsigned long long* coop_device_launches = nullptr;
+#endif
 inline void count_device_launches() {
   static const bool ready = [] {
     // The program's own memory, registered: still there to read when CUDA has gone at exit.

@@ -23,9 +23,15 @@ namespace coop::gpu {
 __constant__ TraceSink g_trace_sink;
 #elif defined(COOP_BYO_LINKED_DEVICE_CODE)
 // A user program of several files, compiled with relocatable device code and linked: one sink
-// for all of them, defined in the unit coopviz adds to the link (app/program/program_files.cpp),
-// as a kernel may be launched from another file and call device functions of a third.
-extern __constant__ TraceSink g_trace_sink;
+// for all of them, defined in the unit coopviz adds to the link (app/program/program_files.cpp,
+// which defines COOP_BYO_TRACE_SINK_UNIT) and declared in every other, as a kernel may be
+// launched from another file and call device functions of a third. So is the traced grid below.
+#ifdef COOP_BYO_TRACE_SINK_UNIT
+#define COOP_GPU_LINKED_STATE
+#else
+#define COOP_GPU_LINKED_STATE extern
+#endif
+COOP_GPU_LINKED_STATE __constant__ TraceSink g_trace_sink;
 #else
 static __constant__ TraceSink g_trace_sink;
 #endif
@@ -34,8 +40,13 @@ static __constant__ TraceSink g_trace_sink;
 // A program whose kernels launch kernels (relocatable device code): the grids they launch run
 // while the traced one does, and must not write into its trace. The traced grid is the first to
 // claim this (by its %gridid): a child exists only once a thread of it launched one, which claims
-// first (gpu_runtime.cuh). Set back to none before each traced launch.
+// first (gpu_runtime.cuh). Set back to none before each traced launch, by the launching file's
+// set_trace_sink: in a program of several files every file's device code reads that one.
+#ifdef COOP_GPU_LINKED_STATE
+COOP_GPU_LINKED_STATE __device__ unsigned long long g_traced_grid;
+#else
 static __device__ unsigned long long g_traced_grid;
+#endif
 #endif
 
 // Host side: points this translation unit's kernels at a sink (called by the GPU executor).

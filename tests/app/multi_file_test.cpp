@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -31,6 +34,9 @@ struct MultiFileProgram {
   std::string arguments;  // the files as the user names them, in their order, and options
   std::string expect;     // the line only a passing run prints
   std::map<std::string, std::string> kernel_files;  // each kernel's own file
+  // Kernels whose every launch records events in another file's device code (an atomic in a
+  // __device__ function there), into the one trace of the launch.
+  std::set<std::string> recorded_elsewhere = {};
 };
 
 const MultiFileProgram kPrograms[] = {
@@ -45,7 +51,8 @@ const MultiFileProgram kPrograms[] = {
     {"rdc_springs",
      "-rdc=true main.cu springs.cu",
      "springs PASSED",
-     {{"simulate", "main.cu"}, {"recenter", "springs.cu"}}},
+     {{"simulate", "main.cu"}, {"recenter", "springs.cu"}},
+     {"simulate"}},
 };
 
 // The arguments with each file named by its path.
@@ -88,6 +95,9 @@ void runs_and_names_each_kernels_file(const MultiFileProgram& p, const std::stri
     std::ifstream in(kFolder / p.folder / file);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(t.header.source, text) << kernel;
+    if (p.recorded_elsewhere.count(kernel)) {
+      EXPECT_GT(t.recorded(), 0u) << "a launch of " << kernel << " recorded nothing";
+    }
     seen.insert(kernel);
   }
   EXPECT_EQ(seen.size(), p.kernel_files.size());
@@ -100,45 +110,129 @@ TEST_P(MultiFile, RunsOnTheEmulatorAndEachTraceNamesItsKernelsFile) {
   runs_and_names_each_kernels_file(GetParam(), "emu");
 }
 
-// On the GPU backend a program of several files is refused in plain words (its build does not
-// compile yet), never left to hang or fail inside coopviz's own files.
-TEST_P(MultiFile, GpuBuildIsRefusedSayingToRunOnTheEmulator) {
-  coop::app::ProgramOptions o;
-  std::istringstream words(GetParam().arguments);
-  for (std::string w; words >> w;)
-    if (!w.starts_with("-"))
-      (o.file.empty() ? o.file : o.other_files.emplace_back()) =
-          (kFolder / GetParam().folder / w).string();
-  o.gpu_arch = "sm_90";
-  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(o);
-  ASSERT_FALSE(build.ok());
-  EXPECT_NE(build.status().message().find("runs on the emulator only"), std::string::npos)
-      << build.status().message();
-}
-
-// nvcc's build of each (relocatable device code, the device link, the one trace sink), once it
-// compiles: run by hand with --gtest_also_run_disabled_tests.
-TEST_P(MultiFile, DISABLED_GpuRunsAndEachTraceNamesItsKernelsFile) {
+// Each program built with nvcc (every file -dc, the device link, the one trace sink) and run on
+// the GPU: it passes there too, and every file's launches record into the one trace.
+TEST_P(MultiFile, GpuRunsAndEachTraceNamesItsKernelsFile) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
   runs_and_names_each_kernels_file(GetParam(), "gpu");
 }
 
-TEST_P(MultiFile, DISABLED_GpuBuildCompilesAndLinks) {
-  coop::app::ProgramOptions o;
-  std::istringstream words(GetParam().arguments);
-  for (std::string w; words >> w;)
-    if (!w.starts_with("-"))
-      (o.file.empty() ? o.file : o.other_files.emplace_back()) =
-          (kFolder / GetParam().folder / w).string();
-  o.gpu_arch = "sm_90";
-  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(o);
-  ASSERT_TRUE(build.ok()) << build.status().message();
-  EXPECT_FALSE(build->halves);
-}
-
 INSTANTIATE_TEST_SUITE_P(Programs, MultiFile, ::testing::ValuesIn(kPrograms),
                          [](const auto& info) { return info.param.folder; });
+
+// Options that build `files` (the first the program's file) with nvcc, kept where the tests keep
+// builds.
+coop::app::ProgramOptions gpu_build_of(const std::vector<fs::path>& files) {
+  coop::app::ProgramOptions o;
+  o.file = files.front().string();
+  for (size_t k = 1; k < files.size(); ++k) o.other_files.push_back(files[k].string());
+  o.gpu_arch = "sm_90";
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
+  return o;
+}
+
+// Building for the GPU needs nvcc, not a GPU: the cheapest of the programs here, a host .cpp
+// compiled as written and one .cu file of kernels (the others have two .cu files each), whose
+// kernels' device code the device link joins to the one trace sink. The Gpu test builds all three.
+TEST(MultiFileGpuBuild, CompilesWithRelocatableDeviceCodeAndLinks) {
+  const fs::path folder = kFolder / "sdk_reduction";
+  const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(
+      gpu_build_of({folder / "reduction.cpp", folder / "reduction_kernel.cu"}));
+  ASSERT_TRUE(build.ok()) << build.status().message();
+  EXPECT_TRUE(fs::exists(build->executable));
+  EXPECT_FALSE(build->halves);
+  EXPECT_EQ(build->whole_because, "a program of several files: relocatable device code, linked");
+  EXPECT_EQ(build->front_end_note, "") << "lowered line by line, the front end's did not compile";
+}
+
+// nvcc's words about the second file name it and its line, once, as for a program of one file,
+// and no copy coopviz compiled in its place.
+TEST(MultiFileGpuBuild, ACompileErrorNamesItsOwnFileAndLine) {
+  const fs::path dir = coop::testing::fresh_folder("multi-file-gpu-error");
+  std::ofstream(dir / "main.cpp") << "void run_it();\nint main() {\n  run_it();\n}\n";
+  std::ofstream(dir / "broken.cu") << "#include <cuda_runtime.h>\n__global__ void k(int) {}\n"
+                                      "void run_it() {\n  k<<<1, 1>>>(undeclared_name);\n}\n";
+  const coop::Result<coop::app::ProgramBuild> build =
+      coop::app::build_program(gpu_build_of({dir / "main.cpp", dir / "broken.cu"}));
+  ASSERT_FALSE(build.ok());
+  const std::string& m = build.status().message();
+  const std::string at = (dir / "broken.cu").string() + "(4): error:";
+  const size_t first = m.find(at);
+  EXPECT_NE(first, std::string::npos) << m;
+  EXPECT_EQ(m.find(at, first + 1), std::string::npos) << "said twice: " << m;
+  EXPECT_EQ(m.find("main.cpp"), std::string::npos) << m;
+  EXPECT_FALSE(std::regex_search(m, std::regex(R"(broken\.\d)"))) << "no copy's name: " << m;
+  EXPECT_EQ(m.find("trace_sink"), std::string::npos) << m;
+  fs::remove_all(dir);
+}
+
+// A program of several files that asks for its kernels' resources gets the compiler's report of
+// each file's kernels (each .cu file's PTX as nvcc -rdc=true makes it, a call of the other file's
+// __device__ function left to the link): cudaFuncGetAttributes answers for a kernel of either file
+// as ptxas does, and --json lists each kernel with its file.
+TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
+  if (std::system(("command -v " + coop::app::nvcc_command() + " >/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "no nvcc here";
+  const fs::path dir = coop::testing::fresh_folder("multi-file-resources");
+  std::ofstream(dir / "tiles.cu")
+      << "#include <cuda_runtime.h>\n#include <cstdio>\n"
+         "__global__ void add_one(float* v, int n);  // more.cu\n"
+         "void add_one_to(float* v, int n);          // more.cu\n"
+         "__device__ float plus_one(float x) { return x + 1.0f; }\n"
+         "__global__ void double_in_tiles(float* v, int n) {\n"
+         "  __shared__ float tile[256];\n"
+         "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  tile[threadIdx.x] = i < n ? v[i] : 0.0f;\n"
+         "  __syncthreads();\n"
+         "  if (i < n) v[i] = 2.0f * tile[255 - threadIdx.x];\n"
+         "}\n"
+         "int main() {\n"
+         "  const int n = 256;\n"
+         "  float host[n], *v;\n"
+         "  for (int i = 0; i < n; ++i) host[i] = float(i);\n"
+         "  cudaMalloc(&v, sizeof host);\n"
+         "  cudaMemcpy(v, host, sizeof host, cudaMemcpyHostToDevice);\n"
+         "  cudaFuncAttributes tiles{}, one{};\n"
+         "  cudaFuncGetAttributes(&tiles, double_in_tiles);\n"
+         "  cudaFuncGetAttributes(&one, add_one);\n"
+         "  double_in_tiles<<<1, 256>>>(v, n);\n"
+         "  add_one_to(v, n);\n"
+         "  cudaMemcpy(host, v, sizeof host, cudaMemcpyDeviceToHost);\n"
+         "  int wrong = 0;\n"
+         "  for (int i = 0; i < n; ++i) wrong += host[i] != 2.0f * float(255 - i) + 1.0f;\n"
+         "  std::printf(\"smem %zu and %zu, %d wrong\\n\", tiles.sharedSizeBytes,\n"
+         "              one.sharedSizeBytes, wrong);\n"
+         "  const bool ok = wrong == 0 && tiles.sharedSizeBytes == 1024 && one.sharedSizeBytes == 0;\n"
+         "  std::printf(\"resources %s\\n\", ok ? \"PASSED\" : \"FAILED\");\n"
+         "  return ok ? 0 : 1;\n"
+         "}\n";
+  std::ofstream(dir / "more.cu")
+      << "#include <cuda_runtime.h>\n"
+         "__device__ float plus_one(float x);  // tiles.cu\n"
+         "__global__ void add_one(float* v, int n) {\n"
+         "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) v[i] = plus_one(v[i]);\n"
+         "}\n"
+         "void add_one_to(float* v, int n) { add_one<<<(n + 127) / 128, 128>>>(v, n); }\n";
+  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+      "run --backend emu --json -rdc=true " + (dir / "tiles.cu").string() + " " + (dir / "more.cu").string());
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << j.dump(2) << r.err;
+  EXPECT_NE(j.value("stdout", "").find("resources PASSED"), std::string::npos) << j.dump(2);
+  std::map<std::string, std::string> files;
+  for (const nlohmann::json& k : j.value("kernel_resources", nlohmann::json::array())) {
+    files[k.value("kernel", "")] = k.value("file", "");
+    EXPECT_GT(k.value("regs", 0), 0) << k.dump();
+    if (k.value("kernel", "") == "double_in_tiles") {
+      EXPECT_EQ(k.value("static_smem", 0), 1024);
+    }
+  }
+  EXPECT_EQ(files["double_in_tiles"], (dir / "tiles.cu").string()) << j.dump(2);
+  EXPECT_EQ(files["add_one"], (dir / "more.cu").string()) << j.dump(2);
+  fs::remove_all(dir);
+}
 
 // The files come in any order; the words after -- are the program's, source-like or not.
 TEST(MultiFileCli, FilesInAnyOrderAndArgumentsAfterTheSeparator) {
