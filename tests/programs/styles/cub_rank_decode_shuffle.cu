@@ -6,8 +6,9 @@
 // (LOAD_LDG) and cub::ThreadLoad; cub::BlockRadixRank ranking a tile by a 5-bit digit
 // (cub::BFEDigitExtractor, ascending, with each digit's exclusive prefix) and by a 4-bit digit
 // (cub::ShiftDigitExtractor, descending), the keys scattered by rank with cub::ThreadStore and a
-// cub::CacheModifiedOutputIterator; cub::BlockRunLengthDecode expanding 96 runs (some empty at
-// the end) window by window, from their lengths and from their offsets; and cub::ShuffleUp,
+// cub::CacheModifiedOutputIterator, and cub::BlockRadixRankMatch ranking by a 3-bit digit (equal
+// digits by warp, item, lane); cub::BlockRunLengthDecode expanding 96 runs (some empty at the
+// end) window by window, from their lengths and from their offsets; and cub::ShuffleUp,
 // ShuffleDown and ShuffleIndex over logical warps of 16 lanes with bounds inside the segment,
 // a double broadcast over the partial warp, and cub::ArgIndexInputIterator pairing each item with
 // its index. Each result is compared with a loop on the host.
@@ -35,12 +36,14 @@ constexpr int kDigits = 32;       // 5-bit digits
 
 using RankUp = cub::BlockRadixRank<kThreads, 5, false>;
 using RankDown = cub::BlockRadixRank<kThreads, 4, true>;
+using RankMatch = cub::BlockRadixRankMatch<kThreads, 3, false>;
 using Decode = cub::BlockRunLengthDecode<int, kThreads, kRuns, kDecoded>;
 
 __global__ void rank_tiles(const unsigned *keys, unsigned *scattered_up, unsigned *scattered_down,
-                           int *prefixes) {
+                           unsigned *scattered_match, int *prefixes) {
   __shared__ typename RankUp::TempStorage up_storage;
   __shared__ typename RankDown::TempStorage down_storage;
+  __shared__ typename RankMatch::TempStorage match_storage;
   const int tile = blockIdx.x * kTile;
   cub::CacheModifiedInputIterator<cub::LOAD_LDG, unsigned> in(keys + tile);
   unsigned items[kKeys];
@@ -59,6 +62,9 @@ __global__ void rank_tiles(const unsigned *keys, unsigned *scattered_up, unsigne
   cub::CacheModifiedOutputIterator<cub::STORE_CS, unsigned> out(scattered_down + tile);
   RankDown(down_storage).RankKeys(items, ranks, cub::ShiftDigitExtractor<unsigned>(0, 4));
   for (int k = 0; k < kKeys; ++k) out[ranks[k]] = items[k];
+
+  RankMatch(match_storage).RankKeys(items, ranks, cub::BFEDigitExtractor<unsigned>(8, 3));
+  for (int k = 0; k < kKeys; ++k) scattered_match[tile + ranks[k]] = items[k];
 }
 
 // Each block expands its 96 runs: by lengths (writing every window until the total), then by
@@ -147,13 +153,15 @@ int main() {
   // Ranking.
   std::vector<unsigned> h_keys(kBlocks * kTile);
   for (size_t i = 0; i < h_keys.size(); ++i) h_keys[i] = unsigned((i * 2654435761u) >> 7) & 0xffffu;
-  unsigned *d_keys = to_device(h_keys), *d_up = nullptr, *d_down = nullptr;
+  unsigned *d_keys = to_device(h_keys), *d_up = nullptr, *d_down = nullptr, *d_match = nullptr;
   int *d_prefixes = nullptr;
   cudaMalloc(&d_up, h_keys.size() * sizeof(unsigned));
   cudaMalloc(&d_down, h_keys.size() * sizeof(unsigned));
+  cudaMalloc(&d_match, h_keys.size() * sizeof(unsigned));
   cudaMalloc(&d_prefixes, kBlocks * kDigits * sizeof(int));
-  rank_tiles<<<kBlocks, kThreads>>>(d_keys, d_up, d_down, d_prefixes);
+  rank_tiles<<<kBlocks, kThreads>>>(d_keys, d_up, d_down, d_match, d_prefixes);
   std::vector<unsigned> up = to_host(d_up, h_keys.size()), down = to_host(d_down, h_keys.size());
+  std::vector<unsigned> match = to_host(d_match, h_keys.size());
   std::vector<int> prefixes = to_host(d_prefixes, kBlocks * kDigits);
   for (int b = 0; b < kBlocks; ++b) {
     std::vector<unsigned> tile(h_keys.begin() + b * kTile, h_keys.begin() + (b + 1) * kTile);
@@ -166,6 +174,15 @@ int main() {
       wrong += up[b * kTile + i] != want_up[i];
       wrong += down[b * kTile + i] != want_down[i];
     }
+    // The match ranking orders equal digits by warp, then item, then lane.
+    std::vector<int> order(kTile);
+    for (int i = 0; i < kTile; ++i) order[i] = i;
+    auto match_key = [&](int i) {
+      const int t = i / kKeys, k = i % kKeys;
+      return ((tile[i] >> 8) & 7) * 100000 + (t / 32) * 1000 + k * 100 + t % 32;
+    };
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return match_key(x) < match_key(y); });
+    for (int i = 0; i < kTile; ++i) wrong += match[b * kTile + i] != tile[order[i]];
     for (int d = 0; d < kDigits; ++d) {
       const int before = int(std::count_if(tile.begin(), tile.end(),
                                            [&](unsigned x) { return int((x >> 3) & 31) < d; }));

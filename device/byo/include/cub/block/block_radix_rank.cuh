@@ -1,3 +1,4 @@
-// Shim: the emulator's cub::BlockRadixRank (device/byo/cub_block_rank.hpp).
+// Shim: the emulator's cub::BlockRadixRank and cub::BlockRadixRankMatch
+// (device/byo/cub_block_rank.hpp).
 #pragma once
 #include "device/byo/cub_block_rank.hpp"
