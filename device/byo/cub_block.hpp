@@ -16,8 +16,10 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <source_location>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "device/byo/runtime.hpp"
@@ -92,6 +94,16 @@ COOP_EMU_UNRECORDED T fold(const T* values, int count, Op op) {
   return total;
 }
 
+// A store the primitive makes, `place = value`: its functions are compiled without the
+// instrumentation (so that none of it is in the trace), so the store is counted as written for
+// --check-memory here, as a thread's own would be. An iterator's proxy is assigned to alone.
+template <class Place, class Value>
+COOP_EMU_UNRECORDED void put(Place&& place, Value&& value) {
+  place = std::forward<Value>(value);
+  if constexpr (std::is_lvalue_reference_v<Place>)
+    ::coop::emu::library_wrote(std::addressof(place), sizeof(place));
+}
+
 template <class T, int N, class Op>
 T fold_items(const T (&items)[N], Op op) {
   T total = items[0];
@@ -123,7 +135,7 @@ class BlockReduce {
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int num_valid = kThreads,
                                std::source_location where = std::source_location::current()) {
-    if (rank_ < num_valid) temp_.input[rank_] = input;
+    if (rank_ < num_valid) emulated::put(temp_.input[rank_], input);
     emulated::block_sync(where);
     return rank_ == 0 ? emulated::fold(temp_.input, num_valid, op) : input;
   }
@@ -162,7 +174,7 @@ class WarpReduce {
   template <class Op>
   COOP_EMU_UNRECORDED T Reduce(T input, Op op, int valid_items = LOGICAL_WARP_THREADS,
                                std::source_location where = std::source_location::current()) {
-    if (lane_ < valid_items) temp_.input[lane_] = input;
+    if (lane_ < valid_items) emulated::put(temp_.input[lane_], input);
     emulated::warp_sync(mask_, where);
     return lane_ == 0 ? emulated::fold(temp_.input, valid_items, op) : input;
   }
@@ -202,8 +214,8 @@ class WarpReduce {
   COOP_EMU_UNRECORDED T segmented(T input, bool flag, bool heads, Op op,
                                   const std::source_location& where) {
     constexpr int kLanes = LOGICAL_WARP_THREADS;
-    temp_.input[lane_] = input;
-    temp_.flags[lane_] = flag;
+    emulated::put(temp_.input[lane_], input);
+    emulated::put(temp_.flags[lane_], flag);
     emulated::warp_sync(mask_, where);
     T lanes[kLanes];
     bool flags[kLanes];
@@ -461,32 +473,32 @@ class BlockScan {
   COOP_EMU_UNRECORDED bool partial_prefix(T partial, Op& op, const T* initial, T* aggregate,
                                           Callback* callback, T& prefix,
                                           const std::source_location& where) {
-    temp_.input[rank_] = partial;
+    emulated::put(temp_.input[rank_], partial);
     emulated::block_sync(where);
     if (rank_ == 0) {
       const std::vector<T> partials(temp_.input, temp_.input + kThreads);
       T running = initial ? *initial : partials[0];
       for (int k = initial ? 0 : 1; k < kThreads; ++k) {
-        temp_.output[k] = running;
+        emulated::put(temp_.output[k], running);
         running = op(running, partials[size_t(k)]);
       }
-      temp_.aggregate = emulated::fold(partials.data(), kThreads, op);
+      emulated::put(temp_.aggregate, emulated::fold(partials.data(), kThreads, op));
     }
     emulated::block_sync(where);
     const T block_aggregate = temp_.aggregate;
-    if (aggregate) *aggregate = block_aggregate;
+    if (aggregate) emulated::put(*aggregate, block_aggregate);
     const bool has_prefix = initial || callback || rank_ > 0;
     T mine{};
     if (has_prefix && (initial || rank_ > 0)) mine = temp_.output[rank_];
     if (callback) {
       if (rank_ < 32) {
         const T block_prefix = (*callback)(block_aggregate);
-        if (rank_ == 0) temp_.prefix = block_prefix;
+        if (rank_ == 0) emulated::put(temp_.prefix, block_prefix);
       }
       emulated::block_sync(where);
       mine = rank_ > 0 ? op(temp_.prefix, mine) : temp_.prefix;
     }
-    prefix = mine;
+    emulated::put(prefix, mine);
     return has_prefix;
   }
 

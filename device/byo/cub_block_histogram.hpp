@@ -73,7 +73,7 @@ class BlockHistogram {
 
   template <typename CounterT>
   COOP_EMU_UNRECORDED void InitHistogram(CounterT histogram[BINS]) {
-    for (int bin = rank_; bin < BINS; bin += kThreads) histogram[bin] = CounterT(0);
+    for (int bin = rank_; bin < BINS; bin += kThreads) emulated::put(histogram[bin], CounterT(0));
   }
 
   template <typename CounterT>
@@ -99,24 +99,25 @@ class BlockHistogram {
                                             const std::source_location& where) {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       emulated::histogram_bin(items[k], BINS, where);
-      temp_.items[rank_ * ITEMS_PER_THREAD + k] = items[k];
+      emulated::put(temp_.items[rank_ * ITEMS_PER_THREAD + k], items[k]);
     }
     emulated::block_sync(where);
     if (rank_ == 0) {
       // A counting sort: the bins in order, each bin's items in their order.
-      for (int bin = 0; bin < BINS; ++bin) temp_.counts[bin] = 0;
+      for (int bin = 0; bin < BINS; ++bin) emulated::put(temp_.counts[bin], 0);
       for (int k = 0; k < kItems; ++k) ++temp_.counts[static_cast<long long>(temp_.items[k])];
       std::vector<int> next(BINS);
       for (int bin = 0, at = 0; bin < BINS; at += temp_.counts[bin++]) next[size_t(bin)] = at;
       std::vector<T> sorted(kItems);
       for (int k = 0; k < kItems; ++k)
         sorted[size_t(next[size_t(static_cast<long long>(temp_.items[k]))]++)] = temp_.items[k];
-      for (int k = 0; k < kItems; ++k) temp_.items[k] = sorted[size_t(k)];
+      for (int k = 0; k < kItems; ++k) emulated::put(temp_.items[k], sorted[size_t(k)]);
     }
     emulated::block_sync(where);
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k) items[k] = temp_.items[rank_ * ITEMS_PER_THREAD + k];
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      emulated::put(items[k], temp_.items[rank_ * ITEMS_PER_THREAD + k]);
     for (int bin = rank_; bin < BINS; bin += kThreads)
-      histogram[bin] = CounterT(histogram[bin] + CounterT(temp_.counts[bin]));
+      emulated::put(histogram[bin], CounterT(histogram[bin] + CounterT(temp_.counts[bin])));
   }
 
   template <typename CounterT>

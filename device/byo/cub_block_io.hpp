@@ -58,16 +58,17 @@ COOP_EMU_UNRECORDED void load_direct(Arrangement arrangement, int rank, int thre
   for (int k = 0; k < N; ++k) {
     const int at = tile_index(arrangement, rank, k, N, threads);
     if (at < valid)
-      items[k] = src[at];
+      emulated::put(items[k], src[at]);
     else if (fill)
-      items[k] = *fill;
+      emulated::put(items[k], *fill);
   }
 }
 template <class It, class T, int N>
 COOP_EMU_UNRECORDED void store_direct(Arrangement arrangement, int rank, int threads, It dst,
                                       const T (&items)[N], int valid = 1 << 30) {
   for (int k = 0; k < N; ++k)
-    if (const int at = tile_index(arrangement, rank, k, N, threads); at < valid) dst[at] = items[k];
+    if (const int at = tile_index(arrangement, rank, k, N, threads); at < valid)
+      emulated::put(dst[at], items[k]);
 }
 
 }  // namespace emulated
@@ -232,10 +233,12 @@ class BlockExchange {
                                     OutputT (&out)[ITEMS_PER_THREAD], Arrangement to,
                                     bool warp_only, const std::source_location& where) {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      temp_.items[emulated::tile_index(from, rank_, k, ITEMS_PER_THREAD, kThreads)] = in[k];
+      emulated::put(temp_.items[emulated::tile_index(from, rank_, k, ITEMS_PER_THREAD, kThreads)],
+                    in[k]);
     meet(warp_only, where);
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      out[k] = temp_.items[emulated::tile_index(to, rank_, k, ITEMS_PER_THREAD, kThreads)];
+      emulated::put(out[k],
+                    temp_.items[emulated::tile_index(to, rank_, k, ITEMS_PER_THREAD, kThreads)]);
   }
   template <typename OutputT, typename OffsetT>
   COOP_EMU_UNRECORDED void scatter(const T (&in)[ITEMS_PER_THREAD],
@@ -243,10 +246,11 @@ class BlockExchange {
                                    OffsetT (&ranks)[ITEMS_PER_THREAD], Arrangement to,
                                    const std::source_location& where) {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      if (ranks[k] >= 0 && ranks[k] < kItems) temp_.items[ranks[k]] = in[k];
+      if (ranks[k] >= 0 && ranks[k] < kItems) emulated::put(temp_.items[ranks[k]], in[k]);
     emulated::block_sync(where);
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      out[k] = temp_.items[emulated::tile_index(to, rank_, k, ITEMS_PER_THREAD, kThreads)];
+      emulated::put(out[k],
+                    temp_.items[emulated::tile_index(to, rank_, k, ITEMS_PER_THREAD, kThreads)]);
   }
 
   TempStorage& temp_;

@@ -41,8 +41,8 @@ class NeighborPrimitive {
   // Puts the thread's first (last) item, when given, in the TempStorage, and meets the block.
   COOP_EMU_UNRECORDED void share_edges(const T* first, const T* last,
                                        const std::source_location& where) {
-    if (first) temp_.first_items[rank_] = *first;
-    if (last) temp_.last_items[rank_] = *last;
+    if (first) emulated::put(temp_.first_items[rank_], *first);
+    if (last) emulated::put(temp_.last_items[rank_], *last);
     block_sync(where);
   }
   // The last item of the thread before this one, or the first of the thread after it.
@@ -349,7 +349,7 @@ class BlockShuffle {
 
  private:
   COOP_EMU_UNRECORDED void share(const T& input, const std::source_location& where) {
-    temp_.items[rank_] = input;
+    emulated::put(temp_.items[rank_], input);
     emulated::block_sync(where);
   }
   COOP_EMU_UNRECORDED T item(int rank) const { return temp_.items[rank]; }

@@ -94,8 +94,8 @@ class BlockRadixSort {
                          uint16_t(where.line()));
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
-      temp_.keys[at] = keys[k];
-      if constexpr (!kKeysOnly) temp_.values[at] = (*values)[k];
+      emulated::put(temp_.keys[at], keys[k]);
+      if constexpr (!kKeysOnly) emulated::put(temp_.values[at], (*values)[k]);
     }
     emulated::block_sync(where);
     if (rank_ == 0) {
@@ -105,18 +105,20 @@ class BlockRadixSort {
       for (int k = 0; k < kItems; ++k) keys_in[size_t(k)] = temp_.keys[k];
       const std::vector<long long> order =
           emulated::radix_order(keys_in.data(), kItems, begin_bit, end_bit, descending);
-      for (int k = 0; k < kItems; ++k) temp_.keys[k] = keys_in[size_t(order[size_t(k)])];
+      for (int k = 0; k < kItems; ++k)
+        emulated::put(temp_.keys[k], keys_in[size_t(order[size_t(k)])]);
       if constexpr (!kKeysOnly) {
         std::vector<ValueT> values_in(kItems);
         for (int k = 0; k < kItems; ++k) values_in[size_t(k)] = temp_.values[k];
-        for (int k = 0; k < kItems; ++k) temp_.values[k] = values_in[size_t(order[size_t(k)])];
+        for (int k = 0; k < kItems; ++k)
+          emulated::put(temp_.values[k], values_in[size_t(order[size_t(k)])]);
       }
     }
     emulated::block_sync(where);
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = emulated::tile_index(out, rank_, k, ITEMS_PER_THREAD, kThreads);
-      keys[k] = temp_.keys[at];
-      if constexpr (!kKeysOnly) (*values)[k] = temp_.values[at];
+      emulated::put(keys[k], temp_.keys[at]);
+      if constexpr (!kKeysOnly) emulated::put((*values)[k], temp_.values[at]);
     }
   }
 
@@ -201,7 +203,7 @@ class WarpScan {
   // Every lane gets the input of lane `src_lane`.
   COOP_EMU_UNRECORDED T Broadcast(T input, unsigned int src_lane,
                                   std::source_location where = std::source_location::current()) {
-    temp_.input[lane_] = input;
+    emulated::put(temp_.input[lane_], input);
     emulated::warp_sync(mask_, where, "cub::WarpScan");
     const T out = temp_.input[src_lane % LOGICAL_WARP_THREADS];  // read before the lanes go on
     emulated::warp_sync(mask_, where, "cub::WarpScan");
@@ -216,7 +218,7 @@ class WarpScan {
   template <typename ScanOp>
   COOP_EMU_UNRECORDED void scan(T input, T* inclusive, T* exclusive, ScanOp op, const T* initial,
                                 T* aggregate, const std::source_location& where) {
-    temp_.input[lane_] = input;
+    emulated::put(temp_.input[lane_], input);
     emulated::warp_sync(mask_, where, "cub::WarpScan");
     T lanes[LOGICAL_WARP_THREADS];
     for (int l = 0; l < LOGICAL_WARP_THREADS; ++l) lanes[l] = temp_.input[l];
@@ -224,12 +226,12 @@ class WarpScan {
     if (initial || lane_ > 0) {
       T before = initial ? *initial : lanes[0];
       for (int l = initial ? 0 : 1; l < lane_; ++l) before = op(before, lanes[l]);
-      if (exclusive) *exclusive = before;
-      if (inclusive) *inclusive = op(before, input);
+      if (exclusive) emulated::put(*exclusive, before);
+      if (inclusive) emulated::put(*inclusive, op(before, input));
     } else if (inclusive) {
-      *inclusive = input;
+      emulated::put(*inclusive, input);
     }
-    if (aggregate) *aggregate = emulated::fold(lanes, LOGICAL_WARP_THREADS, op);
+    if (aggregate) emulated::put(*aggregate, emulated::fold(lanes, LOGICAL_WARP_THREADS, op));
   }
 
   TempStorage& temp_;
@@ -318,8 +320,8 @@ class MergeSortTile {
                                 const std::source_location& where) {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
-      temp_.keys[at] = keys[k];
-      if constexpr (!kKeysOnly) temp_.values[at] = (*values)[k];
+      emulated::put(temp_.keys[at], keys[k]);
+      if constexpr (!kKeysOnly) emulated::put(temp_.values[at], (*values)[k]);
     }
     static_cast<Primitive*>(this)->meet(where);
     if (rank_ == 0) {
@@ -330,18 +332,19 @@ class MergeSortTile {
       std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
         return bool(compare_op(keys_in[size_t(a)], keys_in[size_t(b)]));
       });
-      for (int k = 0; k < n; ++k) temp_.keys[k] = keys_in[size_t(order[size_t(k)])];
-      for (int k = n; k < kItems && oob_default; ++k) temp_.keys[k] = *oob_default;
+      for (int k = 0; k < n; ++k) emulated::put(temp_.keys[k], keys_in[size_t(order[size_t(k)])]);
+      for (int k = n; k < kItems && oob_default; ++k) emulated::put(temp_.keys[k], *oob_default);
       if constexpr (!kKeysOnly) {
         std::vector<ValueT> values_in(temp_.values, temp_.values + n);
-        for (int k = 0; k < n; ++k) temp_.values[k] = values_in[size_t(order[size_t(k)])];
+        for (int k = 0; k < n; ++k)
+          emulated::put(temp_.values[k], values_in[size_t(order[size_t(k)])]);
       }
     }
     static_cast<Primitive*>(this)->meet(where);
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
-      keys[k] = temp_.keys[at];
-      if constexpr (!kKeysOnly) (*values)[k] = temp_.values[at];
+      emulated::put(keys[k], temp_.keys[at]);
+      if constexpr (!kKeysOnly) emulated::put((*values)[k], temp_.values[at]);
     }
   }
 

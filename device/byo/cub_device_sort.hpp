@@ -14,14 +14,15 @@ namespace cub::emulated {
 
 // Sorts keys[first..last) (and values, unless Value is NullType) from `in` into `out`, which may
 // be the same buffers: the input is copied before anything is written.
-template <class Key, class Value>
+template <class Key, class Value, class Decomposer = WholeKey>
 void radix_sort_range(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
-                      long long first, long long last, int begin_bit, int end_bit,
-                      bool descending) {
+                      long long first, long long last, int begin_bit, int end_bit, bool descending,
+                      Decomposer decomposer = {}) {
   if (last <= first) return;
   const long long n = last - first;
   const std::vector<Key> keys(keys_in + first, keys_in + last);
-  const std::vector<long long> order = radix_order(keys.data(), n, begin_bit, end_bit, descending);
+  const std::vector<long long> order =
+      radix_order(keys.data(), n, begin_bit, end_bit, descending, decomposer);
   for (long long k = 0; k < n; ++k) keys_out[first + k] = keys[size_t(order[size_t(k)])];
   if constexpr (!std::is_same_v<Value, NullType>) {
     const std::vector<Value> values(values_in + first, values_in + last);
@@ -31,19 +32,23 @@ void radix_sort_range(const Key* keys_in, Key* keys_out, const Value* values_in,
 
 // Every segment [begin[s], end[s]) sorted on its own; items outside all segments are left as
 // they are in `out` (CUB does not write them either).
-template <class Key, class Value, class Begin, class End>
+template <class Key, class Value, class Begin, class End, class Decomposer = WholeKey>
 cudaError_t radix_sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                        const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                        long long num_segments, Begin begin, End end, int begin_bit, int end_bit,
-                       bool descending) {
+                       bool descending, Decomposer decomposer = {}) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
-    if (!radix_range_fits<Key>(begin_bit, end_bit)) return cudaErrorInvalidValue;
+    if (!radix_range_fits<Key, Decomposer>(begin_bit, end_bit)) return cudaErrorInvalidValue;
     for (long long s = 0; s < num_segments; ++s)
       radix_sort_range(keys_in, keys_out, values_in, values_out, (long long)begin[s],
-                       (long long)end[s], begin_bit, end_bit, descending);
+                       (long long)end[s], begin_bit, end_bit, descending, decomposer);
     return cudaSuccess;
   });
 }
+
+// A radix sort's overload taking a decomposer, as CUB's: one whose argument is no bit number.
+template <class Decomposer>
+using if_decomposer = std::enable_if_t<!std::is_convertible_v<Decomposer, int>, cudaError_t>;
 
 // The whole input as one segment: begin offsets Constant{0}, end offsets Constant{num_items}.
 struct Constant {
@@ -53,19 +58,20 @@ struct Constant {
 
 // A DoubleBuffer sort: Current() into Alternate(), then the selector flips. An empty bit range
 // does no pass, and CUB then leaves the buffers as they are.
-template <class Key, class Value, class Begin, class End>
+template <class Key, class Value, class Begin, class End, class Decomposer = WholeKey>
 cudaError_t radix_sort_buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                                DoubleBuffer<Key>& keys, DoubleBuffer<Value>* values,
                                long long num_segments, Begin begin, End end, int begin_bit,
-                               int end_bit, bool descending) {
+                               int end_bit, bool descending, Decomposer decomposer = {}) {
   const bool sized = d_temp_storage != nullptr && temp_storage_bytes >= kTempStorageBytes;
-  const bool passes = sized && begin_bit != end_bit && radix_range_fits<Key>(begin_bit, end_bit);
+  const bool passes =
+      sized && begin_bit != end_bit && radix_range_fits<Key, Decomposer>(begin_bit, end_bit);
   Value* values_out = values ? values->Alternate() : nullptr;
   const cudaError_t e =
       radix_sort(call, d_temp_storage, temp_storage_bytes, keys.Current(),
                  passes ? keys.Alternate() : keys.Current(), values ? values->Current() : nullptr,
                  passes ? values_out : (values ? values->Current() : nullptr), num_segments, begin,
-                 end, begin_bit, end_bit, descending);
+                 end, begin_bit, end_bit, descending, decomposer);
   if (e == cudaSuccess && passes) {
     keys.selector ^= 1;
     if (values) values->selector ^= 1;
@@ -146,27 +152,176 @@ struct DeviceRadixSort {
                    end_bit, true);
   }
 
+  // With a decomposer: a struct key sorted by the members it returns (a std::tuple of references
+  // to them, most significant first), over all their bits or bits [begin_bit, end_bit).
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairs(void* d_temp_storage,
+                                                        size_t& temp_storage_bytes,
+                                                        const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                        const ValueT* d_values_in,
+                                                        ValueT* d_values_out, NumItemsT num_items,
+                                                        DecomposerT decomposer, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, d_values_in, d_values_out, num_items, 0, all_bits<KeyT, DecomposerT>(),
+                 false, decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
+      int begin_bit, int end_bit, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
+                 decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairs(void* d_temp_storage,
+                                                        size_t& temp_storage_bytes,
+                                                        DoubleBuffer<KeyT>& d_keys,
+                                                        DoubleBuffer<ValueT>& d_values,
+                                                        NumItemsT num_items, DecomposerT decomposer,
+                                                        cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
+                   &d_values, num_items, 0, all_bits<KeyT, DecomposerT>(), false, decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
+      int end_bit, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
+                   &d_values, num_items, begin_bit, end_bit, false, decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
+                 all_bits<KeyT, DecomposerT>(), true, decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
+      int begin_bit, int end_bit, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
+                 true, decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, &d_values, num_items, 0, all_bits<KeyT, DecomposerT>(), true,
+                   decomposer);
+  }
+  template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
+      int end_bit, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, &d_values, num_items, begin_bit, end_bit, true, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeys(void* d_temp_storage,
+                                                       size_t& temp_storage_bytes,
+                                                       const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                       NumItemsT num_items, DecomposerT decomposer,
+                                                       cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, kNoValues, kNoValuesOut, num_items, 0, all_bits<KeyT, DecomposerT>(),
+                 false, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
+                 d_keys_out, kNoValues, kNoValuesOut, num_items, begin_bit, end_bit, false,
+                 decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeys(void* d_temp_storage,
+                                                       size_t& temp_storage_bytes,
+                                                       DoubleBuffer<KeyT>& d_keys,
+                                                       NumItemsT num_items, DecomposerT decomposer,
+                                                       cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
+                   static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, 0,
+                   all_bits<KeyT, DecomposerT>(), false, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
+                   static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, begin_bit, end_bit,
+                   false, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, 0,
+                 all_bits<KeyT, DecomposerT>(), true, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
+    return pairs("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                 d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, begin_bit, end_bit,
+                 true, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, 0,
+                   all_bits<KeyT, DecomposerT>(), true, decomposer);
+  }
+  template <class KeyT, class NumItemsT, class DecomposerT>
+  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
+    return buffers("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
+                   d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, begin_bit,
+                   end_bit, true, decomposer);
+  }
+
  private:
   static constexpr const NullType* kNoValues = nullptr;
   static constexpr NullType* kNoValuesOut = nullptr;
 
-  template <class KeyT, class ValueT, class NumItemsT>
+  template <class KeyT, class ValueT, class NumItemsT, class Decomposer = emulated::WholeKey>
   static cudaError_t pairs(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                            const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in,
                            ValueT* values_out, NumItemsT num_items, int begin_bit, int end_bit,
-                           bool descending) {
+                           bool descending, Decomposer decomposer = {}) {
     return emulated::radix_sort(call, d_temp_storage, temp_storage_bytes, keys_in, keys_out,
                                 values_in, values_out, 1, emulated::Constant{0},
                                 emulated::Constant{(long long)num_items}, begin_bit, end_bit,
-                                descending);
+                                descending, decomposer);
   }
-  template <class KeyT, class ValueT, class NumItemsT>
+  template <class KeyT, class ValueT, class NumItemsT, class Decomposer = emulated::WholeKey>
   static cudaError_t buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                              DoubleBuffer<KeyT>& keys, DoubleBuffer<ValueT>* values,
-                             NumItemsT num_items, int begin_bit, int end_bit, bool descending) {
+                             NumItemsT num_items, int begin_bit, int end_bit, bool descending,
+                             Decomposer decomposer = {}) {
     return emulated::radix_sort_buffers(
         call, d_temp_storage, temp_storage_bytes, keys, values, 1, emulated::Constant{0},
-        emulated::Constant{(long long)num_items}, begin_bit, end_bit, descending);
+        emulated::Constant{(long long)num_items}, begin_bit, end_bit, descending, decomposer);
+  }
+  template <class KeyT, class Decomposer>
+  static constexpr int all_bits() {
+    return emulated::radix_key_bits<KeyT, Decomposer>();
   }
 };
 
@@ -468,6 +623,52 @@ struct DeviceMergeSort {
       if constexpr (!std::is_same_v<ValueIn, NullType*>) {
         const std::vector<emulated::value_of<ValueIn>> items(items_in, items_in + order.size());
         for (size_t k = 0; k < order.size(); ++k) items_out[k] = items[size_t(order[k])];
+      }
+      return cudaSuccess;
+    });
+  }
+};
+
+// Two sorted sequences merged into one under compare_op (keys, or keys with their values). CUB's
+// merge is unstable; this one takes equal keys from the first input first.
+struct DeviceMerge {
+  template <class KeyIn1, class KeyIn2, class KeyOut, class CompareOp = std::less<>>
+  static cudaError_t MergeKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIn1 keys_in1,
+                               int64_t num_keys1, KeyIn2 keys_in2, int64_t num_keys2,
+                               KeyOut keys_out, CompareOp compare_op = {}, cudaStream_t = nullptr) {
+    return merge("cub::DeviceMerge::MergeKeys", d_temp_storage, temp_storage_bytes, keys_in1,
+                 static_cast<NullType*>(nullptr), num_keys1, keys_in2,
+                 static_cast<NullType*>(nullptr), num_keys2, keys_out,
+                 static_cast<NullType*>(nullptr), compare_op);
+  }
+  template <class KeyIn1, class ValueIn1, class KeyIn2, class ValueIn2, class KeyOut,
+            class ValueOut, class CompareOp = std::less<>>
+  static cudaError_t MergePairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIn1 keys_in1,
+                                ValueIn1 values_in1, int64_t num_pairs1, KeyIn2 keys_in2,
+                                ValueIn2 values_in2, int64_t num_pairs2, KeyOut keys_out,
+                                ValueOut values_out, CompareOp compare_op = {},
+                                cudaStream_t = nullptr) {
+    return merge("cub::DeviceMerge::MergePairs", d_temp_storage, temp_storage_bytes, keys_in1,
+                 values_in1, num_pairs1, keys_in2, values_in2, num_pairs2, keys_out, values_out,
+                 compare_op);
+  }
+
+ private:
+  template <class KeyIn1, class ValueIn1, class KeyIn2, class ValueIn2, class KeyOut,
+            class ValueOut, class CompareOp>
+  static cudaError_t merge(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                           KeyIn1 keys1, ValueIn1 values1, int64_t n1, KeyIn2 keys2,
+                           ValueIn2 values2, int64_t n2, KeyOut keys_out, ValueOut values_out,
+                           CompareOp compare_op) {
+    return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+      constexpr bool kPairs = !std::is_same_v<ValueOut, NullType*>;
+      int64_t a = 0, b = 0;
+      for (int64_t out = 0; a < n1 || b < n2; ++out) {
+        // The second input's key goes first only when it is ordered before the first's.
+        const bool second = a == n1 || (b < n2 && compare_op(keys2[b], keys1[a]));
+        keys_out[out] = second ? keys2[b] : keys1[a];
+        if constexpr (kPairs) values_out[out] = second ? values2[b] : values1[a];
+        ++(second ? b : a);
       }
       return cudaSuccess;
     });

@@ -9,10 +9,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // CUB's headers bring in the 16-bit floating-point types, which its radix sorts take as keys.
@@ -79,7 +82,8 @@ template <class Key>
 uint64_t radix_bits(Key key, bool descending) {
   static_assert(radix_sortable<Key>,
                 "coopviz: on the emulator, CUB's radix sorts take the built-in integer and "
-                "floating-point key types, __half and __nv_bfloat16 (no decomposer)");
+                "floating-point key types, __half and __nv_bfloat16, and a decomposer's "
+                "members of those types");
   using Bits = std::conditional_t<
       sizeof(Key) == 1, uint8_t,
       std::conditional_t<sizeof(Key) == 2, uint16_t,
@@ -97,26 +101,70 @@ uint64_t radix_bits(Key key, bool descending) {
   return bits;
 }
 
-// Whether [begin_bit, end_bit) lies within a key of `Key`'s size, as CUB requires.
-template <class Key>
+// A key as CUB's radix sorts see it without a decomposer: itself, one member.
+struct WholeKey {
+  template <class Key>
+  std::tuple<Key&> operator()(Key& key) const {
+    return {key};
+  }
+};
+
+// The bits of a key that `Decomposer` splits into members (a tuple of references to them, most
+// significant first, as a program's decomposer returns them): their sizes' sum.
+template <class Key, class Decomposer = WholeKey>
+constexpr int radix_key_bits() {
+  using Members = std::invoke_result_t<Decomposer&, Key&>;
+  return []<size_t... I>(std::index_sequence<I...>) {
+    return (0 + ... + int(sizeof(std::remove_reference_t<std::tuple_element_t<I, Members>>) * 8));
+  }
+  (std::make_index_sequence<std::tuple_size_v<Members>>{});
+}
+
+// Whether [begin_bit, end_bit) lies within a key's bits, as CUB requires.
+template <class Key, class Decomposer = WholeKey>
 bool radix_range_fits(int begin_bit, int end_bit) {
-  return begin_bit >= 0 && begin_bit <= end_bit && end_bit <= int(sizeof(Key) * 8);
+  return begin_bit >= 0 && begin_bit <= end_bit && end_bit <= radix_key_bits<Key, Decomposer>();
 }
 
 // The stable order of `keys[0..n)` by bits [begin_bit, end_bit) of their radix pattern: the
-// input index of each output position.
-template <class Key>
+// input index of each output position. With a decomposer the pattern is its members' patterns
+// (each as a key of its own type), the first member's highest; bit 0 is the last member's lowest.
+template <class Key, class Decomposer = WholeKey>
 std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, int end_bit,
-                                   bool descending) {
-  const int width = end_bit - begin_bit;
-  const uint64_t mask = width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1);
-  std::vector<uint64_t> digits(size_t(std::max(n, 0LL)));
-  for (long long k = 0; k < n; ++k)
-    digits[size_t(k)] = width == 0 ? 0 : (radix_bits(keys[k], descending) >> begin_bit) & mask;
-  std::vector<long long> order(digits.size());
+                                   bool descending, Decomposer decomposer = {}) {
+  constexpr int kBits = radix_key_bits<Key, Decomposer>();
+  constexpr size_t kWords = (kBits + 63) / 64;
+  // Word w of the pattern keeps bits [64w, 64w + 64) that lie within [begin_bit, end_bit).
+  std::array<uint64_t, kWords> keep{};
+  for (int bit = begin_bit; bit < end_bit; ++bit)
+    keep[size_t(bit / 64)] |= uint64_t(1) << (bit % 64);
+  const size_t count = size_t(std::max(n, 0LL));
+  std::vector<std::array<uint64_t, kWords>> digits(count);
+  for (size_t k = 0; k < count; ++k) {
+    Key key = keys[k];
+    std::array<uint64_t, kWords>& d = digits[k];
+    int at = kBits;  // past the member being placed
+    std::apply(
+        [&](auto&... member) {
+          auto place = [&](const auto& m) {
+            const int width = int(sizeof(m) * 8);
+            at -= width;
+            const uint64_t bits = radix_bits(m, descending);
+            d[size_t(at / 64)] |= bits << (at % 64);
+            if (at % 64 + width > 64) d[size_t(at / 64) + 1] |= bits >> (64 - at % 64);
+          };
+          (place(member), ...);
+        },
+        decomposer(key));
+    for (size_t w = 0; w < kWords; ++w) d[w] &= keep[w];
+  }
+  std::vector<long long> order(count);
   std::iota(order.begin(), order.end(), 0LL);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](long long a, long long b) { return digits[size_t(a)] < digits[size_t(b)]; });
+  std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
+    const auto& x = digits[size_t(a)];
+    const auto& y = digits[size_t(b)];
+    return std::lexicographical_compare(x.rbegin(), x.rend(), y.rbegin(), y.rend());
+  });
   return order;
 }
 

@@ -87,14 +87,15 @@ class WarpExchange {
       const long long at =
           ranks ? ranks[k]
                 : emulated::tile_index(from, lane_, k, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS);
-      if (at >= 0 && at < kItems) items_.items[at] = in[k];
+      if (at >= 0 && at < kItems) emulated::put(items_.items[at], in[k]);
     }
     emulated::warp_sync(mask_, where, "cub::WarpExchange");
     const Arrangement to =
         (ranks || from == Arrangement::Blocked) ? Arrangement::Striped : Arrangement::Blocked;
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-      out[k] =
-          items_.items[emulated::tile_index(to, lane_, k, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS)];
+      emulated::put(
+          out[k],
+          items_.items[emulated::tile_index(to, lane_, k, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS)]);
   }
 
   TempStorage& items_;

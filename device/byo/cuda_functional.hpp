@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <tuple>
 #include <type_traits>
 
 namespace coop::cuda {
@@ -30,6 +31,15 @@ using ::std::multiplies;
 using ::std::negate;
 using ::std::not_equal_to;
 using ::std::plus;
+// Tuples, as CUB's DeviceTransform takes its inputs and a radix sort's decomposer returns a key's
+// members.
+using ::std::apply;
+using ::std::get;
+using ::std::make_tuple;
+using ::std::tie;
+using ::std::tuple;
+using ::std::tuple_element;
+using ::std::tuple_size;
 }  // namespace std
 
 // The larger (`Larger`) or smaller of two values as libcu++ picks them: on a tie, maximum gives

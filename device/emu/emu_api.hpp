@@ -136,6 +136,12 @@ void record_as(uint32_t thread, Event& event);
 // matter (a store, an exchange), so that it may initialise memory.
 void check_atomic(const void* p, uint32_t bytes, bool overwrites, int line);
 
+// A library's store of `bytes` at `p` by the calling thread, made by code compiled without the
+// instrumentation so as to stay out of the trace (the emulator's CUB primitives): the bytes count
+// as written for the launch's initialisation check, as an instrumented store's would, and nothing
+// is recorded. On the host (a device-wide call run there) it is the host's write.
+void library_wrote(const void* p, size_t bytes);
+
 // The current logical time (the order of events, not a clock a kernel reads).
 uint64_t now();
 

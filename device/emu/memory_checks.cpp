@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "device/emu/emu_api.hpp"
 #include "device/emu/memory_record.hpp"
 
 namespace coop::emu {
@@ -331,4 +332,17 @@ void land_copy(const AsyncCopy& c) {
 }
 
 }  // namespace detail
+
+void library_wrote(const void* p, size_t bytes) {
+  const detail::Worker* w = detail::t_worker;
+  if (w == nullptr || w->current == nullptr) {
+    host_wrote(p, bytes);
+    return;
+  }
+  if (!w->launch->check_initialisation) return;
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  for (size_t i = 0; i < bytes; ++i)
+    if (unsigned char* shadow = detail::written_shadow(*w, *w->current, at + i)) *shadow = 1;
+}
+
 }  // namespace coop::emu

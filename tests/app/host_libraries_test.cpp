@@ -154,13 +154,13 @@ TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
 // rather than going on through CUB's GPU code.
 TEST(HostLibraries, ACubHeaderNotOnTheEmulatorIsNamedInOneError) {
   const fs::path dir = coop::testing::fresh_folder("cub-missing");
-  std::ofstream(dir / "decode.cu") << "#include <cub/block/block_run_length_decode.cuh>\n"
+  std::ofstream(dir / "layout.cu") << "#include <cub/block/block_raking_layout.cuh>\n"
                                       "int main() { return 0; }\n";
   const coop::testing::Ran r =
-      coop::testing::run_coopviz("run --backend emu " + (dir / "decode.cu").string());
+      coop::testing::run_coopviz("run --backend emu " + (dir / "layout.cu").string());
   EXPECT_NE(r.exit_code, 0);
   const std::string said = r.out + r.err;
-  EXPECT_EQ(count_of(said, "<cub/block/block_run_length_decode.cuh> is not on the emulator yet"),
+  EXPECT_EQ(count_of(said, "<cub/block/block_raking_layout.cuh> is not on the emulator yet"),
             1u)
       << said;
   // That line, the compile stopping there, and coopviz saying the program did not compile.

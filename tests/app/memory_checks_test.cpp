@@ -92,6 +92,16 @@ TEST(MemoryChecks, AReadOfMemoryNeverWrittenIsFoundWithCheckMemory) {
   EXPECT_NE(unchecked.out.find("data[0] = -1515870811"), std::string::npos) << unchecked.out;
 }
 
+// What a CUB call on the emulator writes counts as written, and no more: DeviceSelect wrote 20
+// of d_out's 40 ints, and the kernel's read of the 21st is found.
+TEST(MemoryChecks, AReadPastWhatACubCallWroteIsFound) {
+  expect_stopped(
+      coopviz("run --backend emu --check-memory " + program("failing/cub_selected_tail.cu")),
+      "read of memory never written: thread 20 (block 0) read 4 bytes at d_out[20] at "
+      "cub_selected_tail.cu:13, in d_out, a 160-byte allocation from cudaMalloc at "
+      "cub_selected_tail.cu:22");
+}
+
 // Correct programs, checked: nothing said, and their own verdicts stand.
 TEST(MemoryChecks, CorrectProgramsReportNothing) {
   for (const char* file : {"scale_by_argument.cu", "shared_histogram.cu", "pitched_rows.cu",

@@ -79,8 +79,12 @@ coop::testing::Ran coopviz(const std::string& args) {
   return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
 }
 
+// On the emulator with --check-memory: a correct program reads no memory that nothing wrote,
+// whether its kernels, its host code or a library's calls (CUB's, on the host or in a kernel)
+// wrote it.
 std::string run_args(const StyleProgram& p, const std::string& backend, const std::string& trace) {
-  std::string args = "run --backend " + backend + " " + (kFolder / p.name).string();
+  std::string args = "run --backend " + backend + (backend == "emu" ? " --check-memory " : " ") +
+                     (kFolder / p.name).string();
   for (const std::string& dir : p.includes) args += " -I " + dir;
   return args + " --trace " + trace;
 }

@@ -143,7 +143,8 @@ T carried_value(uint64_t bits) {
 template <class T>
 COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const char* what, T in,
                                  emu::Resolver resolve, uint64_t arg = 0, uint64_t shared_arg = 0,
-                                 uint32_t extra = 0, uint64_t* out2 = nullptr) {
+                                 uint32_t extra = 0, uint64_t* out2 = nullptr,
+                                 bool traced = true) {
   static_assert(
       sizeof(T) <= 32 && (std::is_trivially_copyable_v<T> || kBytesValue<T>),
       "cooperative_groups collectives take trivially copyable values of at most 32 bytes");
@@ -156,7 +157,7 @@ COOP_EMU_UNRECORDED T collective(const emu::GroupRef& g, int line, Op op, const 
            wide ? &result : nullptr, wide ? uint32_t(sizeof(T)) : 0);
   if constexpr (!wide) result = carried_value<T>(call.out);
   if (out2) *out2 = call.out2;
-  if (!call.traced) return result;
+  if (!call.traced || !traced) return result;
   Event e = group_event(EventKind::Collective, g, line);
   e.time = call.arrive_time;
   e.op = op;

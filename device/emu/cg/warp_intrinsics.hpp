@@ -37,16 +37,19 @@ inline uint32_t lanes_of_ranks(uint32_t by_rank, uint32_t warp_mask) {
   return lanes;
 }
 
-// A shuffle from lane `src` (already within the caller's segment) of the mask's lanes.
+// A shuffle from lane `src` (already within the caller's segment) of the mask's lanes; one a
+// library makes inside its own code (`traced` false: CUB's shuffles) is not in the trace.
 template <class T>
-T shfl_from_lane(uint32_t mask, T var, uint32_t src, Op op, const char* what, int line) {
+T shfl_from_lane(uint32_t mask, T var, uint32_t src, Op op, const char* what, int line,
+                 bool traced = true) {
   const emu::GroupRef g = mask_group(mask, what, line);
   if (!(g.warp_mask >> src & 1u))
     emu::fault(std::string(what) + " reads lane " + std::to_string(src) +
                    ", which is not in the mask (its value is undefined on a GPU)",
                uint16_t(line));
   // Per-lane sources: no shared argument, so lanes may read different lanes.
-  return collective(g, line, op, what, var, resolve_shfl, rank_in_mask(g.warp_mask, src), 0, src);
+  return collective(g, line, op, what, var, resolve_shfl, rank_in_mask(g.warp_mask, src), 0, src,
+                    nullptr, traced);
 }
 
 // The lane a raw shuffle of the calling lane reads.

@@ -10,4 +10,6 @@
 #include "device/byo/cub_block_sort.hpp"
 #include "device/byo/cub_block_histogram.hpp"
 #include "device/byo/cub_block_neighbors.hpp"
+#include "device/byo/cub_block_rank.hpp"
+#include "device/byo/cub_thread_io.hpp"
 #include "device/byo/cub_allocator.hpp"

@@ -1,3 +1,4 @@
-// Shim: a CUB header the emulator does not have yet, said in one line.
-#error "coopviz: <cub/device/device_memcpy.cuh> is not on the emulator yet; run this program with --backend gpu (the emulator's CUB: device/byo/include/cub/cub.cuh)"
-#include "device/byo/cub_missing.hpp"
+// Shim: the emulator's cub::DeviceTransform, cub::DeviceCopy and cub::DeviceMemcpy
+// (device/byo/cub_device_for.hpp).
+#pragma once
+#include "device/byo/cub_device_for.hpp"

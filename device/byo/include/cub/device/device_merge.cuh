@@ -1,3 +1,3 @@
-// Shim: a CUB header the emulator does not have yet, said in one line.
-#error "coopviz: <cub/device/device_merge.cuh> is not on the emulator yet; run this program with --backend gpu (the emulator's CUB: device/byo/include/cub/cub.cuh)"
-#include "device/byo/cub_missing.hpp"
+// Shim: the emulator's cub::DeviceMerge (device/byo/cub_device_sort.hpp).
+#pragma once
+#include "device/byo/cub_device_sort.hpp"
