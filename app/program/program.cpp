@@ -317,7 +317,7 @@ std::vector<std::string> emulator_link_command(const std::vector<std::string>& o
                                                const std::string& out,
                                                const std::vector<std::string>& libraries) {
   // -rdynamic: the unhooked copy finds the program's variables and the emulator by name.
-  std::vector<std::string> cmd = {kProgramCompiler, "-fuse-ld=gold", "-pthread", "-rdynamic"};
+  std::vector<std::string> cmd = {kProgramCompiler, "-pthread", "-rdynamic"};
   cmd.insert(cmd.end(), objects.begin(), objects.end());
   cmd.insert(cmd.end(), {"-o", out});
   cmd.insert(cmd.end(), libraries.begin(), libraries.end());

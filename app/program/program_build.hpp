@@ -49,8 +49,8 @@ std::vector<std::string> compile_command(const ProgramOptions& options,
                                          const std::filesystem::path& source,
                                          const std::string& headers);
 
-// The link of an emulator program's `objects` into `out` with `libraries` (gold: it links these
-// programs in under half of ld.bfd's time, the same program).
+// The link of an emulator program's `objects` into `out` with `libraries`. (Not gold: under the
+// program's 2 GiB address-space limit it cannot open a GCC 13 toolchain's libstdc++.so.)
 std::vector<std::string> emulator_link_command(const std::vector<std::string>& objects,
                                                const std::string& out,
                                                const std::vector<std::string>& libraries);
