@@ -316,13 +316,23 @@ class BlockRunLengthDecode {
     const DecodedOffsetT first =
         DecodedOffsetT(from_decoded_offset + DecodedOffsetT(emulated::block_rank()) *
                                                  DecodedOffsetT(DECODED_ITEMS_PER_THREAD));
-    for (int i = 0; i < DECODED_ITEMS_PER_THREAD; ++i) {
-      const DecodedOffsetT at = DecodedOffsetT(first + DecodedOffsetT(i));
-      // The last run that begins at or before `at` (a zero-length run ends where it begins).
-      const size_t run =
-          size_t(std::upper_bound(begins_.begin(), begins_.end(), at) - begins_.begin()) - 1;
+    // As CUB decodes: the first item's run is the last that begins at or before it; each next
+    // item steps at most one run on, so a zero-length run that is followed by a longer one
+    // (which CUB's contract forbids) gives the values the GPU gives, not the "right" ones.
+    size_t run = size_t(std::upper_bound(begins_.begin(), begins_.end(), first) - begins_.begin()) - 1;
+    auto run_end = [&](DecodedOffsetT at) {
+      return run + 1 == begins_.size() ? DecodedOffsetT(at + DECODED_ITEMS_PER_THREAD)
+                                       : begins_[run + 1];
+    };
+    DecodedOffsetT end = run_end(first);
+    DecodedOffsetT at = first;
+    for (int i = 0; i < DECODED_ITEMS_PER_THREAD; ++i, ++at) {
       emulated::put(decoded_items[i], temp_.values[run]);
       emulated::put(item_offsets[i], RelativeOffsetT(at - begins_[run]));
+      if (i + 1 < DECODED_ITEMS_PER_THREAD && at == DecodedOffsetT(end - 1)) {
+        ++run;
+        end = run_end(at);
+      }
     }
   }
   void RunLengthDecode(ItemT (&decoded_items)[DECODED_ITEMS_PER_THREAD],

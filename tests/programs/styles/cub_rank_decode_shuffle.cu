@@ -191,11 +191,12 @@ int main() {
   }
   printf("ranked %d tiles, %d wrong so far\n", kBlocks, wrong);
 
-  // Run-length decoding: lengths 0..4, the last 5 runs of each block empty.
+  // Run-length decoding: lengths 1..5, the last 5 runs of each block empty (CUB allows a
+  // zero-length run only where no longer run follows it).
   std::vector<int> h_values(kBlocks * kRunsPerBlock), h_lengths(kBlocks * kRunsPerBlock);
   for (int i = 0; i < kBlocks * kRunsPerBlock; ++i) {
     h_values[i] = i * 10 - 7;
-    h_lengths[i] = (i % kRunsPerBlock) >= kRunsPerBlock - 5 ? 0 : (i * 7) % 5;
+    h_lengths[i] = (i % kRunsPerBlock) >= kRunsPerBlock - 5 ? 0 : 1 + (i * 7) % 5;
   }
   int *d_values = to_device(h_values), *d_lengths = to_device(h_lengths);
   int *d_decoded = nullptr, *d_within = nullptr, *d_totals = nullptr, *d_window = nullptr;
