@@ -61,6 +61,12 @@ uint64_t hash_of(const std::vector<std::string>& parts) {
   return h;
 }
 
+std::string hash_name(const std::vector<std::string>& parts) {
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(parts)));
+  return name;
+}
+
 // `file`'s name and modification time, added to a build's key.
 void stamp_file(std::vector<std::string>& key, const std::string& file) {
   if (struct stat st{}; stat(file.c_str(), &st) == 0)
@@ -159,13 +165,8 @@ Result<int> run_nvcc(const std::vector<std::string>& cmd, const fs::path& dir, s
   }
   const std::string module_id_file = m[1].str();
   steps[1].replace(steps[1].find(" --gen_module_id_file"), 21, "");
-  {
-    // Any name unique to this translation unit will do; both sides read the same one.
-    char id[64];
-    std::snprintf(id, sizeof id, "_%016llx_coopviz",
-                  static_cast<unsigned long long>(hash_of({dir.string(), listing})));
-    std::ofstream(module_id_file) << id;
-  }
+  // Any name unique to this translation unit will do; both sides read the same one.
+  std::ofstream(module_id_file) << "_" + hash_name({dir.string(), listing}) + "_coopviz";
   auto script = [&](size_t from, size_t to, const char* name) {
     const fs::path path = tmp / name;
     std::ofstream out(path);
@@ -592,7 +593,10 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   else key.push_back("lowered line by line");
   key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
                 join_shown_buffers(o.shown.loads) + (o.shown.blocks ? "; block records" : ""));
-  stamp_program_headers(key, dirs);
+  // The headers are walked once, for the build's key and the precompiled header's.
+  std::vector<std::string> header_stamps;
+  stamp_program_headers(header_stamps, dirs);
+  key.insert(key.end(), header_stamps.begin(), header_stamps.end());
   // Headers next to the program (its own helpers) and .cu files it includes are part of it.
   for (const auto& entry : fs::directory_iterator(source.parent_path(), ec)) {
     if (entry.path() != source && is_header_path(entry.path().string()))
@@ -602,17 +606,15 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     if (Result<std::string> cu = read_file(file.string())) key.push_back(*cu);
   for (const QuotedInclude& i : included_elsewhere(source, *text))
     if (Result<std::string> h = read_file(i.file.string())) key.push_back(*h);
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
-  const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
+  const fs::path dir = fs::path(program_cache_root()) / "programs" / hash_name(key);
   // The emulator's runtime header, precompiled once per flags and headers (program_pch.hpp).
   std::vector<std::string> header_key = runtime_flags;
   if (!gpu) {
-    stamp_program_headers(header_key, dirs);
+    header_key.insert(header_key.end(), header_stamps.begin(), header_stamps.end());
     stamp_file(header_key, fs::canonical(runtime_flags.front(), ec).string());
   }
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(header_key)));
-  RuntimeHeader runtime_header(runtime_flags, fs::path(program_cache_root()) / "pch" / name);
+  RuntimeHeader runtime_header(runtime_flags,
+                               fs::path(program_cache_root()) / "pch" / hash_name(header_key));
   ProgramBuild build;
   build.executable = (dir / "program").string();
   build.halves = split;

@@ -22,6 +22,9 @@ inline constexpr const char* kLastErrorWraps[] = {"--wrap=cudaGetLastError",
 // FNV-1a over everything that decides the build: the source, its options, and this coopviz.
 uint64_t hash_of(const std::vector<std::string>& parts);
 
+// hash_of(parts) as 16 hex digits: the name a kept build (folder or file) goes by.
+std::string hash_name(const std::vector<std::string>& parts);
+
 // `file` and when it was last changed, added to a build's key (nothing when it is not there).
 void stamp_file(std::vector<std::string>& key, const std::string& file);
 

@@ -211,10 +211,11 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
     key.push_back("lowered line by line");
   key.push_back("shown stores " + join_shown_buffers(o.shown.stores) + "; shown loads " +
                 join_shown_buffers(o.shown.loads) + (o.shown.blocks ? "; block records" : ""));
-  stamp_program_headers(key, dirs);
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(hash_of(key)));
-  const fs::path dir = fs::path(program_cache_root()) / "programs" / name;
+  // The headers are walked once, for the build's key and the trace sink's.
+  std::vector<std::string> header_stamps;
+  stamp_program_headers(header_stamps, dirs);
+  key.insert(key.end(), header_stamps.begin(), header_stamps.end());
+  const fs::path dir = fs::path(program_cache_root()) / "programs" / hash_name(key);
   ProgramBuild build;
   build.executable = (dir / "program").string();
   if (gpu) build.whole_because = "a program of several files: relocatable device code, linked";
@@ -280,11 +281,8 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
     sink.cmd = compile_command(o, sinks / "trace_sink.cu", headers);
     sink.cmd.push_back(kLinkedDeviceCode);
     std::vector<std::string> sink_key = sink.cmd;
-    stamp_program_headers(sink_key, dirs);
-    char sink_name[32];
-    std::snprintf(sink_name, sizeof sink_name, "%016llx.o",
-                  static_cast<unsigned long long>(hash_of(sink_key)));
-    sink_kept = sinks / sink_name;
+    sink_key.insert(sink_key.end(), header_stamps.begin(), header_stamps.end());
+    sink_kept = sinks / (hash_name(sink_key) + ".o");
     objects.push_back(sink_kept.string());
     if (!fs::exists(sink_kept, ec)) {
       fs::create_directories(sinks, ec);
