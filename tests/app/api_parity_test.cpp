@@ -49,6 +49,7 @@ TEST_P(RefusedAsCudaRefusesIt, OnTheEmulator) {
 }
 
 TEST_P(RefusedAsCudaRefusesIt, ForTheGpu) {
+  COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(file() == "reduce_operator_type.cu");
   const std::string m = build_error("sm_90");
   EXPECT_NE(m.find(GetParam().says), std::string::npos) << m;
   EXPECT_NE(m.find("line " + std::to_string(GetParam().line) + " of"), std::string::npos) << m;

@@ -326,10 +326,16 @@ TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out;
 }
 
-// Building for a GPU needs nvcc, not a GPU: every test program's GPU build compiles here too.
+// Building for a GPU needs nvcc, not a GPU: each way of the GPU build compiles here too (device
+// code and host code apart, and whole for each reason found before compiling), and every test
+// program's GPU build where a GPU runs it.
 class ProgramBuild : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
+  const std::string name = GetParam();
+  COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(name == "tile_ranks.cu" ||
+                                            name == "cluster_exchange.cu" ||
+                                            name == "pipeline_stages.cu");
   coop::app::ProgramOptions p;
   p.file = program(GetParam());
   p.gpu_arch = "sm_90";
@@ -344,7 +350,6 @@ TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   EXPECT_TRUE(std::filesystem::exists(build->executable));
   // Device code and host code compiled apart, or whole for a reason found before compiling (a
   // cluster launch, CUDA's pipeline header), never because the host half failed to compile.
-  const std::string name = GetParam();
   if (name == "cluster_exchange.cu") {
     EXPECT_EQ(build->whole_because, "a cluster launch");
   }

@@ -5,9 +5,8 @@
 //
 // A program's first comment lines say how to run it: `// run: ARGS` (coopviz options such as
 // "-I common", relative to the folder) and `// expect: TEXT` (a line of its output that only a
-// passing run prints). `// nvcc: with a GPU` marks a program whose nvcc build takes minutes (CUB's
-// device-wide templates): it is built where it also runs, by the GPU test, and not where there is
-// no GPU.
+// passing run prints). Each is built with nvcc where a GPU runs it; where there is none, only
+// those marked `// nvcc: also without a GPU` are (COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,7 +36,7 @@ struct StyleProgram {
   std::string name;                   // file name
   std::vector<std::string> includes;  // -I folders, absolute
   std::string expect;                 // the output line of a passing run
-  bool nvcc_without_gpu = true;       // built with nvcc where there is no GPU too
+  bool nvcc_without_gpu = false;      // built with nvcc where there is no GPU too
 };
 
 StyleProgram read_program(const fs::path& file) {
@@ -46,7 +45,7 @@ StyleProgram read_program(const fs::path& file) {
   std::string line;
   while (std::getline(in, line) && line.rfind("//", 0) == 0) {
     if (line.rfind("// expect: ", 0) == 0) p.expect = line.substr(11);
-    if (line == "// nvcc: with a GPU") p.nvcc_without_gpu = false;
+    if (line == "// nvcc: also without a GPU") p.nvcc_without_gpu = true;
     if (line.rfind("// run: ", 0) == 0) {
       std::istringstream words(line.substr(8));
       for (std::string w; words >> w;)
@@ -120,9 +119,7 @@ TEST_P(StylePrograms, RunUnmodifiedOnTheEmulatorAndPass) {
 // Building for a GPU needs nvcc, not a GPU.
 TEST_P(StylePrograms, BuildForTheGpuWithNvcc) {
   const StyleProgram& p = GetParam();
-  int devices = 0;
-  if (!p.nvcc_without_gpu && (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0))
-    GTEST_SKIP() << "built with nvcc by the GPU test, where there is a GPU";
+  COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(p.nvcc_without_gpu);
   coop::app::ProgramOptions o;
   o.file = (kFolder / p.name).string();
   o.includes = p.includes;

@@ -12,7 +12,23 @@
 #include <iterator>
 #include <string>
 
+#include <cuda_runtime_api.h>
+
 namespace coop::testing {
+
+// Whether a GPU is here to run what nvcc builds.
+inline bool gpu_here() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+// An nvcc build costs about ten CPU-seconds, whatever the program (CUDA 13's headers), so where no
+// GPU can run it only one program of each way nvcc builds is built (`each_way`); a machine with a
+// GPU builds them all, and runs them.
+#define COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(each_way)                                     \
+  if (!(each_way) && !coop::testing::gpu_here())                                                \
+  GTEST_SKIP() << "nvcc builds this program where a GPU runs it; without one, one program of "  \
+                  "each way nvcc builds is built"
 
 struct Ran {
   int exit_code = -1;  // -1: it did not exit normally

@@ -1,5 +1,4 @@
 // expect: cub merge batched PASSED
-// nvcc: with a GPU
 // CUB's newer device-wide calls, in the style of a particle-binning pipeline's host code: a
 // two-input cub::DeviceTransform (its inputs a cuda::std tuple) and a one-input one with the
 // temporary-storage query; cub::DeviceMerge merging two sorted key lists (ascending, and

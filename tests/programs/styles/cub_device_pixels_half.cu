@@ -1,5 +1,4 @@
 // expect: cub pixels and half keys PASSED
-// nvcc: with a GPU
 // CUB's device-wide calls as an image-processing blog post and a mixed-precision sorting example
 // make them, each twice (a null temporary storage asks for its size first): the R, G and B
 // histograms of an RGBA image (4 channels, 3 counted) with even bins over the whole image and with

@@ -1,5 +1,4 @@
 // expect: cub rank decode shuffle PASSED
-// nvcc: with a GPU
 // CUB's lower-level block and warp tools in the program's own kernels, written the way a
 // hand-rolled radix pass and a run-length expander use them: blocks of 48 threads (one whole
 // warp and half of another) holding 3 keys each, read through cub::CacheModifiedInputIterator

@@ -1,5 +1,4 @@
 // expect: cub segments and bins PASSED
-// nvcc: with a GPU
 // CUB's block histogram, discontinuity, adjacent-difference, scan, shuffle and merge-sort
 // primitives, and its warp load, store and segmented reduction, in the program's own kernels,
 // written as a course exercise on "segments and bins" would write them: a block of 48 threads (not

@@ -1,5 +1,6 @@
 // run: -I common
 // expect: graphNodesUpdate PASSED
+// nvcc: also without a GPU
 // A graph built by hand in the manner of the SDK's graph samples: a scratch buffer from a memory
 // alloc node, a child graph that scales and accumulates, event record and wait nodes after it,
 // a memory free node at the end; then the instantiated graph's kernel and memset nodes are

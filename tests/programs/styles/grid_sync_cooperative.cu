@@ -1,5 +1,6 @@
 // run: -I common
 // expect: gridSync PASSED
+// nvcc: also without a GPU
 // A grid-wide barrier through a cooperative launch, checked the way samples check it: the device
 // must report cudaDevAttrCooperativeLaunch, the grid is sized from the occupancy calculator so all
 // blocks are resident, the arguments go through a void* array, and this_grid().sync() separates a

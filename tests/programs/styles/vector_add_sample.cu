@@ -1,5 +1,6 @@
 // run: -I common
 // expect: Test PASSED
+// nvcc: also without a GPU
 // A first sample in the shape of a vendor's SDK: helper header, device banner, error checks
 // after every call and after the launch, a host-side check with a tolerance, an exit code.
 #include <cuda_runtime.h>
