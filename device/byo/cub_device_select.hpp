@@ -21,6 +21,7 @@ namespace cub::emulated {
 // back of d_out, last first.
 template <class In, class Out, class Keep>
 long long select(In d_in, Out d_out, long long num_items, Keep keep) {
+  reads(d_in, num_items);
   const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
   long long selected = 0;
   for (long long k = 0; k < num_items; ++k)
@@ -30,6 +31,7 @@ long long select(In d_in, Out d_out, long long num_items, Keep keep) {
 
 template <class In, class Out, class Keep>
 long long partition(In d_in, Out d_out, long long num_items, Keep keep) {
+  reads(d_in, num_items);
   const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
   long long selected = 0, rejected = 0;
   for (long long k = 0; k < num_items; ++k) {
