@@ -2,9 +2,9 @@
 // nvcc: with a GPU
 // Sorting records by a composite key, in the style of a leaderboard job's kernels and host code:
 // cub::BlockRadixSort of a struct key (league, then score) through a decomposer, in each of its
-// four sorts (blocked and blocked-to-striped, ascending and descending), keys alone and with
-// values, over all the key's bits or over only the league's or the score's; a partial last tile
-// padded with keys that sort last. Then per-league segments, some empty and some of one record:
+// sixteen forms (blocked and blocked-to-striped, ascending and descending, keys alone and with
+// values, the bits left to the decomposer or named: all, the league's or the score's); a partial
+// last tile padded with keys that sort last. Then per-league segments, some empty and some of one record:
 // cub::DeviceSegmentedRadixSort through DoubleBuffers (pairs ascending over a bit range, keys
 // descending), and cub::DeviceSegmentedSort's unstable and stable forms. Radix sorts are stable,
 // so records with equal keys are checked to keep their order; an unstable sort is checked for
@@ -46,23 +46,21 @@ constexpr int kThreads = 64;
 constexpr int kPerThread = 3;
 constexpr int kTile = kThreads * kPerThread;
 
-enum Mode {
-  kPairsUp,            // Sort(keys, values, decomposer)
-  kPairsDownScore,     // SortDescending(keys, values, decomposer, 0, 32): the score's bits
-  kKeysUpLeague,       // Sort(keys, decomposer, 32, 48): the league's bits
-  kKeysDown,           // SortDescending(keys, decomposer)
-  kStripedPairsUp,     // SortBlockedToStriped(keys, values, decomposer)
-  kStripedKeysLeague,  // SortBlockedToStriped(keys, decomposer, 32, 48)
-  kStripedPairsDown,   // SortDescendingBlockedToStriped(keys, values, decomposer, 0, 48)
-  kStripedKeysDown,    // SortDescendingBlockedToStriped(keys, decomposer)
-  kModes
+// Each of BlockRadixSort's sixteen decomposer overloads: its sort, whether with values, and the
+// bits it sorts by ([0, 48) all of them, [32, 48) the league's, [0, 32) the score's), and whether
+// the call names those bits or leaves them to the decomposer.
+struct Mode {
+  bool descending, striped, pairs, bits_named;
+  int begin_bit, end_bit;
 };
-
-__host__ __device__ bool descending(int mode) {
-  return mode == kPairsDownScore || mode == kKeysDown || mode == kStripedPairsDown ||
-         mode == kStripedKeysDown;
+__host__ __device__ constexpr Mode mode_of(int m) {
+  // m: bit 0 pairs, bit 1 bits named, bit 2 descending, bit 3 striped. Named bits: the league's
+  // (ascending keys, descending pairs), the score's (descending keys) or all (ascending pairs).
+  const bool pairs = (m & 1) != 0, named = (m & 2) != 0, down = (m & 4) != 0;
+  return Mode{down, (m & 8) != 0, pairs, named, named && pairs == down ? 32 : 0,
+              named && !pairs && down ? 32 : 48};
 }
-__host__ __device__ bool striped(int mode) { return mode >= kStripedPairsUp; }
+constexpr int kModes = 16;
 
 // One tile per block: the tile's valid entries, the rest padded with a key that sorts after every
 // real one in this mode's order (the highest league and score, or the lowest when descending).
@@ -78,8 +76,8 @@ __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *
   const int tile = blockIdx.x * kTile;
   const int valid = min(kTile, n - tile);
   Entry pad;
-  pad.league = descending(MODE) ? SHRT_MIN : SHRT_MAX;
-  pad.score = descending(MODE) ? -FLT_MAX : FLT_MAX;
+  pad.league = mode_of(MODE).descending ? SHRT_MIN : SHRT_MAX;
+  pad.score = mode_of(MODE).descending ? -FLT_MAX : FLT_MAX;
   Entry keys[kPerThread];
   int ids[kPerThread];
   Load(temp.load).Load(in + tile, keys, valid, pad);
@@ -90,21 +88,34 @@ __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *
   __syncthreads();
 
   Sort sorter(temp.sort);
-  switch (MODE) {
-    case kPairsUp: sorter.Sort(keys, ids, LeagueThenScore{}); break;
-    case kPairsDownScore: sorter.SortDescending(keys, ids, LeagueThenScore{}, 0, 32); break;
-    case kKeysUpLeague: sorter.Sort(keys, LeagueThenScore{}, 32, 48); break;
-    case kKeysDown: sorter.SortDescending(keys, LeagueThenScore{}); break;
-    case kStripedPairsUp: sorter.SortBlockedToStriped(keys, ids, LeagueThenScore{}); break;
-    case kStripedKeysLeague: sorter.SortBlockedToStriped(keys, LeagueThenScore{}, 32, 48); break;
-    case kStripedPairsDown:
-      sorter.SortDescendingBlockedToStriped(keys, ids, LeagueThenScore{}, 0, 48);
-      break;
-    case kStripedKeysDown: sorter.SortDescendingBlockedToStriped(keys, LeagueThenScore{}); break;
+  constexpr Mode m = mode_of(MODE);
+  const LeagueThenScore d{};
+  if (!m.striped && !m.descending) {
+    if (m.pairs && m.bits_named) sorter.Sort(keys, ids, d, m.begin_bit, m.end_bit);
+    if (m.pairs && !m.bits_named) sorter.Sort(keys, ids, d);
+    if (!m.pairs && m.bits_named) sorter.Sort(keys, d, m.begin_bit, m.end_bit);
+    if (!m.pairs && !m.bits_named) sorter.Sort(keys, d);
+  } else if (!m.striped) {
+    if (m.pairs && m.bits_named) sorter.SortDescending(keys, ids, d, m.begin_bit, m.end_bit);
+    if (m.pairs && !m.bits_named) sorter.SortDescending(keys, ids, d);
+    if (!m.pairs && m.bits_named) sorter.SortDescending(keys, d, m.begin_bit, m.end_bit);
+    if (!m.pairs && !m.bits_named) sorter.SortDescending(keys, d);
+  } else if (!m.descending) {
+    if (m.pairs && m.bits_named) sorter.SortBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
+    if (m.pairs && !m.bits_named) sorter.SortBlockedToStriped(keys, ids, d);
+    if (!m.pairs && m.bits_named) sorter.SortBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
+    if (!m.pairs && !m.bits_named) sorter.SortBlockedToStriped(keys, d);
+  } else {
+    if (m.pairs && m.bits_named)
+      sorter.SortDescendingBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
+    if (m.pairs && !m.bits_named) sorter.SortDescendingBlockedToStriped(keys, ids, d);
+    if (!m.pairs && m.bits_named)
+      sorter.SortDescendingBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
+    if (!m.pairs && !m.bits_named) sorter.SortDescendingBlockedToStriped(keys, d);
   }
 
   for (int k = 0; k < kPerThread; ++k) {
-    const int i = striped(MODE) ? k * kThreads + threadIdx.x : threadIdx.x * kPerThread + k;
+    const int i = m.striped ? k * kThreads + threadIdx.x : threadIdx.x * kPerThread + k;
     if (i < valid) {
       out[tile + i] = keys[k];
       ids_out[tile + i] = ids[k];
@@ -113,20 +124,12 @@ __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *
 }
 
 // The host's order of a mode: a stable sort by the bits the mode sorts.
-bool before(int mode, const Entry &a, const Entry &b) {
-  const bool by_league = mode == kKeysUpLeague || mode == kStripedKeysLeague;
-  const bool by_score = mode == kPairsDownScore;
-  if (descending(mode)) {
-    if (!by_score && a.league != b.league) return a.league > b.league;
-    return !by_league && a.score > b.score;
-  }
-  if (!by_score && a.league != b.league) return a.league < b.league;
-  return !by_league && a.score < b.score;
-}
-
-bool keys_only(int mode) {
-  return mode == kKeysUpLeague || mode == kKeysDown || mode == kStripedKeysLeague ||
-         mode == kStripedKeysDown;
+bool before(const Mode &m, const Entry &a, const Entry &b) {
+  const bool by_league = m.begin_bit == 32, by_score = m.end_bit == 32;
+  if (!by_score && a.league != b.league)
+    return m.descending ? a.league > b.league : a.league < b.league;
+  if (by_league || a.score == b.score) return false;
+  return m.descending ? a.score > b.score : a.score < b.score;
 }
 
 template <int MODE>
@@ -145,16 +148,25 @@ int run_mode(const Entry *d_in, const int *d_ids, Entry *d_out, int *d_ids_out, 
     std::vector<int> order(valid);
     for (int i = 0; i < valid; ++i) order[i] = tile + i;
     std::stable_sort(order.begin(), order.end(),
-                     [&](int a, int b) { return before(MODE, h_in[a], h_in[b]); });
+                     [&](int a, int b) { return before(mode_of(MODE), h_in[a], h_in[b]); });
     for (int i = 0; i < valid; ++i) {
       const Entry &want = h_in[order[i]];
       const Entry &have = got[tile + i];
       mode_ok = mode_ok && have.league == want.league && have.score == want.score;
-      if (!keys_only(MODE)) mode_ok = mode_ok && got_ids[tile + i] == order[i];
+      if (mode_of(MODE).pairs) mode_ok = mode_ok && got_ids[tile + i] == order[i];
     }
   }
   if (!mode_ok) printf("BlockRadixSort with a decomposer, mode %d: wrong order\n", MODE);
   ok = ok && mode_ok;
+  return 0;
+}
+
+template <int MODE>
+int run_modes(const Entry *d_in, const int *d_ids, Entry *d_out, int *d_ids_out, int n,
+              const std::vector<Entry> &h_in, bool &ok) {
+  if (run_mode<MODE>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok)) return 1;
+  if constexpr (MODE + 1 < kModes)
+    return run_modes<MODE + 1>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok);
   return 0;
 }
 
@@ -179,15 +191,7 @@ int main() {
   CUDA_CHECK(cudaMalloc(&d_ids_out, n * sizeof(int)));
   CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(Entry), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(d_ids, h_ids.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-  if (run_mode<kPairsUp>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kPairsDownScore>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kKeysUpLeague>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kKeysDown>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kStripedPairsUp>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kStripedKeysLeague>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kStripedPairsDown>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok) ||
-      run_mode<kStripedKeysDown>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok))
-    return 1;
+  if (run_modes<0>(d_in, d_ids, d_out, d_ids_out, n, h_in, ok)) return 1;
 
   // Segments of scores: lengths 5, 0, 1, 37, 0, 1, 2, 121 (167 items), as offsets d_offsets[s]
   // to d_offsets[s + 1].
