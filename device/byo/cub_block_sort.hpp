@@ -90,12 +90,14 @@ class BlockRadixSort {
   emulated::if_decomposer<DecomposerT> Sort(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, begin_bit, end_bit, false, Arrangement::Blocked, where, decomposer);
   }
   template <class DecomposerT>
   emulated::if_decomposer<DecomposerT> Sort(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, 0, all_bits<DecomposerT>(), false, Arrangement::Blocked, where, decomposer);
   }
   template <class DecomposerT>
@@ -114,12 +116,14 @@ class BlockRadixSort {
   emulated::if_decomposer<DecomposerT> SortDescending(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, begin_bit, end_bit, true, Arrangement::Blocked, where, decomposer);
   }
   template <class DecomposerT>
   emulated::if_decomposer<DecomposerT> SortDescending(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, 0, all_bits<DecomposerT>(), true, Arrangement::Blocked, where, decomposer);
   }
   template <class DecomposerT>
@@ -138,12 +142,14 @@ class BlockRadixSort {
   emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, begin_bit, end_bit, false, Arrangement::Striped, where, decomposer);
   }
   template <class DecomposerT>
   emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, 0, all_bits<DecomposerT>(), false, Arrangement::Striped, where, decomposer);
   }
   template <class DecomposerT>
@@ -162,12 +168,14 @@ class BlockRadixSort {
   emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, begin_bit, end_bit, true, Arrangement::Striped, where, decomposer);
   }
   template <class DecomposerT>
   emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
       KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
       std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
     sort(keys, nullptr, 0, all_bits<DecomposerT>(), true, Arrangement::Striped, where, decomposer);
   }
   template <class DecomposerT>
@@ -184,6 +192,14 @@ class BlockRadixSort {
   }
 
  private:
+  // CUB 13's keys-only sorts with a decomposer compile only for a BlockRadixSort declared without
+  // values: so here too.
+  template <class Decomposer>
+  static constexpr void keys_only_decomposer() {
+    static_assert(kKeysOnly || !sizeof(Decomposer),
+                  "cub::BlockRadixSort: a keys-only sort with a decomposer needs a BlockRadixSort "
+                  "declared without values (ValueT left NullType), as CUB 13's does");
+  }
   template <class Decomposer>
   static constexpr int all_bits() {
     return emulated::radix_key_bits<KeyT, Decomposer>();

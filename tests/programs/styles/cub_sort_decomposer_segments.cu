@@ -62,12 +62,67 @@ __host__ __device__ constexpr Mode mode_of(int m) {
 }
 constexpr int kModes = 16;
 
+// The sort of a mode (CUB 13's keys-only decomposer sorts take a BlockRadixSort declared without
+// values, so keys alone have one of those).
+template <int MODE, class BlockSort>
+__device__ void sort_items(BlockSort &sorter, Entry (&keys)[kPerThread], int (&ids)[kPerThread]) {
+  constexpr Mode m = mode_of(MODE);
+  const LeagueThenScore d{};
+  if constexpr (m.pairs && m.bits_named) {
+    if constexpr (!m.striped && !m.descending)
+      sorter.Sort(keys, ids, d, m.begin_bit, m.end_bit);
+    else if constexpr (!m.striped)
+      sorter.SortDescending(keys, ids, d, m.begin_bit, m.end_bit);
+    else if constexpr (!m.descending)
+      sorter.SortBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
+    else
+      sorter.SortDescendingBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
+  } else if constexpr (m.pairs) {
+    if constexpr (!m.striped && !m.descending)
+      sorter.Sort(keys, ids, d);
+    else if constexpr (!m.striped)
+      sorter.SortDescending(keys, ids, d);
+    else if constexpr (!m.descending)
+      sorter.SortBlockedToStriped(keys, ids, d);
+    else
+      sorter.SortDescendingBlockedToStriped(keys, ids, d);
+  } else if constexpr (m.bits_named) {
+    if constexpr (!m.striped && !m.descending)
+      sorter.Sort(keys, d, m.begin_bit, m.end_bit);
+    else if constexpr (!m.striped)
+      sorter.SortDescending(keys, d, m.begin_bit, m.end_bit);
+    else if constexpr (!m.descending)
+      sorter.SortBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
+    else
+      sorter.SortDescendingBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
+  } else {
+    if constexpr (!m.striped && !m.descending)
+      sorter.Sort(keys, d);
+    else if constexpr (!m.striped)
+      sorter.SortDescending(keys, d);
+    else if constexpr (!m.descending)
+      sorter.SortBlockedToStriped(keys, d);
+    else
+      sorter.SortDescendingBlockedToStriped(keys, d);
+  }
+}
+
+template <bool PAIRS>
+struct TileSort {
+  typedef cub::BlockRadixSort<Entry, kThreads, kPerThread, int> type;
+};
+template <>
+struct TileSort<false> {
+  typedef cub::BlockRadixSort<Entry, kThreads, kPerThread> type;
+};
+
 // One tile per block: the tile's valid entries, the rest padded with a key that sorts after every
 // real one in this mode's order (the highest league and score, or the lowest when descending).
 template <int MODE>
 __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *ids_out, int n) {
+  constexpr Mode m = mode_of(MODE);
   typedef cub::BlockLoad<Entry, kThreads, kPerThread, cub::BLOCK_LOAD_DIRECT> Load;
-  typedef cub::BlockRadixSort<Entry, kThreads, kPerThread, int> Sort;
+  typedef typename TileSort<m.pairs>::type Sort;
   __shared__ union {
     typename Load::TempStorage load;
     typename Sort::TempStorage sort;
@@ -76,8 +131,8 @@ __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *
   const int tile = blockIdx.x * kTile;
   const int valid = min(kTile, n - tile);
   Entry pad;
-  pad.league = mode_of(MODE).descending ? SHRT_MIN : SHRT_MAX;
-  pad.score = mode_of(MODE).descending ? -FLT_MAX : FLT_MAX;
+  pad.league = m.descending ? SHRT_MIN : SHRT_MAX;
+  pad.score = m.descending ? -FLT_MAX : FLT_MAX;
   Entry keys[kPerThread];
   int ids[kPerThread];
   Load(temp.load).Load(in + tile, keys, valid, pad);
@@ -88,31 +143,7 @@ __global__ void sort_tiles(const Entry *in, const int *ids_in, Entry *out, int *
   __syncthreads();
 
   Sort sorter(temp.sort);
-  constexpr Mode m = mode_of(MODE);
-  const LeagueThenScore d{};
-  if (!m.striped && !m.descending) {
-    if (m.pairs && m.bits_named) sorter.Sort(keys, ids, d, m.begin_bit, m.end_bit);
-    if (m.pairs && !m.bits_named) sorter.Sort(keys, ids, d);
-    if (!m.pairs && m.bits_named) sorter.Sort(keys, d, m.begin_bit, m.end_bit);
-    if (!m.pairs && !m.bits_named) sorter.Sort(keys, d);
-  } else if (!m.striped) {
-    if (m.pairs && m.bits_named) sorter.SortDescending(keys, ids, d, m.begin_bit, m.end_bit);
-    if (m.pairs && !m.bits_named) sorter.SortDescending(keys, ids, d);
-    if (!m.pairs && m.bits_named) sorter.SortDescending(keys, d, m.begin_bit, m.end_bit);
-    if (!m.pairs && !m.bits_named) sorter.SortDescending(keys, d);
-  } else if (!m.descending) {
-    if (m.pairs && m.bits_named) sorter.SortBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
-    if (m.pairs && !m.bits_named) sorter.SortBlockedToStriped(keys, ids, d);
-    if (!m.pairs && m.bits_named) sorter.SortBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
-    if (!m.pairs && !m.bits_named) sorter.SortBlockedToStriped(keys, d);
-  } else {
-    if (m.pairs && m.bits_named)
-      sorter.SortDescendingBlockedToStriped(keys, ids, d, m.begin_bit, m.end_bit);
-    if (m.pairs && !m.bits_named) sorter.SortDescendingBlockedToStriped(keys, ids, d);
-    if (!m.pairs && m.bits_named)
-      sorter.SortDescendingBlockedToStriped(keys, d, m.begin_bit, m.end_bit);
-    if (!m.pairs && !m.bits_named) sorter.SortDescendingBlockedToStriped(keys, d);
-  }
+  sort_items<MODE>(sorter, keys, ids);
 
   for (int k = 0; k < kPerThread; ++k) {
     const int i = m.striped ? k * kThreads + threadIdx.x : threadIdx.x * kPerThread + k;
