@@ -114,6 +114,7 @@ struct DeviceScan {
     return emulated::on_host("cub::DeviceScan::InclusiveScanInit", d_temp_storage,
                              temp_storage_bytes, [&] {
                                T running = init;
+                               emulated::reads(d_in, (long long)num_items);
                                for (long long k = 0; k < (long long)num_items; ++k)
                                  d_out[k] = running = op(running, d_in[k]);
                                return cudaSuccess;

@@ -16,6 +16,13 @@
 
 namespace cub::emulated {
 
+// Flag k of a selection's flags, all of which the call reads (checked when the first is read).
+template <class Flags>
+decltype(auto) flag(Flags d_flags, long long num_items, long long k) {
+  if (k == 0) reads(d_flags, num_items);
+  return d_flags[k];
+}
+
 // Copies the items `keep(items, k)` picks from d_in to d_out in order (the input is read whole
 // first, as the in-place forms need), and returns how many. partition() puts the others at the
 // back of d_out, last first.
@@ -67,8 +74,9 @@ struct DeviceSelect {
                              Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                              int64_t num_items, cudaStream_t = 0) {
     return pick("cub::DeviceSelect::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                d_num_selected_out, num_items,
-                [&](const auto&, long long k) { return bool(d_flags[k]); });
+                d_num_selected_out, num_items, [&](const auto&, long long k) {
+                  return bool(emulated::flag(d_flags, num_items, k));
+                });
   }
   template <class Data, class Flags, class NumSelected>
   static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
@@ -98,8 +106,9 @@ struct DeviceSelect {
                                Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                                int64_t num_items, SelectOp select_op, cudaStream_t = 0) {
     return pick("cub::DeviceSelect::FlaggedIf", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                d_num_selected_out, num_items,
-                [&](const auto&, long long k) { return bool(select_op(d_flags[k])); });
+                d_num_selected_out, num_items, [&](const auto&, long long k) {
+                  return bool(select_op(emulated::flag(d_flags, num_items, k)));
+                });
   }
   template <class Data, class Flags, class NumSelected, class SelectOp>
   static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
@@ -166,8 +175,9 @@ struct DevicePartition {
                              Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                              NumItemsT num_items, cudaStream_t = 0) {
     return split("cub::DevicePartition::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                 d_num_selected_out, num_items,
-                 [&](const auto&, long long k) { return bool(d_flags[k]); });
+                 d_num_selected_out, num_items, [&](const auto&, long long k) {
+                   return bool(emulated::flag(d_flags, num_items, k));
+                 });
   }
   template <class In, class Out, class NumSelected, class SelectOp, class NumItemsT>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
@@ -187,6 +197,7 @@ struct DevicePartition {
                         NumItemsT num_items, FirstOp select_first_part_op,
                         SecondOp select_second_part_op, cudaStream_t = 0) {
     return emulated::on_host("cub::DevicePartition::If", d_temp_storage, temp_storage_bytes, [&] {
+      emulated::reads(d_in, (long long)num_items);
       const std::vector<emulated::value_of<In>> items(d_in,
                                                       d_in + std::max((long long)num_items, 0LL));
       long long first = 0, second = 0, rest = 0;
