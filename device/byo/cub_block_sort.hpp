@@ -82,7 +82,6 @@ class BlockRadixSort {
     sort(keys, &values, begin_bit, end_bit, true, Arrangement::Striped, where);
   }
 
-
   // With a decomposer: a struct key sorted by the members it returns (a tuple of references to
   // them, most significant first), over all their bits or bits [begin_bit, end_bit), as
   // cub::DeviceRadixSort's decomposer forms sort.

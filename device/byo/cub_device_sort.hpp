@@ -157,12 +157,10 @@ struct DeviceRadixSort {
   // With a decomposer: a struct key sorted by the members it returns (a std::tuple of references
   // to them, most significant first), over all their bits or bits [begin_bit, end_bit).
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(void* d_temp_storage,
-                                                        size_t& temp_storage_bytes,
-                                                        const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                        const ValueT* d_values_in,
-                                                        ValueT* d_values_out, NumItemsT num_items,
-                                                        DecomposerT decomposer, cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys_in,
                  d_keys_out, d_values_in, d_values_out, num_items, 0, all_bits<KeyT, DecomposerT>(),
                  false, decomposer);
@@ -177,12 +175,10 @@ struct DeviceRadixSort {
                  decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(void* d_temp_storage,
-                                                        size_t& temp_storage_bytes,
-                                                        DoubleBuffer<KeyT>& d_keys,
-                                                        DoubleBuffer<ValueT>& d_values,
-                                                        NumItemsT num_items, DecomposerT decomposer,
-                                                        cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
                    &d_values, num_items, 0, all_bits<KeyT, DecomposerT>(), false, decomposer);
   }
@@ -230,11 +226,9 @@ struct DeviceRadixSort {
                    d_keys, &d_values, num_items, begin_bit, end_bit, true, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(void* d_temp_storage,
-                                                       size_t& temp_storage_bytes,
-                                                       const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                       NumItemsT num_items, DecomposerT decomposer,
-                                                       cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
                  d_keys_out, kNoValues, kNoValuesOut, num_items, 0, all_bits<KeyT, DecomposerT>(),
                  false, decomposer);
@@ -248,11 +242,9 @@ struct DeviceRadixSort {
                  decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(void* d_temp_storage,
-                                                       size_t& temp_storage_bytes,
-                                                       DoubleBuffer<KeyT>& d_keys,
-                                                       NumItemsT num_items, DecomposerT decomposer,
-                                                       cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
                    static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, 0,
                    all_bits<KeyT, DecomposerT>(), false, decomposer);
@@ -383,8 +375,8 @@ struct DeviceSegmentedRadixSort {
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
                                DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
                                int num_items, int num_segments, Begin d_begin_offsets,
-                               End d_end_offsets, int begin_bit = 0,
-                               int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+                               End d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                               cudaStream_t = 0) {
     return buffers("cub::DeviceSegmentedRadixSort::SortPairs", d_temp_storage, temp_storage_bytes,
                    d_keys, &d_values, num_items, num_segments, d_begin_offsets, d_end_offsets,
                    begin_bit, end_bit, false);
@@ -396,8 +388,8 @@ struct DeviceSegmentedRadixSort {
                                          End d_end_offsets, int begin_bit = 0,
                                          int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
     return buffers("cub::DeviceSegmentedRadixSort::SortPairsDescending", d_temp_storage,
-                   temp_storage_bytes, d_keys, &d_values, num_items, num_segments,
-                   d_begin_offsets, d_end_offsets, begin_bit, end_bit, true);
+                   temp_storage_bytes, d_keys, &d_values, num_items, num_segments, d_begin_offsets,
+                   d_end_offsets, begin_bit, end_bit, true);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -410,13 +402,12 @@ struct DeviceSegmentedRadixSort {
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys, int num_items,
-                                        int num_segments, Begin d_begin_offsets,
-                                        End d_end_offsets, int begin_bit = 0,
+                                        DoubleBuffer<KeyT>& d_keys, int num_items, int num_segments,
+                                        Begin d_begin_offsets, End d_end_offsets, int begin_bit = 0,
                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
     return buffers("cub::DeviceSegmentedRadixSort::SortKeysDescending", d_temp_storage,
-                   temp_storage_bytes, d_keys, kNoValues, num_items, num_segments,
-                   d_begin_offsets, d_end_offsets, begin_bit, end_bit, true);
+                   temp_storage_bytes, d_keys, kNoValues, num_items, num_segments, d_begin_offsets,
+                   d_end_offsets, begin_bit, end_bit, true);
   }
 
  private:
@@ -470,7 +461,8 @@ struct DeviceSegmentedSort {
                                int64_t num_items, int64_t num_segments, Begin d_begin_offsets,
                                End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::SortPairs", d_temp_storage, temp_storage_bytes,
-                        d_keys, &d_values, num_segments, d_begin_offsets, d_end_offsets, false, false);
+                        d_keys, &d_values, num_segments, d_begin_offsets, d_end_offsets, false,
+                        false);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
