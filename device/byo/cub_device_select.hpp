@@ -385,12 +385,15 @@ struct DeviceHistogram {
                            Samples d_samples, Histograms d_histogram, NumLevels num_levels,
                            Levels d_levels, long long num_row_pixels, long long num_rows,
                            size_t row_stride_bytes) {
+    bool levels_read[NUM_ACTIVE_CHANNELS] = {};
     return count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
         call, d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels,
         num_row_pixels, num_rows, row_stride_bytes, [&](int channel, auto sample) {
           // The last level not above the sample: bin i holds [levels[i], levels[i+1]).
           const auto* levels = &d_levels[channel][0];
           const int n = num_levels[channel];
+          if (!levels_read[channel]) emulated::reads(levels, n);  // once per channel
+          levels_read[channel] = true;
           using LevelT = std::remove_cv_t<std::remove_reference_t<decltype(levels[0])>>;
           const long long bin = (std::upper_bound(levels, levels + n, LevelT(sample)) - levels) - 1;
           return bin >= 0 && bin < n - 1 ? int(bin) : -1;
@@ -416,6 +419,9 @@ struct DeviceHistogram {
       }
       const long long row_samples =
           (long long)(row_stride_bytes / sizeof(emulated::value_of<Samples>));
+      // Each row's samples, when every channel counts (else CUB need not read the others).
+      for (long long row = 0; row < num_rows && NUM_ACTIVE_CHANNELS == NUM_CHANNELS; ++row)
+        emulated::reads(d_samples + row * row_samples, num_row_pixels * NUM_CHANNELS);
       for (long long row = 0; row < num_rows; ++row)
         for (long long pixel = 0; pixel < num_row_pixels; ++pixel)
           for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c) {
