@@ -104,6 +104,22 @@ COOP_EMU_UNRECORDED void put(Place&& place, Value&& value) {
     ::coop::emu::library_wrote(std::addressof(place), sizeof(place));
 }
 
+// A read the primitive (or device-wide call) `call` makes of items [0, count) of `in`, checked
+// for --check-memory as a thread's own would be: when `in` is a pointer, bytes nothing wrote stop
+// the program with a report naming the call and the program's line of it (`where`, or the call
+// stack's). Other iterators (counting, transforming) are not memory, or read what they wrap.
+template <class In>
+COOP_EMU_UNRECORDED void check_read(In in, long long count, const char* call,
+                                    const std::source_location* where = nullptr) {
+  if constexpr (std::is_pointer_v<In>) {
+    using Item = std::remove_cv_t<std::remove_pointer_t<In>>;
+    if constexpr (!std::is_void_v<Item> && !std::is_empty_v<Item>)
+      if (in != nullptr && count > 0)
+        ::coop::emu::library_read(in, size_t(count) * sizeof(Item), call,
+                                  where ? where->file_name() : nullptr, where ? where->line() : 0);
+  }
+}
+
 template <class T, int N, class Op>
 T fold_items(const T (&items)[N], Op op) {
   T total = items[0];

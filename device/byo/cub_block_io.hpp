@@ -52,14 +52,18 @@ inline int tile_index(Arrangement arrangement, int rank, int k, int items, int t
 
 // Loads (stores) the thread's items in `arrangement`, those at or past `valid` left as they are
 // (not stored); `fill`, when given, is what a load puts in those.
+// A load is `call` at the program's `where`, for --check-memory's report of a read of memory
+// nothing wrote (check_read).
 template <class It, class T, int N>
-COOP_EMU_UNRECORDED void load_direct(Arrangement arrangement, int rank, int threads, It src,
+COOP_EMU_UNRECORDED void load_direct(const char* call, const std::source_location& where,
+                                     Arrangement arrangement, int rank, int threads, It src,
                                      T (&items)[N], int valid = 1 << 30, const T* fill = nullptr) {
   for (int k = 0; k < N; ++k) {
     const int at = tile_index(arrangement, rank, k, N, threads);
-    if (at < valid)
+    if (at < valid) {
+      if constexpr (std::is_pointer_v<It>) check_read(src + at, 1, call, &where);
       emulated::put(items[k], src[at]);
-    else if (fill)
+    } else if (fill)
       emulated::put(items[k], *fill);
   }
 }
@@ -74,43 +78,52 @@ COOP_EMU_UNRECORDED void store_direct(Arrangement arrangement, int rank, int thr
 }  // namespace emulated
 
 template <typename T, int ITEMS_PER_THREAD, typename It>
-void LoadDirectBlocked(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD]) {
-  emulated::load_direct(emulated::Arrangement::Blocked, linear_tid, 0, block_src_it, dst_items);
+void LoadDirectBlocked(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
+                       std::source_location where = std::source_location::current()) {
+  emulated::load_direct("cub::LoadDirectBlocked", where, emulated::Arrangement::Blocked, linear_tid,
+                        0, block_src_it, dst_items);
 }
 template <typename T, int ITEMS_PER_THREAD, typename It>
 void LoadDirectBlocked(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
-                       int block_items_end) {
-  emulated::load_direct(emulated::Arrangement::Blocked, linear_tid, 0, block_src_it, dst_items,
-                        block_items_end);
+                       int block_items_end,
+                       std::source_location where = std::source_location::current()) {
+  emulated::load_direct("cub::LoadDirectBlocked", where, emulated::Arrangement::Blocked, linear_tid,
+                        0, block_src_it, dst_items, block_items_end);
 }
 template <typename T, typename DefaultT, int ITEMS_PER_THREAD, typename It>
 void LoadDirectBlocked(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
-                       int block_items_end, DefaultT oob_default) {
+                       int block_items_end, DefaultT oob_default,
+                       std::source_location where = std::source_location::current()) {
   const T fill = T(oob_default);
-  emulated::load_direct(emulated::Arrangement::Blocked, linear_tid, 0, block_src_it, dst_items,
-                        block_items_end, &fill);
-}
-template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename It>
-void LoadDirectStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD]) {
-  emulated::load_direct(emulated::Arrangement::Striped, linear_tid, BLOCK_THREADS, block_src_it,
-                        dst_items);
+  emulated::load_direct("cub::LoadDirectBlocked", where, emulated::Arrangement::Blocked, linear_tid,
+                        0, block_src_it, dst_items, block_items_end, &fill);
 }
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename It>
 void LoadDirectStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
-                       int block_items_end) {
-  emulated::load_direct(emulated::Arrangement::Striped, linear_tid, BLOCK_THREADS, block_src_it,
-                        dst_items, block_items_end);
+                       std::source_location where = std::source_location::current()) {
+  emulated::load_direct("cub::LoadDirectStriped", where, emulated::Arrangement::Striped, linear_tid,
+                        BLOCK_THREADS, block_src_it, dst_items);
+}
+template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename It>
+void LoadDirectStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
+                       int block_items_end,
+                       std::source_location where = std::source_location::current()) {
+  emulated::load_direct("cub::LoadDirectStriped", where, emulated::Arrangement::Striped, linear_tid,
+                        BLOCK_THREADS, block_src_it, dst_items, block_items_end);
 }
 template <int BLOCK_THREADS, typename T, typename DefaultT, int ITEMS_PER_THREAD, typename It>
 void LoadDirectStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
-                       int block_items_end, DefaultT oob_default) {
+                       int block_items_end, DefaultT oob_default,
+                       std::source_location where = std::source_location::current()) {
   const T fill = T(oob_default);
-  emulated::load_direct(emulated::Arrangement::Striped, linear_tid, BLOCK_THREADS, block_src_it,
-                        dst_items, block_items_end, &fill);
+  emulated::load_direct("cub::LoadDirectStriped", where, emulated::Arrangement::Striped, linear_tid,
+                        BLOCK_THREADS, block_src_it, dst_items, block_items_end, &fill);
 }
 template <typename T, int ITEMS_PER_THREAD, typename It>
-void LoadDirectWarpStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD]) {
-  emulated::load_direct(emulated::Arrangement::WarpStriped, linear_tid, 0, block_src_it, dst_items);
+void LoadDirectWarpStriped(int linear_tid, It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
+                           std::source_location where = std::source_location::current()) {
+  emulated::load_direct("cub::LoadDirectWarpStriped", where, emulated::Arrangement::WarpStriped,
+                        linear_tid, 0, block_src_it, dst_items);
 }
 template <typename T, int ITEMS_PER_THREAD, typename It>
 void StoreDirectBlocked(int linear_tid, It block_dst_it, T (&items)[ITEMS_PER_THREAD]) {
@@ -330,21 +343,23 @@ class BlockLoad : public emulated::BlockTransfer<T, BLOCK_DIM_X, ITEMS_PER_THREA
   template <typename It>
   void Load(It block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
             std::source_location where = std::source_location::current()) {
-    emulated::load_direct(kMemory, rank_, kThreads, block_src_it, dst_items);
+    emulated::load_direct("cub::BlockLoad::Load", where, kMemory, rank_, kThreads, block_src_it,
+                          dst_items);
     arrange(dst_items, where);
   }
   template <typename It>
   void Load(It block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end,
             std::source_location where = std::source_location::current()) {
-    emulated::load_direct(kMemory, rank_, kThreads, block_src_it, dst_items, block_items_end);
+    emulated::load_direct("cub::BlockLoad::Load", where, kMemory, rank_, kThreads, block_src_it,
+                          dst_items, block_items_end);
     arrange(dst_items, where);
   }
   template <typename It, typename DefaultT>
   void Load(It block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end,
             DefaultT oob_default, std::source_location where = std::source_location::current()) {
     const T fill = T(oob_default);
-    emulated::load_direct(kMemory, rank_, kThreads, block_src_it, dst_items, block_items_end,
-                          &fill);
+    emulated::load_direct("cub::BlockLoad::Load", where, kMemory, rank_, kThreads, block_src_it,
+                          dst_items, block_items_end, &fill);
     arrange(dst_items, where);
   }
 

@@ -16,7 +16,6 @@
 #include "device/byo/cub_types.hpp"
 
 namespace cub {
-
 template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType,
           int RADIX_BITS = 4, bool MEMOIZE_OUTER_SCAN = true,
           BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
@@ -83,19 +82,143 @@ class BlockRadixSort {
     sort(keys, &values, begin_bit, end_bit, true, Arrangement::Striped, where);
   }
 
+  // With a decomposer: a struct key sorted by the members it returns (a tuple of references to
+  // them, most significant first), over all their bits or bits [begin_bit, end_bit), as
+  // cub::DeviceRadixSort's decomposer forms sort.
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> Sort(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, begin_bit, end_bit, false, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> Sort(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, 0, all_bits<DecomposerT>(), false, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> Sort(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      int begin_bit, int end_bit, std::source_location where = std::source_location::current()) {
+    sort(keys, &values, begin_bit, end_bit, false, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> Sort(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    sort(keys, &values, 0, all_bits<DecomposerT>(), false, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescending(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, begin_bit, end_bit, true, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescending(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, 0, all_bits<DecomposerT>(), true, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescending(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      int begin_bit, int end_bit, std::source_location where = std::source_location::current()) {
+    sort(keys, &values, begin_bit, end_bit, true, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescending(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    sort(keys, &values, 0, all_bits<DecomposerT>(), true, Arrangement::Blocked, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, begin_bit, end_bit, false, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, 0, all_bits<DecomposerT>(), false, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      int begin_bit, int end_bit, std::source_location where = std::source_location::current()) {
+    sort(keys, &values, begin_bit, end_bit, false, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    sort(keys, &values, 0, all_bits<DecomposerT>(), false, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer, int begin_bit, int end_bit,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, begin_bit, end_bit, true, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    keys_only_decomposer<DecomposerT>();
+    sort(keys, nullptr, 0, all_bits<DecomposerT>(), true, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      int begin_bit, int end_bit, std::source_location where = std::source_location::current()) {
+    sort(keys, &values, begin_bit, end_bit, true, Arrangement::Striped, where, decomposer);
+  }
+  template <class DecomposerT>
+  emulated::if_decomposer<DecomposerT> SortDescendingBlockedToStriped(
+      KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], DecomposerT decomposer,
+      std::source_location where = std::source_location::current()) {
+    sort(keys, &values, 0, all_bits<DecomposerT>(), true, Arrangement::Striped, where, decomposer);
+  }
+
  private:
+  // CUB 13's keys-only sorts with a decomposer compile only for a BlockRadixSort declared without
+  // values: so here too.
+  template <class Decomposer>
+  static constexpr void keys_only_decomposer() {
+    static_assert(kKeysOnly || !sizeof(Decomposer),
+                  "cub::BlockRadixSort: a keys-only sort with a decomposer needs a BlockRadixSort "
+                  "declared without values (ValueT left NullType), as CUB 13's does");
+  }
+  template <class Decomposer>
+  static constexpr int all_bits() {
+    return emulated::radix_key_bits<KeyT, Decomposer>();
+  }
+
+  template <class Decomposer = emulated::WholeKey>
   COOP_EMU_UNRECORDED void sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (*values)[ITEMS_PER_THREAD],
                                 int begin_bit, int end_bit, bool descending, Arrangement out,
-                                const std::source_location& where) {
-    if (!emulated::radix_range_fits<KeyT>(begin_bit, end_bit))
+                                const std::source_location& where, Decomposer decomposer = {}) {
+    if (!emulated::radix_range_fits<KeyT, Decomposer>(begin_bit, end_bit))
       ::coop::emu::fault("cub::BlockRadixSort: bits [" + std::to_string(begin_bit) + ", " +
                              std::to_string(end_bit) + ") are not within a key of " +
-                             std::to_string(sizeof(KeyT) * 8) + " bits",
+                             std::to_string(all_bits<Decomposer>()) + " bits",
                          uint16_t(where.line()));
+    // A keys-only sort of a primitive declared with values leaves them alone.
+    const bool with_values = !kKeysOnly && values != nullptr;
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
       emulated::put(temp_.keys[at], keys[k]);
-      if constexpr (!kKeysOnly) emulated::put(temp_.values[at], (*values)[k]);
+      if (with_values) emulated::put(temp_.values[at], (*values)[k]);
     }
     emulated::block_sync(where);
     if (rank_ == 0) {
@@ -104,10 +227,10 @@ class BlockRadixSort {
       std::vector<KeyT> keys_in(kItems);
       for (int k = 0; k < kItems; ++k) keys_in[size_t(k)] = temp_.keys[k];
       const std::vector<long long> order =
-          emulated::radix_order(keys_in.data(), kItems, begin_bit, end_bit, descending);
+          emulated::radix_order(keys_in.data(), kItems, begin_bit, end_bit, descending, decomposer);
       for (int k = 0; k < kItems; ++k)
         emulated::put(temp_.keys[k], keys_in[size_t(order[size_t(k)])]);
-      if constexpr (!kKeysOnly) {
+      if (with_values) {
         std::vector<ValueT> values_in(kItems);
         for (int k = 0; k < kItems; ++k) values_in[size_t(k)] = temp_.values[k];
         for (int k = 0; k < kItems; ++k)
@@ -118,7 +241,7 @@ class BlockRadixSort {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = emulated::tile_index(out, rank_, k, ITEMS_PER_THREAD, kThreads);
       emulated::put(keys[k], temp_.keys[at]);
-      if constexpr (!kKeysOnly) emulated::put((*values)[k], temp_.values[at]);
+      if (with_values) emulated::put((*values)[k], temp_.values[at]);
     }
   }
 
@@ -318,10 +441,12 @@ class MergeSortTile {
   COOP_EMU_UNRECORDED void sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (*values)[ITEMS_PER_THREAD],
                                 CompareOp& compare_op, int valid_items, const KeyT* oob_default,
                                 const std::source_location& where) {
+    // A keys-only sort of a primitive declared with values leaves them alone.
+    const bool with_values = !kKeysOnly && values != nullptr;
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
       emulated::put(temp_.keys[at], keys[k]);
-      if constexpr (!kKeysOnly) emulated::put(temp_.values[at], (*values)[k]);
+      if (with_values) emulated::put(temp_.values[at], (*values)[k]);
     }
     static_cast<Primitive*>(this)->meet(where);
     if (rank_ == 0) {
@@ -334,7 +459,7 @@ class MergeSortTile {
       });
       for (int k = 0; k < n; ++k) emulated::put(temp_.keys[k], keys_in[size_t(order[size_t(k)])]);
       for (int k = n; k < kItems && oob_default; ++k) emulated::put(temp_.keys[k], *oob_default);
-      if constexpr (!kKeysOnly) {
+      if (with_values) {
         std::vector<ValueT> values_in(temp_.values, temp_.values + n);
         for (int k = 0; k < n; ++k)
           emulated::put(temp_.values[k], values_in[size_t(order[size_t(k)])]);
@@ -344,7 +469,7 @@ class MergeSortTile {
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
       const int at = rank_ * ITEMS_PER_THREAD + k;
       emulated::put(keys[k], temp_.keys[at]);
-      if constexpr (!kKeysOnly) emulated::put((*values)[k], temp_.values[at]);
+      if (with_values) emulated::put((*values)[k], temp_.values[at]);
     }
   }
 

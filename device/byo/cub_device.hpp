@@ -12,6 +12,8 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "device/byo/cub_block.hpp"
@@ -38,13 +40,28 @@ inline cudaError_t temp_storage(const char* call, void* d_temp_storage, size_t& 
   return cudaSuccess;
 }
 
+// The device-wide call running on the host, for reports of what it reads.
+inline thread_local const char* t_call = nullptr;
+
 // The two-call idiom around `work` (which returns a cudaError_t): it runs on the second call
 // only, given storage of the size the first asked for.
 template <class Work>
 cudaError_t on_host(const char* call, void* d_temp_storage, size_t& temp_storage_bytes, Work work) {
   bool done = false;
   if (cudaError_t e = temp_storage(call, d_temp_storage, temp_storage_bytes, done); done) return e;
+  struct Running {
+    const char* was;
+    ~Running() { t_call = was; }
+  } running{std::exchange(t_call, call)};
   return work();
+}
+
+// The running call reads items [0, count) of `in` (check_read): the host's reads of device
+// memory are not checked one by one (and its bulk copies are not seen at all), so each range is,
+// once, before the call reads it.
+template <class In>
+void reads(In in, long long count) {
+  check_read(in, count, t_call ? t_call : "CUB");
 }
 
 // Combines the inputs from `init`, or (`from_first`) from the first input, `init` then being what
@@ -53,6 +70,7 @@ template <class In, class Out, class Op, class Value>
 cudaError_t reduce(const char* call, void* d_temp_storage, size_t& temp_storage_bytes, In d_in,
                    Out d_out, long long num_items, Op op, Value init, bool from_first = false) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    reads(d_in, num_items);
     const bool first = from_first && num_items > 0;
     Value total = first ? Value(d_in[0]) : init;
     for (long long k = first ? 1 : 0; k < num_items; ++k) total = op(total, Value(d_in[k]));
@@ -67,6 +85,7 @@ cudaError_t scan(const char* call, void* d_temp_storage, size_t& temp_storage_by
                  Out d_out, long long num_items, Op op, const Value* initial) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
     if (num_items <= 0) return cudaSuccess;
+    reads(d_in, num_items);
     Value running = initial ? *initial : Value(d_in[0]);
     for (long long k = 0; k < num_items; ++k) {
       const Value input = Value(d_in[k]);  // read first: the scan may be in place
@@ -89,6 +108,7 @@ using value_of = typename std::iterator_traits<In>::value_type;
 // them): `run(first, length)` for each. The input is read whole first, as in-place forms need.
 template <class In, class Equal, class Run>
 void runs(In d_in, long long num_items, Equal equal, Run run) {
+  reads(d_in, num_items);
   const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
   for (long long first = 0; first < num_items;) {
     long long last = first + 1;
@@ -103,6 +123,7 @@ void runs(In d_in, long long num_items, Equal equal, Run run) {
 template <class In, class Value>
 KeyValuePair<long long, Value> arg_extremum(In d_in, long long num_items, bool max, Value empty) {
   if (num_items <= 0) return {1, empty};
+  reads(d_in, num_items);
   KeyValuePair<long long, Value> best{0, Value(d_in[0])};
   for (long long k = 1; k < num_items; ++k) {
     const Value v = Value(d_in[k]);
@@ -159,6 +180,7 @@ struct DeviceReduce {
     return emulated::on_host("cub::DeviceReduce::TransformReduce", d_temp_storage,
                              temp_storage_bytes, [&] {
                                T total = init;
+                               emulated::reads(d_in, (long long)num_items);
                                for (long long k = 0; k < (long long)num_items; ++k)
                                  total = reduction_op(total, transform_op(d_in[k]));
                                *d_out = total;
@@ -207,6 +229,7 @@ struct DeviceReduce {
         "cub::DeviceReduce::ReduceByKey", d_temp_storage, temp_storage_bytes, [&] {
           using Value = emulated::value_of<ValuesIn>;
           const long long n = std::max((long long)num_items, 0LL);
+          emulated::reads(d_values_in, n);
           const std::vector<Value> values(d_values_in, d_values_in + n);
           long long count = 0;
           emulated::runs(d_keys_in, n, std::equal_to<>{}, [&](long long first, long long length) {

@@ -76,6 +76,7 @@ struct DeviceFor {
   template <class It, class NumItemsT, class OpT>
   static cudaError_t ForEachCopyN(It first, NumItemsT num_items, OpT op, cudaStream_t = 0) {
     ::coop::byo::library_on_host("cub::DeviceFor::ForEachCopyN");
+    emulated::check_read(first, (long long)num_items, "cub::DeviceFor::ForEachCopyN");
     for (NumItemsT i = 0; i < num_items; ++i) op(emulated::value_of<It>(first[i]));
     return cudaSuccess;
   }
@@ -88,6 +89,8 @@ struct DeviceFor {
   template <class It, class OpT>
   static cudaError_t ForEachCopy(It first, It last, OpT op, cudaStream_t = 0) {
     ::coop::byo::library_on_host("cub::DeviceFor::ForEachCopy");
+    if constexpr (std::is_pointer_v<It>)
+      emulated::check_read(first, (long long)(last - first), "cub::DeviceFor::ForEachCopy");
     for (It at = first; at != last; ++at) op(emulated::value_of<It>(*at));
     return cudaSuccess;
   }
@@ -156,6 +159,11 @@ struct DeviceTransform {
   static cudaError_t Transform(::std::tuple<Ins...> inputs, Out output, NumItemsT num_items,
                                TransformOp transform_op, cudaStream_t = 0) {
     ::coop::byo::library_on_host("cub::DeviceTransform::Transform");
+    ::std::apply(
+        [&](auto&... in) {
+          (emulated::check_read(in, (long long)num_items, "cub::DeviceTransform::Transform"), ...);
+        },
+        inputs);
     for (NumItemsT i = 0; i < num_items; ++i)
       output[i] = ::std::apply([&](auto&... in) { return transform_op(in[i]...); }, inputs);
     return cudaSuccess;
@@ -205,10 +213,14 @@ struct DeviceCopy {
                              OutputIt output_it, SizeIteratorT sizes, int64_t num_ranges,
                              cudaStream_t = 0) {
     return emulated::on_host("cub::DeviceCopy::Batched", d_temp_storage, temp_storage_bytes, [&] {
+      emulated::reads(input_it, num_ranges);
+      emulated::reads(output_it, num_ranges);
+      emulated::reads(sizes, num_ranges);
       for (int64_t r = 0; r < num_ranges; ++r) {
         auto in = input_it[r];
         auto out = output_it[r];
         const long long n = (long long)sizes[r];
+        emulated::reads(in, n);
         for (long long k = 0; k < n; ++k) out[k] = in[k];
       }
       return cudaSuccess;
@@ -226,6 +238,9 @@ struct DeviceMemcpy {
                   "DeviceMemcpy::Batched only supports copying of memory buffers. Please consider "
                   "using DeviceCopy::Batched instead.");
     return emulated::on_host("cub::DeviceMemcpy::Batched", d_temp_storage, temp_storage_bytes, [&] {
+      emulated::reads(input_buffer_it, num_buffers);
+      emulated::reads(output_buffer_it, num_buffers);
+      emulated::reads(buffer_sizes, num_buffers);
       for (int64_t b = 0; b < num_buffers; ++b) {
         const void* in = input_buffer_it[b];
         void* out = output_buffer_it[b];

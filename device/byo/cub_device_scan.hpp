@@ -17,6 +17,8 @@ cudaError_t scan_by_key(const char* call, void* d_temp_storage, size_t& temp_sto
                         Keys d_keys, In d_in, Out d_out, long long num_items, Op op,
                         const Value* initial, Equal equal) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    reads(d_keys, num_items);
+    reads(d_in, num_items);
     Value running{};
     for (long long k = 0; k < num_items; ++k) {
       const bool starts = k == 0 || !equal(d_keys[k - 1], d_keys[k]);
@@ -39,8 +41,11 @@ cudaError_t segmented_reduce(const char* call, void* d_temp_storage, size_t& tem
                              In d_in, Out d_out, long long num_segments, Begin d_begin_offsets,
                              End d_end_offsets, Op op, T init) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
+    reads(d_begin_offsets, num_segments);
+    reads(d_end_offsets, num_segments);
     for (long long s = 0; s < num_segments; ++s) {
       T total = init;
+      reads(d_in + d_begin_offsets[s], (long long)d_end_offsets[s] - (long long)d_begin_offsets[s]);
       for (long long k = d_begin_offsets[s]; k < (long long)d_end_offsets[s]; ++k)
         total = op(total, T(d_in[k]));
       d_out[s] = total;
@@ -109,6 +114,7 @@ struct DeviceScan {
     return emulated::on_host("cub::DeviceScan::InclusiveScanInit", d_temp_storage,
                              temp_storage_bytes, [&] {
                                T running = init;
+                               emulated::reads(d_in, (long long)num_items);
                                for (long long k = 0; k < (long long)num_items; ++k)
                                  d_out[k] = running = op(running, d_in[k]);
                                return cudaSuccess;

@@ -16,11 +16,19 @@
 
 namespace cub::emulated {
 
+// Flag k of a selection's flags, all of which the call reads (checked when the first is read).
+template <class Flags>
+decltype(auto) flag(Flags d_flags, long long num_items, long long k) {
+  if (k == 0) reads(d_flags, num_items);
+  return d_flags[k];
+}
+
 // Copies the items `keep(items, k)` picks from d_in to d_out in order (the input is read whole
 // first, as the in-place forms need), and returns how many. partition() puts the others at the
 // back of d_out, last first.
 template <class In, class Out, class Keep>
 long long select(In d_in, Out d_out, long long num_items, Keep keep) {
+  reads(d_in, num_items);
   const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
   long long selected = 0;
   for (long long k = 0; k < num_items; ++k)
@@ -30,6 +38,7 @@ long long select(In d_in, Out d_out, long long num_items, Keep keep) {
 
 template <class In, class Out, class Keep>
 long long partition(In d_in, Out d_out, long long num_items, Keep keep) {
+  reads(d_in, num_items);
   const std::vector<value_of<In>> items(d_in, d_in + std::max(num_items, 0LL));
   long long selected = 0, rejected = 0;
   for (long long k = 0; k < num_items; ++k) {
@@ -65,8 +74,9 @@ struct DeviceSelect {
                              Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                              int64_t num_items, cudaStream_t = 0) {
     return pick("cub::DeviceSelect::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                d_num_selected_out, num_items,
-                [&](const auto&, long long k) { return bool(d_flags[k]); });
+                d_num_selected_out, num_items, [&](const auto&, long long k) {
+                  return bool(emulated::flag(d_flags, num_items, k));
+                });
   }
   template <class Data, class Flags, class NumSelected>
   static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
@@ -96,8 +106,9 @@ struct DeviceSelect {
                                Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                                int64_t num_items, SelectOp select_op, cudaStream_t = 0) {
     return pick("cub::DeviceSelect::FlaggedIf", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                d_num_selected_out, num_items,
-                [&](const auto&, long long k) { return bool(select_op(d_flags[k])); });
+                d_num_selected_out, num_items, [&](const auto&, long long k) {
+                  return bool(select_op(emulated::flag(d_flags, num_items, k)));
+                });
   }
   template <class Data, class Flags, class NumSelected, class SelectOp>
   static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, Data d_data,
@@ -164,8 +175,9 @@ struct DevicePartition {
                              Flags d_flags, Out d_out, NumSelected d_num_selected_out,
                              NumItemsT num_items, cudaStream_t = 0) {
     return split("cub::DevicePartition::Flagged", d_temp_storage, temp_storage_bytes, d_in, d_out,
-                 d_num_selected_out, num_items,
-                 [&](const auto&, long long k) { return bool(d_flags[k]); });
+                 d_num_selected_out, num_items, [&](const auto&, long long k) {
+                   return bool(emulated::flag(d_flags, num_items, k));
+                 });
   }
   template <class In, class Out, class NumSelected, class SelectOp, class NumItemsT>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, In d_in, Out d_out,
@@ -185,6 +197,7 @@ struct DevicePartition {
                         NumItemsT num_items, FirstOp select_first_part_op,
                         SecondOp select_second_part_op, cudaStream_t = 0) {
     return emulated::on_host("cub::DevicePartition::If", d_temp_storage, temp_storage_bytes, [&] {
+      emulated::reads(d_in, (long long)num_items);
       const std::vector<emulated::value_of<In>> items(d_in,
                                                       d_in + std::max((long long)num_items, 0LL));
       long long first = 0, second = 0, rest = 0;
@@ -372,12 +385,15 @@ struct DeviceHistogram {
                            Samples d_samples, Histograms d_histogram, NumLevels num_levels,
                            Levels d_levels, long long num_row_pixels, long long num_rows,
                            size_t row_stride_bytes) {
+    bool levels_read[NUM_ACTIVE_CHANNELS] = {};
     return count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
         call, d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels,
         num_row_pixels, num_rows, row_stride_bytes, [&](int channel, auto sample) {
           // The last level not above the sample: bin i holds [levels[i], levels[i+1]).
           const auto* levels = &d_levels[channel][0];
           const int n = num_levels[channel];
+          if (!levels_read[channel]) emulated::reads(levels, n);  // once per channel
+          levels_read[channel] = true;
           using LevelT = std::remove_cv_t<std::remove_reference_t<decltype(levels[0])>>;
           const long long bin = (std::upper_bound(levels, levels + n, LevelT(sample)) - levels) - 1;
           return bin >= 0 && bin < n - 1 ? int(bin) : -1;
@@ -403,6 +419,9 @@ struct DeviceHistogram {
       }
       const long long row_samples =
           (long long)(row_stride_bytes / sizeof(emulated::value_of<Samples>));
+      // Each row's samples, when every channel counts (else CUB need not read the others).
+      for (long long row = 0; row < num_rows && NUM_ACTIVE_CHANNELS == NUM_CHANNELS; ++row)
+        emulated::reads(d_samples + row * row_samples, num_row_pixels * NUM_CHANNELS);
       for (long long row = 0; row < num_rows; ++row)
         for (long long pixel = 0; pixel < num_row_pixels; ++pixel)
           for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c) {

@@ -1,7 +1,8 @@
 // CUB's device-wide sorts (cub::DeviceRadixSort, cub::DeviceSegmentedRadixSort,
 // cub::DeviceSegmentedSort, cub::DeviceMergeSort) for a program on the emulator, run on the host
-// when called as cub_device.hpp says. Each gives CUB's order: radix sorts are stable and compare
-// keys by their radix pattern within [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable
+// when called as cub_device.hpp says. Each gives CUB's order: radix sorts are stable (but for
+// DeviceSegmentedSort's unstable forms) and compare keys by their radix pattern within
+// [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable
 // under the program's comparison (CUB's SortKeys and SortPairs promise no stability, so any order
 // of equal keys is theirs too). A DoubleBuffer sort leaves its result in the Alternate buffer and
 // flips the selector, as CUB may, so Current() holds it either way. A bit range outside the key
@@ -17,12 +18,14 @@ namespace cub::emulated {
 template <class Key, class Value, class Decomposer = WholeKey>
 void radix_sort_range(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                       long long first, long long last, int begin_bit, int end_bit, bool descending,
-                      Decomposer decomposer = {}) {
+                      Decomposer decomposer = {}, bool stable = true) {
   if (last <= first) return;
   const long long n = last - first;
+  reads(keys_in + first, n);
+  if constexpr (!std::is_same_v<Value, NullType>) reads(values_in + first, n);
   const std::vector<Key> keys(keys_in + first, keys_in + last);
   const std::vector<long long> order =
-      radix_order(keys.data(), n, begin_bit, end_bit, descending, decomposer);
+      radix_order(keys.data(), n, begin_bit, end_bit, descending, decomposer, stable);
   for (long long k = 0; k < n; ++k) keys_out[first + k] = keys[size_t(order[size_t(k)])];
   if constexpr (!std::is_same_v<Value, NullType>) {
     const std::vector<Value> values(values_in + first, values_in + last);
@@ -31,24 +34,22 @@ void radix_sort_range(const Key* keys_in, Key* keys_out, const Value* values_in,
 }
 
 // Every segment [begin[s], end[s]) sorted on its own; items outside all segments are left as
-// they are in `out` (CUB does not write them either).
+// they are in `out` (CUB does not write them either). `stable` as in radix_order().
 template <class Key, class Value, class Begin, class End, class Decomposer = WholeKey>
 cudaError_t radix_sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                        const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                        long long num_segments, Begin begin, End end, int begin_bit, int end_bit,
-                       bool descending, Decomposer decomposer = {}) {
+                       bool descending, Decomposer decomposer = {}, bool stable = true) {
   return on_host(call, d_temp_storage, temp_storage_bytes, [&] {
     if (!radix_range_fits<Key, Decomposer>(begin_bit, end_bit)) return cudaErrorInvalidValue;
+    reads(begin, num_segments);
+    reads(end, num_segments);
     for (long long s = 0; s < num_segments; ++s)
       radix_sort_range(keys_in, keys_out, values_in, values_out, (long long)begin[s],
-                       (long long)end[s], begin_bit, end_bit, descending, decomposer);
+                       (long long)end[s], begin_bit, end_bit, descending, decomposer, stable);
     return cudaSuccess;
   });
 }
-
-// A radix sort's overload taking a decomposer, as CUB's: one whose argument is no bit number.
-template <class Decomposer>
-using if_decomposer = std::enable_if_t<!std::is_convertible_v<Decomposer, int>, cudaError_t>;
 
 // The whole input as one segment: begin offsets Constant{0}, end offsets Constant{num_items}.
 struct Constant {
@@ -62,7 +63,8 @@ template <class Key, class Value, class Begin, class End, class Decomposer = Who
 cudaError_t radix_sort_buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                                DoubleBuffer<Key>& keys, DoubleBuffer<Value>* values,
                                long long num_segments, Begin begin, End end, int begin_bit,
-                               int end_bit, bool descending, Decomposer decomposer = {}) {
+                               int end_bit, bool descending, Decomposer decomposer = {},
+                               bool stable = true) {
   const bool sized = d_temp_storage != nullptr && temp_storage_bytes >= kTempStorageBytes;
   const bool passes =
       sized && begin_bit != end_bit && radix_range_fits<Key, Decomposer>(begin_bit, end_bit);
@@ -71,7 +73,7 @@ cudaError_t radix_sort_buffers(const char* call, void* d_temp_storage, size_t& t
       radix_sort(call, d_temp_storage, temp_storage_bytes, keys.Current(),
                  passes ? keys.Alternate() : keys.Current(), values ? values->Current() : nullptr,
                  passes ? values_out : (values ? values->Current() : nullptr), num_segments, begin,
-                 end, begin_bit, end_bit, descending, decomposer);
+                 end, begin_bit, end_bit, descending, decomposer, stable);
   if (e == cudaSuccess && passes) {
     keys.selector ^= 1;
     if (values) values->selector ^= 1;
@@ -155,18 +157,16 @@ struct DeviceRadixSort {
   // With a decomposer: a struct key sorted by the members it returns (a std::tuple of references
   // to them, most significant first), over all their bits or bits [begin_bit, end_bit).
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairs(void* d_temp_storage,
-                                                        size_t& temp_storage_bytes,
-                                                        const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                        const ValueT* d_values_in,
-                                                        ValueT* d_values_out, NumItemsT num_items,
-                                                        DecomposerT decomposer, cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys_in,
                  d_keys_out, d_values_in, d_values_out, num_items, 0, all_bits<KeyT, DecomposerT>(),
                  false, decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairs(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
       int begin_bit, int end_bit, cudaStream_t = 0) {
@@ -175,17 +175,15 @@ struct DeviceRadixSort {
                  decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairs(void* d_temp_storage,
-                                                        size_t& temp_storage_bytes,
-                                                        DoubleBuffer<KeyT>& d_keys,
-                                                        DoubleBuffer<ValueT>& d_values,
-                                                        NumItemsT num_items, DecomposerT decomposer,
-                                                        cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+      cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
                    &d_values, num_items, 0, all_bits<KeyT, DecomposerT>(), false, decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairs(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairs(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
       int end_bit, cudaStream_t = 0) {
@@ -193,7 +191,7 @@ struct DeviceRadixSort {
                    &d_values, num_items, begin_bit, end_bit, false, decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairsDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
       cudaStream_t = 0) {
@@ -202,7 +200,7 @@ struct DeviceRadixSort {
                  all_bits<KeyT, DecomposerT>(), true, decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairsDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer,
       int begin_bit, int end_bit, cudaStream_t = 0) {
@@ -211,7 +209,7 @@ struct DeviceRadixSort {
                  true, decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairsDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
       cudaStream_t = 0) {
@@ -220,7 +218,7 @@ struct DeviceRadixSort {
                    decomposer);
   }
   template <class KeyT, class ValueT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortPairsDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortPairsDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
       int end_bit, cudaStream_t = 0) {
@@ -228,17 +226,15 @@ struct DeviceRadixSort {
                    d_keys, &d_values, num_items, begin_bit, end_bit, true, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeys(void* d_temp_storage,
-                                                       size_t& temp_storage_bytes,
-                                                       const KeyT* d_keys_in, KeyT* d_keys_out,
-                                                       NumItemsT num_items, DecomposerT decomposer,
-                                                       cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
                  d_keys_out, kNoValues, kNoValuesOut, num_items, 0, all_bits<KeyT, DecomposerT>(),
                  false, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeys(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
@@ -246,17 +242,15 @@ struct DeviceRadixSort {
                  decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeys(void* d_temp_storage,
-                                                       size_t& temp_storage_bytes,
-                                                       DoubleBuffer<KeyT>& d_keys,
-                                                       NumItemsT num_items, DecomposerT decomposer,
-                                                       cudaStream_t = 0) {
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
+      void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+      NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
                    static_cast<DoubleBuffer<NullType>*>(nullptr), num_items, 0,
                    all_bits<KeyT, DecomposerT>(), false, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeys(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeys(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
@@ -264,7 +258,7 @@ struct DeviceRadixSort {
                    false, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeysDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
@@ -272,7 +266,7 @@ struct DeviceRadixSort {
                  all_bits<KeyT, DecomposerT>(), true, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeysDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
       NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
     return pairs("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
@@ -280,7 +274,7 @@ struct DeviceRadixSort {
                  true, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeysDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       NumItemsT num_items, DecomposerT decomposer, cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
@@ -288,7 +282,7 @@ struct DeviceRadixSort {
                    all_bits<KeyT, DecomposerT>(), true, decomposer);
   }
   template <class KeyT, class NumItemsT, class DecomposerT>
-  static emulated::if_decomposer<DecomposerT> SortKeysDescending(
+  static emulated::if_decomposer<DecomposerT, cudaError_t> SortKeysDescending(
       void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
       NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t = 0) {
     return buffers("cub::DeviceRadixSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
@@ -376,12 +370,64 @@ struct DeviceSegmentedRadixSort {
                                 static_cast<NullType*>(nullptr), num_segments, d_begin_offsets,
                                 d_end_offsets, begin_bit, end_bit, true);
   }
+  // DoubleBuffer forms: each segment from Current() into Alternate(), then the selectors flip.
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
+                               DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                               int num_items, int num_segments, Begin d_begin_offsets,
+                               End d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,
+                               cudaStream_t = 0) {
+    return buffers("cub::DeviceSegmentedRadixSort::SortPairs", d_temp_storage, temp_storage_bytes,
+                   d_keys, &d_values, num_items, num_segments, d_begin_offsets, d_end_offsets,
+                   begin_bit, end_bit, false);
+  }
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                         DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                         int num_items, int num_segments, Begin d_begin_offsets,
+                                         End d_end_offsets, int begin_bit = 0,
+                                         int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceSegmentedRadixSort::SortPairsDescending", d_temp_storage,
+                   temp_storage_bytes, d_keys, &d_values, num_items, num_segments, d_begin_offsets,
+                   d_end_offsets, begin_bit, end_bit, true);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
+                              DoubleBuffer<KeyT>& d_keys, int num_items, int num_segments,
+                              Begin d_begin_offsets, End d_end_offsets, int begin_bit = 0,
+                              int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceSegmentedRadixSort::SortKeys", d_temp_storage, temp_storage_bytes,
+                   d_keys, kNoValues, num_items, num_segments, d_begin_offsets, d_end_offsets,
+                   begin_bit, end_bit, false);
+  }
+  template <class KeyT, class Begin, class End>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        DoubleBuffer<KeyT>& d_keys, int num_items, int num_segments,
+                                        Begin d_begin_offsets, End d_end_offsets, int begin_bit = 0,
+                                        int end_bit = sizeof(KeyT) * 8, cudaStream_t = 0) {
+    return buffers("cub::DeviceSegmentedRadixSort::SortKeysDescending", d_temp_storage,
+                   temp_storage_bytes, d_keys, kNoValues, num_items, num_segments, d_begin_offsets,
+                   d_end_offsets, begin_bit, end_bit, true);
+  }
+
+ private:
+  static constexpr DoubleBuffer<NullType>* kNoValues = nullptr;
+
+  template <class KeyT, class ValueT, class Begin, class End>
+  static cudaError_t buffers(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
+                             DoubleBuffer<KeyT>& keys, DoubleBuffer<ValueT>* values, int num_items,
+                             int num_segments, Begin begin, End end, int begin_bit, int end_bit,
+                             bool descending) {
+    (void)num_items;
+    return emulated::radix_sort_buffers(call, d_temp_storage, temp_storage_bytes, keys, values,
+                                        num_segments, begin, end, begin_bit, end_bit, descending);
+  }
 };
 
 // The segments [d_begin_offsets[s], d_end_offsets[s]) each sorted by the whole key, in the order
-// DeviceRadixSort gives (stable: CUB's Sort forms promise no order of equal keys, so the stable
-// one is theirs too). A DoubleBuffer sort leaves the result in Alternate() and flips the
-// selectors, as DeviceRadixSort's do.
+// DeviceRadixSort gives: stably by the StableSort forms, and by the Sort forms, which CUB promises
+// no order of equal keys, with equal keys in reverse input order. A DoubleBuffer sort leaves the
+// result in Alternate() and flips the selectors, as DeviceRadixSort's do.
 struct DeviceSegmentedSort {
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -390,7 +436,7 @@ struct DeviceSegmentedSort {
                               cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys_in,
                 d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments, d_begin_offsets,
-                d_end_offsets, false);
+                d_end_offsets, false, false);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -398,7 +444,7 @@ struct DeviceSegmentedSort {
                               Begin d_begin_offsets, End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::SortKeys", d_temp_storage, temp_storage_bytes,
                         d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr), num_segments,
-                        d_begin_offsets, d_end_offsets, false);
+                        d_begin_offsets, d_end_offsets, false, false);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -407,7 +453,7 @@ struct DeviceSegmentedSort {
                                Begin d_begin_offsets, End d_end_offsets, cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::SortPairs", d_temp_storage, temp_storage_bytes,
                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
-                d_begin_offsets, d_end_offsets, false);
+                d_begin_offsets, d_end_offsets, false, false);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -415,7 +461,8 @@ struct DeviceSegmentedSort {
                                int64_t num_items, int64_t num_segments, Begin d_begin_offsets,
                                End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::SortPairs", d_temp_storage, temp_storage_bytes,
-                        d_keys, &d_values, num_segments, d_begin_offsets, d_end_offsets, false);
+                        d_keys, &d_values, num_segments, d_begin_offsets, d_end_offsets, false,
+                        false);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -424,7 +471,7 @@ struct DeviceSegmentedSort {
                                         End d_end_offsets, cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::SortKeysDescending", d_temp_storage, temp_storage_bytes,
                 d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments,
-                d_begin_offsets, d_end_offsets, true);
+                d_begin_offsets, d_end_offsets, true, false);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -433,7 +480,7 @@ struct DeviceSegmentedSort {
                                         End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::SortKeysDescending", d_temp_storage,
                         temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
-                        num_segments, d_begin_offsets, d_end_offsets, true);
+                        num_segments, d_begin_offsets, d_end_offsets, true, false);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -444,7 +491,7 @@ struct DeviceSegmentedSort {
                                          cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::SortPairsDescending", d_temp_storage, temp_storage_bytes,
                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
-                d_begin_offsets, d_end_offsets, true);
+                d_begin_offsets, d_end_offsets, true, false);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -454,7 +501,7 @@ struct DeviceSegmentedSort {
                                          cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::SortPairsDescending", d_temp_storage,
                         temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
-                        d_end_offsets, true);
+                        d_end_offsets, true, false);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -463,7 +510,7 @@ struct DeviceSegmentedSort {
                                     cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::StableSortKeys", d_temp_storage, temp_storage_bytes,
                 d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items, num_segments,
-                d_begin_offsets, d_end_offsets, false);
+                d_begin_offsets, d_end_offsets, false, true);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -472,7 +519,7 @@ struct DeviceSegmentedSort {
                                     cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::StableSortKeys", d_temp_storage,
                         temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
-                        num_segments, d_begin_offsets, d_end_offsets, false);
+                        num_segments, d_begin_offsets, d_end_offsets, false, true);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -482,7 +529,7 @@ struct DeviceSegmentedSort {
                                      End d_end_offsets, cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::StableSortPairs", d_temp_storage, temp_storage_bytes,
                 d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments,
-                d_begin_offsets, d_end_offsets, false);
+                d_begin_offsets, d_end_offsets, false, true);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -491,7 +538,7 @@ struct DeviceSegmentedSort {
                                      End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::StableSortPairs", d_temp_storage,
                         temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
-                        d_end_offsets, false);
+                        d_end_offsets, false, true);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -501,7 +548,7 @@ struct DeviceSegmentedSort {
                                               cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::StableSortKeysDescending", d_temp_storage,
                 temp_storage_bytes, d_keys_in, d_keys_out, kNoValues, kNoValuesOut, num_items,
-                num_segments, d_begin_offsets, d_end_offsets, true);
+                num_segments, d_begin_offsets, d_end_offsets, true, true);
   }
   template <class KeyT, class Begin, class End>
   static cudaError_t StableSortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -510,7 +557,7 @@ struct DeviceSegmentedSort {
                                               End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::StableSortKeysDescending", d_temp_storage,
                         temp_storage_bytes, d_keys, static_cast<DoubleBuffer<NullType>*>(nullptr),
-                        num_segments, d_begin_offsets, d_end_offsets, true);
+                        num_segments, d_begin_offsets, d_end_offsets, true, true);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -521,7 +568,7 @@ struct DeviceSegmentedSort {
                                                cudaStream_t = 0) {
     return sort("cub::DeviceSegmentedSort::StableSortPairsDescending", d_temp_storage,
                 temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
-                num_segments, d_begin_offsets, d_end_offsets, true);
+                num_segments, d_begin_offsets, d_end_offsets, true, true);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t StableSortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -531,36 +578,36 @@ struct DeviceSegmentedSort {
                                                End d_end_offsets, cudaStream_t = 0) {
     return sort_buffers("cub::DeviceSegmentedSort::StableSortPairsDescending", d_temp_storage,
                         temp_storage_bytes, d_keys, &d_values, num_segments, d_begin_offsets,
-                        d_end_offsets, true);
+                        d_end_offsets, true, true);
   }
 
  private:
   static constexpr const NullType* kNoValues = nullptr;
   static constexpr NullType* kNoValuesOut = nullptr;
 
+  // By the whole key; the Sort forms with equal keys reversed (radix_order), as CUB's promise no
+  // order of them, and the StableSort forms `stable`.
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                           const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in,
                           ValueT* values_out, int64_t num_items, int64_t num_segments, Begin begin,
-                          End end, bool descending) {
+                          End end, bool descending, bool stable) {
     (void)num_items;
     return emulated::radix_sort(call, d_temp_storage, temp_storage_bytes, keys_in, keys_out,
                                 values_in, values_out, num_segments, begin, end, 0,
-                                int(sizeof(KeyT) * 8), descending);
+                                int(sizeof(KeyT) * 8), descending, emulated::WholeKey{}, stable);
   }
   template <class KeyT, class ValueT, class Begin, class End>
   static cudaError_t sort_buffers(const char* call, void* d_temp_storage,
                                   size_t& temp_storage_bytes, DoubleBuffer<KeyT>& keys,
                                   DoubleBuffer<ValueT>* values, int64_t num_segments, Begin begin,
-                                  End end, bool descending) {
+                                  End end, bool descending, bool stable) {
     return emulated::radix_sort_buffers(call, d_temp_storage, temp_storage_bytes, keys, values,
                                         num_segments, begin, end, 0, int(sizeof(KeyT) * 8),
-                                        descending);
+                                        descending, emulated::WholeKey{}, stable);
   }
 };
 
-// A stable sort under `compare_op`, in place (SortKeys, SortPairs and their Stable forms) or
-// into other buffers (the Copy forms).
 struct DeviceMergeSort {
   template <class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
@@ -615,12 +662,14 @@ struct DeviceMergeSort {
       using Key = emulated::value_of<KeyIn>;
       std::vector<long long> order(size_t(std::max(num_items, 0LL)));
       std::iota(order.begin(), order.end(), 0LL);
+      emulated::reads(keys_in, num_items);
       const std::vector<Key> keys(keys_in, keys_in + order.size());
       std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
         return compare_op(keys[size_t(a)], keys[size_t(b)]);
       });
       for (size_t k = 0; k < order.size(); ++k) keys_out[k] = keys[size_t(order[k])];
       if constexpr (!std::is_same_v<ValueIn, NullType*>) {
+        emulated::reads(items_in, num_items);
         const std::vector<emulated::value_of<ValueIn>> items(items_in, items_in + order.size());
         for (size_t k = 0; k < order.size(); ++k) items_out[k] = items[size_t(order[k])];
       }
@@ -662,6 +711,12 @@ struct DeviceMerge {
                            CompareOp compare_op) {
     return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
       constexpr bool kPairs = !std::is_same_v<ValueOut, NullType*>;
+      emulated::reads(keys1, n1);
+      emulated::reads(keys2, n2);
+      if constexpr (kPairs) {
+        emulated::reads(values1, n1);
+        emulated::reads(values2, n2);
+      }
       int64_t a = 0, b = 0;
       for (int64_t out = 0; a < n1 || b < n2; ++out) {
         // The second input's key goes first only when it is ordered before the first's.

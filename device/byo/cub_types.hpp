@@ -109,6 +109,11 @@ struct WholeKey {
   }
 };
 
+// A radix sort's overload taking a decomposer (returning Result), as CUB's: one whose argument is
+// no bit number.
+template <class Decomposer, class Result = void>
+using if_decomposer = std::enable_if_t<!std::is_convertible_v<Decomposer, int>, Result>;
+
 // The bits of a key that `Decomposer` splits into members (a tuple of references to them, most
 // significant first, as a program's decomposer returns them): their sizes' sum.
 template <class Key, class Decomposer = WholeKey>
@@ -129,9 +134,13 @@ bool radix_range_fits(int begin_bit, int end_bit) {
 // The stable order of `keys[0..n)` by bits [begin_bit, end_bit) of their radix pattern: the
 // input index of each output position. With a decomposer the pattern is its members' patterns
 // (each as a key of its own type), the first member's highest; bit 0 is the last member's lowest.
+// Not `stable`: keys that compare equal come in reverse input order, one of the orders an
+// unstable sort may give, so that a program counting on a stability its sort does not promise
+// is not told its results are right.
 template <class Key, class Decomposer = WholeKey>
 std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, int end_bit,
-                                   bool descending, Decomposer decomposer = {}) {
+                                   bool descending, Decomposer decomposer = {},
+                                   bool stable = true) {
   constexpr int kBits = radix_key_bits<Key, Decomposer>();
   constexpr size_t kWords = (kBits + 63) / 64;
   // Word w of the pattern keeps bits [64w, 64w + 64) that lie within [begin_bit, end_bit).
@@ -165,6 +174,12 @@ std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, 
     const auto& y = digits[size_t(b)];
     return std::lexicographical_compare(x.rbegin(), x.rend(), y.rbegin(), y.rend());
   });
+  for (size_t first = 0; !stable && first < count;) {
+    size_t last = first + 1;
+    while (last < count && digits[size_t(order[last])] == digits[size_t(order[first])]) ++last;
+    std::reverse(order.begin() + long(first), order.begin() + long(last));
+    first = last;
+  }
   return order;
 }
 

@@ -149,21 +149,23 @@ class WarpLoad : public emulated::WarpTransfer<
   template <typename It>
   void Load(It block_itr, InputT (&items)[ITEMS_PER_THREAD],
             std::source_location where = std::source_location::current()) {
-    emulated::load_direct(kMemory, lane_, LOGICAL_WARP_THREADS, block_itr, items);
+    emulated::load_direct("cub::WarpLoad::Load", where, kMemory, lane_, LOGICAL_WARP_THREADS,
+                          block_itr, items);
     arrange(items, where);
   }
   template <typename It>
   void Load(It block_itr, InputT (&items)[ITEMS_PER_THREAD], int valid_items,
             std::source_location where = std::source_location::current()) {
-    emulated::load_direct(kMemory, lane_, LOGICAL_WARP_THREADS, block_itr, items, valid_items);
+    emulated::load_direct("cub::WarpLoad::Load", where, kMemory, lane_, LOGICAL_WARP_THREADS,
+                          block_itr, items, valid_items);
     arrange(items, where);
   }
   template <typename It, typename DefaultT>
   void Load(It block_itr, InputT (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default,
             std::source_location where = std::source_location::current()) {
     const InputT fill = InputT(oob_default);
-    emulated::load_direct(kMemory, lane_, LOGICAL_WARP_THREADS, block_itr, items, valid_items,
-                          &fill);
+    emulated::load_direct("cub::WarpLoad::Load", where, kMemory, lane_, LOGICAL_WARP_THREADS,
+                          block_itr, items, valid_items, &fill);
     arrange(items, where);
   }
 

@@ -149,12 +149,22 @@ void number_events(Event* events, uint64_t count, bool accesses,
 }
 
 std::string code_place(uint32_t code, uint16_t* line) {
-  const CodeFrame frame = frames_from_addr2line({code})[code];
-  *line = frame.line;
-  if (frame.line == 0) return "an unknown line";
-  const size_t slash = frame.file.find_last_of('/');
-  return (slash == std::string::npos ? frame.file : frame.file.substr(slash + 1)) + ":" +
-         std::to_string(frame.line);
+  return caller_place({code}, line);
+}
+
+std::string caller_place(const std::vector<uint32_t>& codes, uint16_t* line) {
+  *line = 0;
+  if (codes.empty()) return "an unknown line";
+  const std::unordered_map<uint32_t, CodeFrame> frames = frames_from_addr2line(codes);
+  for (const uint32_t code : codes) {
+    const CodeFrame& frame = frames.at(code);
+    if (frame.line == 0) continue;
+    *line = frame.line;
+    const size_t slash = frame.file.find_last_of('/');
+    return (slash == std::string::npos ? frame.file : frame.file.substr(slash + 1)) + ":" +
+           std::to_string(frame.line);
+  }
+  return "an unknown line";
 }
 
 }  // namespace coop::emu::detail

@@ -142,6 +142,15 @@ void check_atomic(const void* p, uint32_t bytes, bool overwrites, int line);
 // is recorded. On the host (a device-wide call run there) it is the host's write.
 void library_wrote(const void* p, size_t bytes);
 
+// A library's read of `bytes` at `p` in program memory, made by `call` (the emulator's CUB: code
+// compiled without the instrumentation, or a device-wide call's reads on the host): with memory
+// checked, bytes nothing wrote stop the program as a thread's read of them would, the report
+// naming `call` and the program's line of it (`file` and `line`, or, when `file` is null, the
+// innermost frame of the program's own code on the call stack). In a kernel it is the calling
+// thread's read; on the host, the library's.
+void library_read(const void* p, size_t bytes, const char* call, const char* file = nullptr,
+                  unsigned line = 0);
+
 // The current logical time (the order of events, not a clock a kernel reads).
 uint64_t now();
 

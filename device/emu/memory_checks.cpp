@@ -6,7 +6,12 @@
 // Compiled without the memory instrumentation, as the rest of the emulator (memory_record.hpp).
 #include "device/emu/memory_checks.hpp"
 
+#include <execinfo.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -14,6 +19,7 @@
 #include <sstream>
 
 #include "device/emu/emu_api.hpp"
+#include "device/emu/fault_report.hpp"
 #include "device/emu/memory_record.hpp"
 
 namespace coop::emu {
@@ -303,16 +309,25 @@ void out_of_bounds(Lane& lane, uintptr_t p, uint32_t bytes, bool write, uint32_t
   stop(os.str(), line);
 }
 
-void read_never_written(Lane& lane, uintptr_t p, uint32_t bytes, uint32_t code, uint16_t line) {
-  const std::string at = access_place(code, &line);
-  const Described d = describe_access(lane, p);
+namespace {
+
+// "read of memory never written: READER read 4 bytes at d_in[3] at AT, in ..."
+std::string never_written(const std::string& reader, size_t bytes, const Described& d,
+                          const std::string& at) {
   std::ostringstream os;
-  os << "read of memory never written: " << who(lane) << " read " << bytes << " byte"
+  os << "read of memory never written: " << reader << " read " << bytes << " byte"
      << (bytes == 1 ? "" : "s") << " at " << element(d.name, d.offset, d.element_size) << " at "
      << at << ", in " << d.what << ", where "
      << (d.shared ? "no thread of the block has written yet"
                 : "neither the host (cudaMemcpy, cudaMemset) nor any thread has written yet");
-  stop(os.str(), line);
+  return os.str();
+}
+
+}  // namespace
+
+void read_never_written(Lane& lane, uintptr_t p, uint32_t bytes, uint32_t code, uint16_t line) {
+  const std::string at = access_place(code, &line);
+  stop(never_written(who(lane), bytes, describe_access(lane, p), at), line);
 }
 
 // [SECTION] Copies that land later (memcpy_async)
@@ -343,6 +358,74 @@ void library_wrote(const void* p, size_t bytes) {
   const auto at = reinterpret_cast<uintptr_t>(p);
   for (size_t i = 0; i < bytes; ++i)
     if (unsigned char* shadow = detail::written_shadow(*w, *w->current, at + i)) *shadow = 1;
+}
+
+namespace {
+
+// The program's file and line of a library call: given (a source_location's), or the innermost
+// frame of the program's code on the call stack.
+std::string call_place(const char* file, unsigned line, uint16_t* found) {
+  if (file != nullptr) {
+    *found = uint16_t(line);
+    const std::string path = file;
+    return path.substr(path.find_last_of('/') + 1) + ":" + std::to_string(line);
+  }
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  const auto start = reinterpret_cast<uintptr_t>(&__executable_start);
+  std::vector<uint32_t> codes;
+  for (int i = 1; i < n; ++i) {  // return addresses: each minus one lies in its call
+    const auto a = reinterpret_cast<uintptr_t>(frames[i]) - 1;
+    if (a >= start && a - start <= UINT32_MAX) codes.push_back(uint32_t(a - start));
+  }
+  return detail::caller_place(codes, found);
+}
+
+}  // namespace
+
+void library_read(const void* p, size_t bytes, const char* call, const char* file, unsigned line) {
+  if (bytes == 0) return;
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  // The first byte never written, with the element holding it: what the report names.
+  const auto report = [&](size_t unwritten, detail::Described d, const std::string& reader) {
+    const auto size = int64_t(std::max<size_t>(d.element_size, 1));
+    const int64_t first = d.offset, bad = first + int64_t(unwritten);
+    d.offset = bad - bad % size;
+    const auto read = size_t(std::min<int64_t>(size, first + int64_t(bytes) - d.offset));
+    uint16_t found = 0;
+    const std::string place = call_place(file, line, &found);
+    return std::pair(detail::never_written(reader, read, d, place), found);
+  };
+  if (const detail::Worker* w = detail::t_worker; w != nullptr && w->current != nullptr) {
+    if (!w->launch->check_initialisation) return;
+    for (size_t i = 0; i < bytes; ++i) {
+      const unsigned char* shadow = detail::written_shadow(*w, *w->current, at + i);
+      if (shadow == nullptr || *shadow != 0) continue;
+      detail::Lane& lane = *w->current;
+      const auto [message, found] =
+          report(i, detail::describe_access(lane, at), detail::who(lane) + " in " + call);
+      detail::stop(message, found);
+    }
+    return;
+  }
+  // On the host: the allocation holding the first byte, its shadow over the bytes read.
+  if (!detail::g_host_writes_tracked.load(std::memory_order_relaxed)) return;
+  size_t unwritten = 0;
+  {
+    GlobalRegistry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    const Allocation* a = find_allocation(r, at, false);
+    if (a == nullptr || !a->written || at < a->range.begin) return;
+    const unsigned char* shadow = a->written.get() + (at - a->range.begin);
+    const void* zero = std::memchr(shadow, 0, std::min(bytes, a->range.end - at));
+    if (zero == nullptr) return;
+    unwritten = size_t(static_cast<const unsigned char*>(zero) - shadow);
+  }
+  const auto [message, found] = report(unwritten, detail::describe_global(at), call);
+  (void)found;
+  report_stop(message.c_str());
+  std::fflush(stdout);
+  std::exit(1);
 }
 
 }  // namespace coop::emu

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "device/emu/scheduler_state.hpp"
 
@@ -58,6 +59,10 @@ unsigned char* written_shadow(const Worker& w, const Lane& lane, uintptr_t p);
 
 // Lands a memcpy_async copy: the bytes, and with them their shadow.
 void land_copy(const AsyncCopy& copy);
+
+// The user's file and line of the innermost of `codes` (return addresses' offsets, innermost
+// first: a call stack) that lies in the user's code; `line` gets the line alone (0: none does).
+std::string caller_place(const std::vector<uint32_t>& codes, uint16_t* line);
 
 // The user's file and line of a code offset ("scale.cu:12"), through the executable's line tables
 // (access_lines.cpp); `line` gets the line alone (0 when unknown).

@@ -102,6 +102,22 @@ TEST(MemoryChecks, AReadPastWhatACubCallWroteIsFound) {
       "cub_selected_tail.cu:22");
 }
 
+// A CUB call's own reads are checked as a kernel's are: a device-wide sum over floats the host
+// copied only some of into, and a block's load of ints the host set only some of, stop the
+// program at the call's line, naming the call.
+TEST(MemoryChecks, ACubCallsReadOfMemoryNeverWrittenIsFound) {
+  expect_stopped(
+      coopviz("run --backend emu --check-memory " + program("failing/cub_sum_unwritten.cu")),
+      "read of memory never written: cub::DeviceReduce::Sum read 4 bytes at d_in[60] at "
+      "cub_sum_unwritten.cu:18, in d_in, a 400-byte allocation from cudaMalloc at "
+      "cub_sum_unwritten.cu:11");
+  expect_stopped(
+      coopviz("run --backend emu --check-memory " + program("failing/cub_block_load_unwritten.cu")),
+      "read of memory never written: thread 25 (block 0) in cub::BlockLoad::Load read 4 bytes at "
+      "d_in[100] at cub_block_load_unwritten.cu:11, in d_in, a 512-byte allocation from "
+      "cudaMalloc at cub_block_load_unwritten.cu:17");
+}
+
 // Correct programs, checked: nothing said, and their own verdicts stand.
 TEST(MemoryChecks, CorrectProgramsReportNothing) {
   for (const char* file : {"scale_by_argument.cu", "shared_histogram.cu", "pitched_rows.cu",
