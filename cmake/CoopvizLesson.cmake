@@ -59,7 +59,8 @@ endfunction()
 # coopviz_instrument_memory(source): compiles an emulator kernel file so that every load and
 #   store calls coopviz's memory recorder (device/emu/memory_record.hpp): g++'s ThreadSanitizer
 #   instrumentation without its runtime (its warning that fences go unseen does not apply: the
-#   emulator orders nothing through them), and line tables (-g1) to name each access's line. User
+#   emulator orders nothing through them), volatile accesses through their own hooks (step points
+#   under every schedule, memory_hooks.cpp), and line tables (-g1) to name each access's line. User
 #   programs get the same flags (app/program). A sanitizer build (CMAKE_CXX_FLAGS with
 #   -fsanitize) cannot add a second sanitizer: there kernels stay uninstrumented and
 #   memory_instrumentation_available() says so.
@@ -67,7 +68,8 @@ if(CMAKE_CXX_FLAGS MATCHES "-fsanitize")
   set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS "")
 else()
   set(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS
-      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g1)
+      -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+      --param=tsan-distinguish-volatile=1 -Wno-tsan -g1)
 endif()
 function(coopviz_instrument_memory source)
   if(COOPVIZ_MEMORY_INSTRUMENTATION_FLAGS)

@@ -68,11 +68,15 @@ ProgramLowering::ProgramLowering(std::vector<std::string> clang_options,
   if (shown.blocks) clang_options_.insert(clang_options_.begin(), "--record-blocks");
 }
 
-Result<std::string> ProgramLowering::lower(const std::string& text, const std::string& path,
+Result<std::string> ProgramLowering::lower(const std::string& given, const std::string& path,
                                            SourceKind kind) {
+  // The front end and the line lowering read launches with their chevrons joined.
+  const std::string text = join_launch_chevrons(given);
   // What nvcc refuses in device code and the host compiler would take, refused in nvcc's words.
-  if (kind == SourceKind::Program)
+  if (kind == SourceKind::Program) {
     if (Status s = check_device_code_calls(text, path); !s) return s;
+    if (Status s = check_emulator_device_code(text, path); !s) return s;
+  }
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).string();
   auto read = read_.find(absolute);

@@ -66,13 +66,11 @@ Capture* capture_of(cudaStream_t stream) {
 
 }  // namespace coop::byo::graph_detail
 
-namespace {
-
-using namespace coop::byo::graph_detail;  // NOLINT: this file's own state
+namespace coop::byo {
 
 // A copy of a 3D copy's parameters as the emulator and CUDA both run them, row by row between
 // pitched pointers (arrays are not supported: the emulator has none).
-cudaError_t run_copy(const cudaMemcpy3DParms& p) {
+cudaError_t copy_3d(const cudaMemcpy3DParms& p) {
   if (p.srcArray || p.dstArray) return cudaErrorNotSupported;
   const cudaExtent e = p.extent;
   for (size_t z = 0; z < e.depth; ++z)
@@ -86,6 +84,12 @@ cudaError_t run_copy(const cudaMemcpy3DParms& p) {
     }
   return cudaSuccess;
 }
+
+}  // namespace coop::byo
+
+namespace {
+
+using namespace coop::byo::graph_detail;  // NOLINT: this file's own state
 
 cudaError_t run_set(const cudaMemsetParams& p) {
   if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4) return cudaErrorInvalidValue;
@@ -113,7 +117,7 @@ cudaError_t run_node(const CUgraphNode_st& n, cudaStream_t stream) {
     case cudaGraphNodeTypeKernel:
       return n.launch();
     case cudaGraphNodeTypeMemcpy:
-      return run_copy(n.copy);
+      return coop::byo::copy_3d(n.copy);
     case cudaGraphNodeTypeMemset:
       return run_set(n.set);
     case cudaGraphNodeTypeHost:

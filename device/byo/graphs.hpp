@@ -42,6 +42,11 @@ bool capturing(cudaStream_t stream);
 cudaError_t capture_launch(cudaStream_t stream, const void* function, dim3 grid, dim3 block,
                            size_t smem, BoundLaunch launch);
 
+// cudaMemcpy3D's copy (and a memcpy node's): row by row between pitched pointers at their
+// positions, each row a cudaMemcpy of the backend; cudaErrorNotSupported when either side is a
+// cudaArray.
+cudaError_t copy_3d(const cudaMemcpy3DParms& p);
+
 }  // namespace coop::byo
 
 // CUDA's calls as coop keeps them, at global scope under a prefix, so that a call spelled

@@ -418,6 +418,36 @@ cudaError_t cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, 
                               cudaStream_t) {
   return cudaMemset2D(dst, pitch, value, width, height);
 }
+// 3D: a pitched volume is cudaMallocPitch's rows, height * depth of them, each slice `height`
+// rows (cudaPitchedPtr::ysize).
+cudaError_t cudaMalloc3D(cudaPitchedPtr* volume, cudaExtent extent) {
+  if (!volume) return fail(cudaErrorInvalidValue);
+  void* ptr = nullptr;
+  size_t pitch = 0;
+  if (const cudaError_t e = cudaMallocPitch(&ptr, &pitch, extent.width, extent.height * extent.depth);
+      e != cudaSuccess)
+    return e;
+  *volume = make_cudaPitchedPtr(ptr, pitch, extent.width, extent.height);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  if (!p) return fail(cudaErrorInvalidValue);
+  if (p->srcArray || p->dstArray) return coop::byo::not_supported("cudaMemcpy3D with a cudaArray");
+  const cudaError_t e = coop::byo::copy_3d(*p);
+  return e == cudaSuccess ? e : fail(e);
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+cudaError_t cudaMemset3D(cudaPitchedPtr volume, int value, cudaExtent extent) {
+  for (size_t z = 0; z < extent.depth; ++z)
+    if (const cudaError_t e = cudaMemset2D(static_cast<char*>(volume.ptr) + z * volume.pitch * volume.ysize,
+                                           volume.pitch, value, extent.width, extent.height);
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr volume, int value, cudaExtent extent, cudaStream_t) {
+  return cudaMemset3D(volume, value, extent);
+}
 cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
                            size_t bytes) {
   if (dst_device != 0 || src_device != 0) return fail(cudaErrorInvalidDevice);

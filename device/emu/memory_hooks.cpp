@@ -118,9 +118,12 @@ ValueType value_type_of_size(uint32_t bytes) {
 
 // A shared or global access seen by the hooks: a step point under the random and its schedules
 // (before the access, so that other threads may run between a load and its store), then recorded
-// when memory recording is on.
+// when memory recording is on. A volatile access is a step point under lockstep too: code that
+// leaves a warp's lanes to read each other's shared values through a volatile pointer with no
+// __syncwarp (the warp-synchronous reductions of older course code) gets what a converged warp
+// does, every lane's load before any lane's store.
 [[gnu::noinline]] void see_access(Worker& w, const void* p, uint32_t bytes, bool write,
-                                  const void* return_address) {
+                                  bool is_volatile, const void* return_address) {
   flush_pending_store(w);
   Lane* lane = w.current;
   if (lane == nullptr || t_paused != 0) return;
@@ -132,11 +135,13 @@ ValueType value_type_of_size(uint32_t bytes) {
   // no step point, and this is the only place it shows (launch_monitor.hpp).
   w.last_code.store(code, std::memory_order_relaxed);
   const auto address = reinterpret_cast<uintptr_t>(p);
-  if (!shared_or_global(w, *lane, address, bytes, write, code, e)) return;
-  if (w.launch->check_initialisation && !(e.flags & kFlagCluster))
+  const bool device_memory = shared_or_global(w, *lane, address, bytes, write, code, e);
+  if (device_memory && w.launch->check_initialisation && !(e.flags & kFlagCluster))
     check_written(w, *lane, address, bytes, write, code);
-  if (w.launch->access_steps && w.no_access_steps == 0) access_step(*lane, code);
-  if (!w.launch->record_memory) return;
+  // A volatile access steps wherever it points (a launch that records nothing knows no buffers).
+  if (((device_memory && w.launch->access_steps) || is_volatile) && w.no_access_steps == 0)
+    access_step(*lane, code);
+  if (!device_memory || !w.launch->record_memory) return;
   e.group_id = code;
   e.kind = write ? EventKind::Store : EventKind::Load;
   e.group_kind = GroupKind::Thread;
@@ -157,12 +162,17 @@ ValueType value_type_of_size(uint32_t bytes) {
   record(e);
 }
 
-inline void on_access(const void* p, uint32_t bytes, bool write, const void* return_address) {
+inline void on_access(const void* p, uint32_t bytes, bool write, const void* return_address,
+                      bool is_volatile = false) {
   Worker* w = t_recording_worker;
   if (w == nullptr) [[likely]] {
-    // The host's own stores (to managed memory) count as initialising it.
-    if (write && g_host_writes_tracked.load(std::memory_order_relaxed)) host_wrote(p, bytes);
-    return;
+    // A volatile access steps its warp even in a launch that records and checks nothing.
+    if (!is_volatile || t_worker == nullptr) {
+      // The host's own stores (to managed memory) count as initialising it.
+      if (write && g_host_writes_tracked.load(std::memory_order_relaxed)) host_wrote(p, bytes);
+      return;
+    }
+    w = t_worker;
   }
   const Lane* lane = w->current;
   if (lane == nullptr) return;
@@ -171,7 +181,7 @@ inline void on_access(const void* p, uint32_t bytes, bool write, const void* ret
   if (reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(lane->stack_low) <
       lane->stack_size)
     return;
-  see_access(*w, p, bytes, write, return_address);
+  see_access(*w, p, bytes, write, is_volatile, return_address);
 }
 
 }  // namespace
@@ -221,17 +231,17 @@ void on_fence(const void* return_address) {
 // NOLINTBEGIN(readability-identifier-naming)
 extern "C" {
 
-#define COOP_ACCESS_HOOK(NAME, BYTES, WRITE)                              \
-  [[gnu::used]] void NAME(void* p) {                                      \
-    ::coop::emu::on_access(p, BYTES, WRITE, __builtin_return_address(0)); \
+#define COOP_ACCESS_HOOK(NAME, BYTES, WRITE, VOLATILE)                              \
+  [[gnu::used]] void NAME(void* p) {                                                \
+    ::coop::emu::on_access(p, BYTES, WRITE, __builtin_return_address(0), VOLATILE); \
   }
-#define COOP_ACCESS_HOOKS(BYTES)                               \
-  COOP_ACCESS_HOOK(__tsan_read##BYTES, BYTES, false)           \
-  COOP_ACCESS_HOOK(__tsan_write##BYTES, BYTES, true)           \
-  COOP_ACCESS_HOOK(__tsan_unaligned_read##BYTES, BYTES, false) \
-  COOP_ACCESS_HOOK(__tsan_unaligned_write##BYTES, BYTES, true) \
-  COOP_ACCESS_HOOK(__tsan_volatile_read##BYTES, BYTES, false)  \
-  COOP_ACCESS_HOOK(__tsan_volatile_write##BYTES, BYTES, true)
+#define COOP_ACCESS_HOOKS(BYTES)                                      \
+  COOP_ACCESS_HOOK(__tsan_read##BYTES, BYTES, false, false)           \
+  COOP_ACCESS_HOOK(__tsan_write##BYTES, BYTES, true, false)           \
+  COOP_ACCESS_HOOK(__tsan_unaligned_read##BYTES, BYTES, false, false) \
+  COOP_ACCESS_HOOK(__tsan_unaligned_write##BYTES, BYTES, true, false) \
+  COOP_ACCESS_HOOK(__tsan_volatile_read##BYTES, BYTES, false, true)   \
+  COOP_ACCESS_HOOK(__tsan_volatile_write##BYTES, BYTES, true, true)
 COOP_ACCESS_HOOKS(1)
 COOP_ACCESS_HOOKS(2)
 COOP_ACCESS_HOOKS(4)

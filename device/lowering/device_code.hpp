@@ -24,4 +24,11 @@ bool launches_from_device_code(const std::string& text);
 // success when there is none.
 Status check_device_code_calls(const std::string& text, const std::string& path);
 
+// What the emulator cannot run, named before its build fails on it: the first texture or surface
+// read or write in device code (tex2D, tex1Dfetch, surf2Dwrite, ...; the emulator has no texture
+// units, textures or arrays), as "path:LINE: error: tex2D in __global__ function("k"): texture and
+// surface reads and writes are not supported on the emulator (--backend gpu runs them on a GPU)";
+// success when there is none.
+Status check_emulator_device_code(const std::string& text, const std::string& path);
+
 }  // namespace coop

@@ -510,6 +510,47 @@ std::string rename_own_builtin_names(std::string text) {
 
 }  // namespace
 
+std::string join_launch_chevrons(const std::string& text) {
+  static const std::regex open_re(R"(<<\s*<)"), close_re(R"(>>\s*>)"),
+      operator_re(R"(\boperator\s*$)");
+  // Most programs write no chevrons apart: they come back as they are, unsearched.
+  bool apart = false;
+  for (size_t i = 0; !apart && i + 3 < text.size(); ++i) {
+    const char c = text[i];
+    if ((c != '<' && c != '>') || text[i + 1] != c) continue;
+    size_t j = i + 2;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    apart = j > i + 2 && j < text.size() && text[j] == c;
+  }
+  if (!apart) return text;
+  std::string out;
+  for (size_t begin = 0; begin <= text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    for (size_t from = 0;;) {
+      const std::string code = code_part(line);
+      std::smatch open, close;
+      const std::string rest = code.substr(std::min(from, code.size()));
+      if (!std::regex_search(rest, open, open_re)) break;
+      const size_t at = from + size_t(open.position(0));
+      from = at + size_t(open.length(0));
+      const std::string after = code.substr(from);
+      if (std::regex_search(code.substr(0, at), operator_re) ||
+          !std::regex_search(after, close, close_re))
+        continue;
+      line.replace(from + size_t(close.position(0)), size_t(close.length(0)), ">>>");
+      line.replace(at, size_t(open.length(0)), "<<<");
+      from = at + 3;
+    }
+    out += line;
+    if (end == text.size()) break;
+    out += '\n';
+    begin = end + 1;
+  }
+  return out;
+}
+
 Result<std::string> lower_source(const std::string& text, const std::string& path,
                                  SourceKind kind) {
   std::ostringstream out;

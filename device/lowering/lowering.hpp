@@ -38,6 +38,13 @@ enum class SourceKind { Lesson, Program, GpuProgram, GpuHost };
 // The lowered text of `text` (read from `path`), or an error "path:line: error: message".
 Result<std::string> lower_source(const std::string& text, const std::string& path, SourceKind kind);
 
+// `text` with each launch written with its chevrons apart (`k << <g, b >> > (a)`, as some editors
+// format it, and nvcc reads as `k<<<g, b>>>(a)`) joined into <<< and >>>, so that the front end
+// and the line lowering see a launch. Only a `<< <` or `<<<` with a `>> >` or `>>>` after it on its
+// line counts (an operator<< <T> names a template), and only the `>> >` that closes it (elsewhere
+// it closes nested template arguments). Line numbers stay as they are.
+std::string join_launch_chevrons(const std::string& text);
+
 // What in a program keeps its host half from being compiled apart from its device code (a
 // __managed__ variable, a static device variable, ...), or "" when nothing does.
 std::string host_half_obstacle(const std::string& text);

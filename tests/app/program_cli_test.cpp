@@ -195,6 +195,18 @@ TEST(ProgramCli, ACompileErrorNamesTheUsersFileAndLine) {
   EXPECT_EQ(r.err.find("program.cpp"), std::string::npos) << "no generated names: " << r.err;
 }
 
+// A texture fetch is named as what the emulator lacks, at its line, before the build fails on it.
+TEST(ProgramCli, ATextureFetchIsNamedAsUnsupportedOnTheEmulator) {
+  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/texture_fetch.cu"));
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find(program("failing/texture_fetch.cu") +
+                       ":8: error: tex1Dfetch in __global__ function(\"twice\"): texture and "
+                       "surface reads and writes are not supported on the emulator"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("was not declared"), std::string::npos) << r.err;
+}
+
 TEST(ProgramCli, ADeadlockIsReportedAndTheProgramSeesALaunchFailure) {
   const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/deadlock.cu"));
   EXPECT_EQ(r.exit_code, 1) << "the program's own exit status";

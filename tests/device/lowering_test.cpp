@@ -42,6 +42,19 @@ TEST(Lowering, LaunchesNameTheirKernel) {
             std::string::npos);
 }
 
+// An editor's `k << <g, b >> > (x)` is nvcc's `k<<<g, b>>>(x)`; the same characters elsewhere are
+// no launch (nested template arguments, an operator<< <T>, a string), and no line moves.
+TEST(Lowering, LaunchChevronsWrittenApartAreJoined) {
+  EXPECT_EQ(join_launch_chevrons("k << <g, b >> > (x);\nk<<<1, 2 >> >(y);\n"),
+            "k <<<g, b >>> (x);\nk<<<1, 2 >>>(y);\n");
+  EXPECT_EQ(join_launch_chevrons("m<t> << <n/2, 64, 0, s>> >(a, b >> 1);"),
+            "m<t> <<<n/2, 64, 0, s>>>(a, b >> 1);");
+  for (const char* kept : {"std::vector<std::vector<std::vector<int>> > v;",
+                           "friend std::ostream& operator<< <>(std::ostream&, const B<T>&);",
+                           "printf(\"<< <a>> >\");", "a << b;\nc >> d;"})
+    EXPECT_EQ(join_launch_chevrons(kept), kept) << kept;
+}
+
 TEST(Lowering, CooperativeAndExLaunchesGetTheTypedKernel) {
   EXPECT_NE(program("cudaLaunchCooperativeKernel((void*)reduce, g, b, args, 0, 0);")
                 .find("::coop::byo::launch_cooperative(\"reduce\", reduce, g, b, args, 0, 0);"),

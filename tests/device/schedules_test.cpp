@@ -97,8 +97,8 @@ TEST(Schedules, RandomLosesUpdatesOfAPlainGlobalCounterAcrossBlocks) {
 }
 
 // The last-warp reduction without a warp sync: right while a warp's lanes load and store together
-// (random keeps them together at each access), wrong under its for some seeds; with __syncwarp
-// between reads and writes it is right under every schedule and seed.
+// (random keeps them together at each access, lockstep at each volatile one), wrong under its for
+// some seeds; with __syncwarp between reads and writes it is right under every schedule and seed.
 TEST(Schedules, ItsBreaksWarpSynchronousCodeThatSyncwarpMakesRight) {
   COOP_NEEDS_ACCESS_STEPS();
   std::vector<int> input(64);
@@ -116,8 +116,9 @@ TEST(Schedules, ItsBreaksWarpSynchronousCodeThatSyncwarpMakesRight) {
   int wrong = 0;
   std::set<int> sums;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
-    EXPECT_EQ(sum_with(kernels().warp_sum_unsynced, Schedule::Random, seed), expected)
-        << "random, seed " << seed;
+    for (Schedule s : {Schedule::Lockstep, Schedule::Random})
+      EXPECT_EQ(sum_with(kernels().warp_sum_unsynced, s, seed), expected)
+          << to_string(s) << ", seed " << seed;
     const int unsynced = sum_with(kernels().warp_sum_unsynced, Schedule::Its, seed);
     wrong += unsynced != expected;
     sums.insert(unsynced);
@@ -297,11 +298,11 @@ TEST(Schedules, DeadlocksAreStillReported) {
   }
 }
 
-// A spin on a plain load has no traced step point; under random and its the load itself is one,
-// so the scheduler gets control back and its watchdog can stop the launch.
+// A spin on a volatile load has no traced step point; the load itself is one (under lockstep as a
+// volatile access), so the scheduler gets control back and its watchdog can stop the launch.
 TEST(Schedules, TheWatchdogStopsASpinOnAPlainLoad) {
   COOP_NEEDS_ACCESS_STEPS();
-  for (Schedule schedule : {Schedule::Random, Schedule::Its}) {
+  for (Schedule schedule : {Schedule::Lockstep, Schedule::Random, Schedule::Its}) {
     auto exec = scheduled(schedule, 1);
     exec->options().timeout_seconds = 1;
     auto flag = DeviceArray<int>::create(*exec, 1, "flag");

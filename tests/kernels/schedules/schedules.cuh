@@ -77,7 +77,7 @@ __global__ void flag_then_tile(int* flags, int* seen) {
 }
 
 // Spins on a plain (volatile) load of a flag nothing sets: no traced step point in the loop, only
-// the load itself, which the random and its schedules make a step point.
+// the load itself, which every schedule makes a step point (lockstep because it is volatile).
 __global__ void spin_on_plain_load(int* flag) {
   while (*static_cast<volatile int*>(flag) == 0) {
   }
