@@ -1,5 +1,4 @@
 // expect: cub decomposer segments PASSED
-// nvcc: with a GPU
 // Sorting records by a composite key, in the style of a leaderboard job's kernels and host code:
 // cub::BlockRadixSort of a struct key (league, then score) through a decomposer, in each of its
 // sixteen forms (blocked and blocked-to-striped, ascending and descending, keys alone and with
