@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "app/program/child_process.hpp"
+#include "app/program/program.hpp"
+#include "app/program/program_pch.hpp"
 #include "device/lowering/device_code.hpp"
 #include "device/paths/data_dirs.hpp"
 
@@ -27,6 +29,9 @@ Result<FrontEndEdits> run_front_end(const fs::path& tool, const std::string& tex
   ::close(fd);
   std::vector<std::string> argv = {tool.string(), path};
   argv.insert(argv.end(), options.begin(), options.end());
+  // CUDA's runtime and Cooperative Groups headers, read once and kept precompiled.
+  if (!precompiled_headers_turned_off())
+    argv.push_back("--pch-dir=" + program_cache_root() + "/frontend-pch");
   std::string output;
   // Clang reads a program and its headers in about a second and a few hundred MiB; a minute or
   // 4 GiB means something is wrong (a huge include), and the line lowering takes over.

@@ -21,18 +21,18 @@ constexpr const char* kPrelude = "prelude.hpp";
 // A lock older than this was left by a coopviz that died while making the header.
 constexpr auto kStaleLock = std::chrono::minutes(5);
 
-bool turned_off() {
+}  // namespace
+
+bool precompiled_headers_turned_off() {
   const char* v = std::getenv("COOPVIZ_PRECOMPILED_HEADER");
   return v && std::string(v) == "0";
 }
-
-}  // namespace
 
 RuntimeHeader::RuntimeHeader(std::vector<std::string> flags, fs::path dir)
     : flags_(std::move(flags)), dir_(std::move(dir)) {}
 
 std::vector<std::string> RuntimeHeader::options() {
-  if (turned_off()) return {};
+  if (precompiled_headers_turned_off()) return {};
   std::error_code ec;
   const fs::path prelude = dir_ / kPrelude;
   if (fs::exists(dir_ / (std::string(kPrelude) + ".gch"), ec)) return {"-include", prelude.string()};

@@ -7,7 +7,8 @@
 // another core; later builds use it. The header is used through `-include` of a one-line file that
 // includes runtime.hpp, so where the compiler finds the precompiled form unusable (a -D of the
 // program's that the header reads, say) it reads that line as text and the build is the same.
-// COOPVIZ_PRECOMPILED_HEADER=0 turns it off (to compare).
+// COOPVIZ_PRECOMPILED_HEADER=0 turns it off (to compare), and the front end's precompiled
+// prelude too (program_lowering.cpp).
 #pragma once
 
 #include <filesystem>
@@ -16,6 +17,9 @@
 #include <vector>
 
 namespace coop::app {
+
+// COOPVIZ_PRECOMPILED_HEADER=0: nothing precompiled.
+bool precompiled_headers_turned_off();
 
 class RuntimeHeader {
  public:

@@ -41,7 +41,7 @@ struct FrontEndEdits {
   // "file:line: why": accesses of a shown buffer left plain (a `+=`, a store through another
   // pointer), from the tool's skip records that say "not shown: ".
   std::vector<std::string> not_shown;
-  int clang_errors = 0;              // Clang's errors over the source and its headers (tolerated)
+  int clang_errors = 0;  // Clang's (tolerated) errors over the source and the headers it read as text
   int launches = 0;
   int shared_variables = 0;
 };

@@ -11,7 +11,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -111,6 +114,59 @@ TEST_P(LaunchForms, RunOnTheGpuAndPassTheirOwnCheck) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, LaunchForms, ::testing::ValuesIn(forms()),
                          [](const auto& info) { return fs::path(info.param).stem().string(); });
+
+// coopviz-frontend's output for `file`, with its precompiled prelude kept in `pch_dir` ("": none),
+// without Clang's error count (the errors of the precompiled headers were counted when they were
+// made).
+std::string front_end_edits(const fs::path& file, const std::string& pch_dir) {
+  const std::string cmd = std::string(COOPVIZ_FRONT_END) + " " + file.string() +
+                          " --show-stores= --show-loads=" +
+                          (pch_dir.empty() ? "" : " --pch-dir=" + pch_dir) + " < " +
+                          file.string();
+  std::string out;
+  if (FILE* pipe = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+    EXPECT_EQ(pclose(pipe), 0) << cmd;
+  }
+  const size_t errors = out.find(" errors=");
+  if (errors != std::string::npos) out.erase(errors, out.find(' ', errors + 1) - errors);
+  return out;
+}
+
+// The front end reads CUDA's headers precompiled, with Cooperative Groups where the source
+// includes it ahead of anything of its own, and finds the same edits as reading them as text:
+// the first read makes each prelude, the next reads it.
+TEST(LaunchFormsCorpus, ThePrecompiledPreludeLeavesEveryEditAsItWas) {
+  if (!fs::exists(COOPVIZ_FRONT_END)) GTEST_SKIP() << "no C++ front end";
+  const fs::path dir = fs::temp_directory_path() / ("coopviz-fe-pch-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // A macro before Cooperative Groups keeps them read as text where the source includes them.
+  std::ofstream(dir / "defines_first.cu")
+      << "#define _CG_ABI_EXPERIMENTAL\n#include <cooperative_groups.h>\n"
+         "namespace cg = cooperative_groups;\n"
+         "__global__ void k(int* x) { x[cg::this_thread_block().thread_rank()] = 1; }\n"
+         "int main() { int* x; cudaMalloc(&x, 128); k<<<1, 32>>>(x); }\n";
+  std::vector<fs::path> files = {dir / "defines_first.cu",
+                                 fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/tile_ranks.cu"};
+  for (const std::string& f : forms())  // Cooperative Groups in several places, and a macro
+    if (f.find("cooperative") != std::string::npos || f.starts_with("form_24_macro"))
+      files.push_back(corpus() / f);
+  const std::string kept = (dir / "pch").string();
+  for (const fs::path& f : files) {
+    const std::string text = front_end_edits(f, "");
+    EXPECT_NE(text.find("launches="), std::string::npos) << f;
+    EXPECT_EQ(front_end_edits(f, kept), text) << f;
+    EXPECT_EQ(front_end_edits(f, kept), text) << f << " (prelude read)";
+  }
+  // One prelude with Cooperative Groups, one without; none half written.
+  std::vector<std::string> preludes;
+  for (const auto& e : fs::directory_iterator(kept)) preludes.push_back(e.path().filename());
+  EXPECT_EQ(preludes.size(), 2u);
+  for (const std::string& p : preludes) EXPECT_TRUE(p.ends_with(".pch")) << p;
+  fs::remove_all(dir);
+}
 
 TEST(LaunchFormsCorpus, HoldsAtLeastFortyForms) {
   EXPECT_GE(forms().size(), 40u);

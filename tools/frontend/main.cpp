@@ -13,11 +13,22 @@
 // `edit launch|shared|shown|blocks OFFSET LENGTH TEXT` (TEXT with \\ and \n escaped) and
 // `skip WHERE: WHY` for what is left to the line lowering (WHY "not shown: ..." for an access
 // left plain). --record-blocks adds each kernel's block records (shown_edits.hpp).
+//
+// --pch-dir=DIR keeps the prelude below precompiled in DIR, with <cooperative_groups.h> when the
+// source includes it where moving it first changes nothing: most of a parse is those headers.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +38,8 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -46,6 +59,68 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
                                                 size_t sharedMem = 0, cudaStream_t stream = 0);
 )";
 constexpr const char* kPreludePath = "/coopviz-frontend/prelude.h";
+// The text a precompiled prelude is made from: the prelude, and <cooperative_groups.h> after it
+// where the source allows (cooperative_groups_first).
+constexpr const char* kPrecompiledPath = "/coopviz-frontend/precompiled.h";
+constexpr const char* kWithCooperativeGroups = "#include <cooperative_groups.h>\n";
+
+// Whether the source's first lines are only comments and #include <...> of headers until one of
+// <cooperative_groups/...>: then that header read before them (it includes nothing of the
+// program's and depends on no macro the program could have defined) leaves the parse as it was.
+bool cooperative_groups_first(const std::string& text) {
+  std::istringstream lines(text);
+  bool in_comment = false;
+  for (std::string line; std::getline(lines, line);) {
+    size_t at = line.find_first_not_of(" \t\r");
+    if (in_comment || (at != std::string::npos && line.compare(at, 2, "/*") == 0)) {
+      const size_t end = line.find("*/", in_comment ? 0 : at + 2);
+      in_comment = end == std::string::npos;
+      if (in_comment) continue;
+      at = line.find_first_not_of(" \t\r", end + 2);
+    }
+    if (at == std::string::npos || line.compare(at, 2, "//") == 0) continue;
+    if (line[at] != '#') return false;
+    at = line.find_first_not_of(" \t", at + 1);
+    if (at == std::string::npos || line.compare(at, 7, "include") != 0) return false;
+    at = line.find_first_not_of(" \t", at + 7);
+    if (at == std::string::npos || line[at] != '<') return false;
+    if (line.compare(at, 20, "<cooperative_groups.") == 0 ||
+        line.compare(at, 20, "<cooperative_groups/") == 0)
+      return true;
+  }
+  return false;
+}
+
+// A file's size and time, or "-" when there is none.
+std::string stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "-";
+  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+// Writes the precompiled prelude to the output file it is given.
+class PrecompilePrelude : public clang::GeneratePCHAction {
+ public:
+  explicit PrecompilePrelude(std::string out) : out_(std::move(out)) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
+                                                        llvm::StringRef in) override {
+    if (!std::getenv("COOPVIZ_FRONTEND_DIAGNOSTICS"))
+      ci.getDiagnostics().setClient(new clang::IgnoringDiagConsumer, true);
+    ci.getDiagnostics().setErrorLimit(0);
+    // Clang's errors over CUDA's headers are tolerated here as in any parse.
+    ci.getPreprocessorOpts().AllowPCHWithCompilerErrors = true;
+    ci.getFrontendOpts().OutputFile = out_;
+    // Only system headers: their bodies are skipped as the parse of a source skips them.
+    ci.getFrontendOpts().SkipFunctionBodies = true;
+    return clang::GeneratePCHAction::CreateASTConsumer(ci, in);
+  }
+
+ private:
+  std::string out_;
+};
 
 std::string escaped(const std::string& s) {
   std::string out;
@@ -75,6 +150,9 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
   }
 };
 
+// Set once a source's edits are printed.
+bool handled = false;
+
 class Consumer : public clang::ASTConsumer {
  public:
   Consumer(clang::DiagnosticsEngine& diagnostics, const coop::frontend::ShownNames& shown,
@@ -88,6 +166,7 @@ class Consumer : public clang::ASTConsumer {
   }
 
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    handled = true;
     coop::frontend::LaunchEdits found = coop::frontend::collect_launch_edits(context);
     coop::frontend::collect_shown_edits(context, shown_, found);
     if (record_blocks_) coop::frontend::collect_block_records(context, found);
@@ -113,6 +192,12 @@ class Action : public clang::ASTFrontendAction {
       : shown_(std::move(shown)), record_blocks_(record_blocks) {}
 
  protected:
+  // A precompiled prelude holds Clang's tolerated errors over CUDA's headers.
+  bool BeginInvocation(clang::CompilerInstance& ci) override {
+    ci.getPreprocessorOpts().AllowPCHWithCompilerErrors = true;
+    return true;
+  }
+
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci,
                                                         llvm::StringRef) override {
     // Counted, not printed: the caller reads stdout alone, and Clang's stricter opinion of a
@@ -128,6 +213,48 @@ class Action : public clang::ASTFrontendAction {
   coop::frontend::ShownNames shown_;
   bool record_blocks_;
 };
+
+// What a child that read the source printed, and how it ended.
+struct Child {
+  std::string output;
+  bool ended_well = false;      // exited, having printed the edits
+  bool unread_prelude = false;  // exited without reading the source: the prelude was unusable
+};
+
+// Runs `read` (true when it printed the edits) in a child process, its standard output kept.
+Child read_in_child(const std::function<bool()>& read) {
+  Child out;
+  int pipe_ends[2];
+  if (::pipe(pipe_ends) != 0) return out;
+  std::cout.flush();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(pipe_ends[0]);
+    ::close(pipe_ends[1]);
+    return out;
+  }
+  if (pid == 0) {
+    ::close(pipe_ends[0]);
+    ::dup2(pipe_ends[1], 1);
+    const bool printed = read();
+    std::cout.flush();
+    std::_Exit(printed ? 0 : 3);
+  }
+  ::close(pipe_ends[1]);
+  char buffer[65536];
+  for (ssize_t n; (n = ::read(pipe_ends[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    out.output.append(buffer, size_t(n));
+  }
+  ::close(pipe_ends[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  out.ended_well = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  out.unread_prelude = WIFEXITED(status) && WEXITSTATUS(status) == 3;
+  return out;
+}
 
 // "a,b" -> {"a", "b"}.
 std::vector<std::string> split_names(const std::string& joined) {
@@ -164,11 +291,10 @@ int main(int argc, char** argv) {
                                    "-isystem",
                                    cuda,
                                    "-isystem",
-                                   cuda + "/cccl",
-                                   "-include",
-                                   kPreludePath};
+                                   cuda + "/cccl"};
   coop::frontend::ShownNames shown;
   bool record_blocks = false;
+  std::string pch_dir;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--record-blocks")
@@ -177,19 +303,69 @@ int main(int argc, char** argv) {
       shown.stores = split_names(arg.substr(14));
     else if (arg.starts_with("--show-loads="))
       shown.loads = split_names(arg.substr(13));
+    else if (arg.starts_with("--pch-dir="))
+      pch_dir = arg.substr(10);
     else
       args.push_back(arg);
   }
+  const std::string precompiled_text =
+      std::string(kPrelude) + (cooperative_groups_first(text) ? kWithCooperativeGroups : "");
   auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::makeIntrusiveRefCnt<RegularFilesOnly>());
   auto in_memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   in_memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(text));
   in_memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPrelude));
+  in_memory->addFile(kPrecompiledPath, 0, llvm::MemoryBuffer::getMemBufferCopy(precompiled_text));
   files->pushOverlay(in_memory);
-  const bool ran = clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(shown, record_blocks), text, files,
-                                                         args, file, "coopviz-frontend");
-  // Errors in the source are no failure (they were counted above); a tool that did not run is.
-  (void)ran;
+
+  // The precompiled prelude, made by the first parse that finds none: named by everything it
+  // depends on (the options, this binary, the toolkit's and Clang's headers), which Clang does
+  // not check of system headers itself.
+  std::string pch;
+  if (!pch_dir.empty()) {
+    std::string key = precompiled_text + stamp("/proc/self/exe") + stamp(cuda + "/cuda_runtime.h") +
+                      stamp(cuda + "/cooperative_groups.h") +
+                      stamp(std::string(resource_dir ? resource_dir : COOPVIZ_CLANG_RESOURCE_DIR) +
+                            "/include/__clang_cuda_builtin_vars.h");
+    for (const std::string& a : args) key += "\n" + a;
+    char name[32];
+    std::snprintf(name, sizeof name, "%016zx.pch", std::hash<std::string>{}(key));
+    pch = pch_dir + "/" + name;
+    if (::access(pch.c_str(), R_OK) != 0) {
+      const std::string partial = pch + "." + std::to_string(::getpid());
+      ::mkdir(pch_dir.c_str(), 0755);
+      const bool made = clang::tooling::runToolOnCodeWithArgs(
+          std::make_unique<PrecompilePrelude>(partial), precompiled_text, files, args,
+          kPrecompiledPath, "coopviz-frontend");
+      if (!made || std::rename(partial.c_str(), pch.c_str()) != 0) {
+        std::remove(partial.c_str());
+        pch.clear();
+      }
+    }
+  }
+  auto parse = [&](const std::string& precompiled) {
+    std::vector<std::string> with = args;
+    if (precompiled.empty())
+      with.insert(with.end(), {"-include", kPreludePath});
+    else
+      with.insert(with.end(), {"-include-pch", precompiled});
+    clang::tooling::runToolOnCodeWithArgs(std::make_unique<Action>(shown, record_blocks), text,
+                                          files, with, file, "coopviz-frontend");
+  };
+  // Errors in the source are no failure (they were counted). With the precompiled prelude the
+  // source is read in a child, whose edits are passed on only when it ends well: Clang over a
+  // prelude that holds its tolerated errors can fail where the same text read whole does not.
+  // Then, or where Clang would not read the prelude (put aside), the source is read without it.
+  if (!pch.empty()) {
+    Child child = read_in_child([&] { parse(pch); return handled; });
+    if (child.ended_well) {
+      std::cout << child.output;
+      std::cout.flush();
+      return std::cout ? 0 : 1;
+    }
+    if (child.unread_prelude) std::remove(pch.c_str());
+  }
+  parse("");
   std::cout.flush();
   return std::cout ? 0 : 1;
 }
