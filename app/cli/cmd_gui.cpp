@@ -263,8 +263,11 @@ void register_gui(CLI::App& app, CliState& state) {
   g->add_option("program", gui->program,
                 "Your own CUDA program (FILE.cu): run on the emulator, then shown; or a lesson "
                 "folder (lesson.json, lesson.md and its program), opened as a lesson");
-  g->add_option("-I", gui->includes, "The program's include folder (repeatable)");
-  g->add_option("-D", gui->defines, "The program's macro NAME or NAME=VALUE (repeatable)");
+  // One value an occurrence, as nvcc takes them: `-I common prog.cu` names the program after.
+  g->add_option("-I", gui->includes, "The program's include folder (repeatable)")
+      ->allow_extra_args(false);
+  g->add_option("-D", gui->defines, "The program's macro NAME or NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
   g->add_option("--launch", gui->launches,
                 "The program's kernel run with another grid and block: KERNEL=GRID/BLOCK "
                 "(see `coopviz run --help`; the Launch panel changes it too)");

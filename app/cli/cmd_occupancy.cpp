@@ -220,7 +220,8 @@ void register_occupancy(CLI::App& app, CliState& state) {
                   "(e.g. reduction-performance/seed_atomic) or, with --program, a program's");
   cmd->add_option("--program", o->program,
                   "A CUDA program (FILE.cu) whose kernels nvcc and ptxas report on, for --kernel");
-  cmd->add_option("-I,--include", o->includes, "An include folder of --program's (repeatable)");
+  cmd->add_option("-I,--include", o->includes, "An include folder of --program's (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--maxrregcount", o->maxrregcount, "Cap registers per thread, as nvcc does");
   cmd->add_option("--smem", o->smem, "Static shared memory per block in bytes (K suffix: KiB)");
   cmd->add_option("--dyn-smem", o->dyn_smem, "Dynamic shared memory per block in bytes");

@@ -200,11 +200,15 @@ void register_run(CLI::App& app, CliState& state) {
                   "A program's other source files (.cu, .cpp, .cc, .cxx: compiled apart and "
                   "linked, as nvcc a.cu b.cu main.cpp), then its own arguments (those that look "
                   "like source files after --)");
-  cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)");
-  cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)");
+  // One value an occurrence, as nvcc takes them: `-I common prog.cu` names the program after.
+  cmd->add_option("-I", o->includes, "A program file's include folder (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("-D", o->defines, "A program file's macro NAME or NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--launch", o->launches,
                   "A program file's kernel run with another grid and block: KERNEL=GRID/BLOCK, "
-                  "each X, X,Y or X,Y,Z, or * for the program's own (repeatable)");
+                  "each X, X,Y or X,Y,Z, or * for the program's own (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--timeout", o->timeout,
                   "A program file's time limit in seconds; past it the program is stopped")
       ->capture_default_str();
@@ -236,7 +240,8 @@ void register_run(CLI::App& app, CliState& state) {
   cmd->add_option("--emulate", o->emulate, "Device the emulator imitates, e.g. sm_90");
   cmd->add_option("--grid", o->grid, "Grid dimensions X[,Y[,Z]] in blocks");
   cmd->add_option("--block", o->block, "Block dimensions X[,Y[,Z]] in threads");
-  cmd->add_option("--param", o->params, "Lesson parameter name=value (repeatable)");
+  cmd->add_option("--param", o->params, "Lesson parameter name=value (repeatable)")
+      ->allow_extra_args(false);
   add_schedule_options(cmd, o->emu);
   cmd->add_option("--trace", o->trace_path, "Save the trace (.json for JSON, else CBOR)");
   cmd->add_option("--trace-capacity", o->capacity, "Event slots per launch (default 4194304)");

@@ -32,6 +32,16 @@ TEST(ProgramArguments, ARepeatableOptionBeforeTheDoubleDashLeavesTheProgramItsAr
   EXPECT_NE(i.out.find("scaled by 4: PASSED"), std::string::npos) << i.out;
 }
 
+// As nvcc takes them: each -I and -D takes one value, so the program may follow them
+// (`coopviz run -I common -D SIZE=4 prog.cu`).
+TEST(ProgramArguments, TheProgramMayFollowItsIncludeAndMacroOptions) {
+  const coop::testing::Ran r = coopviz("run --backend emu -I " + std::string(COOPVIZ_SOURCE_DIR) +
+                                       "/tests -D UNUSED_SIZE=4096 -D UNUSED " +
+                                       program("scale_by_argument.cu") + " -- 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out << r.err;
+}
+
 TEST(ProgramArguments, WhatFollowsTheDoubleDashIsNeverReadAsCoopvizsOption) {
   // -hA=64 would be coopviz's -h; the program reads it (atoi gives 0) and runs.
   const coop::testing::Ran r =
