@@ -337,10 +337,11 @@ int main(int argc, char** argv) {
       const bool made = clang::tooling::runToolOnCodeWithArgs(
           std::make_unique<PrecompilePrelude>(partial), precompiled_text, files, args,
           kPrecompiledPath, "coopviz-frontend");
-      if (!made || std::rename(partial.c_str(), pch.c_str()) != 0) {
-        std::remove(partial.c_str());
-        pch.clear();
-      }
+      // Linked in, never renamed over: a prelude that another front end is reading stays the
+      // file it opened (Clang reads it by the size it found), and the first one made is kept.
+      const bool kept = made && (::link(partial.c_str(), pch.c_str()) == 0 || errno == EEXIST);
+      std::remove(partial.c_str());
+      if (!kept) pch.clear();
     }
   }
   auto parse = [&](const std::string& precompiled) {
