@@ -29,12 +29,8 @@ Result<FrontEndEdits> run_front_end(const fs::path& tool, const std::string& tex
   ::close(fd);
   std::vector<std::string> argv = {tool.string(), path};
   argv.insert(argv.end(), options.begin(), options.end());
-  // CUDA's runtime and Cooperative Groups headers, read once and kept precompiled, where asked
-  // (COOPVIZ_FRONTEND_PCH=1): builds for the GPU on a loaded machine have come out of the front
-  // end lowered otherwise than it lowers them alone, a few in three hundred, and until that is
-  // understood it is not the default.
-  if (const char* on = std::getenv("COOPVIZ_FRONTEND_PCH");
-      on && std::string(on) == "1" && !precompiled_headers_turned_off())
+  // CUDA's runtime and Cooperative Groups headers, read once and kept precompiled.
+  if (!precompiled_headers_turned_off())
     argv.push_back("--pch-dir=" + program_cache_root() + "/frontend-pch");
   std::string output;
   // Clang reads a program and its headers in about a second and a few hundred MiB; a minute or

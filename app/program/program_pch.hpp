@@ -8,7 +8,7 @@
 // includes runtime.hpp, so where the compiler finds the precompiled form unusable (a -D of the
 // program's that the header reads, say) it reads that line as text and the build is the same.
 // COOPVIZ_PRECOMPILED_HEADER=0 turns it off (to compare), and the front end's precompiled
-// prelude too where it was asked for (program_lowering.cpp).
+// prelude too (program_lowering.cpp).
 #pragma once
 
 #include <filesystem>
