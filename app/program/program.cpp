@@ -350,6 +350,14 @@ std::string first_error_line(const std::string& output) {
   return "";
 }
 
+std::string failed_compile_words(std::string output, int status) {
+  if (!first_error_line(output).empty()) return output;
+  if (!output.empty() && output.back() != '\n') output += "\n";
+  return output + "the compiler ended with status " + std::to_string(status) +
+         (status > 128 ? " (signal " + std::to_string(status - 128) + ")" : "") +
+         " and named no error";
+}
+
 namespace {
 
 // A file the program includes by a quoted name that is found from the program's folder, as
@@ -794,7 +802,9 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   if (split) fs::remove(*host_cpp, ec);
   if (!built) fs::remove(partial + ".resources", ec);
   if (!rc) return rc.status();
-  if (*rc != 0) return Status::error(as_the_user_wrote_it(build.compiler_output, source, *cpp));
+  if (*rc != 0)
+    return Status::error(
+        failed_compile_words(as_the_user_wrote_it(build.compiler_output, source, *cpp), *rc));
   if (split) fs::rename(partial_cubin, build.executable + ".cubin", ec);
   if (resources && !ec) fs::rename(partial + ".resources", build.executable + ".resources", ec);
   if (!ec) fs::rename(partial, build.executable, ec);

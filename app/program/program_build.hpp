@@ -64,6 +64,10 @@ void add_gpu_link(std::vector<std::string>& cmd, const std::vector<std::string>&
 // The first line of a compiler's output that names an error ("" when none does).
 std::string first_error_line(const std::string& output);
 
+// A failed compile's words, for the user: the compiler's own, and where it named no error (it was
+// killed, say), the status it ended with.
+std::string failed_compile_words(std::string output, int status);
+
 // The program's own headers lowered as `kind` beside the lowered `program` in `to` (program.cpp
 // says where each goes); returns the -I options that find them.
 Result<std::vector<std::string>> lower_headers(const std::filesystem::path& source,

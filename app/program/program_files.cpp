@@ -351,7 +351,7 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   }
   clean();
   if (!rc) return rc.status();
-  if (*rc != 0) return Status::error(build.compiler_output);
+  if (*rc != 0) return Status::error(failed_compile_words(build.compiler_output, *rc));
   if (report.joinable()) report.join();
   if (resources && !(std::ofstream(build.executable + ".resources") << table))
     return Status::error("cannot write " + build.executable + ".resources");
