@@ -2,12 +2,14 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -81,6 +83,20 @@ void stamp_program_headers(std::vector<std::string>& key, const DataDirs& dirs) 
     if (entry.is_regular_file(ec)) header_files.push_back(entry.path().string());
   std::sort(header_files.begin(), header_files.end());
   for (const std::string& file : header_files) stamp_file(key, file);
+}
+
+BuildFolderLock::BuildFolderLock(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fd_ = ::open((dir / "building.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  // Without the lock (a read-only cache, say) the build goes on unguarded, as before.
+  if (fd_ >= 0)
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+}
+
+BuildFolderLock::~BuildFolderLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::string program_cache_root() {
@@ -630,6 +646,7 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
   build.executable = (dir / "program").string();
   build.halves = split;
   if (!split) build.whole_because = obstacle;
+  const BuildFolderLock building(dir);
   // Halves tried before, whose host half did not compile apart: nvcc's whole build of it.
   if (std::string why; split && fs::exists(dir / "whole_because", ec) &&
                        std::getline(std::ifstream(dir / "whole_because"), why)) {

@@ -46,6 +46,21 @@ std::vector<std::string> cuda_include_dirs();
 // this coopviz keeps them, then the system's.
 std::vector<std::string> link_libraries(bool gpu, const DataDirs& dirs);
 
+// Held while a program is built into its cache folder `dir` (made here when missing): a second
+// coopviz asking for the same build (two tests at once, the window's watcher and the command line)
+// waits for the first and then takes its build, rather than compiling the same program beside
+// it. Released when it goes out of scope, or when its process ends however it ends.
+class BuildFolderLock {
+ public:
+  explicit BuildFolderLock(const std::filesystem::path& dir);
+  ~BuildFolderLock();
+  BuildFolderLock(const BuildFolderLock&) = delete;
+  BuildFolderLock& operator=(const BuildFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // The compile of the program's file `source` up to its input and output: nvcc for the GPU
 // (options.gpu_arch), else the host compiler against the emulator's runtime, instrumented.
 std::vector<std::string> compile_command(const ProgramOptions& options,

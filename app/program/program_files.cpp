@@ -219,6 +219,7 @@ Result<ProgramBuild> compile_program_files(const ProgramOptions& o, bool front_e
   ProgramBuild build;
   build.executable = (dir / "program").string();
   if (gpu) build.whole_because = "a program of several files: relocatable device code, linked";
+  const BuildFolderLock building(dir);
   if (fs::exists(build.executable, ec)) {
     build.cached = true;
     std::ifstream kept(dir / "not_shown");

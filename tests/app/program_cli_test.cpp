@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -390,6 +391,27 @@ TEST(ProgramBuildWays, WholeWhenAsked) {
   EXPECT_FALSE(build->halves);
   EXPECT_EQ(build->whole_because, "asked to build it whole");
   EXPECT_FALSE(std::filesystem::exists(build->executable + ".cubin"));
+}
+
+// Two coopviz building one program at once (two tests, the window and the command line): the
+// second waits for the first's build and takes it, rather than compiling it again beside it.
+TEST(ProgramBuildWays, TwoBuildsOfOneProgramAtOnceCompileItOnce) {
+  const std::filesystem::path cache = coop::testing::fresh_folder("build-lock");
+  const std::string env = "XDG_CACHE_HOME=" + cache.string() + " COOPVIZ_PRECOMPILED_HEADER=0";
+  const std::string args = "run --backend emu --json " + program("tile_ranks.cu");
+  coop::testing::Ran first, second;
+  std::thread beside([&] { second = coop::testing::run_coopviz_env(env, args); });
+  first = coop::testing::run_coopviz_env(env, args);
+  beside.join();
+  int compiled = 0;
+  for (const coop::testing::Ran* r : {&first, &second}) {
+    ASSERT_EQ(r->exit_code, 0) << r->out << r->err;
+    const nlohmann::json out = nlohmann::json::parse(r->out, nullptr, false);
+    ASSERT_FALSE(out.is_discarded()) << r->out;
+    compiled += !out["build_cached"].get<bool>();
+  }
+  EXPECT_EQ(compiled, 1);
+  std::filesystem::remove_all(cache);
 }
 
 // The emulator's runtime header is precompiled by the first build that finds none (which waits
