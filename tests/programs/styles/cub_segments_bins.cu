@@ -232,12 +232,13 @@ __global__ void warp_tiles(const int *in, int *segment_sums, int *striped) {
   Store().Store(striped + tile, items);
 }
 
-// One block of 64 threads sorts its first `valid` keys (3 each) largest first, stably, with
-// their positions as values; the keys past them become -1.
+// One block of 64 threads sorts its first `valid` keys (3 each) largest first, with their
+// positions as values, stably or (Sort) in any order of equal keys; the keys past them become -1.
 struct Greater {
   __device__ bool operator()(int a, int b) const { return a > b; }
 };
-__global__ void merge_sort_tile(const int *keys, int valid, int *sorted, int *positions) {
+__global__ void merge_sort_tile(const int *keys, int valid, bool stable, int *sorted,
+                                int *positions) {
   typedef cub::BlockMergeSort<int, 64, 3, int> MergeSort;
   __shared__ typename MergeSort::TempStorage temp;
   int k[3], v[3];
@@ -246,7 +247,10 @@ __global__ void merge_sort_tile(const int *keys, int valid, int *sorted, int *po
     k[i] = at < valid ? keys[at] : 0;
     v[i] = at;
   }
-  MergeSort(temp).StableSort(k, v, Greater(), valid, -1);
+  if (stable)
+    MergeSort(temp).StableSort(k, v, Greater(), valid, -1);
+  else
+    MergeSort(temp).Sort(k, v, Greater(), valid, -1);
   for (int i = 0; i < 3; i++) {
     sorted[threadIdx.x * 3 + i] = k[i];
     positions[threadIdx.x * 3 + i] = v[i];
@@ -425,16 +429,31 @@ int main() {
   int *d_sorted, *d_positions;
   CUDA_CHECK(cudaMalloc(&d_sorted, sort_n * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&d_positions, sort_n * sizeof(int)));
-  merge_sort_tile<<<1, 64>>>(d_keys, sort_valid, d_sorted, d_positions);
-  CUDA_CHECK(cudaGetLastError());
-  std::vector<int> sorted = download(d_sorted, sort_n), positions = download(d_positions, sort_n);
   std::vector<int> order(sort_valid);
   for (int i = 0; i < sort_valid; i++) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h_keys[a] > h_keys[b]; });
-  bool merge_ok = true;
-  for (int i = 0; i < sort_valid; i++)
-    merge_ok = merge_ok && sorted[i] == h_keys[order[i]] && positions[i] == order[i];
-  check(merge_ok, "BlockMergeSort::StableSort of a partial tile");
+  for (int stable = 1; stable >= 0; stable--) {
+    merge_sort_tile<<<1, 64>>>(d_keys, sort_valid, stable, d_sorted, d_positions);
+    CUDA_CHECK(cudaGetLastError());
+    std::vector<int> sorted = download(d_sorted, sort_n), positions = download(d_positions, sort_n);
+    bool merge_ok = true, in_input_order = true;
+    for (int i = 0; i < sort_valid; i++) {
+      // Sort promises the keys in order, each with its own position, and no order of equal ones.
+      merge_ok = merge_ok && sorted[i] == h_keys[order[i]] && positions[i] >= 0 &&
+                 positions[i] < sort_valid && h_keys[positions[i]] == sorted[i];
+      in_input_order = in_input_order && positions[i] == order[i];
+    }
+    std::vector<int> seen(positions.begin(), positions.begin() + sort_valid);
+    std::sort(seen.begin(), seen.end());
+    for (int i = 0; i < sort_valid; i++) merge_ok = merge_ok && seen[i] == i;
+    if (stable) {
+      check(merge_ok && in_input_order, "BlockMergeSort::StableSort of a partial tile");
+    } else {
+      check(merge_ok, "BlockMergeSort::Sort of a partial tile");
+      printf("BlockMergeSort::Sort kept equal keys in input order: %s\n",
+             in_input_order ? "yes" : "no");
+    }
+  }
 
   printf("bin 0 of block 0: %u, %d runs of keys\n", by_sort[0], runs);
   printf("cub segments and bins %s\n", wrong == 0 ? "PASSED" : "FAILED");
