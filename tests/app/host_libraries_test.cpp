@@ -67,16 +67,17 @@ TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
         << r.out;
 }
 
-// So it is for a block's merge sort: Sort gives equal keys out of input order, StableSort in it
-// (the program checks each against the host's order, as far as CUB promises one).
-TEST(HostLibraries, CubBlockMergeSortsSortIsNotStableByAccident) {
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu " + style("cub_segments_bins.cu"));
+// So it is for a block's and a warp's merge sort: Sort gives equal keys out of input order,
+// StableSort in it (the program checks each against the host's order, as far as CUB promises one).
+TEST(HostLibraries, CubBlockAndWarpMergeSortsSortIsNotStableByAccident) {
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz_cached("run --backend emu " + style("cub_segments_bins.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("cub segments and bins PASSED"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("BlockMergeSort::Sort kept equal keys in input order: no"),
-            std::string::npos)
-      << r.out;
+  for (const char* sort : {"BlockMergeSort::Sort of a partial tile", "WarpMergeSort::Sort"})
+    EXPECT_NE(r.out.find(std::string(sort) + " kept equal keys in input order: no"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
