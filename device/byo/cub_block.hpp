@@ -104,18 +104,55 @@ COOP_EMU_UNRECORDED void put(Place&& place, Value&& value) {
     ::coop::emu::library_wrote(std::addressof(place), sizeof(place));
 }
 
+// The memory an input iterator reads its item k from, at `items + k`: a pointer's own; a thrust
+// device pointer's (get()); what an iterator wrapping another reads (base(): thrust's vector
+// iterators and transform_iterator) when its next item lies at the next place, and what the
+// emulator's CUB iterators read (a hidden friend `read_items_of` of theirs). Null (std::nullptr_t)
+// for an iterator that reads no memory (counting, constant) or none in that order (reversed,
+// permuted), whose reads are not followed.
+template <class It>
+concept GetsPointer = requires(const It& it) {
+  it.get();
+}
+&&std::is_pointer_v<decltype(std::declval<const It&>().get())>;
+template <class It>
+auto read_items(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it;
+  } else if constexpr (requires { read_items_of(it); }) {
+    return read_items(read_items_of(it));
+  } else if constexpr (GetsPointer<It>) {
+    return it.get();
+  } else if constexpr (requires {
+                         it.base();
+                         it + 1;
+                       }) {
+    const auto base = read_items(it.base());
+    if constexpr (std::is_pointer_v<std::remove_const_t<decltype(base)>>) {
+      if (base != nullptr && read_items((it + 1).base()) == base + 1) return base;
+      return decltype(base)(nullptr);
+    } else {
+      return nullptr;
+    }
+  } else {
+    return nullptr;
+  }
+}
+
 // A read the primitive (or device-wide call) `call` makes of items [0, count) of `in`, checked
-// for --check-memory as a thread's own would be: when `in` is a pointer, bytes nothing wrote stop
-// the program with a report naming the call and the program's line of it (`where`, or the call
-// stack's). Other iterators (counting, transforming) are not memory, or read what they wrap.
+// for --check-memory as a thread's own would be: when `in` reads memory (read_items), bytes
+// nothing wrote stop the program with a report naming the call and the program's line of it
+// (`where`, or the call stack's).
 template <class In>
 COOP_EMU_UNRECORDED void check_read(In in, long long count, const char* call,
                                     const std::source_location* where = nullptr) {
-  if constexpr (std::is_pointer_v<In>) {
-    using Item = std::remove_cv_t<std::remove_pointer_t<In>>;
+  const auto items = read_items(in);
+  using Items = std::remove_const_t<decltype(items)>;
+  if constexpr (std::is_pointer_v<Items>) {
+    using Item = std::remove_cv_t<std::remove_pointer_t<Items>>;
     if constexpr (!std::is_void_v<Item> && !std::is_empty_v<Item>)
-      if (in != nullptr && count > 0)
-        ::coop::emu::library_read(in, size_t(count) * sizeof(Item), call,
+      if (items != nullptr && count > 0)
+        ::coop::emu::library_read(items, size_t(count) * sizeof(Item), call,
                                   where ? where->file_name() : nullptr, where ? where->line() : 0);
   }
 }

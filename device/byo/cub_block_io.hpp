@@ -61,7 +61,7 @@ COOP_EMU_UNRECORDED void load_direct(const char* call, const std::source_locatio
   for (int k = 0; k < N; ++k) {
     const int at = tile_index(arrangement, rank, k, N, threads);
     if (at < valid) {
-      if constexpr (std::is_pointer_v<It>) check_read(src + at, 1, call, &where);
+      check_read(src + at, 1, call, &where);
       emulated::put(items[k], src[at]);
     } else if (fill)
       emulated::put(items[k], *fill);

@@ -369,11 +369,12 @@ namespace emulated {
 
 // What BlockMergeSort and WarpMergeSort share: a tile of kThreads threads' (or lanes')
 // ITEMS_PER_THREAD keys, and values unless ValueT is NullType, sorted by the program's
-// comparison, stably (CUB's Sort promises no order of equal keys, so the stable one is its too),
-// into the blocked arrangement. Every thread puts its items in the TempStorage, the group meets,
-// its first thread sorts, the group meets again and each takes its items back; as in CUB, a
-// TempStorage reused needs the program's barrier first. With valid_items, only the tile's first
-// valid_items (blocked) are sorted, and the keys past them become oob_default.
+// comparison into the blocked arrangement: StableSort stably, Sort (which CUB promises no order
+// of equal keys) with them reversed (comparison_order). Every thread puts its items in the
+// TempStorage, the group meets, its first thread sorts, the group meets again and each takes its
+// items back; as in CUB, a TempStorage reused needs the program's barrier first. With valid_items,
+// only the tile's first valid_items (blocked) are sorted, and the keys past them become
+// oob_default.
 template <class Primitive, class KeyT, class ValueT, int kThreads, int ITEMS_PER_THREAD>
 class MergeSortTile {
   static constexpr int kItems = kThreads * ITEMS_PER_THREAD;
@@ -390,45 +391,45 @@ class MergeSortTile {
   template <typename CompareOp>
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op,
             std::source_location where = std::source_location::current()) {
-    sort(keys, nullptr, compare_op, kItems, nullptr, where);
+    sort(keys, nullptr, compare_op, kItems, nullptr, where, false);
   }
   template <typename CompareOp>
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items, KeyT oob_default,
             std::source_location where = std::source_location::current()) {
-    sort(keys, nullptr, compare_op, valid_items, &oob_default, where);
+    sort(keys, nullptr, compare_op, valid_items, &oob_default, where, false);
   }
   template <typename CompareOp>
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op,
             std::source_location where = std::source_location::current()) {
-    sort(keys, &items, compare_op, kItems, nullptr, where);
+    sort(keys, &items, compare_op, kItems, nullptr, where, false);
   }
   template <typename CompareOp>
   void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op,
             int valid_items, KeyT oob_default,
             std::source_location where = std::source_location::current()) {
-    sort(keys, &items, compare_op, valid_items, &oob_default, where);
+    sort(keys, &items, compare_op, valid_items, &oob_default, where, false);
   }
   template <typename CompareOp>
   void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op,
                   std::source_location where = std::source_location::current()) {
-    sort(keys, nullptr, compare_op, kItems, nullptr, where);
+    sort(keys, nullptr, compare_op, kItems, nullptr, where, true);
   }
   template <typename CompareOp>
   void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items,
                   KeyT oob_default, std::source_location where = std::source_location::current()) {
-    sort(keys, nullptr, compare_op, valid_items, &oob_default, where);
+    sort(keys, nullptr, compare_op, valid_items, &oob_default, where, true);
   }
   template <typename CompareOp>
   void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
                   CompareOp compare_op,
                   std::source_location where = std::source_location::current()) {
-    sort(keys, &items, compare_op, kItems, nullptr, where);
+    sort(keys, &items, compare_op, kItems, nullptr, where, true);
   }
   template <typename CompareOp>
   void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
                   CompareOp compare_op, int valid_items, KeyT oob_default,
                   std::source_location where = std::source_location::current()) {
-    sort(keys, &items, compare_op, valid_items, &oob_default, where);
+    sort(keys, &items, compare_op, valid_items, &oob_default, where, true);
   }
 
  protected:
@@ -440,7 +441,7 @@ class MergeSortTile {
   template <typename CompareOp>
   COOP_EMU_UNRECORDED void sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (*values)[ITEMS_PER_THREAD],
                                 CompareOp& compare_op, int valid_items, const KeyT* oob_default,
-                                const std::source_location& where) {
+                                const std::source_location& where, bool stable) {
     // A keys-only sort of a primitive declared with values leaves them alone.
     const bool with_values = !kKeysOnly && values != nullptr;
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) {
@@ -452,11 +453,7 @@ class MergeSortTile {
     if (rank_ == 0) {
       const int n = std::clamp(valid_items, 0, kItems);
       std::vector<KeyT> keys_in(temp_.keys, temp_.keys + n);
-      std::vector<long long> order(static_cast<size_t>(n));
-      std::iota(order.begin(), order.end(), 0LL);
-      std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
-        return bool(compare_op(keys_in[size_t(a)], keys_in[size_t(b)]));
-      });
+      const std::vector<long long> order = comparison_order(keys_in.data(), n, compare_op, stable);
       for (int k = 0; k < n; ++k) emulated::put(temp_.keys[k], keys_in[size_t(order[size_t(k)])]);
       for (int k = n; k < kItems && oob_default; ++k) emulated::put(temp_.keys[k], *oob_default);
       if (with_values) {

@@ -89,7 +89,7 @@ struct DeviceFor {
   template <class It, class OpT>
   static cudaError_t ForEachCopy(It first, It last, OpT op, cudaStream_t = 0) {
     ::coop::byo::library_on_host("cub::DeviceFor::ForEachCopy");
-    if constexpr (std::is_pointer_v<It>)
+    if constexpr (requires { last - first; })
       emulated::check_read(first, (long long)(last - first), "cub::DeviceFor::ForEachCopy");
     for (It at = first; at != last; ++at) op(emulated::value_of<It>(*at));
     return cudaSuccess;

@@ -139,6 +139,8 @@ struct DeviceSelect {
                                long long selected = 0;
                                emulated::runs(d_keys_in, (long long)num_items, equality_op,
                                               [&](long long first, long long) {
+                                                // The run's first value, the one it keeps.
+                                                emulated::reads(d_values_in + first, 1);
                                                 d_keys_out[selected] = d_keys_in[first];
                                                 d_values_out[selected] = d_values_in[first];
                                                 ++selected;
@@ -419,9 +421,16 @@ struct DeviceHistogram {
       }
       const long long row_samples =
           (long long)(row_stride_bytes / sizeof(emulated::value_of<Samples>));
-      // Each row's samples, when every channel counts (else CUB need not read the others).
-      for (long long row = 0; row < num_rows && NUM_ACTIVE_CHANNELS == NUM_CHANNELS; ++row)
-        emulated::reads(d_samples + row * row_samples, num_row_pixels * NUM_CHANNELS);
+      // What the call reads of each row: all of it when every channel counts, else each pixel's
+      // active channels (its first NUM_ACTIVE_CHANNELS samples; the others are never read).
+      for (long long row = 0; row < num_rows; ++row) {
+        const Samples first = d_samples + row * row_samples;
+        if constexpr (NUM_ACTIVE_CHANNELS == NUM_CHANNELS)
+          emulated::reads(first, num_row_pixels * NUM_CHANNELS);
+        else
+          for (long long pixel = 0; pixel < num_row_pixels; ++pixel)
+            emulated::reads(first + pixel * NUM_CHANNELS, NUM_ACTIVE_CHANNELS);
+      }
       for (long long row = 0; row < num_rows; ++row)
         for (long long pixel = 0; pixel < num_row_pixels; ++pixel)
           for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c) {

@@ -2,9 +2,9 @@
 // cub::DeviceSegmentedSort, cub::DeviceMergeSort) for a program on the emulator, run on the host
 // when called as cub_device.hpp says. Each gives CUB's order: radix sorts are stable (but for
 // DeviceSegmentedSort's unstable forms) and compare keys by their radix pattern within
-// [begin_bit, end_bit) (cub_types.hpp); merge sorts are stable
-// under the program's comparison (CUB's SortKeys and SortPairs promise no stability, so any order
-// of equal keys is theirs too). A DoubleBuffer sort leaves its result in the Alternate buffer and
+// [begin_bit, end_bit) (cub_types.hpp); merge sorts order by the program's comparison, the
+// StableSort forms stably and the others, which CUB promises no order of equal keys, with them
+// reversed. A DoubleBuffer sort leaves its result in the Alternate buffer and
 // flips the selector, as CUB may, so Current() holds it either way. A bit range outside the key
 // (begin_bit < 0, end_bit > its bits, or begin_bit > end_bit) is cudaErrorInvalidValue.
 #pragma once
@@ -614,7 +614,7 @@ struct DeviceMergeSort {
                                ValueIt d_items, OffsetT num_items, CompareOpT compare_op,
                                cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::SortPairs", d_temp_storage, temp_storage_bytes, d_keys,
-                d_items, d_keys, d_items, num_items, compare_op);
+                d_items, d_keys, d_items, num_items, compare_op, false);
   }
   template <class KeyIn, class ValueIn, class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
   static cudaError_t SortPairsCopy(void* d_temp_storage, size_t& temp_storage_bytes,
@@ -622,55 +622,63 @@ struct DeviceMergeSort {
                                    ValueIt d_output_items, OffsetT num_items, CompareOpT compare_op,
                                    cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::SortPairsCopy", d_temp_storage, temp_storage_bytes,
-                d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op);
+                d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op,
+                false);
   }
   template <class KeyIt, class OffsetT, class CompareOpT>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
                               OffsetT num_items, CompareOpT compare_op, cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::SortKeys", d_temp_storage, temp_storage_bytes, d_keys,
-                kNoItems, d_keys, kNoItems, num_items, compare_op);
+                kNoItems, d_keys, kNoItems, num_items, compare_op, false);
   }
   template <class KeyIn, class KeyIt, class OffsetT, class CompareOpT>
   static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes,
                                   KeyIn d_input_keys, KeyIt d_output_keys, OffsetT num_items,
                                   CompareOpT compare_op, cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::SortKeysCopy", d_temp_storage, temp_storage_bytes,
-                d_input_keys, kNoItems, d_output_keys, kNoItems, num_items, compare_op);
+                d_input_keys, kNoItems, d_output_keys, kNoItems, num_items, compare_op, false);
   }
   template <class KeyIt, class ValueIt, class OffsetT, class CompareOpT>
   static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
                                      ValueIt d_items, OffsetT num_items, CompareOpT compare_op,
                                      cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::StableSortPairs", d_temp_storage, temp_storage_bytes, d_keys,
-                d_items, d_keys, d_items, num_items, compare_op);
+                d_items, d_keys, d_items, num_items, compare_op, true);
   }
   template <class KeyIt, class OffsetT, class CompareOpT>
   static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIt d_keys,
                                     OffsetT num_items, CompareOpT compare_op, cudaStream_t = 0) {
     return sort("cub::DeviceMergeSort::StableSortKeys", d_temp_storage, temp_storage_bytes, d_keys,
-                kNoItems, d_keys, kNoItems, num_items, compare_op);
+                kNoItems, d_keys, kNoItems, num_items, compare_op, true);
+  }
+  template <class KeyIn, class KeyIt, class OffsetT, class CompareOpT>
+  static cudaError_t StableSortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        KeyIn d_input_keys, KeyIt d_output_keys, OffsetT num_items,
+                                        CompareOpT compare_op, cudaStream_t = 0) {
+    return sort("cub::DeviceMergeSort::StableSortKeysCopy", d_temp_storage, temp_storage_bytes,
+                d_input_keys, kNoItems, d_output_keys, kNoItems, num_items, compare_op, true);
   }
 
  private:
   static constexpr NullType* kNoItems = nullptr;
 
+  // Under compare_op; the Stable forms `stable`, the others with equal keys reversed
+  // (comparison_order), as CUB promises them no order of equal keys.
   template <class KeyIn, class ValueIn, class KeyOut, class ValueOut, class CompareOpT>
   static cudaError_t sort(const char* call, void* d_temp_storage, size_t& temp_storage_bytes,
                           KeyIn keys_in, ValueIn items_in, KeyOut keys_out, ValueOut items_out,
-                          long long num_items, CompareOpT compare_op) {
+                          long long num_items, CompareOpT compare_op, bool stable) {
     return emulated::on_host(call, d_temp_storage, temp_storage_bytes, [&] {
       using Key = emulated::value_of<KeyIn>;
-      std::vector<long long> order(size_t(std::max(num_items, 0LL)));
-      std::iota(order.begin(), order.end(), 0LL);
-      emulated::reads(keys_in, num_items);
-      const std::vector<Key> keys(keys_in, keys_in + order.size());
-      std::stable_sort(order.begin(), order.end(), [&](long long a, long long b) {
-        return compare_op(keys[size_t(a)], keys[size_t(b)]);
-      });
+      const long long n = std::max(num_items, 0LL);
+      emulated::reads(keys_in, n);
+      const std::vector<Key> keys(keys_in, keys_in + n);
+      const std::vector<long long> order =
+          emulated::comparison_order(keys.data(), n, compare_op, stable);
       for (size_t k = 0; k < order.size(); ++k) keys_out[k] = keys[size_t(order[k])];
       if constexpr (!std::is_same_v<ValueIn, NullType*>) {
-        emulated::reads(items_in, num_items);
-        const std::vector<emulated::value_of<ValueIn>> items(items_in, items_in + order.size());
+        emulated::reads(items_in, n);
+        const std::vector<emulated::value_of<ValueIn>> items(items_in, items_in + n);
         for (size_t k = 0; k < order.size(); ++k) items_out[k] = items[size_t(order[k])];
       }
       return cudaSuccess;

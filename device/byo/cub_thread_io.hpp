@@ -33,9 +33,12 @@ enum CacheLoadModifier {
 };
 enum CacheStoreModifier { STORE_DEFAULT, STORE_WB, STORE_CG, STORE_CS, STORE_WT, STORE_VOLATILE };
 
+// The load is checked for --check-memory as the thread's own would be (check_read), the report
+// naming the program's line.
 template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename RandomAccessIterator>
 COOP_EMU_UNRECORDED typename std::iterator_traits<RandomAccessIterator>::value_type ThreadLoad(
-    RandomAccessIterator itr) {
+    RandomAccessIterator itr, std::source_location where = std::source_location::current()) {
+  emulated::check_read(itr, 1, "cub::ThreadLoad", &where);
   return *itr;
 }
 template <CacheStoreModifier MODIFIER = STORE_DEFAULT, typename OutputIteratorT, typename T>
@@ -86,12 +89,22 @@ class PointerSteps {
   difference_type operator-(const Self& other) const { return difference_type(ptr_ - other.ptr_); }
   bool operator==(const Self& rhs) const { return ptr_ == rhs.ptr_; }
   bool operator!=(const Self& rhs) const { return ptr_ != rhs.ptr_; }
+  // What the iterator reads or writes, item k at k (check_read).
+  friend ValueType* read_items_of(const Self& it) { return it.ptr_; }
 
  protected:
   Self& self() { return static_cast<Self&>(*this); }
   const Self& self() const { return static_cast<const Self&>(*this); }
   ValueType* ptr_;
 };
+
+// The item at `p`, read as cub::CacheModifiedInputIterator reads it: the report of a read of
+// memory never written names the innermost line of the program's on the call stack.
+template <class T>
+COOP_EMU_UNRECORDED T load_item(T* p) {
+  check_read(p, 1, "cub::CacheModifiedInputIterator");
+  return *p;
+}
 
 }  // namespace emulated
 
@@ -107,10 +120,11 @@ class CacheModifiedInputIterator
   using reference = ValueType;
   using CacheModifiedInputIterator::PointerSteps::PointerSteps;
 
-  reference operator*() const { return ThreadLoad<MODIFIER>(this->ptr_); }
+  // Each read is checked as ThreadLoad's are, the report naming the program's line of it.
+  reference operator*() const { return emulated::load_item(this->ptr_); }
   template <typename Distance>
   reference operator[](Distance n) const {
-    return ThreadLoad<MODIFIER>(this->ptr_ + n);
+    return emulated::load_item(this->ptr_ + n);
   }
 };
 
@@ -196,6 +210,10 @@ class ArgIndexInputIterator {
   difference_type operator-(self_type other) const { return offset_ - other.offset_; }
   bool operator==(const self_type& rhs) const { return itr_ == rhs.itr_ && offset_ == rhs.offset_; }
   bool operator!=(const self_type& rhs) const { return !(*this == rhs); }
+  // Item k is the wrapped iterator's item at offset + k (check_read).
+  friend InputIteratorT read_items_of(const ArgIndexInputIterator& it) {
+    return it.itr_ + it.offset_;
+  }
   void normalize() {
     itr_ += offset_;
     offset_ = 0;

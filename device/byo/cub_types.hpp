@@ -131,12 +131,38 @@ bool radix_range_fits(int begin_bit, int end_bit) {
   return begin_bit >= 0 && begin_bit <= end_bit && end_bit <= radix_key_bits<Key, Decomposer>();
 }
 
+// An unstable sort's order from a stable one's (`order`, the input index of each output
+// position): each run of entries `same(a, b)` finds equal to the run's first reversed, one of
+// the orders an unstable sort may give and never a stable one's, so that a program counting on
+// a stability its sort does not promise is not told its results are right.
+template <class Same>
+void reverse_equal_runs(std::vector<long long>& order, Same same) {
+  for (size_t first = 0; first < order.size();) {
+    size_t last = first + 1;
+    while (last < order.size() && same(order[first], order[last])) ++last;
+    std::reverse(order.begin() + long(first), order.begin() + long(last));
+    first = last;
+  }
+}
+
+// The order of `keys[0..n)` under the program's comparison `less` (a merge sort's): stable, or
+// (not `stable`) with equal keys, those neither of which is less, in reverse input order.
+template <class Key, class Less>
+std::vector<long long> comparison_order(const Key* keys, long long n, Less& less, bool stable) {
+  std::vector<long long> order(size_t(std::max(n, 0LL)));
+  std::iota(order.begin(), order.end(), 0LL);
+  const auto before = [&](long long a, long long b) {
+    return bool(less(keys[size_t(a)], keys[size_t(b)]));
+  };
+  std::stable_sort(order.begin(), order.end(), before);
+  if (!stable) reverse_equal_runs(order, [&](long long a, long long b) { return !before(a, b); });
+  return order;
+}
+
 // The stable order of `keys[0..n)` by bits [begin_bit, end_bit) of their radix pattern: the
 // input index of each output position. With a decomposer the pattern is its members' patterns
 // (each as a key of its own type), the first member's highest; bit 0 is the last member's lowest.
-// Not `stable`: keys that compare equal come in reverse input order, one of the orders an
-// unstable sort may give, so that a program counting on a stability its sort does not promise
-// is not told its results are right.
+// Not `stable`: keys that compare equal in reverse input order (reverse_equal_runs).
 template <class Key, class Decomposer = WholeKey>
 std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, int end_bit,
                                    bool descending, Decomposer decomposer = {},
@@ -174,12 +200,9 @@ std::vector<long long> radix_order(const Key* keys, long long n, int begin_bit, 
     const auto& y = digits[size_t(b)];
     return std::lexicographical_compare(x.rbegin(), x.rend(), y.rbegin(), y.rend());
   });
-  for (size_t first = 0; !stable && first < count;) {
-    size_t last = first + 1;
-    while (last < count && digits[size_t(order[last])] == digits[size_t(order[first])]) ++last;
-    std::reverse(order.begin() + long(first), order.begin() + long(last));
-    first = last;
-  }
+  if (!stable)
+    reverse_equal_runs(
+        order, [&](long long a, long long b) { return digits[size_t(a)] == digits[size_t(b)]; });
   return order;
 }
 

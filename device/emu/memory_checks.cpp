@@ -47,6 +47,23 @@ GlobalRegistry& registry() {
   return *r;
 }
 
+// Whether this thread holds the registry's lock. The registry's own work under it (composing a
+// report's strings, naming an allocation) may run the program's instrumented copies of the
+// standard library's inline code, whose stores come back to host_wrote: those are the registry's
+// bookkeeping, never the program's memory, and waiting there for the lock would never end.
+thread_local bool t_holds_registry = false;
+
+class RegistryLock {
+ public:
+  explicit RegistryLock(GlobalRegistry& r) : lock_(r.mutex) { t_holds_registry = true; }
+  ~RegistryLock() { t_holds_registry = false; }
+  RegistryLock(const RegistryLock&) = delete;
+  RegistryLock& operator=(const RegistryLock&) = delete;
+
+ private:
+  std::lock_guard<std::mutex> lock_;
+};
+
 // The allocation holding `p` (within its guard zones when `guards`), or nullptr. Lock held.
 Allocation* find_allocation(GlobalRegistry& r, uintptr_t p, bool guards) {
   auto it = r.by_begin.upper_bound(p);
@@ -64,7 +81,7 @@ void register_global_memory(const void* base, size_t bytes, size_t guard_before,
                             size_t guard_after, bool track_initialisation) {
   if (base == nullptr) return;
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   const auto b = reinterpret_cast<uintptr_t>(base);
   Allocation& a = r.by_begin[b];
   a = Allocation{};
@@ -78,7 +95,7 @@ void register_global_memory(const void* base, size_t bytes, size_t guard_before,
 
 std::optional<size_t> forget_global_memory(const void* base) {
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   const auto it = r.by_begin.find(reinterpret_cast<uintptr_t>(base));
   if (it == r.by_begin.end()) return std::nullopt;
   const size_t bytes = it->second.range.end - it->second.range.begin;
@@ -89,7 +106,7 @@ std::optional<size_t> forget_global_memory(const void* base) {
 void describe_global_memory(const void* base, const std::string& name, uint32_t element_size,
                             const std::string& origin) {
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   auto it = r.by_begin.find(reinterpret_cast<uintptr_t>(base));
   if (it == r.by_begin.end()) return;
   it->second.name = name;
@@ -98,8 +115,9 @@ void describe_global_memory(const void* base, const std::string& name, uint32_t 
 }
 
 void host_wrote(const void* dst, size_t bytes) {
+  if (t_holds_registry) return;
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   const auto p = reinterpret_cast<uintptr_t>(dst);
   Allocation* a = find_allocation(r, p, false);
   if (a == nullptr || !a->written || p < a->range.begin) return;
@@ -107,8 +125,9 @@ void host_wrote(const void* dst, size_t bytes) {
 }
 
 void host_copied(void* dst, const void* src, size_t bytes) {
+  if (t_holds_registry) return;
   GlobalRegistry& r = registry();
-  std::unique_lock<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
   Allocation* to = find_allocation(r, d, false);
   if (to == nullptr || !to->written || d < to->range.begin) return;
@@ -125,7 +144,7 @@ void host_copied(void* dst, const void* src, size_t bytes) {
 
 std::string take_memory_fault() {
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   return std::exchange(r.fault, std::string());
 }
 
@@ -133,7 +152,7 @@ namespace detail {
 
 std::vector<GlobalRange> global_memory_snapshot() {
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   std::vector<GlobalRange> ranges;
   ranges.reserve(r.by_begin.size());
   for (const auto& [begin, a] : r.by_begin) ranges.push_back(a.range);
@@ -247,7 +266,7 @@ int nearest_shared_slot(const LaunchState& L, int64_t offset) {
 Described describe_global(uintptr_t p) {
   Described d;
   GlobalRegistry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  const RegistryLock lock(r);
   const Allocation* a = find_allocation(r, p, true);
   if (a == nullptr) return d;
   d.name = a->name.empty() ? "the allocation" : a->name;
@@ -273,7 +292,7 @@ Described describe_access(const Lane& lane, uintptr_t p) {
 [[noreturn]] void stop(const std::string& message, uint16_t line) {
   {
     GlobalRegistry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    const RegistryLock lock(r);
     if (r.fault.empty()) r.fault = message;
   }
   fault(message, line);
@@ -413,7 +432,7 @@ void library_read(const void* p, size_t bytes, const char* call, const char* fil
   size_t unwritten = 0;
   {
     GlobalRegistry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    const RegistryLock lock(r);
     const Allocation* a = find_allocation(r, at, false);
     if (a == nullptr || !a->written || at < a->range.begin) return;
     const unsigned char* shadow = a->written.get() + (at - a->range.begin);

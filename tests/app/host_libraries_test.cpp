@@ -59,6 +59,25 @@ TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
                            "cub::DeviceSelect::If", "cub::DeviceHistogram::HistogramEven"})
     EXPECT_EQ(count_of(r.err, std::string(call) + " runs on the host on the emulator"), 1u)
         << call << "\n" << r.err;
+  // The merge sorts CUB promises no order of equal keys do not keep them in input order here
+  // (a GPU's may): a program counting on it is not told it is right.
+  for (const char* sort : {"DeviceMergeSort::SortPairs", "DeviceMergeSort::SortKeysCopy"})
+    EXPECT_NE(r.out.find(std::string(sort) + " kept equal keys in input order: no"),
+              std::string::npos)
+        << r.out;
+}
+
+// So it is for a block's and a warp's merge sort: Sort gives equal keys out of input order,
+// StableSort in it (the program checks each against the host's order, as far as CUB promises one).
+TEST(HostLibraries, CubBlockAndWarpMergeSortsSortIsNotStableByAccident) {
+  const coop::testing::Ran r =
+      coop::testing::run_coopviz_cached("run --backend emu " + style("cub_segments_bins.cu"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cub segments and bins PASSED"), std::string::npos) << r.out;
+  for (const char* sort : {"BlockMergeSort::Sort of a partial tile", "WarpMergeSort::Sort"})
+    EXPECT_NE(r.out.find(std::string(sort) + " kept equal keys in input order: no"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {

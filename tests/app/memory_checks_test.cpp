@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -109,13 +110,43 @@ TEST(MemoryChecks, ACubCallsReadOfMemoryNeverWrittenIsFound) {
   expect_stopped(
       coopviz("run --backend emu --check-memory " + program("failing/cub_sum_unwritten.cu")),
       "read of memory never written: cub::DeviceReduce::Sum read 4 bytes at d_in[60] at "
-      "cub_sum_unwritten.cu:18, in d_in, a 400-byte allocation from cudaMalloc at "
-      "cub_sum_unwritten.cu:11");
+      "cub_sum_unwritten.cu:60, in d_in, a 512-byte allocation from cudaMalloc at "
+      "cub_sum_unwritten.cu:56");
   expect_stopped(
       coopviz("run --backend emu --check-memory " + program("failing/cub_block_load_unwritten.cu")),
       "read of memory never written: thread 25 (block 0) in cub::BlockLoad::Load read 4 bytes at "
       "d_in[100] at cub_block_load_unwritten.cu:11, in d_in, a 512-byte allocation from "
       "cudaMalloc at cub_block_load_unwritten.cu:17");
+}
+
+// So are its reads through the iterators that wrap device memory (thrust's transform_iterator
+// and device_ptr, CUB's cache-modified iterator, in a device-wide call or a kernel), a kernel's
+// cub::ThreadLoad, a histogram's active channels (and not its inactive ones: the alpha never
+// written is not reported), and the values UniqueByKey keeps: the same program, each read picked
+// by its argument.
+TEST(MemoryChecks, ACubCallsReadThroughAnIteratorOrOfPartOfItsInputIsFound) {
+  const std::string file = "cub_sum_unwritten.cu";
+  const std::string floats = ", in d_in, a 512-byte allocation from cudaMalloc at " + file + ":56";
+  const std::pair<const char*, std::string> reads[] = {
+      {"transform", "cub::DeviceReduce::Sum read 4 bytes at d_in[60] at " + file + ":64" + floats},
+      {"vector", "cub::DeviceReduce::Sum read 4 bytes at d_in[60] at " + file + ":70" + floats},
+      {"cached", "cub::DeviceReduce::Max read 4 bytes at d_in[60] at " + file + ":75" + floats},
+      {"threadload", "thread 100 (block 0) in cub::ThreadLoad read 4 bytes at d_in[100] at " +
+                         file + ":33" + floats},
+      {"iterator",
+       "thread 100 (block 0) in cub::CacheModifiedInputIterator read 4 bytes at d_in[100] at " +
+           file + ":38" + floats},
+      {"channels", "cub::DeviceHistogram::MultiHistogramEven read 1 byte at d_rgba[62] at " + file +
+                       ":96, in d_rgba, a 64-byte allocation from cudaMalloc at " + file + ":87"},
+      {"unique", "cub::DeviceSelect::UniqueByKey read 4 bytes at d_values[9] at " + file +
+                     ":110, in d_values, a 48-byte allocation from cudaMalloc at " + file +
+                     ":103"}};
+  for (const auto& [pick, words] : reads) {
+    SCOPED_TRACE(pick);
+    expect_stopped(
+        coopviz("run --backend emu --check-memory " + program("failing/" + file) + " -- " + pick),
+        "read of memory never written: " + words);
+  }
 }
 
 // Correct programs, checked: nothing said, and their own verdicts stand.

@@ -2,11 +2,13 @@
 // CUB's device-wide algorithms, called as CUB's examples call them: each call twice (a null
 // temporary-storage pointer asks for its size, then storage of that size from cudaMalloc does
 // the work), every runtime call checked. Radix sorts of key-value pairs, of floating-point keys
-// in descending order, of a DoubleBuffer over a bit range and of segments; a merge sort under
-// the program's comparison; the first maximum and minimum with their index; a sum, a maximum, a
-// running sum and a transform-reduce; selection, partition and run-length encoding; even and
-// ranged histograms; segmented reductions and a scan by key. Each result is compared with a loop
-// on the host.
+// in descending order, of a DoubleBuffer over a bit range and of segments; merge sorts under
+// the program's comparison, stable and not (each checked only for what it promises); the first
+// maximum and minimum with their index; a sum, a maximum, a running sum and a transform-reduce,
+// directly and through a thrust::transform_iterator and a cub::CacheModifiedInputIterator;
+// selection, partition and run-length encoding; even and ranged histograms; segmented
+// reductions and a scan by key. Each result is compared with a loop on the host.
+#include <thrust/iterator/transform_iterator.h>
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -46,6 +48,11 @@ struct Square {
 struct GreaterKey {
   __host__ __device__ bool operator()(const int& a, const int& b) const { return a > b; }
 };
+struct ByHundreds {
+  __host__ __device__ bool operator()(const int& a, const int& b) const {
+    return a / 100 < b / 100;
+  }
+};
 struct Plus {
   __host__ __device__ long long operator()(const long long& a, const long long& b) const {
     return a + b;
@@ -65,6 +72,30 @@ std::vector<T> to_host(const T* d, size_t n) {
   std::vector<T> h(n);
   CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
+}
+
+std::vector<int> gather(const std::vector<int>& from, const std::vector<int>& at) {
+  std::vector<int> out;
+  for (int i : at) out.push_back(from[i]);
+  return out;
+}
+
+// Whether `got` is `want` but for the order within each run of items with one class(item): the
+// result an unstable sort may give where a stable one gives `want`.
+template <typename Class>
+bool same_runs(const std::vector<int>& want, const std::vector<int>& got, Class class_of) {
+  if (got.size() != want.size()) return false;
+  for (size_t first = 0; first < want.size();) {
+    size_t last = first + 1;
+    while (last < want.size() && class_of(want[last]) == class_of(want[first])) ++last;
+    std::vector<int> a(want.begin() + first, want.begin() + last);
+    std::vector<int> b(got.begin() + first, got.begin() + last);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b) return false;
+    first = last;
+  }
+  return true;
 }
 
 int g_wrong = 0;
@@ -147,6 +178,38 @@ int main() {
   expect(std::equal(order.begin(), order.end(), sorted_values.begin()),
          "DeviceMergeSort::StableSortPairs");
 
+  // SortPairs promises the keys in order, each with its own value, but no order of equal keys:
+  // each run of equal keys must hold the values the stable order's run holds, in any order.
+  CHECK(cudaMemcpy(d_keys_out, h_keys.data(), num_items * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(d_values_out, h_values.data(), num_items * sizeof(int), cudaMemcpyHostToDevice));
+  CUB_CALL(cub::DeviceMergeSort::SortPairs(d_temp_storage, temp_storage_bytes, d_keys_out,
+                                           d_values_out, num_items, GreaterKey()));
+  sorted_keys = to_host(d_keys_out, num_items);
+  sorted_values = to_host(d_values_out, num_items);
+  expect(same_runs(order, sorted_values, [&](int v) { return h_keys[v]; }) &&
+             sorted_keys == gather(h_keys, order),
+         "DeviceMergeSort::SortPairs");
+  printf("DeviceMergeSort::SortPairs kept equal keys in input order: %s\n",
+         sorted_values == order ? "yes" : "no");
+
+  // Keys alone, compared by their hundreds: SortKeysCopy may give keys of one hundred in any
+  // order, StableSortKeysCopy in their input order.
+  std::vector<int> by_hundreds(num_items);
+  std::iota(by_hundreds.begin(), by_hundreds.end(), 0);
+  std::stable_sort(by_hundreds.begin(), by_hundreds.end(),
+                   [&](int a, int b) { return h_keys[a] / 100 < h_keys[b] / 100; });
+  const std::vector<int> want_hundreds = gather(h_keys, by_hundreds);
+  CUB_CALL(cub::DeviceMergeSort::StableSortKeysCopy(d_temp_storage, temp_storage_bytes, d_keys,
+                                                    d_keys_out, num_items, ByHundreds()));
+  expect(to_host(d_keys_out, num_items) == want_hundreds, "DeviceMergeSort::StableSortKeysCopy");
+  CUB_CALL(cub::DeviceMergeSort::SortKeysCopy(d_temp_storage, temp_storage_bytes, d_keys,
+                                              d_keys_out, num_items, ByHundreds()));
+  sorted_keys = to_host(d_keys_out, num_items);
+  expect(same_runs(want_hundreds, sorted_keys, [](int k) { return k / 100; }),
+         "DeviceMergeSort::SortKeysCopy");
+  printf("DeviceMergeSort::SortKeysCopy kept equal keys in input order: %s\n",
+         sorted_keys == want_hundreds ? "yes" : "no");
+
   // The first maximum (CUDA 13's two outputs) and the first minimum (a KeyValuePair).
   int* d_max = to_device(std::vector<int>(1));
   int64_t* d_max_index = to_device(std::vector<int64_t>(1));
@@ -180,6 +243,16 @@ int main() {
   long long want_squares = 0;
   for (int k : h_keys) want_squares += (long long)k * k;
   expect(to_host(d_squares, 1)[0] == want_squares, "DeviceReduce::TransformReduce");
+  // The same through iterators: squares from a thrust::transform_iterator, and the maximum
+  // through CUB's cache-modified iterator.
+  thrust::transform_iterator<Square, int*> squares(d_keys, Square());
+  CUB_CALL(
+      cub::DeviceReduce::Sum(d_temp_storage, temp_storage_bytes, squares, d_squares, num_items));
+  expect(to_host(d_squares, 1)[0] == want_squares, "DeviceReduce::Sum of a transform_iterator");
+  cub::CacheModifiedInputIterator<cub::LOAD_LDG, int> ldg_keys(d_keys);
+  CUB_CALL(cub::DeviceReduce::Max(d_temp_storage, temp_storage_bytes, ldg_keys, d_sum, num_items));
+  expect(to_host(d_sum, 1)[0] == h_keys[max_at],
+         "DeviceReduce::Max through CacheModifiedInputIterator");
 
   // Selection and partition of the odd keys, flagged selection, unique runs.
   int* d_num_selected = to_device(std::vector<int>(2));

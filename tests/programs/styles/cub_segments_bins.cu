@@ -11,8 +11,9 @@
 // BlockScan of 3 items per thread whose prefix callback carries the running count; left and right
 // differences with a partial last tile; the block's items offset, rotated and moved up and down by
 // a shuffle; and logical warps of 16 lanes loading a tile transposed, summing segments that head
-// flags start, and storing it striped; and a stable merge sort of a partial tile by a block of 64.
-// Each result is compared with a loop on the host.
+// flags start, and storing it striped; and merge sorts, stable and not, of a partial tile by a
+// block of 64 and of a tile per warp. Each result is compared with a loop on the host (an
+// unstable sort's only for what CUB promises: the keys in order, each with its own value).
 #include <cub/block/block_adjacent_difference.cuh>
 #include <cub/block/block_discontinuity.cuh>
 #include <cub/block/block_histogram.cuh>
@@ -22,6 +23,7 @@
 #include <cub/block/block_shuffle.cuh>
 #include <cub/block/block_store.cuh>
 #include <cub/warp/warp_load.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include <cub/warp/warp_store.cuh>
 
@@ -232,12 +234,13 @@ __global__ void warp_tiles(const int *in, int *segment_sums, int *striped) {
   Store().Store(striped + tile, items);
 }
 
-// One block of 64 threads sorts its first `valid` keys (3 each) largest first, stably, with
-// their positions as values; the keys past them become -1.
+// One block of 64 threads sorts its first `valid` keys (3 each) largest first, with their
+// positions as values, stably or (Sort) in any order of equal keys; the keys past them become -1.
 struct Greater {
   __device__ bool operator()(int a, int b) const { return a > b; }
 };
-__global__ void merge_sort_tile(const int *keys, int valid, int *sorted, int *positions) {
+__global__ void merge_sort_tile(const int *keys, int valid, bool stable, int *sorted,
+                                int *positions) {
   typedef cub::BlockMergeSort<int, 64, 3, int> MergeSort;
   __shared__ typename MergeSort::TempStorage temp;
   int k[3], v[3];
@@ -246,10 +249,35 @@ __global__ void merge_sort_tile(const int *keys, int valid, int *sorted, int *po
     k[i] = at < valid ? keys[at] : 0;
     v[i] = at;
   }
-  MergeSort(temp).StableSort(k, v, Greater(), valid, -1);
+  if (stable)
+    MergeSort(temp).StableSort(k, v, Greater(), valid, -1);
+  else
+    MergeSort(temp).Sort(k, v, Greater(), valid, -1);
   for (int i = 0; i < 3; i++) {
     sorted[threadIdx.x * 3 + i] = k[i];
     positions[threadIdx.x * 3 + i] = v[i];
+  }
+}
+
+// Each warp of 32 lanes sorts its 64 keys (2 each) largest first with their positions as values,
+// stably or not.
+__global__ void merge_sort_warps(const int *keys, bool stable, int *sorted, int *positions) {
+  typedef cub::WarpMergeSort<int, 2, 32, int> WarpSort;
+  __shared__ typename WarpSort::TempStorage temp[2];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int k[2], v[2];
+  for (int i = 0; i < 2; i++) {
+    v[i] = warp * 64 + lane * 2 + i;
+    k[i] = keys[v[i]];
+  }
+  WarpSort sorter(temp[warp]);
+  if (stable)
+    sorter.StableSort(k, v, Greater());
+  else
+    sorter.Sort(k, v, Greater());
+  for (int i = 0; i < 2; i++) {
+    sorted[warp * 64 + lane * 2 + i] = k[i];
+    positions[warp * 64 + lane * 2 + i] = v[i];
   }
 }
 
@@ -259,6 +287,28 @@ void check(bool ok, const char *what) {
     printf("FAILED: %s\n", what);
     wrong++;
   }
+}
+
+// Checks keys[first, first + n) sorted largest first into `sorted`, with their positions: each
+// key with its own position always, and equal keys in input order when `stable` (else in any
+// order, as CUB's Sort promises no order of them; it says which it found).
+void merge_sorted(const std::vector<int> &keys, int first, int n, const std::vector<int> &sorted,
+                  const std::vector<int> &positions, bool stable, const char *what) {
+  std::vector<int> order(n);
+  for (int i = 0; i < n; i++) order[i] = first + i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] > keys[b]; });
+  bool ok = true, in_input_order = true;
+  for (int i = 0; i < n; i++) {
+    ok = ok && sorted[i] == keys[order[i]] && positions[i] >= first && positions[i] < first + n &&
+         keys[positions[i]] == sorted[i];
+    in_input_order = in_input_order && positions[i] == order[i];
+  }
+  std::vector<int> seen(positions.begin(), positions.begin() + n);
+  std::sort(seen.begin(), seen.end());
+  for (int i = 0; i < n; i++) ok = ok && seen[i] == first + i;
+  check(ok && (in_input_order || !stable), what);
+  if (!stable && first == 0)
+    printf("%s kept equal keys in input order: %s\n", what, in_input_order ? "yes" : "no");
 }
 
 template <typename T>
@@ -425,16 +475,22 @@ int main() {
   int *d_sorted, *d_positions;
   CUDA_CHECK(cudaMalloc(&d_sorted, sort_n * sizeof(int)));
   CUDA_CHECK(cudaMalloc(&d_positions, sort_n * sizeof(int)));
-  merge_sort_tile<<<1, 64>>>(d_keys, sort_valid, d_sorted, d_positions);
-  CUDA_CHECK(cudaGetLastError());
-  std::vector<int> sorted = download(d_sorted, sort_n), positions = download(d_positions, sort_n);
-  std::vector<int> order(sort_valid);
-  for (int i = 0; i < sort_valid; i++) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h_keys[a] > h_keys[b]; });
-  bool merge_ok = true;
-  for (int i = 0; i < sort_valid; i++)
-    merge_ok = merge_ok && sorted[i] == h_keys[order[i]] && positions[i] == order[i];
-  check(merge_ok, "BlockMergeSort::StableSort of a partial tile");
+  for (int stable = 1; stable >= 0; stable--) {
+    merge_sort_tile<<<1, 64>>>(d_keys, sort_valid, stable, d_sorted, d_positions);
+    CUDA_CHECK(cudaGetLastError());
+    merge_sorted(h_keys, 0, sort_valid, download(d_sorted, sort_n), download(d_positions, sort_n),
+                 stable,
+                 stable ? "BlockMergeSort::StableSort of a partial tile"
+                        : "BlockMergeSort::Sort of a partial tile");
+    merge_sort_warps<<<1, 64>>>(d_keys, stable, d_sorted, d_positions);
+    CUDA_CHECK(cudaGetLastError());
+    std::vector<int> sorted = download(d_sorted, 128), positions = download(d_positions, 128);
+    for (int warp = 0; warp < 2; warp++)
+      merge_sorted(h_keys, warp * 64, 64,
+                   std::vector<int>(sorted.begin() + warp * 64, sorted.end()),
+                   std::vector<int>(positions.begin() + warp * 64, positions.end()), stable,
+                   stable ? "WarpMergeSort::StableSort" : "WarpMergeSort::Sort");
+  }
 
   printf("bin 0 of block 0: %u, %d runs of keys\n", by_sort[0], runs);
   printf("cub segments and bins %s\n", wrong == 0 ? "PASSED" : "FAILED");
