@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -68,12 +70,23 @@ inline std::string program_test_cache() {
   return binary.substr(0, binary.rfind('/')) + "/program-test-cache";
 }
 
-// A fresh, empty folder for the files a test writes, named after it and this process.
+// A fresh, empty folder for the files a test writes, named after it and this process, and removed
+// when this process ends (by this process only: a child it forked that exits leaves it be).
 inline std::filesystem::path fresh_folder(const std::string& name) {
+  static struct Made {
+    pid_t owner = getpid();
+    std::vector<std::filesystem::path> folders;
+    ~Made() {
+      std::error_code ec;
+      if (getpid() == owner)
+        for (const std::filesystem::path& f : folders) std::filesystem::remove_all(f, ec);
+    }
+  } made;
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("coopviz-" + name + "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  made.folders.push_back(dir);
   return dir;
 }
 
