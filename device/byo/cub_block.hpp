@@ -304,8 +304,8 @@ class BlockScan {
   struct NoCallback {
     T operator()(const T& aggregate) const { return aggregate; }
   };
-  template <class X>
-  static constexpr bool kIsT = std::is_same_v<std::remove_cvref_t<X>, T>;
+  template <class Other>
+  static constexpr bool kIsT = std::is_same_v<std::remove_cvref_t<Other>, T>;
 
  public:
   struct TempStorage {

@@ -119,8 +119,9 @@ using if_decomposer = std::enable_if_t<!std::is_convertible_v<Decomposer, int>, 
 template <class Key, class Decomposer = WholeKey>
 constexpr int radix_key_bits() {
   using Members = std::invoke_result_t<Decomposer&, Key&>;
-  return []<size_t... I>(std::index_sequence<I...>) {
-    return (0 + ... + int(sizeof(std::remove_reference_t<std::tuple_element_t<I, Members>>) * 8));
+  return []<size_t... Index>(std::index_sequence<Index...>) {
+    return (0 + ... +
+            int(sizeof(std::remove_reference_t<std::tuple_element_t<Index, Members>>) * 8));
   }
   (std::make_index_sequence<std::tuple_size_v<Members>>{});
 }

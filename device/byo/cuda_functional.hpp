@@ -50,8 +50,8 @@ struct pick {
 };
 template <bool Larger>
 struct pick<Larger, void> {
-  template <class A, class B>
-  constexpr ::std::common_type_t<A, B> operator()(const A& a, const B& b) const {
+  template <class Lhs, class Rhs>
+  constexpr ::std::common_type_t<Lhs, Rhs> operator()(const Lhs& a, const Rhs& b) const {
     return (a < b) == Larger ? b : a;
   }
 };

@@ -36,14 +36,14 @@ namespace coop::byo {
 
 // The library's handle for the kernel `f`, which CUDA's calls take in place of the kernel (the
 // host compiler sees their C forms, which take a const void*).
-template <class F>
-const void* device_function(F f) {
+template <class Function>
+const void* device_function(Function f) {
   return library_kernel(reinterpret_cast<const void*>(f));
 }
 
 // cudaFuncSetCacheConfig takes no library handle; its preference is the shared-memory carveout.
-template <class F>
-cudaError_t func_set_cache_config(F f, cudaFuncCache config) {
+template <class Function>
+cudaError_t func_set_cache_config(Function f, cudaFuncCache config) {
   int carveout = cudaSharedmemCarveoutDefault;
   if (config == cudaFuncCachePreferShared) carveout = cudaSharedmemCarveoutMaxShared;
   if (config == cudaFuncCachePreferL1) carveout = cudaSharedmemCarveoutMaxL1;

@@ -65,31 +65,31 @@ cudaError_t malloc_managed_as(const char* name, T** ptr, size_t bytes,
 
 // How a launch passes a kernel's argument: a copy, and for a reference parameter the address
 // of what it refers to, which is how the GPU takes a reference (`Kernel(DataElement& e)`).
-template <class P>
-using Passed =
-    std::conditional_t<std::is_reference_v<P>, std::remove_reference_t<P>*, std::decay_t<P>>;
-template <class P, class A>
-Passed<P> passed(A&& arg) {
-  if constexpr (std::is_reference_v<P>)
+template <class Param>
+using Passed = std::conditional_t<std::is_reference_v<Param>, std::remove_reference_t<Param>*,
+                                  std::decay_t<Param>>;
+template <class Param, class Arg>
+Passed<Param> passed(Arg&& arg) {
+  if constexpr (std::is_reference_v<Param>)
     return &arg;
   else
-    return std::forward<A>(arg);
+    return std::forward<Arg>(arg);
 }
 
 // The kernel's arguments copied out of the void* array a launch passes (a graph node keeps them).
-template <class... P, size_t... I>
-std::tuple<Passed<P>...> copy_arguments(void** args, std::index_sequence<I...>) {
-  return {*static_cast<Passed<P>*>(args[I])...};
+template <class... Params, size_t... Indices>
+std::tuple<Passed<Params>...> copy_arguments(void** args, std::index_sequence<Indices...>) {
+  return {*static_cast<Passed<Params>*>(args[Indices])...};
 }
 
-template <class... P>
-BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
-                         std::tuple<Passed<P>...> bound);
+template <class... Params>
+BoundLaunch bound_launch(const char* name, void (*function)(Params...), const LaunchShape& shape,
+                         std::tuple<Passed<Params>...> bound);
 
 // One launch of `function` with its arguments in an array (cudaLaunchKernel's form); on a stream
 // being captured, a node of the captured graph (graphs.hpp) instead.
-template <class... P>
-cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
+template <class... Params>
+cudaError_t launch_array(const char* name, void (*function)(Params...), void** args,
                          const LaunchShape& shape, cudaStream_t stream = nullptr) {
   if (stream && capturing(stream))
     return capture_launch(
@@ -97,7 +97,7 @@ cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
         dim3(shape.grid.x, shape.grid.y, shape.grid.z),
         dim3(shape.block.x, shape.block.y, shape.block.z), shape.dynamic_smem,
         bound_launch(name, function, shape,
-                     copy_arguments<P...>(args, std::index_sequence_for<P...>{})));
+                     copy_arguments<Params...>(args, std::index_sequence_for<Params...>{})));
   GpuLaunch l;
   l.name = name;
   l.entry = COOP_BYO_ENTRY(function);
@@ -108,23 +108,24 @@ cudaError_t launch_array(const char* name, void (*function)(P...), void** args,
 }
 
 // A launch of `function` with a copy of its arguments, to run when a graph node runs.
-template <class... P>
-BoundLaunch bound_launch(const char* name, void (*function)(P...), const LaunchShape& shape,
-                         std::tuple<Passed<P>...> bound) {
+template <class... Params>
+BoundLaunch bound_launch(const char* name, void (*function)(Params...), const LaunchShape& shape,
+                         std::tuple<Passed<Params>...> bound) {
   return [name, function, shape, bound]() mutable {
-    void* pointers[sizeof...(P) + 1] = {};
+    void* pointers[sizeof...(Params) + 1] = {};
     point_at(bound, pointers);
     return launch_array(name, function, pointers, shape);
   };
 }
 
 // The same with the arguments as values, converted to the kernel's parameter types.
-template <class... P, class... A>
-cudaError_t launch_values(const char* name, void (*function)(P...), const LaunchShape& shape,
-                          cudaStream_t stream, A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "a kernel launch with the wrong number of arguments");
-  std::tuple<Passed<P>...> bound(passed<P>(std::forward<A>(args))...);
-  void* pointers[sizeof...(P) + 1] = {};
+template <class... Params, class... Args>
+cudaError_t launch_values(const char* name, void (*function)(Params...), const LaunchShape& shape,
+                          cudaStream_t stream, Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "a kernel launch with the wrong number of arguments");
+  std::tuple<Passed<Params>...> bound(passed<Params>(std::forward<Args>(args))...);
+  void* pointers[sizeof...(Params) + 1] = {};
   point_at(bound, pointers);
   return launch_array(name, function, pointers, shape, stream);
 }
@@ -166,14 +167,14 @@ inline void count_device_launches() {
 }
 #endif
 
-template <class... P>
+template <class... Params>
 struct Launcher {
   const char* name;
-  void (*function)(P...);
+  void (*function)(Params...);
   dim3 grid, block;
   size_t smem;
   cudaStream_t stream;
-  COOP_BYO_HOST_DEVICE void operator()(std::type_identity_t<P>... args) const {
+  COOP_BYO_HOST_DEVICE void operator()(std::type_identity_t<Params>... args) const {
 #if defined(__CUDA_ARCH__) && defined(__CUDACC_RDC__)
     if (coop_device_launches) atomicAdd_system(coop_device_launches, 1ull);
     ::coop::gpu::in_traced_grid();  // the traced grid claims its trace before any child runs
@@ -198,16 +199,16 @@ struct Launcher {
 };
 
 // `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
-template <class... P>
-COOP_BYO_HOST_DEVICE Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid,
-                                             dim3 block, size_t smem = 0,
-                                             cudaStream_t stream = nullptr) {
+template <class... Params>
+COOP_BYO_HOST_DEVICE Launcher<Params...> launcher(const char* name, void (*function)(Params...),
+                                                  dim3 grid, dim3 block, size_t smem = 0,
+                                                  cudaStream_t stream = nullptr) {
   return {name, function, grid, block, smem, stream};
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them.
-template <class... P>
-cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+template <class... Params>
+cudaError_t launch_from_array(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
                               void** args, size_t smem, cudaStream_t stream, bool cooperative) {
   LaunchShape shape;
   shape.grid = dims_of(grid);
@@ -216,32 +217,32 @@ cudaError_t launch_from_array(const char* name, void (*function)(P...), dim3 gri
   shape.cooperative = cooperative;
   return launch_array(name, function, args, shape, stream);
 }
-template <class... P>
-cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+template <class... Params>
+cudaError_t launch_kernel(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
                           void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
   return launch_from_array(name, function, grid, block, args, smem, stream, false);
 }
-template <class... P>
-cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+template <class... Params>
+cudaError_t launch_cooperative(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
                                void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
   return launch_from_array(name, function, grid, block, args, smem, stream, true);
 }
 
-template <class... P, class... A>
-cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (*function)(P...),
-                      A&&... args) {
+template <class... Params, class... Args>
+cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config,
+                      void (*function)(Params...), Args&&... args) {
   return launch_values(
       name, function,
       shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative),
-      config->stream, std::forward<A>(args)...);
+      config->stream, std::forward<Args>(args)...);
 }
 
 // `(void*)k` as the rewritten source spells it (device/lowering): the kernel's address, noted
 // with its name and a way to bind it to arguments, for graph kernel nodes (graphs.hpp), which
 // are given only the address. Any other operand of such a cast (also in device code) is returned
 // as the cast would.
-template <class... P>
-COOP_BYO_HOST_DEVICE void* kernel_pointer(const char* name, void (*function)(P...)) {
+template <class... Params>
+COOP_BYO_HOST_DEVICE void* kernel_pointer(const char* name, void (*function)(Params...)) {
 #ifndef __CUDA_ARCH__
   register_kernel(reinterpret_cast<const void*>(function), name,
                   [name, function](dim3 grid, dim3 block, size_t smem, void** args) -> BoundLaunch {
@@ -251,7 +252,7 @@ COOP_BYO_HOST_DEVICE void* kernel_pointer(const char* name, void (*function)(P..
                     shape.dynamic_smem = smem;
                     return bound_launch(
                         name, function, shape,
-                        copy_arguments<P...>(args, std::index_sequence_for<P...>{}));
+                        copy_arguments<Params...>(args, std::index_sequence_for<Params...>{}));
                   });
 #endif
   return (void*)function;  // NOLINT: the C cast the program wrote

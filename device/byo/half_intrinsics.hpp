@@ -32,70 +32,71 @@ namespace coop::byo::half {
 enum class Round { Nearest, Zero, Down, Up };
 
 // The binary layout of a 16-bit type: its stored fraction bits (the exponent has the rest).
-template <class H>
+template <class Half>
 struct Format;
 
-template <class H>
-constexpr int kFraction = Format<H>::kFraction;
-template <class H>
-constexpr int kExponentMask = (1 << (15 - kFraction<H>)) - 1;
-template <class H>
-constexpr int kBias = kExponentMask<H> / 2;
+template <class Half>
+constexpr int kFraction = Format<Half>::kFraction;
+template <class Half>
+constexpr int kExponentMask = (1 << (15 - kFraction<Half>)) - 1;
+template <class Half>
+constexpr int kBias = kExponentMask<Half> / 2;
 
 // The value of a 16-bit float, exactly.
-template <class H>
-double wide(H h) {
+template <class Half>
+double wide(Half h) {
   const uint16_t bits = std::bit_cast<uint16_t>(h);
-  const int exponent = (bits >> kFraction<H>)&kExponentMask<H>;
-  const uint32_t fraction = bits & ((1u << kFraction<H>) - 1);
+  const int exponent = (bits >> kFraction<Half>)&kExponentMask<Half>;
+  const uint32_t fraction = bits & ((1u << kFraction<Half>) - 1);
   double v;
-  if (exponent == kExponentMask<H>)
+  if (exponent == kExponentMask<Half>)
     v = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
   else if (exponent == 0)
-    v = std::ldexp(double(fraction), 1 - kBias<H> - kFraction<H>);
+    v = std::ldexp(double(fraction), 1 - kBias<Half> - kFraction<Half>);
   else
-    v = std::ldexp(double(fraction | (1u << kFraction<H>)), exponent - kBias<H> - kFraction<H>);
+    v = std::ldexp(double(fraction | (1u << kFraction<Half>)),
+                   exponent - kBias<Half> - kFraction<Half>);
   return (bits & 0x8000) ? -v : v;
 }
 
 // `x` rounded once into the 16-bit type the named way (a long double holds every 64-bit integer).
-template <class H>
-H narrow(long double x, Round mode = Round::Nearest) {
-  if (std::isnan(x)) return std::bit_cast<H>(uint16_t(0x7FFF));
+template <class Half>
+Half narrow(long double x, Round mode = Round::Nearest) {
+  if (std::isnan(x)) return std::bit_cast<Half>(uint16_t(0x7FFF));
   const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
   const long double a = std::fabs(x);
-  const uint16_t infinity = uint16_t(kExponentMask<H> << kFraction<H>);
+  const uint16_t infinity = uint16_t(kExponentMask<Half> << kFraction<Half>);
   // Directed roundings that move toward zero for this sign never reach infinity.
   const bool away = mode == Round::Nearest || (mode == Round::Up && !sign) ||
                     (mode == Round::Down && sign);
-  if (std::isinf(a)) return std::bit_cast<H>(uint16_t(sign | infinity));
-  if (a == 0) return std::bit_cast<H>(sign);
+  if (std::isinf(a)) return std::bit_cast<Half>(uint16_t(sign | infinity));
+  if (a == 0) return std::bit_cast<Half>(sign);
   int e = 0;
   std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1): the leading bit has weight 2^(e-1)
-  const int min_exponent = 1 - kBias<H>;
-  int quantum = std::max(e - 1, min_exponent) - kFraction<H>;  // weight of the last stored bit
+  const int min_exponent = 1 - kBias<Half>;
+  int quantum = std::max(e - 1, min_exponent) - kFraction<Half>;  // weight of the last stored bit
   const long double scaled = std::ldexp(a, -quantum);           // exact: a power-of-two scale
   uint64_t n = uint64_t(std::floor(scaled));
   const long double rest = scaled - (long double)n;
   const bool up = mode == Round::Nearest ? (rest > 0.5L || (rest == 0.5L && (n & 1)))
                                          : (rest > 0 && away && mode != Round::Zero);
   n += up;
-  if (n >> (kFraction<H> + 1)) {  // rounded up to the next power of two
+  if (n >> (kFraction<Half> + 1)) {  // rounded up to the next power of two
     n >>= 1;
     ++quantum;
   }
-  if (n < (1u << kFraction<H>)) return std::bit_cast<H>(uint16_t(sign | n));  // subnormal
-  const int biased = quantum + kFraction<H> + kBias<H>;
-  if (biased >= kExponentMask<H>)
-    return std::bit_cast<H>(uint16_t(sign | (away ? infinity : infinity - 1)));
-  return std::bit_cast<H>(
-      uint16_t(sign | (biased << kFraction<H>) | (n & ((1u << kFraction<H>) - 1))));
+  if (n < (1u << kFraction<Half>)) return std::bit_cast<Half>(uint16_t(sign | n));  // subnormal
+  const int biased = quantum + kFraction<Half> + kBias<Half>;
+  if (biased >= kExponentMask<Half>)
+    return std::bit_cast<Half>(uint16_t(sign | (away ? infinity : infinity - 1)));
+  return std::bit_cast<Half>(
+      uint16_t(sign | (biased << kFraction<Half>) | (n & ((1u << kFraction<Half>) - 1))));
 }
 
 // a * b + c rounded once: the product is exact in double (at most 22 significant bits); the sum
 // is rounded to odd in double (its error found exactly by Knuth's two-sum), then to 16 bits.
-template <class H>
-H fused(H a, H b, H c) {
+template <class Half>
+Half fused(Half a, Half b, Half c) {
   const double p = wide(a) * wide(b);
   const double addend = wide(c);
   double s = p + addend;
@@ -106,41 +107,41 @@ H fused(H a, H b, H c) {
       s = std::nextafter(s, error > 0 ? std::numeric_limits<double>::infinity()
                                       : -std::numeric_limits<double>::infinity());
   }
-  return narrow<H>(s);
+  return narrow<Half>(s);
 }
 
 // fma.rn.sat: the result clamped to [0, 1], NaN to +0.
-template <class H>
-H fused_saturated(H a, H b, H c) {
+template <class Half>
+Half fused_saturated(Half a, Half b, Half c) {
   const double r = wide(fused(a, b, c));
-  if (std::isnan(r) || r <= 0) return narrow<H>(0.0L);
-  return r >= 1 ? narrow<H>(1.0L) : narrow<H>(r);
+  if (std::isnan(r) || r <= 0) return narrow<Half>(0.0L);
+  return r >= 1 ? narrow<Half>(1.0L) : narrow<Half>(r);
 }
 
 // fma.rn.relu: negative results and -0 become +0; NaN stays the canonical NaN.
-template <class H>
-H fused_relu(H a, H b, H c) {
-  const H r = fused(a, b, c);
-  return wide(r) <= 0 ? narrow<H>(0.0L) : r;
+template <class Half>
+Half fused_relu(Half a, Half b, Half c) {
+  const Half r = fused(a, b, c);
+  return wide(r) <= 0 ? narrow<Half>(0.0L) : r;
 }
 
 // A math function of the exact value, rounded once.
-template <class H, class F>
-H apply(H a, F f) {
-  return narrow<H>(f(wide(a)));
+template <class Half, class Fn>
+Half apply(Half a, Fn f) {
+  return narrow<Half>(f(wide(a)));
 }
 
 // The pair forms act on each half on its own.
-template <class H2, class F>
-H2 each(H2 a, F f) {
-  H2 r;
+template <class Half2, class Fn>
+Half2 each(Half2 a, Fn f) {
+  Half2 r;
   r.x = f(a.x);
   r.y = f(a.y);
   return r;
 }
-template <class H2, class F>
-H2 each(H2 a, H2 b, H2 c, F f) {
-  H2 r;
+template <class Half2, class Fn>
+Half2 each(Half2 a, Half2 b, Half2 c, Fn f) {
+  Half2 r;
   r.x = f(a.x, b.x, c.x);
   r.y = f(a.y, b.y, c.y);
   return r;
@@ -148,8 +149,8 @@ H2 each(H2 a, H2 b, H2 c, F f) {
 
 // A 16-bit float to an integer, rounded the named way and saturated; NaN is 0, except that the
 // 64-bit conversions return 0x8000000000000000 as the hardware's do.
-template <class To, class H>
-To to_integer(H h, Round mode) {
+template <class To, class Half>
+To to_integer(Half h, Round mode) {
   const double v = wide(h);
   if (std::isnan(v)) return sizeof(To) == 8 ? To(1ull << 63) : To(0);
   const double r = mode == Round::Nearest ? std::nearbyint(v)
@@ -160,11 +161,11 @@ To to_integer(H h, Round mode) {
 }
 
 // CUDA's complex multiply-add on pairs (re, im): four fused steps in the order CUDA documents.
-template <class H2>
-H2 complex_fused(H2 a, H2 b, H2 c) {
-  using H = decltype(a.x);
-  const H minus_im = std::bit_cast<H>(uint16_t(std::bit_cast<uint16_t>(a.y) ^ 0x8000));
-  H2 r;
+template <class Half2>
+Half2 complex_fused(Half2 a, Half2 b, Half2 c) {
+  using Half = decltype(a.x);
+  const Half minus_im = std::bit_cast<Half>(uint16_t(std::bit_cast<uint16_t>(a.y) ^ 0x8000));
+  Half2 r;
   r.x = fused(minus_im, b.y, fused(a.x, b.x, c.x));
   r.y = fused(a.y, b.x, fused(a.x, b.y, c.y));
   return r;

@@ -147,25 +147,25 @@ const void* unhooked_kernel(const void* function);
 // that is a reference to something the kernel may change (`Kernel(DataElement& e)`, launched
 // with an object in managed memory): CUDA passes its address, so the kernel sees and changes the
 // caller's object, and so does the emulator.
-template <class P>
-using Bound = std::conditional_t<std::is_lvalue_reference_v<P> &&
-                                     !std::is_const_v<std::remove_reference_t<P>>,
-                                 P, std::decay_t<P>>;
+template <class Param>
+using Bound = std::conditional_t<std::is_lvalue_reference_v<Param> &&
+                                     !std::is_const_v<std::remove_reference_t<Param>>,
+                                 Param, std::decay_t<Param>>;
 
 // An argument read back from a launch's void* array: a reference parameter's entry holds the
 // object's address, as for a GPU (where a reference is passed as a pointer).
-template <class P>
-Bound<P> bound_from(void* arg) {
-  if constexpr (std::is_reference_v<Bound<P>>)
-    return **static_cast<std::remove_reference_t<P>**>(arg);
+template <class Param>
+Bound<Param> bound_from(void* arg) {
+  if constexpr (std::is_reference_v<Bound<Param>>)
+    return **static_cast<std::remove_reference_t<Param>**>(arg);
   else
-    return *static_cast<std::decay_t<P>*>(arg);
+    return *static_cast<std::decay_t<Param>*>(arg);
 }
 
 // One emulated thread of `fn` on the arguments `bound`, and the same on its unhooked copy.
-template <class... P>
-void bind_bodies(LaunchRequest& r, void (*fn)(P...), std::tuple<Bound<P>...> bound) {
-  using Function = void (*)(P...);
+template <class... Params>
+void bind_bodies(LaunchRequest& r, void (*fn)(Params...), std::tuple<Bound<Params>...> bound) {
+  using Function = void (*)(Params...);
   if (const void* copy = unhooked_kernel(reinterpret_cast<const void*>(fn)))
     r.unhooked_body = [f = reinterpret_cast<Function>(const_cast<void*>(copy)), bound] {
       std::apply(f, bound);
@@ -173,15 +173,15 @@ void bind_bodies(LaunchRequest& r, void (*fn)(P...), std::tuple<Bound<P>...> bou
   r.body = [fn, bound = std::move(bound)] { std::apply(fn, bound); };
 }
 
-template <class... P>
+template <class... Params>
 struct Launcher {
   const char* name;
-  void (*function)(P...);
+  void (*function)(Params...);
   dim3 grid, block;
   size_t smem;
   cudaStream_t stream;
   // The kernel's arguments convert to its parameter types, as in a real launch.
-  void operator()(std::type_identity_t<P>... args) const {
+  void operator()(std::type_identity_t<Params>... args) const {
     LaunchRequest r;
     r.name = name;
     r.function = reinterpret_cast<const void*>(function);
@@ -189,29 +189,30 @@ struct Launcher {
     r.shape.block = dims_of(block);
     r.shape.dynamic_smem = smem;
     r.stream = stream;
-    bind_bodies(r, function, std::tuple<Bound<P>...>(args...));
+    bind_bodies(r, function, std::tuple<Bound<Params>...>(args...));
     launch(r);
   }
 };
 
 // `k<<<grid, block, smem, stream>>>` as the rewritten source spells it.
-template <class... P>
-Launcher<P...> launcher(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                        size_t smem = 0, cudaStream_t stream = nullptr) {
+template <class... Params>
+Launcher<Params...> launcher(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
+                             size_t smem = 0, cudaStream_t stream = nullptr) {
   return {name, function, grid, block, smem, stream};
 }
 
 // The kernel's parameters read back from the void* array a cooperative or Ex launch passes.
-template <class... P, size_t... I>
-void bind_from_array(LaunchRequest& r, void (*fn)(P...), void** args, std::index_sequence<I...>) {
-  bind_bodies(r, fn, std::tuple<Bound<P>...>(bound_from<P>(args[I])...));
+template <class... Params, size_t... Indices>
+void bind_from_array(LaunchRequest& r, void (*fn)(Params...), void** args,
+                     std::index_sequence<Indices...>) {
+  bind_bodies(r, fn, std::tuple<Bound<Params>...>(bound_from<Params>(args[Indices])...));
 }
 
 // cudaLaunchKernel and cudaLaunchCooperativeKernel as the rewritten source calls them: the
 // kernel's arguments in a void* array.
-template <class... P>
-LaunchRequest request_from_array(const char* name, void (*function)(P...), dim3 grid, dim3 block,
-                                 void** args, size_t smem, bool cooperative,
+template <class... Params>
+LaunchRequest request_from_array(const char* name, void (*function)(Params...), dim3 grid,
+                                 dim3 block, void** args, size_t smem, bool cooperative,
                                  cudaStream_t stream) {
   LaunchRequest r;
   r.name = name;
@@ -221,16 +222,16 @@ LaunchRequest request_from_array(const char* name, void (*function)(P...), dim3 
   r.shape.dynamic_smem = smem;
   r.shape.cooperative = cooperative;
   r.stream = stream;
-  bind_from_array(r, function, args, std::index_sequence_for<P...>{});
+  bind_from_array(r, function, args, std::index_sequence_for<Params...>{});
   return r;
 }
-template <class... P>
-cudaError_t launch_kernel(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+template <class... Params>
+cudaError_t launch_kernel(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
                           void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
   return launch(request_from_array(name, function, grid, block, args, smem, false, stream));
 }
-template <class... P>
-cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 grid, dim3 block,
+template <class... Params>
+cudaError_t launch_cooperative(const char* name, void (*function)(Params...), dim3 grid, dim3 block,
                                void** args, size_t smem = 0, cudaStream_t stream = nullptr) {
   return launch(request_from_array(name, function, grid, block, args, smem, true, stream));
 }
@@ -238,8 +239,8 @@ cudaError_t launch_cooperative(const char* name, void (*function)(P...), dim3 gr
 // `(void*)k` as the rewritten source spells it (device/lowering): the kernel's address, noted
 // with its name and a way to bind it to arguments, for graph kernel nodes (graphs.hpp), which
 // are given only the address. Any other operand of such a cast is returned as the cast would.
-template <class... P>
-void* kernel_pointer(const char* name, void (*function)(P...)) {
+template <class... Params>
+void* kernel_pointer(const char* name, void (*function)(Params...)) {
   register_kernel(reinterpret_cast<const void*>(function), name,
                   [name, function](dim3 grid, dim3 block, size_t smem, void** args) -> BoundLaunch {
                     return [r = request_from_array(name, function, grid, block, args, smem, false,
@@ -257,15 +258,16 @@ void* kernel_pointer(const char*, T value) {
   return (void*)value;  // NOLINT: as above (an integer, nullptr)
 }
 
-template <class... P, class... A>
-cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config, void (*function)(P...),
-                      A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "cudaLaunchKernelEx: wrong number of arguments");
+template <class... Params, class... Args>
+cudaError_t launch_ex(const char* name, const cudaLaunchConfig_t* config,
+                      void (*function)(Params...), Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "cudaLaunchKernelEx: wrong number of arguments");
   LaunchRequest r;
   r.name = name;
   r.function = reinterpret_cast<const void*>(function);
   r.shape = shape_of(*config, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeCooperative);
-  bind_bodies(r, function, std::tuple<Bound<P>...>(std::forward<A>(args)...));
+  bind_bodies(r, function, std::tuple<Bound<Params>...>(std::forward<Args>(args)...));
   r.stream = config->stream;
   return launch(r);
 }

@@ -48,10 +48,10 @@ struct bit_xor {
 
 namespace detail {
 
-template <class A, class B>
+template <class Lhs, class Rhs>
 inline constexpr bool same_type = false;
-template <class A>
-inline constexpr bool same_type<A, A> = true;
+template <class Same>
+inline constexpr bool same_type<Same, Same> = true;
 
 // The trace's Op code of a reduce or scan operator: Op::None for a function object of the user's.
 template <class Fn>

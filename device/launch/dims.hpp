@@ -22,15 +22,15 @@ struct Dim3 {
 };
 
 // Any three-sized value (CUDA's dim3 or uint3, the emulator's Dim3) as a Dim3.
-template <class D>
-constexpr Dim3 dims_of(const D& d) {
+template <class Dims>
+constexpr Dim3 dims_of(const Dims& d) {
   return {unsigned(d.x), unsigned(d.y), unsigned(d.z)};
 }
 
 // A Dim3 as CUDA's dim3 or uint3 (a user program on the emulator has CUDA's own types).
-template <class V>
-constexpr V to_cuda(const Dim3& d) {
-  return V{d.x, d.y, d.z};
+template <class CudaDim3>
+constexpr CudaDim3 to_cuda(const Dim3& d) {
+  return CudaDim3{d.x, d.y, d.z};
 }
 
 // True if x * y * z * factor is larger than limit. Never wraps around, so it is safe on sizes read

@@ -3,10 +3,11 @@
 // own result. Each one runs unmodified on the emulator, builds with nvcc for the GPU and, where
 // there is one, runs on the GPU with the same launches as on the emulator.
 //
-// A program's first comment lines say how to run it: `// run: ARGS` (coopviz options such as
-// "-I common", relative to the folder) and `// expect: TEXT` (a line of its output that only a
-// passing run prints). Each is built with nvcc where a GPU runs it; where there is none, only
-// those marked `// nvcc: also without a GPU` are (COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS).
+// A program's first comment lines say how to run it: `// run: ARGS` (coopviz options: "-I common",
+// relative to the folder, and "-D N=4096"; there may be several such lines) and `// expect: TEXT`
+// (a line of its output that only a passing run prints). Each is built with nvcc where a GPU runs
+// it; where there is none, only those marked `// nvcc: also without a GPU` are
+// (COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,12 +36,13 @@ const fs::path kFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/styles";
 struct StyleProgram {
   std::string name;                   // file name
   std::vector<std::string> includes;  // -I folders, absolute
+  std::vector<std::string> defines;   // -D NAME=VALUE
   std::string expect;                 // the output line of a passing run
   bool nvcc_without_gpu = false;      // built with nvcc where there is no GPU too
 };
 
 StyleProgram read_program(const fs::path& file) {
-  StyleProgram p{file.filename().string(), {}, ""};
+  StyleProgram p{file.filename().string(), {}, {}, ""};
   std::ifstream in(file);
   std::string line;
   while (std::getline(in, line) && line.rfind("//", 0) == 0) {
@@ -49,7 +51,10 @@ StyleProgram read_program(const fs::path& file) {
     if (line.rfind("// run: ", 0) == 0) {
       std::istringstream words(line.substr(8));
       for (std::string w; words >> w;)
-        if (w == "-I" && words >> w) p.includes.push_back((kFolder / w).string());
+        if (w == "-I" && words >> w)
+          p.includes.push_back((kFolder / w).string());
+        else if (w == "-D" && words >> w)
+          p.defines.push_back(w);
     }
   }
   return p;
@@ -85,6 +90,7 @@ std::string run_args(const StyleProgram& p, const std::string& backend, const st
   std::string args = "run --backend " + backend + (backend == "emu" ? " --check-memory " : " ") +
                      (kFolder / p.name).string();
   for (const std::string& dir : p.includes) args += " -I " + dir;
+  for (const std::string& d : p.defines) args += " -D " + d;
   return args + " --trace " + trace;
 }
 
@@ -123,6 +129,7 @@ TEST_P(StylePrograms, BuildForTheGpuWithNvcc) {
   coop::app::ProgramOptions o;
   o.file = (kFolder / p.name).string();
   o.includes = p.includes;
+  o.defines = p.defines;
   o.gpu_arch = "sm_90";
   setenv("XDG_CACHE_HOME",
          (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);

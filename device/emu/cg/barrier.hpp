@@ -18,12 +18,13 @@
 
 namespace coop::cuda {
 
-// What a memcpy_async promises about its size and pointers: both aligned to N bytes, the size a
-// multiple of N (libcu++'s cuda::aligned_size_t).
-template <size_t N>
+// What a memcpy_async promises about its size and pointers: both aligned to Alignment bytes, the
+// size a multiple of it (libcu++'s cuda::aligned_size_t).
+template <size_t Alignment>
 struct aligned_size_t {
-  static_assert(N > 0 && (N & (N - 1)) == 0, "aligned_size_t's alignment must be a power of two");
-  static constexpr size_t align = N;
+  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0,
+                "aligned_size_t's alignment must be a power of two");
+  static constexpr size_t align = Alignment;
   size_t value;
   constexpr explicit aligned_size_t(size_t size) : value(size) {}
   constexpr operator size_t() const { return value; }  // NOLINT: libcu++ converts implicitly

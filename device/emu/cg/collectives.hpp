@@ -31,11 +31,12 @@ enum class Shape : uint8_t { Tile, Coalesced, MultiWarp };
 
 enum class Scan : uint8_t { None, Inclusive, Exclusive };
 
-template <class G>
+template <class Group>
 constexpr Shape shape_of() {
-  if constexpr (std::is_same_v<G, coalesced_group>)
+  if constexpr (std::is_same_v<Group, coalesced_group>)
     return Shape::Coalesced;
-  else if constexpr (G::num_threads() <= 32) return Shape::Tile;
+  else if constexpr (Group::num_threads() <= 32)
+    return Shape::Tile;
   else return Shape::MultiWarp;
 }
 
@@ -113,7 +114,7 @@ struct Combine {
   // Each member's `arg` is the address of its operator (they are alike: the first is used). A
   // value over 8 bytes comes and goes by address (CollectiveCall::wide_bytes); the results it
   // points members at stay here until the rendezvous has copied them out, right after.
-  template <Shape S, Scan K>
+  template <Shape GroupShape, Scan ScanKind>
   static void resolve(std::span<emu::CollectiveCall* const> by_rank) {
     constexpr bool wide = sizeof(T) > 8;
     std::vector<T> v(by_rank.size());
@@ -125,10 +126,10 @@ struct Combine {
         v[i] = from_bits<T>(bits);
     }
     const Combine combine{*reinterpret_cast<const Fn*>(by_rank[0]->arg)};
-    if constexpr (K == Scan::None)
-      combine.reduce(S, v);
+    if constexpr (ScanKind == Scan::None)
+      combine.reduce(GroupShape, v);
     else
-      combine.scan(S, K, v);
+      combine.scan(GroupShape, ScanKind, v);
     if constexpr (wide) {
       thread_local std::vector<T> results;
       results = std::move(v);
@@ -140,23 +141,25 @@ struct Combine {
   }
 };
 
-template <Scan K, class Group, class T, class Fn>
+template <Scan ScanKind, class Group, class T, class Fn>
 T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
   static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
   static_assert(tile_collective_group<Group>,
                 "This group does not exclusively represent a tile: reduce and the scans take a "
                 "thread_block_tile<N> or a coalesced_group");
-  constexpr Shape S = shape_of<Group>();
-  static_assert(S != Shape::MultiWarp || sizeof(T) <= 8,
+  constexpr Shape GroupShape = shape_of<Group>();
+  static_assert(GroupShape != Shape::MultiWarp || sizeof(T) <= 8,
                 "Collectives with tiles larger than 32 threads are limited to types of at most 8 "
                 "bytes");
-  constexpr Op op = K == Scan::None ? Op::Reduce
-                    : K == Scan::Inclusive ? Op::InclusiveScan : Op::ExclusiveScan;
-  const char* what = K == Scan::None ? "reduce()" : K == Scan::Inclusive ? "inclusive_scan()"
-                                                                         : "exclusive_scan()";
-  return collective(g.trace_ref(), line, op, what, value, &Combine<T, Fn>::template resolve<S, K>,
-                    reinterpret_cast<uint64_t>(&fn), uint64_t(op_code<Fn>()),
-                    uint32_t(op_code<Fn>()));
+  constexpr Op op = ScanKind == Scan::None        ? Op::Reduce
+                    : ScanKind == Scan::Inclusive ? Op::InclusiveScan
+                                                  : Op::ExclusiveScan;
+  const char* what = ScanKind == Scan::None        ? "reduce()"
+                     : ScanKind == Scan::Inclusive ? "inclusive_scan()"
+                                                   : "exclusive_scan()";
+  return collective(
+      g.trace_ref(), line, op, what, value, &Combine<T, Fn>::template resolve<GroupShape, ScanKind>,
+      reinterpret_cast<uint64_t>(&fn), uint64_t(op_code<Fn>()), uint32_t(op_code<Fn>()));
 }
 
 }  // namespace detail
@@ -244,22 +247,22 @@ void invoke_one_on(invoke_target g, Fn&& fn, Args&&... args) {
 template <class Fn, class... Args>
 auto invoke_one_broadcast_on(invoke_target g, Fn&& fn, Args&&... args)
     -> std::remove_cvref_t<std::invoke_result_t<Fn, Args...>> {
-  using R = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
-  static_assert(!std::is_void_v<R>, "use invoke_one for invocables that return nothing");
-  static_assert(sizeof(R) <= 32 && std::is_trivially_copyable_v<R>,
+  using Returned = std::remove_cvref_t<std::invoke_result_t<Fn, Args...>>;
+  static_assert(!std::is_void_v<Returned>, "use invoke_one for invocables that return nothing");
+  static_assert(sizeof(Returned) <= 32 && std::is_trivially_copyable_v<Returned>,
                 "invoke_one_broadcast carries trivially copyable values of at most 32 bytes");
-  constexpr bool wide = sizeof(R) > 8;
+  constexpr bool wide = sizeof(Returned) > 8;
   uint64_t arrive = 0;
   const uint32_t chosen = detail::choose_one(g, &arrive);
-  R result{}, received{};
+  Returned result{}, received{};
   if (g.ref.rank == chosen) result = std::invoke(std::forward<Fn>(fn), std::forward<Args>(args)...);
   const uint64_t in = wide ? reinterpret_cast<uint64_t>(&result) : to_bits(result);
   const emu::CollectiveCall call =
       detail::meet(g.ref, g.line, EventKind::InvokeOne, Op::Shfl, "invoke_one_broadcast()",
                    detail::resolve_from_chosen, in, 0, chosen, wide ? &received : nullptr,
-                   wide ? uint32_t(sizeof(R)) : 0);
-  if constexpr (!wide) received = from_bits<R>(call.out);
-  detail::record_invoke(g, chosen, arrive, to_bits(received), value_type_of<R>());
+                   wide ? uint32_t(sizeof(Returned)) : 0);
+  if constexpr (!wide) received = from_bits<Returned>(call.out);
+  detail::record_invoke(g, chosen, arrive, to_bits(received), value_type_of<Returned>());
   return received;
 }
 

@@ -30,9 +30,9 @@ class handle {
 
 // Builds any handle type from its parts; group types keep their constructors private to this.
 struct access {
-  template <class G>
-  static G make(const emu::GroupRef& ref, uint32_t meta_rank = 0, uint32_t meta_size = 1) {
-    return G(ref, meta_rank, meta_size);
+  template <class Group>
+  static Group make(const emu::GroupRef& ref, uint32_t meta_rank = 0, uint32_t meta_size = 1) {
+    return Group(ref, meta_rank, meta_size);
   }
 };
 
@@ -51,8 +51,8 @@ inline void wait(const emu::GroupRef& g, uint64_t token, int line) {
 
 // Linear index of `i` in extent `d`, x fastest (CUDA's block and cluster ranks); either may be
 // CUDA's dim3 (a user program's) or the emulator's Dim3.
-template <class I, class D>
-uint32_t linear(const I& i, const D& d) {
+template <class Index, class Extent>
+uint32_t linear(const Index& i, const Extent& d) {
   return i.x + d.x * (i.y + d.y * i.z);
 }
 

@@ -123,8 +123,9 @@ uint64_t label_bits(Label label) {
   else return uint64_t(label);
 }
 
-template <class G>
-concept WarpLevel = std::is_same_v<G, coalesced_group> || (std::is_base_of_v<warp_collectives, G>);
+template <class Group>
+concept WarpLevel = std::is_same_v<Group, coalesced_group> ||
+    (std::is_base_of_v<warp_collectives, Group>);
 
 }  // namespace detail
 

@@ -221,17 +221,17 @@ inline thread_block_tile<1> this_thread(int line = __builtin_LINE()) {
 
 namespace detail {
 
-template <class G>
+template <class Group>
 struct is_tile : std::false_type {};
-template <unsigned N, class P>
-struct is_tile<thread_block_tile<N, P>> : std::true_type {};
+template <unsigned TileSize, class Parent>
+struct is_tile<thread_block_tile<TileSize, Parent>> : std::true_type {};
 
 // CUDA's reduce and scans take only groups that are one tile: a thread_block_tile<N> or a
 // coalesced_group. A thread_block, a grid or a runtime-sized tile (thread_group) is refused at
 // compile time, with CUDA's words.
-template <class G>
+template <class Group>
 inline constexpr bool tile_collective_group =
-    std::is_same_v<G, coalesced_group> || is_tile<G>::value;
+    std::is_same_v<Group, coalesced_group> || is_tile<Group>::value;
 
 }  // namespace detail
 

@@ -28,12 +28,12 @@ __device__ void record_copy_issue(const Group& g, const void* dst, const void* s
 // Groups a memcpy_async may be shared among, as CUDA allows: a block, a tile or a coalesced group
 // (whose members share one block's shared memory); a grid, a cluster or a runtime-sized tile is
 // refused at compile time.
-template <class G>
+template <class Group>
 inline constexpr bool copy_group =
-    ::cuda::std::is_same_v<G, thread_block> || tile_collective_group<G>;
-template <class G>
+    ::cuda::std::is_same_v<Group, thread_block> || tile_collective_group<Group>;
+template <class Group>
 __device__ constexpr void check_copy_group() {
-  static_assert(copy_group<G>,
+  static_assert(copy_group<Group>,
                 "Async copy is only supported for groups that represent private shared memory: a "
                 "thread_block, a thread_block_tile<N> or a coalesced_group");
 }

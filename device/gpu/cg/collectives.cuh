@@ -48,22 +48,23 @@ __device__ real::bit_xor<T> real_op(const bit_xor<T>&) {
 
 enum class Scan { None, Inclusive, Exclusive };
 
-template <Scan K, class Group, class T, class Fn>
+template <Scan ScanKind, class Group, class T, class Fn>
 __device__ T reduce_or_scan(const Group& g, T value, const Fn& fn, int line) {
   static_assert(operator_fits<Fn, T>(), "Operator and argument types differ");
   static_assert(tile_collective_group<Group>,
                 "This group does not exclusively represent a tile: reduce and the scans take a "
                 "thread_block_tile<N> or a coalesced_group");
   T out;
-  if constexpr (K == Scan::None) {
+  if constexpr (ScanKind == Scan::None) {
     out = real::reduce(g.real_group(), value, real_op(fn));
-  } else if constexpr (K == Scan::Inclusive) {
+  } else if constexpr (ScanKind == Scan::Inclusive) {
     out = real::inclusive_scan(g.real_group(), value, real_op(fn));
   } else {
     out = real::exclusive_scan(g.real_group(), value, real_op(fn));
   }
-  constexpr Op op = K == Scan::None ? Op::Reduce
-                    : K == Scan::Inclusive ? Op::InclusiveScan : Op::ExclusiveScan;
+  constexpr Op op = ScanKind == Scan::None        ? Op::Reduce
+                    : ScanKind == Scan::Inclusive ? Op::InclusiveScan
+                                                  : Op::ExclusiveScan;
   record_collective(g.trace_id(), uint32_t(g.thread_rank()), uint32_t(g.num_threads()), line, op,
                     value, out, uint32_t(op_code<Fn>()));
   return out;
@@ -95,11 +96,11 @@ __device__ T exclusive_scan(const Group& g, T value, int line = __builtin_LINE()
 namespace detail {
 
 // Broadcast of 32-bit words from rank 0 of a group that spans warps (a multi-warp tile's shfl).
-template <class G>
+template <class Group>
 __device__ void broadcast_rank0(const void* group, uint32_t* words, unsigned count) {
-  if constexpr (requires(const G& g) { g.real_group().shfl(0u, 0u); }) {
+  if constexpr (requires(const Group& g) { g.real_group().shfl(0u, 0u); }) {
     for (unsigned i = 0; i < count; ++i)
-      words[i] = static_cast<const G*>(group)->real_group().shfl(words[i], 0u);
+      words[i] = static_cast<const Group*>(group)->real_group().shfl(words[i], 0u);
   } else {
     __trap();  // invoke_one_broadcast refuses other groups when it is compiled
   }

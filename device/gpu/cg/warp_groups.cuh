@@ -217,13 +217,13 @@ __device__ __forceinline__ thread_block_tile<1> this_thread(int line = __builtin
 namespace detail {
 
 // The groups that are one tile, which CUDA's reduce, scans and invoke_one_broadcast take.
-template <class G>
+template <class Group>
 struct is_tile : ::cuda::std::false_type {};
-template <unsigned N, class P>
-struct is_tile<thread_block_tile<N, P>> : ::cuda::std::true_type {};
-template <class G>
+template <unsigned TileSize, class Parent>
+struct is_tile<thread_block_tile<TileSize, Parent>> : ::cuda::std::true_type {};
+template <class Group>
 inline constexpr bool tile_collective_group =
-    ::cuda::std::is_same_v<G, coalesced_group> || is_tile<G>::value;
+    ::cuda::std::is_same_v<Group, coalesced_group> || is_tile<Group>::value;
 
 }  // namespace detail
 
