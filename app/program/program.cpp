@@ -920,9 +920,15 @@ Result<ProgramBuild> build_program(const ProgramOptions& o) {
   // A program that fails both ways gets the front end's words, about the user's lines alike.
   Result<ProgramBuild> lined = compile_program(o, halves, false);
   if (!lined) return build;
+  // The compiler's first error; else (a compile killed, a build not kept) the last thing said.
+  std::string why = first_error_line(build.status().message()), last;
+  std::istringstream said(build.status().message());
+  for (std::string line; std::getline(said, line);)
+    if (!line.empty()) last = line;
+  if (why.empty()) why = last;
   lined->front_end_note = "the front end's lowering did not compile, so it was lowered line by "
                           "line" + std::string(o.shown.empty() ? "" : ", its accesses not shown") +
-                          ": " + first_error_line(build.status().message());
+                          ": " + why;
   return lined;
 }
 
