@@ -36,6 +36,7 @@ struct KernelResourceRequest {
 
 // The table's text: a row per kernel and architecture, or one line saying why there is none
 // (nvcc could not compile the program, ...). Never fails: the emulator's build goes on without.
+// It writes, then removes, `tmp`.ptx: a name no other step of the build may use at once.
 std::string make_kernel_resource_table(const KernelResourceRequest& r, const std::string& tmp);
 
 // The GPU build's device code held to plain nvcc's registers: the PTX file at `ptx` rewritten

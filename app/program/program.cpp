@@ -740,7 +740,8 @@ Result<ProgramBuild> compile_program(const ProgramOptions& o, bool halves, bool 
     for (const std::string& i : o.includes)
       request.options.push_back("-I" + fs::absolute(i, ec).string());
     for (const std::string& d : o.defines) request.options.push_back("-D" + d);
-    report = std::jthread([&table, request, tmp = partial] {
+    // Its own files: the device half's PTX is partial_ptx, which the report would remove.
+    report = std::jthread([&table, request, tmp = partial + ".report"] {
       table = make_kernel_resource_table(request, tmp);
     });
   }
