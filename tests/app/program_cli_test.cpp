@@ -411,7 +411,6 @@ TEST(ProgramBuildWays, TwoBuildsOfOneProgramAtOnceCompileItOnce) {
     compiled += !out["build_cached"].get<bool>();
   }
   EXPECT_EQ(compiled, 1);
-  std::filesystem::remove_all(cache);
 }
 
 // The emulator's runtime header is precompiled by the first build that finds none (which waits
