@@ -31,7 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = BenchClock;
 
-struct BenchOptions {
+struct ByoBenchOptions {
   std::string file = (data_dirs().programs / "runtime_calls.cu").string();
   int runs = 3;
   std::string backend = "emu";
@@ -39,15 +39,15 @@ struct BenchOptions {
   bool timer = false;  // the program's own timer, plain nvcc against coopviz (bench_timer.hpp)
 };
 
-struct Timing {
+struct ByoTiming {
   double build = 0, run = 0, load = 0;
   std::string gpu_build;  // "halves" or "whole (why)", for the GPU
   double total() const { return build + run + load; }
 };
 
 // One save-to-first-frame: build (or find) the program, run it, read its launches.
-Result<Timing> one(const ProgramOptions& p) {
-  Timing t;
+Result<ByoTiming> one(const ProgramOptions& p) {
+  ByoTiming t;
   auto t0 = Clock::now();
   Result<ProgramBuild> build = build_program(p);
   if (!build) return build.status();
@@ -70,10 +70,11 @@ Result<Timing> one(const ProgramOptions& p) {
   return t;
 }
 
-int bench_byo(const BenchOptions& o) {
+int bench_byo(const ByoBenchOptions& o) {
   if (!fs::is_regular_file(o.file)) return usage_error("--file " + o.file + ": no such file");
   if (o.runs < 1 || o.runs > 50) return usage_error("--runs must be between 1 and 50");
-  const fs::path scratch = fs::temp_directory_path() / ("coopviz-bench-byo-" + std::to_string(getpid()));
+  const fs::path scratch =
+      fs::temp_directory_path() / ("coopviz-bench-byo-" + std::to_string(getpid()));
   ProgramOptions p;
   p.file = o.file;
   const Result<BackendRequest> backend =
@@ -86,20 +87,20 @@ int bench_byo(const BenchOptions& o) {
   }
   p.stdout_path = "/dev/null";
   p.trace_out = (scratch / "trace.cvt").string();
-  std::vector<Timing> cold, warm;
+  std::vector<ByoTiming> cold, warm;
   for (int r = 0; r < o.runs; ++r) {
     // An empty build cache each time: the cold case compiles.
     const fs::path cache = scratch / ("cache" + std::to_string(r));
     fs::create_directories(cache);
     setenv("XDG_CACHE_HOME", cache.c_str(), 1);
-    Result<Timing> c = one(p);
+    Result<ByoTiming> c = one(p);
     if (!c) {
       std::cerr << "coopviz: error: " << c.status().message() << "\n";
       fs::remove_all(scratch);
       return 1;
     }
     cold.push_back(*c);
-    Result<Timing> w = one(p);
+    Result<ByoTiming> w = one(p);
     if (!w) {
       std::cerr << "coopviz: error: " << w.status().message() << "\n";
       fs::remove_all(scratch);
@@ -108,14 +109,14 @@ int bench_byo(const BenchOptions& o) {
     warm.push_back(*w);
   }
   fs::remove_all(scratch);
-  auto part = [](const std::vector<Timing>& v, double Timing::*field) {
+  auto part = [](const std::vector<ByoTiming>& v, double ByoTiming::*field) {
     std::vector<double> x;
-    for (const Timing& t : v) x.push_back(t.*field);
+    for (const ByoTiming& t : v) x.push_back(t.*field);
     return median(x);
   };
-  auto totals = [](const std::vector<Timing>& v) {
+  auto totals = [](const std::vector<ByoTiming>& v) {
     std::vector<double> x;
-    for (const Timing& t : v) x.push_back(t.total());
+    for (const ByoTiming& t : v) x.push_back(t.total());
     return median(x);
   };
   const double cold_total = totals(cold), warm_total = totals(warm);
@@ -134,14 +135,14 @@ int bench_byo(const BenchOptions& o) {
                                 {"runs", o.runs},
                                 {"cpus", std::thread::hardware_concurrency()},
                                 {"cold",
-                                 {{"build_s", part(cold, &Timing::build)},
-                                  {"run_s", part(cold, &Timing::run)},
-                                  {"load_s", part(cold, &Timing::load)},
+                                 {{"build_s", part(cold, &ByoTiming::build)},
+                                  {"run_s", part(cold, &ByoTiming::run)},
+                                  {"load_s", part(cold, &ByoTiming::load)},
                                   {"total_s", cold_total}}},
                                 {"warm",
-                                 {{"build_s", part(warm, &Timing::build)},
-                                  {"run_s", part(warm, &Timing::run)},
-                                  {"load_s", part(warm, &Timing::load)},
+                                 {{"build_s", part(warm, &ByoTiming::build)},
+                                  {"run_s", part(warm, &ByoTiming::run)},
+                                  {"load_s", part(warm, &ByoTiming::load)},
                                   {"total_s", warm_total}}},
                                 {"gpu_build", cold.front().gpu_build},
                                 {"target_cold_s", target_cold},
@@ -152,12 +153,12 @@ int bench_byo(const BenchOptions& o) {
   } else {
     std::cout << o.file << " (" << lines << " lines), median of " << o.runs << ":\n"
               << (gpu ? "  GPU build: " + cold.front().gpu_build + "\n" : "")
-              << "  cold (compile): " << cold_total << " s (build " << part(cold, &Timing::build)
-              << ", run " << part(cold, &Timing::run) << ", trace " << part(cold, &Timing::load)
-              << "; target " << target_cold << " s)\n"
-              << "  warm (unchanged): " << warm_total << " s (build " << part(warm, &Timing::build)
-              << ", run " << part(warm, &Timing::run) << ", trace " << part(warm, &Timing::load)
-              << "; target 0.5 s)\n";
+              << "  cold (compile): " << cold_total << " s (build " << part(cold, &ByoTiming::build)
+              << ", run " << part(cold, &ByoTiming::run) << ", trace "
+              << part(cold, &ByoTiming::load) << "; target " << target_cold << " s)\n"
+              << "  warm (unchanged): " << warm_total << " s (build "
+              << part(warm, &ByoTiming::build) << ", run " << part(warm, &ByoTiming::run)
+              << ", trace " << part(warm, &ByoTiming::load) << "; target 0.5 s)\n";
   }
   return cold_total <= target_cold && warm_total <= 0.5 ? 0 : 1;
 }
@@ -165,7 +166,7 @@ int bench_byo(const BenchOptions& o) {
 }  // namespace
 
 void register_bench_byo(CLI::App& bench, CliState& state) {
-  auto o = std::make_shared<BenchOptions>();
+  auto o = std::make_shared<ByoBenchOptions>();
   auto* cmd = bench.add_subcommand(
       "byo", "Time your own program from a save to its first frame's data (emulator)");
   cmd->add_option("--file", o->file, "The program (default: a 100-line CG program of the tests)");
@@ -174,17 +175,20 @@ void register_bench_byo(CLI::App& bench, CliState& state) {
   cmd->add_option("--backend", o->backend, "emu, or gpu (nvcc, on this machine's GPU)")
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->add_flag("--timer", o->timer,
-                "GPU: the program's own timed loop (its \"Average time = X ms\" line) built plainly "
-                "by nvcc and run by coopviz, and their ratio (default program: "
-                "timed_reduction.cu)");
+  cmd->add_flag(
+      "--timer", o->timer,
+      "GPU: the program's own timed loop (its \"Average time = X ms\" line) built plainly "
+      "by nvcc and run by coopviz, and their ratio (default program: "
+      "timed_reduction.cu)");
   cmd->callback([o, cmd, &state] {
     if (!o->timer) return void(state.exit_code = bench_byo(*o));
     const std::string file = cmd->count("--file")
                                  ? o->file
                                  : (data_dirs().programs / "timed" / "timed_reduction.cu").string();
-    if (!fs::is_regular_file(file)) return void(state.exit_code = usage_error("--file " + file + ": no such file"));
-    if (o->runs < 1 || o->runs > 50) return void(state.exit_code = usage_error("--runs must be between 1 and 50"));
+    if (!fs::is_regular_file(file))
+      return void(state.exit_code = usage_error("--file " + file + ": no such file"));
+    if (o->runs < 1 || o->runs > 50)
+      return void(state.exit_code = usage_error("--runs must be between 1 and 50"));
     state.exit_code = bench_program_timer(file, o->runs, o->json);
   });
 }

@@ -27,9 +27,11 @@ namespace {
 using Clock = BenchClock;
 
 // Peak resident memory of this process so far (VmHWM), in MiB.
-double peak_rss_mib() { return peak_resident_mib(getpid()); }
+double peak_rss_mib() {
+  return peak_resident_mib(getpid());
+}
 
-struct Timing {
+struct EmuTiming {
   double median_s = 0;
   uint64_t events = 0, dropped = 0;
   double sum = 0, expected = 0;
@@ -40,9 +42,9 @@ struct Timing {
 // Launches `kernel` `reps` times on a fresh input and returns the median wall time.
 // `inspect` (if given) sees the last launch's trace.
 template <class K>
-Timing time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, int reps,
-                       const std::function<void(const Trace&)>& inspect = {}) {
-  Timing t;
+EmuTiming time_sum_kernel(Executor& exec, const K& kernel, Dim3 grid, Dim3 block, int reps,
+                          const std::function<void(const Trace&)>& inspect = {}) {
+  EmuTiming t;
   const size_t n = grid.count() * block.count();
   std::vector<float> input(n);
   std::mt19937 rng(1);
@@ -88,7 +90,7 @@ bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
   const Dim3 grid{1024, 1, 1}, block{1024, 1, 1};
   const auto& kernel = lessons::bench::kernels().tree_sum_1024;
   exec.options().trace = false;
-  const Timing untraced = time_sum_kernel(exec, kernel, grid, block, 3);
+  const EmuTiming untraced = time_sum_kernel(exec, kernel, grid, block, 3);
   exec.options().trace = true;
   exec.options().record_memory = true;
   // About 5 million loads and stores join the 12.6 million events of the traced run.
@@ -96,7 +98,7 @@ bool time_memory_recording(Executor& exec, nlohmann::json& out, bool json) {
   // The race detector (coopviz run --races) walks the recorded trace afterwards.
   double race_seconds = 0;
   size_t races = 0;
-  const Timing recorded = time_sum_kernel(exec, kernel, grid, block, 3, [&](const Trace& trace) {
+  const EmuTiming recorded = time_sum_kernel(exec, kernel, grid, block, 3, [&](const Trace& trace) {
     const auto t0 = Clock::now();
     races = find_races(trace).size();
     race_seconds = seconds_since(t0);
@@ -129,25 +131,29 @@ void time_memory_checks(Executor& exec, nlohmann::json& out, bool json) {
   const auto& kernel = lessons::bench::kernels().tree_sum_1024;
   exec.options().trace = false;
   exec.options().check_bounds = true;
-  const Timing bounds = time_sum_kernel(exec, kernel, grid, block, 3);
+  const EmuTiming bounds = time_sum_kernel(exec, kernel, grid, block, 3);
   exec.options().check_initialisation = true;  // the arrays made from here on keep a shadow
-  const Timing initialised = time_sum_kernel(exec, kernel, grid, block, 3);
+  const EmuTiming initialised = time_sum_kernel(exec, kernel, grid, block, 3);
   exec.options().check_bounds = exec.options().check_initialisation = false;
   exec.options().trace = true;
   const double untraced = out.value("untraced_seconds", 0.0);
-  const auto times = [untraced](const Timing& t) { return untraced > 0 ? t.median_s / untraced : 0; };
+  const auto times = [untraced](const EmuTiming& t) {
+    return untraced > 0 ? t.median_s / untraced : 0;
+  };
   out["memory_checked"] = {{"bounds_seconds", bounds.median_s},
                            {"bounds_times_untraced", times(bounds)},
                            {"bounds_correct", bounds.ok},
                            {"initialisation_seconds", initialised.median_s},
                            {"initialisation_times_untraced", times(initialised)},
                            {"initialisation_correct", initialised.ok}};
-  for (const auto& [key, t] : {std::pair{"bounds_error", &bounds}, {"initialisation_error", &initialised}})
+  for (const auto& [key, t] :
+       {std::pair{"bounds_error", &bounds}, {"initialisation_error", &initialised}})
     if (!t->error.empty()) out["memory_checked"][key] = t->error;
   if (!json)
-    std::printf("  untraced with bounds checked: %.3f s (%.2fx); with reads of memory never "
-                "written checked too: %.3f s (%.2fx)\n",
-                bounds.median_s, times(bounds), initialised.median_s, times(initialised));
+    std::printf(
+        "  untraced with bounds checked: %.3f s (%.2fx); with reads of memory never "
+        "written checked too: %.3f s (%.2fx)\n",
+        bounds.median_s, times(bounds), initialised.median_s, times(initialised));
 }
 
 // Runs scripts/numba_sum_reduce.py with Debian's python3; returns seconds or a negative value.
@@ -175,11 +181,13 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
     ScheduleOptions emu;
   };
   auto o = std::make_shared<Options>();
-  auto* cmd = bench.add_subcommand("emu", "Emulator speed: Numba-simulator comparison and a "
-                                          "1M-thread traced tree reduction");
+  auto* cmd = bench.add_subcommand("emu",
+                                   "Emulator speed: Numba-simulator comparison and a "
+                                   "1M-thread traced tree reduction");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_option("--jobs", o->jobs, "OS threads for the large reduction")->capture_default_str();
-  cmd->add_option("--window", o->window, "Blocks interleaved per OS thread (0: automatic)")->capture_default_str();
+  cmd->add_option("--window", o->window, "Blocks interleaved per OS thread (0: automatic)")
+      ->capture_default_str();
   cmd->add_option("--numba-script", o->numba_script, "Script timing Numba's CUDA simulator");
   cmd->add_option("--numba-seconds", o->numba_reference,
                   "Use this simulator time instead of running the script");
@@ -206,32 +214,33 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
     if (o->only != "numba") {
       exec->options().jobs = o->jobs;
       exec->options().trace_capacity = 16u << 20;
-      const Timing tree = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
-                                          Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
+      const EmuTiming tree = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
+                                             Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
       const double rss = peak_rss_mib();
-      out["tree_1m"] = {{"threads", 1048576}, {"barriers_per_thread", 10},
-                        {"jobs", o->jobs},    {"seconds", tree.median_s},
+      out["tree_1m"] = {{"threads", 1048576},    {"barriers_per_thread", 10},
+                        {"jobs", o->jobs},       {"seconds", tree.median_s},
                         {"events", tree.events}, {"dropped", tree.dropped},
-                        {"peak_rss_mib", rss}, {"correct", tree.ok},
+                        {"peak_rss_mib", rss},   {"correct", tree.ok},
                         {"target_seconds", 2.0}, {"target_rss_mib", 2048}};
       if (!tree.error.empty()) out["tree_1m"]["error"] = tree.error;
       pass = pass && tree.ok && tree.dropped == 0 && tree.median_s < 2.0 && rss < 2048;
       if (!o->json)
-        std::printf("1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu "
-                    "dropped, peak %.0f MiB\n", tree.median_s, o->jobs,
-                    (unsigned long long)tree.events, (unsigned long long)tree.dropped, rss);
+        std::printf(
+            "1M-thread tree reduction: %.3f s with %u OS threads, %llu events, %llu "
+            "dropped, peak %.0f MiB\n",
+            tree.median_s, o->jobs, (unsigned long long)tree.events,
+            (unsigned long long)tree.dropped, rss);
       // The same launch untraced, as a program's repeats of a traced launch run
       // (Executor::launch_untraced): threads per second, beside the traced rate.
       exec->options().trace = false;
-      const Timing bare = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
-                                          Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
+      const EmuTiming bare = time_sum_kernel(*exec, lessons::bench::kernels().tree_sum_1024,
+                                             Dim3{1024, 1, 1}, Dim3{1024, 1, 1}, 3);
       exec->options().trace = true;
       const double traced_rate = tree.median_s > 0 ? 1048576 / tree.median_s : 0;
       const double untraced_rate = bare.median_s > 0 ? 1048576 / bare.median_s : 0;
       out["tree_1m"]["threads_per_second"] = traced_rate;
-      out["tree_1m"]["untraced"] = {{"seconds", bare.median_s},
-                                    {"threads_per_second", untraced_rate},
-                                    {"correct", bare.ok}};
+      out["tree_1m"]["untraced"] = {
+          {"seconds", bare.median_s}, {"threads_per_second", untraced_rate}, {"correct", bare.ok}};
       pass = pass && bare.ok;
       if (!o->json)
         std::printf("  launch rate: %.2f M threads/s traced, %.2f M threads/s untraced (%.3f s)\n",
@@ -245,13 +254,16 @@ void register_bench_emu(CLI::App& bench, CliState& state) {
     if (o->only != "tree") {
       exec->options().jobs = 1;
       exec->options().trace_capacity = ExecOptions{}.trace_capacity;
-      const Timing staged = time_sum_kernel(*exec, lessons::bench::kernels().staged_sum,
-                                            Dim3{64, 1, 1}, Dim3{512, 1, 1}, 7);
+      const EmuTiming staged = time_sum_kernel(*exec, lessons::bench::kernels().staged_sum,
+                                               Dim3{64, 1, 1}, Dim3{512, 1, 1}, 7);
       const double numba =
           o->numba_reference > 0 ? o->numba_reference : numba_seconds(o->numba_script);
       auto& j = out["numba_sum_reduce"];
-      j = {{"blocks", 64}, {"threads_per_block", 512}, {"seconds", staged.median_s},
-           {"events", staged.events}, {"correct", staged.ok}};
+      j = {{"blocks", 64},
+           {"threads_per_block", 512},
+           {"seconds", staged.median_s},
+           {"events", staged.events},
+           {"correct", staged.ok}};
       if (numba > 0) {
         j["numba_simulator_seconds"] = numba;
         j["speedup"] = numba / staged.median_s;

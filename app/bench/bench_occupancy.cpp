@@ -14,12 +14,12 @@
 namespace coop::app {
 namespace {
 
-struct BenchOptions {
+struct OccupancyBenchOptions {
   std::string arch = "sm_90";
   bool json = false;
 };
 
-int bench_occupancy(const BenchOptions& o) {
+int bench_occupancy(const OccupancyBenchOptions& o) {
   Result<DeviceProps> d = find_preset(o.arch);
   if (!d) return usage_error(d.message());
   sweep_grid(*d, 4, 4);  // warm-up: first-touch of code and data
@@ -53,7 +53,7 @@ int bench_occupancy(const BenchOptions& o) {
 }  // namespace
 
 void register_bench_occupancy(CLI::App& bench, CliState& state) {
-  auto o = std::make_shared<BenchOptions>();
+  auto o = std::make_shared<OccupancyBenchOptions>();
   auto* cmd = bench.add_subcommand("occupancy", "Time a full occupancy sweep of one architecture");
   cmd->add_option("--arch", o->arch, "Architecture preset")->capture_default_str();
   cmd->add_flag("--json", o->json, "Print JSON");

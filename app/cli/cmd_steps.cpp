@@ -14,7 +14,7 @@
 namespace coop::app {
 namespace {
 
-constexpr double kRunTimeout = 300;  // seconds one step's run may take
+constexpr double kStepRunTimeout = 300;  // seconds one step's run may take
 
 void print_text(const StepReport& r) {
   std::cout << r.lesson << " step " << r.step << ": " << r.title << "\n    " << r.kernel
@@ -57,7 +57,9 @@ void register_steps(CLI::App& app, CliState& state) {
   auto presentation = std::make_shared<bool>(false);
   cmd->add_option("lesson", *lesson, "Lesson id or a lesson folder (default: every lesson)");
   cmd->add_flag("--json", *json_out, "Print one JSON object per step, in a list");
-  cmd->add_option("--backend", *backend, "Where the steps run: " + backend_request_words(kNamedBackends))->capture_default_str();
+  cmd->add_option("--backend", *backend,
+                  "Where the steps run: " + backend_request_words(kNamedBackends))
+      ->capture_default_str();
   cmd->add_option("--size", *size,
                   "Also draw each step offscreen at WIDTHxHEIGHT and measure how it reads");
   cmd->add_flag("--presentation", *presentation, "With --size: in presentation mode");
@@ -93,12 +95,12 @@ void register_steps(CLI::App& app, CliState& state) {
       const Result<std::string> id = lesson_argument(*lesson);
       if (!id) return void(state.exit_code = usage_error(id.message()));
       ids.push_back(*id);
-    }
-    else
+    } else
       for (const lessons::LessonDef& l : lessons::registry()) ids.push_back(l.id);
     nlohmann::json all = nlohmann::json::array();
     for (const std::string& id : ids) {
-      Result<std::vector<StepReport>> reports = report_lesson_steps(id, kRunTimeout, *request, render);
+      Result<std::vector<StepReport>> reports =
+          report_lesson_steps(id, kStepRunTimeout, *request, render);
       if (!reports && !lessons::find_lesson(id)) {
         state.exit_code = usage_error(reports.message());
         return;
@@ -109,8 +111,10 @@ void register_steps(CLI::App& app, CliState& state) {
         return;
       }
       for (const StepReport& r : *reports) {
-        if (*json_out) all.push_back(to_json(r));
-        else print_text(r);
+        if (*json_out)
+          all.push_back(to_json(r));
+        else
+          print_text(r);
       }
     }
     if (*json_out) std::cout << all.dump(2) << "\n";

@@ -14,7 +14,7 @@ struct AtomicData {
   std::optional<std::vector<visual::AddressHistory>> histories;  // every address, once per launch
 };
 
-void draw(GuiApp& app) {
+void draw_atomics_tab(GuiApp& app) {
   if (no_trace_yet(app)) return;
   const visual::TimelineModel& m = *app.model();
   AtomicData& d = tab_data<AtomicData>(app, ResultTab::Atomics);
@@ -27,6 +27,6 @@ void draw(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kAtomicsTab = {draw, event_kind_bits({EventKind::Atomic})};
+extern const TabView kAtomicsTab = {draw_atomics_tab, event_kind_bits({EventKind::Atomic})};
 
 }  // namespace coop::app

@@ -14,7 +14,7 @@ struct BarrierData {
   std::optional<visual::BarrierTimeline> timeline;
 };
 
-void draw(GuiApp& app) {
+void draw_barriers_tab(GuiApp& app) {
   if (no_trace_yet(app)) return;
   const visual::TimelineModel& m = *app.model();
   BarrierData& d = tab_data<BarrierData>(app, ResultTab::Barriers);
@@ -28,6 +28,7 @@ void draw(GuiApp& app) {
 }  // namespace
 
 extern const TabView kBarriersTab = {
-    draw, event_kind_bits({EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait})};
+    draw_barriers_tab,
+    event_kind_bits({EventKind::Barrier, EventKind::BarrierArrive, EventKind::BarrierWait})};
 
 }  // namespace coop::app

@@ -295,7 +295,7 @@ Status BenchmarkTabState::open(const std::string& file) {
 
 namespace {
 
-void draw(GuiApp& app) {
+void draw_benchmark_tab(GuiApp& app) {
   if (!app.bench) app.bench = std::make_shared<BenchmarkTabState>();
   BenchmarkTabState& p = *app.bench;
   if (!p.initialised) initialise(p);
@@ -319,6 +319,6 @@ bool lesson_offers(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kBenchmarkTab = {draw, 0, lesson_offers};
+extern const TabView kBenchmarkTab = {draw_benchmark_tab, 0, lesson_offers};
 
 }  // namespace coop::app

@@ -11,7 +11,7 @@
 namespace coop::app {
 namespace {
 
-void draw(GuiApp& app) {
+void draw_checks_tab(GuiApp& app) {
   const visual::ViewStyle& st = visual::view_style();
   bool verdict_in_sight = true;
   draw_race_list(app);
@@ -19,7 +19,8 @@ void draw(GuiApp& app) {
     visual::text_dim_wrapped(!app.program_shown()
                                  ? "A saved trace: nothing was run, so there is nothing to check."
                                  : "Your program checks its own results: what it printed is "
-                                   "in the panel \"What " + app.program.file + " printed\".");
+                                   "in the panel \"What " +
+                                       app.program.file + " printed\".");
   } else if (!app.outcome) {
     ImGui::TextDisabled(app.running() ? "running..." : "No run yet.");
   } else {
@@ -41,19 +42,20 @@ void draw(GuiApp& app) {
       const size_t n = run.checks.size();
       const std::string checks = visual::count_of(n, "check");
       const std::string verdict =
-          failed       ? visual::count_of(failed, "check") + " of " + std::to_string(n) + " FAILED"
+          failed ? visual::count_of(failed, "check") + " of " + std::to_string(n) + " FAILED"
           : skipped == n ? "all " + checks + " skipped here"
           : skipped      ? std::to_string(n - skipped) + " of " + checks + " pass, " +
                           std::to_string(skipped) + " skipped here"
-          : n == 1       ? "the check passes"
-                         : "all " + checks + " pass";
+          : n == 1 ? "the check passes"
+                   : "all " + checks + " pass";
       // Where the checks are, when it fits beside the verdict.
       const char* where = run.results.empty() ? "(below)" : "(below the results)";
       const bool room = ImGui::CalcTextSize(verdict.c_str()).x + ImGui::GetStyle().ItemSpacing.x +
                             ImGui::CalcTextSize(where).x <=
                         ImGui::GetContentRegionAvail().x;
-      ImGui::TextColored(ImColor(failed ? st.colors.error : skipped == n ? st.colors.warning
-                                                                         : st.colors.ok),
+      ImGui::TextColored(ImColor(failed         ? st.colors.error
+                                 : skipped == n ? st.colors.warning
+                                                : st.colors.ok),
                          "%s", verdict.c_str());
       verdict_in_sight = ImGui::IsItemVisible();
       if (room) {
@@ -111,6 +113,6 @@ void draw(GuiApp& app) {
 }  // namespace
 
 // Every run has something to check, or says why it has not.
-extern const TabView kChecksTab = {draw};
+extern const TabView kChecksTab = {draw_checks_tab};
 
 }  // namespace coop::app

@@ -23,7 +23,7 @@ struct EventList {
   float room = 0;                   // the list's visible height when it did
 };
 
-void draw(GuiApp& app) {
+void draw_events_tab(GuiApp& app) {
   const visual::TimelineModel* m = app.model();
   const auto [first, last] =
       m ? visual::selected_threads(*m, app.selection) : std::pair<uint32_t, uint32_t>{};
@@ -71,10 +71,10 @@ void draw(GuiApp& app) {
   // The rows in focus: at the step's moment, those of its lines played so far (its text speaks of
   // them: "thread 77's four creations"; the event just played is written out above the list);
   // else, and once playback moves on, the row just played.
-  const size_t played = size_t(
-      std::lower_bound(positions.begin(), positions.end(),
-                       uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX))) -
-      positions.begin());
+  const size_t played =
+      size_t(std::lower_bound(positions.begin(), positions.end(),
+                              uint32_t(std::min<size_t>(app.playback.cursor, UINT32_MAX))) -
+             positions.begin());
   const std::vector<int> lines =
       app.playback.cursor == app.step_moment ? app.step_lines() : std::vector<int>{};
   size_t focus_first = SIZE_MAX, focus_last = 0;
@@ -91,8 +91,8 @@ void draw(GuiApp& app) {
   const float row_h = ImGui::GetTextLineHeightWithSpacing();
   const float list_top = ImGui::GetCursorScreenPos().y;
   const float top = list_top + float(focus_first) * row_h;
-  const float bottom =
-      list_top + float(focus_last + 1) * row_h - ImGui::GetStyle().ItemSpacing.y;  // its text's foot
+  const float bottom = list_top + float(focus_last + 1) * row_h -
+                       ImGui::GetStyle().ItemSpacing.y;  // its text's foot
   // The list follows playback: when the cursor moves, those rows come into view (a step that
   // selects a thread opens with them in sight); between moves the reader scrolls freely.
   if (d.cursor != app.playback.cursor && visual::bring_into_sight(top, bottom, 0.4f))
@@ -128,6 +128,6 @@ bool has_selection(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kEventsTab = {draw, 0, has_selection};
+extern const TabView kEventsTab = {draw_events_tab, 0, has_selection};
 
 }  // namespace coop::app

@@ -281,7 +281,7 @@ void draw_solution(GuiApp& app, ExerciseTabState& x) {
   visual::draw_code_view("solution", in, view, lines * ImGui::GetTextLineHeightWithSpacing());
 }
 
-void draw(GuiApp& app) {
+void draw_exercise_tab(GuiApp& app) {
   ExerciseTabState& x = exercise_tab(app);
   x.load();
   if (const lessons::LessonDef* l = app.lesson_def()) {
@@ -320,6 +320,6 @@ bool has_exercise(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kExerciseTab = {draw, 0, has_exercise};
+extern const TabView kExerciseTab = {draw_exercise_tab, 0, has_exercise};
 
 }  // namespace coop::app

@@ -18,7 +18,7 @@ struct FlowData {
   std::optional<visual::CollectiveCall> call;
 };
 
-void draw(GuiApp& app) {
+void draw_flow_tab(GuiApp& app) {
   if (no_trace_yet(app)) return;
   const visual::TimelineModel& m = *app.model();
   FlowData& d = tab_data<FlowData>(app, ResultTab::DataFlow);
@@ -32,6 +32,6 @@ void draw(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kFlowTab = {draw, event_kind_bits({EventKind::Collective})};
+extern const TabView kFlowTab = {draw_flow_tab, event_kind_bits({EventKind::Collective})};
 
 }  // namespace coop::app

@@ -84,7 +84,7 @@ void draw_arrays(GuiApp& app, MemoryData& d) {
   seek_from_view(app, visual::draw_memory_view("memory", m, d.arrays, app.playback.cursor));
 }
 
-void draw(GuiApp& app) {
+void draw_memory_tab(GuiApp& app) {
   if (no_trace_yet(app)) return;
   MemoryData& d = memory_data(app);
   visual::RequestBrowser& requests = *request_browser(app);
@@ -141,6 +141,6 @@ GpuCountersShown gpu_counters_for(const lessons::LessonDef& l, const std::string
 }
 
 extern const TabView kMemoryTab = {
-    draw, event_kind_bits({EventKind::Load, EventKind::Store, EventKind::CopyIssue})};
+    draw_memory_tab, event_kind_bits({EventKind::Load, EventKind::Store, EventKind::CopyIssue})};
 
 }  // namespace coop::app

@@ -10,7 +10,7 @@
 namespace coop::app {
 namespace {
 
-void draw(GuiApp& app) {
+void draw_occupancy_tab(GuiApp& app) {
   // What the student set in the calculator stays when another launch is shown.
   static visual::OccupancyPanelState state;
   visual::OccupancyPanelInput in;
@@ -31,6 +31,6 @@ void draw(GuiApp& app) {
 }  // namespace
 
 // Every launch, and none, has an occupancy to work out.
-extern const TabView kOccupancyTab = {draw};
+extern const TabView kOccupancyTab = {draw_occupancy_tab};
 
 }  // namespace coop::app

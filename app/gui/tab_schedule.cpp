@@ -29,7 +29,7 @@ bool is_block_record(const Event& e) {
          (e.kind == EventKind::ThreadBegin || e.kind == EventKind::ThreadEnd);
 }
 
-void draw(GuiApp& app) {
+void draw_schedule_tab(GuiApp& app) {
   // Zoom and scroll stay when another launch is shown.
   static visual::BlockScheduleViewState state;
   ScheduleData& d = tab_data<ScheduleData>(app, ResultTab::Schedule);
@@ -72,7 +72,7 @@ bool recorded_blocks(GuiApp& app) {
 
 }  // namespace
 
-extern const TabView kScheduleTab = {draw, event_kind_bits({EventKind::ThreadBegin}),
+extern const TabView kScheduleTab = {draw_schedule_tab, event_kind_bits({EventKind::ThreadBegin}),
                                      recorded_blocks};
 
 }  // namespace coop::app
