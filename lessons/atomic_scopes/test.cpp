@@ -18,7 +18,7 @@ using testing::expect_checks_pass;
 using testing::lesson_request;
 using testing::result_of;
 
-const LessonDef& lesson() {
+const LessonDef& scopes_lesson() {
   return *find_lesson("atomic-scopes");
 }
 
@@ -26,14 +26,16 @@ TEST(AtomicScopes, EveryPartPassesAlone) {
   ASSERT_NE(find_lesson("atomic-scopes"), nullptr);
   auto exec = testing::emulator();
   for (int64_t part = 1; part <= 4; ++part)
-    expect_checks_pass(run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", part}})));
+    expect_checks_pass(
+        run_lesson(scopes_lesson(), *exec, lesson_request(scopes_lesson(), {{"part", part}})));
 }
 
 // Seed 0's traced launch runs lanes in order, so every writer finishes first; its repeats run
 // under seeds 1 to 32 (lesson.json's vary_repeats), and show the other interleavings.
 TEST(AtomicScopes, SeedZeroTracesLanesInOrderAndItsRepeatsVary) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 3}}));
+  const LessonRun run =
+      run_lesson(scopes_lesson(), *exec, lesson_request(scopes_lesson(), {{"part", 3}}));
   expect_checks_pass(run);
   EXPECT_EQ(result_of(run, "traced relaxed, distance 1"),
             "flag 0 data 0: 0, flag 0 data 1: 0, flag 1 data 0: 0, flag 1 data 1: 1024");
@@ -45,8 +47,8 @@ TEST(AtomicScopes, SeedZeroTracesLanesInOrderAndItsRepeatsVary) {
 TEST(AtomicScopes, SeededRepeatsProduceSeveralOutcomesButNeverTheWeakOne) {
   auto exec = testing::emulator();
   for (int64_t distance : {1, 4, 16}) {
-    const LessonRun run =
-        run_lesson(lesson(), *exec, lesson_request(lesson(), {{"distance", distance}}, 1));
+    const LessonRun run = run_lesson(scopes_lesson(), *exec,
+                                     lesson_request(scopes_lesson(), {{"distance", distance}}, 1));
     expect_checks_pass(run);
     for (const char* order : {"relaxed", "release/acquire"}) {
       const std::string seen = result_of(run, std::string(order) + ": outcomes produced");
@@ -61,15 +63,17 @@ TEST(AtomicScopes, SeededRepeatsProduceSeveralOutcomesButNeverTheWeakOne) {
 // blocks too (a seeded run keeps its blocks on one OS thread).
 TEST(AtomicScopes, ASeededRunRepeatsTheSameHistograms) {
   auto exec = testing::emulator();
-  const RunRequest r = lesson_request(lesson(), {{"part", 3}, {"distance", 256}, {"runs", 8}}, 3);
-  const LessonRun first = run_lesson(lesson(), *exec, r);
+  const RunRequest r =
+      lesson_request(scopes_lesson(), {{"part", 3}, {"distance", 256}, {"runs", 8}}, 3);
+  const LessonRun first = run_lesson(scopes_lesson(), *exec, r);
   expect_checks_pass(first);
-  EXPECT_EQ(run_lesson(lesson(), *exec, r).results, first.results);
+  EXPECT_EQ(run_lesson(scopes_lesson(), *exec, r).results, first.results);
 }
 
 TEST(AtomicScopes, TheTraceCarriesScopesAndOrders) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 4}}));
+  const LessonRun run =
+      run_lesson(scopes_lesson(), *exec, lesson_request(scopes_lesson(), {{"part", 4}}));
   ASSERT_EQ(run.launches.size(), 1u);
   size_t release = 0, acquire = 0, relaxed = 0;
   for (const Event& e : run.launches[0].events) {
@@ -85,7 +89,8 @@ TEST(AtomicScopes, TheTraceCarriesScopesAndOrders) {
 
 TEST(AtomicScopes, PairsMustTileTheGrid) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"distance", 2048}}));
+  const LessonRun run =
+      run_lesson(scopes_lesson(), *exec, lesson_request(scopes_lesson(), {{"distance", 2048}}));
   EXPECT_FALSE(run.status.ok());
   EXPECT_NE(run.status.message().find("multiple of 4096"), std::string::npos)
       << run.status.message();
@@ -94,7 +99,8 @@ TEST(AtomicScopes, PairsMustTileTheGrid) {
 // gpu: the histogram over many launches; release/acquire never shows the forbidden outcome.
 TEST(AtomicScopesGpu, HistogramNeverShowsTheForbiddenOutcome) {
   COOP_GPU_OR_SKIP(gpu);
-  const LessonRun run = run_lesson(lesson(), *gpu, lesson_request(lesson(), {{"runs", 64}}));
+  const LessonRun run =
+      run_lesson(scopes_lesson(), *gpu, lesson_request(scopes_lesson(), {{"runs", 64}}));
   expect_checks_pass(run);
   const std::string seen = result_of(run, "release/acquire: outcomes produced");
   EXPECT_EQ(seen.find("flag 1 data 0"), std::string::npos) << seen;

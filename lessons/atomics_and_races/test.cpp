@@ -18,7 +18,7 @@ using testing::expect_checks_pass;
 using testing::lesson_request;
 using testing::result_of;
 
-const LessonDef& lesson() {
+const LessonDef& races_lesson() {
   return *find_lesson("atomics-and-races");
 }
 
@@ -28,19 +28,22 @@ const LessonDef& lesson() {
 TEST(AtomicsAndRaces, EveryPartPassesOnAnotherShape) {
   ASSERT_NE(find_lesson("atomics-and-races"), nullptr);
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(
-      lesson(), *exec, lesson_request(lesson(), {{"spread", 7}, {"headroom", 5000}}, 3, 96, 5));
+  const LessonRun run =
+      run_lesson(races_lesson(), *exec,
+                 lesson_request(races_lesson(), {{"spread", 7}, {"headroom", 5000}}, 3, 96, 5));
   expect_checks_pass(run);
   EXPECT_EQ(result_of(run, "float: unsigned / float counter after 288 adds"),
             "16772504 / 16772504");
   EXPECT_EQ(result_of(run, "contention: atomics per address"), "up to 42 on each of 7 addresses");
   // The race's results come from the trace: the staged race's survivors are blocks.
-  EXPECT_FALSE(result_of(run, "staged unprotected: blocks whose update survived, in order").empty());
+  EXPECT_FALSE(
+      result_of(run, "staged unprotected: blocks whose update survived, in order").empty());
 }
 
 TEST(AtomicsAndRaces, TheFloatCounterStopsAt2To24) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 6}}));
+  const LessonRun run =
+      run_lesson(races_lesson(), *exec, lesson_request(races_lesson(), {{"part", 6}}));
   expect_checks_pass(run);
   EXPECT_EQ(result_of(run, "float: unsigned / float counter after 2048 adds"),
             "16779200 / 16777216");
@@ -55,26 +58,26 @@ TEST(AtomicsAndRaces, TheScheduleDecidesWhoSurvives) {
   auto exec = testing::emulator();
   const std::string who = "race: threads whose update survived, in order";
   const LessonRun a =
-      run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 1}}, 2, 64, 0));
+      run_lesson(races_lesson(), *exec, lesson_request(races_lesson(), {{"part", 1}}, 2, 64, 0));
   const LessonRun b =
-      run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 1}}, 2, 64, 7));
+      run_lesson(races_lesson(), *exec, lesson_request(races_lesson(), {{"part", 1}}, 2, 64, 7));
   expect_checks_pass(a);
   expect_checks_pass(b);
   EXPECT_FALSE(result_of(a, who).empty());
   EXPECT_NE(result_of(a, who), result_of(b, who));
   const LessonRun c =
-      run_lesson(lesson(), *exec, lesson_request(lesson(), {{"part", 2}}, 2, 64, 7));
+      run_lesson(races_lesson(), *exec, lesson_request(races_lesson(), {{"part", 2}}, 2, 64, 7));
   expect_checks_pass(c);
   EXPECT_NE(result_of(c, "atomic: threads in landing order"), "0-127");
 }
 
 TEST(AtomicsAndRaces, RejectsShapesByName) {
   auto exec = testing::emulator();
-  RunRequest r = lesson_request(lesson());
+  RunRequest r = lesson_request(races_lesson());
   r.config.grid = {8, 2, 1};
-  LessonRun run = run_lesson(lesson(), *exec, r);
+  LessonRun run = run_lesson(races_lesson(), *exec, r);
   EXPECT_NE(run.status.message().find("1D"), std::string::npos) << run.status.message();
-  run = run_lesson(lesson(), *exec, lesson_request(lesson(), {}, 2048, 256));
+  run = run_lesson(races_lesson(), *exec, lesson_request(races_lesson(), {}, 2048, 256));
   EXPECT_NE(run.status.message().find("524288"), std::string::npos) << run.status.message();
 }
 
@@ -82,9 +85,9 @@ TEST(AtomicsAndRaces, RejectsShapesByName) {
 TEST(AtomicsAndRacesGpu, TimesContentionAndAgreesWithTheEmulator) {
   COOP_GPU_OR_SKIP(gpu);
   auto emu = make_emu_executor(gpu->device());
-  const RunRequest r = lesson_request(lesson());
-  const LessonRun on_gpu = run_lesson(lesson(), *gpu, r);
-  const LessonRun on_emu = run_lesson(lesson(), *emu, r);
+  const RunRequest r = lesson_request(races_lesson());
+  const LessonRun on_gpu = run_lesson(races_lesson(), *gpu, r);
+  const LessonRun on_emu = run_lesson(races_lesson(), *emu, r);
   expect_checks_pass(on_gpu, "gpu: ");
   expect_checks_pass(on_emu, "emu: ");
   EXPECT_FALSE(result_of(on_gpu, "GPU time, 1048576 atomicAdds on 1 address").empty());

@@ -14,7 +14,7 @@ using testing::check_named;
 using testing::expect_checks_pass;
 using testing::lesson_request;
 
-const LessonDef& lesson() {
+const LessonDef& grid_lesson() {
   return *find_lesson("grid-sync");
 }
 
@@ -23,13 +23,14 @@ TEST(GridSync, EveryFinalStepMatchesTheCpuOnManyShapes) {
   auto exec = testing::emulator();
   for (int64_t step : {0, 1, 2})
     for (auto [grid, block] : {std::pair{8u, 256u}, {40u, 64u}, {3u, 1024u}, {5u, 32u}})
-      expect_checks_pass(run_lesson(lesson(), *exec,
-                                    lesson_request(lesson(), {{"final_step", step}}, grid, block)));
+      expect_checks_pass(
+          run_lesson(grid_lesson(), *exec,
+                     lesson_request(grid_lesson(), {{"final_step", step}}, grid, block)));
 }
 
 TEST(GridSync, OneBlockTooManyIsRefusedWithTheLaunchCheck) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson()));
+  const LessonRun run = run_lesson(grid_lesson(), *exec, lesson_request(grid_lesson()));
   expect_checks_pass(run);
   // The emulated H100-like device: 8 blocks of 256 threads per SM (the compiler's 29 registers
   // and 4 KB of shared memory leave warps the limit), 132 SMs.
@@ -46,12 +47,13 @@ TEST(GridSync, OneBlockTooManyIsRefusedWithTheLaunchCheck) {
 
 TEST(GridSync, TheHazardIsReportedAtTheGridSyncLine) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"launch", 1}}));
+  const LessonRun run =
+      run_lesson(grid_lesson(), *exec, lesson_request(grid_lesson(), {{"launch", 1}}));
   expect_checks_pass(run);
   const Check* refused = check_named(run, "the emulator refuses grid.sync() in a normal launch");
   ASSERT_NE(refused, nullptr);
   EXPECT_TRUE(refused->pass) << refused->got;
-  const int line = lines_with(lesson().source, "grid.sync();").at(0);
+  const int line = lines_with(grid_lesson().source, "grid.sync();").at(0);
   ASSERT_EQ(run.launches.size(), 1u);
   EXPECT_FALSE(run.launches[0].events.empty()) << "the partial trace is kept";
   // The thread the emulator stopped is recorded stopped on that line, so the views can show it.
@@ -71,9 +73,9 @@ TEST(GridSyncGpu, SeedBoundAndLargestGridOnTheDevice) {
   COOP_GPU_OR_SKIP(gpu);
   auto emu = make_emu_executor(gpu->device());
   for (int64_t step : {0, 1, 2}) {
-    const RunRequest r = lesson_request(lesson(), {{"final_step", step}}, 16, 1024);
-    const LessonRun on_gpu = run_lesson(lesson(), *gpu, r);
-    const LessonRun on_emu = run_lesson(lesson(), *emu, r);
+    const RunRequest r = lesson_request(grid_lesson(), {{"final_step", step}}, 16, 1024);
+    const LessonRun on_gpu = run_lesson(grid_lesson(), *gpu, r);
+    const LessonRun on_emu = run_lesson(grid_lesson(), *emu, r);
     expect_checks_pass(on_gpu, "gpu: ");
     expect_checks_pass(on_emu, "emu: ");
     const Check* largest = check_named(on_gpu, "the largest cooperative grid");
@@ -81,7 +83,8 @@ TEST(GridSyncGpu, SeedBoundAndLargestGridOnTheDevice) {
     EXPECT_TRUE(largest->pass && !largest->skipped) << largest->got;
     testing::expect_same_traces(on_gpu, on_emu);
   }
-  const LessonRun hazard = run_lesson(lesson(), *gpu, lesson_request(lesson(), {{"launch", 1}}));
+  const LessonRun hazard =
+      run_lesson(grid_lesson(), *gpu, lesson_request(grid_lesson(), {{"launch", 1}}));
   EXPECT_FALSE(hazard.status.ok());
   EXPECT_NE(hazard.status.message().find("only on the emulator"), std::string::npos);
 }

@@ -17,21 +17,22 @@ using testing::lesson_request;
 
 constexpr size_t kKernels = 12;
 
-const LessonDef& lesson() {
+const LessonDef& reduction_lesson() {
   return *find_lesson("reduction-performance");
 }
 
 TEST(ReductionPerformance, EveryKernelsSumIsWithinItsBoundAndTheBenchmarkIsSummed) {
   ASSERT_NE(find_lesson("reduction-performance"), nullptr);
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson()));
+  const LessonRun run = run_lesson(reduction_lesson(), *exec, lesson_request(reduction_lesson()));
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   expect_checks_pass(run);
   ASSERT_EQ(run.launches.size(), kKernels);
   EXPECT_EQ(run.launches.front().header.kernel, "seed_atomic");
   EXPECT_EQ(run.launches.back().header.kernel, "tuned");
   size_t sums = 0;
-  for (const Check& c : run.checks) sums += c.name.ends_with(": sum within rounding of the exact sum");
+  for (const Check& c : run.checks)
+    sums += c.name.ends_with(": sum within rounding of the exact sum");
   EXPECT_EQ(sums, kKernels);
   ASSERT_FALSE(run.results.empty());
   EXPECT_EQ(run.results.back().first, kBenchmarkResult) << "the runner ends with the benchmark";
@@ -40,22 +41,24 @@ TEST(ReductionPerformance, EveryKernelsSumIsWithinItsBoundAndTheBenchmarkIsSumme
 
 TEST(ReductionPerformance, OneKernelAtATimeAsTheStepsAsk) {
   auto exec = testing::emulator();
-  const LessonRun run = run_lesson(lesson(), *exec, lesson_request(lesson(), {{"variant", 12}}));
+  const LessonRun run =
+      run_lesson(reduction_lesson(), *exec, lesson_request(reduction_lesson(), {{"variant", 12}}));
   expect_checks_pass(run);
   ASSERT_EQ(run.launches.size(), 1u);
   EXPECT_EQ(run.launches[0].header.kernel, "tuned");
   EXPECT_EQ(run.launches[0].header.launch.grid.x, 4u) << "16 elements a thread, 128 threads";
-  for (const Step& s : lesson().steps) {
+  for (const Step& s : reduction_lesson().steps) {
     for (const std::string& snippet : s.code)
-      EXPECT_FALSE(lines_with(lesson().source, snippet).empty()) << s.title << ": " << snippet;
+      EXPECT_FALSE(lines_with(reduction_lesson().source, snippet).empty())
+          << s.title << ": " << snippet;
     EXPECT_NE(s.params.at("variant"), 0) << s.title << " should show one kernel";
   }
 }
 
 TEST(ReductionPerformance, ABlockTheKernelIsNotWrittenForIsRefused) {
   auto exec = testing::emulator();
-  const LessonRun run =
-      run_lesson(lesson(), *exec, lesson_request(lesson(), {{"variant", 6}}, 1, 96));
+  const LessonRun run = run_lesson(reduction_lesson(), *exec,
+                                   lesson_request(reduction_lesson(), {{"variant", 6}}, 1, 96));
   ASSERT_FALSE(run.status.ok());
   EXPECT_NE(run.status.message().find("sequential halves the block each round, so it needs a "
                                       "power-of-two block: got 96"),
@@ -66,7 +69,7 @@ TEST(ReductionPerformance, ABlockTheKernelIsNotWrittenForIsRefused) {
 // gpu: the traced small-n run with cub::DeviceReduce::Sum's check, on the real device.
 TEST(ReductionPerformanceGpu, EveryKernelAndCubPassOnTheGpu) {
   COOP_GPU_OR_SKIP(gpu);
-  const LessonRun run = run_lesson(lesson(), *gpu, lesson_request(lesson()));
+  const LessonRun run = run_lesson(reduction_lesson(), *gpu, lesson_request(reduction_lesson()));
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   expect_checks_pass(run);
   EXPECT_EQ(run.launches.size(), kKernels) << "CUB's own launches are not traced";

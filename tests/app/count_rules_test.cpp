@@ -28,7 +28,7 @@ std::vector<CountRule> rules_of(const std::string& json) {
 }
 
 // The error of a counts.json holding `json`.
-std::string error_of(const std::string& json) {
+std::string rules_error(const std::string& json) {
   const fs::path dir = coop::testing::fresh_folder("count-rules-bad");
   std::ofstream(dir / "counts.json") << json;
   Result<std::vector<CountRule>> rules = read_count_rules(dir / "counts.json");
@@ -103,9 +103,9 @@ TEST(CountRules, DistinctCountsAddressesNotEvents) {
                                            event(7, EventKind::Load, Op::None, 4, kFlagShared),
                                            event(8, EventKind::Load, Op::None, 0x1004)})),
             "");
-  const std::string neighbour = broken_count(
-      rules, launch_of({event(7, EventKind::Load, Op::None, 0x1000),
-                        event(7, EventKind::Load, Op::None, 0x1004)}));
+  const std::string neighbour =
+      broken_count(rules, launch_of({event(7, EventKind::Load, Op::None, 0x1000),
+                                     event(7, EventKind::Load, Op::None, 0x1004)}));
   EXPECT_EQ(neighbour,
             "S: thread 7 (block 0) made load events at 2 distinct addresses, at most 1 allowed");
 }
@@ -140,23 +140,23 @@ TEST(CountRules, WhileCopiesInFlightFollowsIssuesAndWaitsNotTheirOrder) {
 
 TEST(CountRules, TheNewFieldsMalformedAreErrorsNamingTheField) {
   const std::string rule = std::string("[{") + kRule + R"("per": "block", "at_least": 1, )";
-  std::string m = error_of(rule + R"("event": "load", "while": "copies >= 1"}])");
+  std::string m = rules_error(rule + R"("event": "load", "while": "copies >= 1"}])");
   EXPECT_NE(m.find("counts.json: rule 1: \"while\" is \"copies_in_flight >= N\""),
             std::string::npos)
       << m;
-  m = error_of(rule + R"("event": "load", "while": "copies_in_flight >= -1"}])");
+  m = rules_error(rule + R"("event": "load", "while": "copies_in_flight >= -1"}])");
   EXPECT_NE(m.find("\"while\""), std::string::npos) << m;
-  m = error_of(rule + R"("event": "load", "distinct": "value"}])");
+  m = rules_error(rule + R"("event": "load", "distinct": "value"}])");
   EXPECT_NE(m.find("\"distinct\" is \"address\""), std::string::npos) << m;
-  m = error_of(rule + R"("event": "collective", "not_op": ["shfl", "shufl"]}])");
+  m = rules_error(rule + R"("event": "collective", "not_op": ["shfl", "shufl"]}])");
   EXPECT_NE(m.find("\"not_op\" 'shufl' is not an op"), std::string::npos) << m;
-  m = error_of(rule + R"("event": "collective", "op": "reduce", "not_op": "shfl"}])");
+  m = rules_error(rule + R"("event": "collective", "op": "reduce", "not_op": "shfl"}])");
   EXPECT_NE(m.find("not both"), std::string::npos) << m;
-  m = error_of(rule + R"("event": []}])");
+  m = rules_error(rule + R"("event": []}])");
   EXPECT_NE(m.find("\"event\" is an empty list"), std::string::npos) << m;
-  m = error_of(rule + R"("event": ["load", 7]}])");
+  m = rules_error(rule + R"("event": ["load", 7]}])");
   EXPECT_NE(m.find("\"event\" '7' is not an event kind"), std::string::npos) << m;
-  m = error_of(rule + R"("memory": "shared"}])");
+  m = rules_error(rule + R"("memory": "shared"}])");
   EXPECT_NE(m.find("needs \"event\""), std::string::npos) << m;
 }
 

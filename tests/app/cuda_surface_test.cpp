@@ -20,21 +20,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache(),
-                                        args);
-}
+using coop::testing::coopviz;
 
-std::string read(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using coop::testing::read;
 
 // The body of `opening { ... };` in CUDA's driver_types.h (the header beside cuda_runtime_api.h).
 std::string toolkit_block(const std::string& opening) {
-  const std::string text = read(fs::path(COOPVIZ_CUDA_RUNTIME_API).parent_path() / "driver_types.h");
+  const std::string text =
+      read(fs::path(COOPVIZ_CUDA_RUNTIME_API).parent_path() / "driver_types.h");
   const size_t start = text.find(opening);
   if (start == std::string::npos) return "";
   return text.substr(start, text.find("};", start) - start);
@@ -115,7 +108,8 @@ TEST(CudaSurface, EveryDevicePropertyIsThereAndAgreesWithTheAttributes) {
       "template <class T> void show(const char* name, const T& v) {\n"
       "  if constexpr (std::is_arithmetic_v<T>) printf(\"%s 0 %lld\\n\", name, (long long)v);\n"
       "  else printf(\"%s 0 %d\\n\", name, int(sizeof v));\n}\n"
-      "int main() {\n  cudaDeviceProp p;\n  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) return 1;\n";
+      "int main() {\n  cudaDeviceProp p;\n  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) "
+      "return 1;\n";
   for (const std::string& f : property_fields()) source += "  show(\"" + f + "\", p." + f + ");\n";
   source +=
       "  int v = 0;\n"

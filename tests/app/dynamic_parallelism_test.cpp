@@ -22,18 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string program(const std::string& name) {
+std::string dp_program(const std::string& name) {
   return (fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/dynamic_parallelism" / name).string();
 }
 
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache(),
-                                        args);
-}
+using coop::testing::coopviz;
 
 // `coopviz run --json` of a program, checked: it ran and passed its own check.
 nlohmann::json run_json(const std::string& name, const std::string& options) {
-  const coop::testing::Ran r = coopviz("run --json " + options + " " + program(name));
+  const coop::testing::Ran r = coopviz("run --json " + options + " " + dp_program(name));
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
   if (j.is_discarded()) return {};
@@ -50,9 +47,8 @@ TEST_P(DynamicParallelism, RunsOnTheEmulatorAndPassesItsOwnCheck) {
   // The first launch is the host's; at least one more was made by a kernel, and says by whom.
   ASSERT_GE(j["launches"].size(), 2u) << j.dump(2);
   EXPECT_FALSE(j["launches"][0].contains("launched_by"));
-  EXPECT_EQ(j["launches"][1].value("launched_by", ""), "launch 1 (kernel " +
-                                                           j["launches"][0]["kernel"].get<std::string>() +
-                                                           ")");
+  EXPECT_EQ(j["launches"][1].value("launched_by", ""),
+            "launch 1 (kernel " + j["launches"][0]["kernel"].get<std::string>() + ")");
   EXPECT_EQ(j["launches"][1].value("launch_depth", ""), "1");
   EXPECT_EQ(j.value("device_launches_untraced", 1), 0);
 }
@@ -75,7 +71,7 @@ TEST_P(DynamicParallelism, RunsOnTheGpuAndSaysItsChildrenWereNotTraced) {
 // GPU test builds every one the same way.
 TEST(DynamicParallelismBuild, IsRelocatableDeviceCodeBuiltWhole) {
   coop::app::ProgramOptions o;
-  o.file = program("depth_tree.cu");
+  o.file = dp_program("depth_tree.cu");
   o.gpu_arch = "sm_90";
   setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   auto build = coop::app::build_program(o);
@@ -120,7 +116,8 @@ const char* const kRefusal =
     "calling a __host__ function(\"cudaDeviceSynchronize\") from a __global__ "
     "function(\"parent\") is not allowed";
 std::string failing_program() {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/failing/device_synchronize_in_kernel.cu";
+  return std::string(COOPVIZ_SOURCE_DIR) +
+         "/tests/programs/failing/device_synchronize_in_kernel.cu";
 }
 
 TEST(DeviceSideSynchronize, IsRefusedOnTheEmulatorInNvccsWords) {
@@ -151,7 +148,7 @@ TEST(DeviceSideSynchronize, IsRefusedForTheGpuByNvcc) {
 coop::testing::Ran run_launch_limits(const std::string& backend, const std::string& args,
                                      int limit) {
   const coop::testing::Ran r =
-      coopviz("run --backend " + backend + " " + program("launch_limits.cu") + args);
+      coopviz("run --backend " + backend + " " + dp_program("launch_limits.cu") + args);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string n = std::to_string(limit);
   EXPECT_NE(r.out.find("deepest grid at depth " + n +
@@ -175,8 +172,9 @@ TEST(DynamicParallelismLimits, AreCudasAndNamed) {
   const coop::testing::Ran r = run_launch_limits("emu", "", 2048);
   // Once for the chain (dive launching dive), once for the fan-out (fan_out launching leaf).
   size_t named = 0;
-  const std::string error = "(cudaErrorLaunchPendingCountExceeded, which the launching thread's "
-                            "cudaGetLastError returns)";
+  const std::string error =
+      "(cudaErrorLaunchPendingCountExceeded, which the launching thread's "
+      "cudaGetLastError returns)";
   for (size_t at = r.err.find(error); at != std::string::npos; at = r.err.find(error, at + 1))
     ++named;
   EXPECT_EQ(named, 2u) << r.err;

@@ -23,13 +23,13 @@ std::string test_config_home() {
   return home;
 }
 
-coop::testing::Ran coopviz(const std::string& args) {
+coop::testing::Ran coopviz_own_config(const std::string& args) {
   return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache() +
                                             " XDG_CONFIG_HOME=" + test_config_home(),
                                         args);
 }
 
-fs::path scratch(const std::string& name) {
+fs::path scratch_folder(const std::string& name) {
   return coop::testing::fresh_folder("exercise-cli-" + name);
 }
 
@@ -50,7 +50,7 @@ void expect_usage_error(const coop::testing::Ran& r, const std::string& words) {
 }
 
 TEST(ExerciseCli, ListJsonHasIdLessonAndTitle) {
-  const coop::testing::Ran r = coopviz("exercise list --json");
+  const coop::testing::Ran r = coopviz_own_config("exercise list --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json list = nlohmann::json::parse(r.out);
   ASSERT_GE(list.size(), 6u);
@@ -63,40 +63,44 @@ TEST(ExerciseCli, ListJsonHasIdLessonAndTitle) {
     }
   }
   EXPECT_TRUE(block_sum);
-  const coop::testing::Ran text = coopviz("exercise list");
+  const coop::testing::Ran text = coopviz_own_config("exercise list");
   EXPECT_NE(text.out.find("block-sum  (block-reduce)"), std::string::npos) << text.out;
 }
 
 TEST(ExerciseCli, UsageErrorsAreOneLineAndNameWhatIsAllowed) {
-  expect_usage_error(coopviz("exercise hint no-such-one"), "exercises: ");
-  expect_usage_error(coopviz("exercise hint tile-ranks 3"), "hints 1 to 2");
-  expect_usage_error(coopviz("exercise solution block-sum --out /tmp"), "--teacher");
-  expect_usage_error(coopviz("exercise check block-sum /no/such/file.cu"), "/no/such/file.cu");
-  expect_usage_error(coopviz("exercise"), "commands: ");
-  expect_usage_error(coopviz("exercise start block-sum"), "--out");
+  expect_usage_error(coopviz_own_config("exercise hint no-such-one"), "exercises: ");
+  expect_usage_error(coopviz_own_config("exercise hint tile-ranks 3"), "hints 1 to 2");
+  expect_usage_error(coopviz_own_config("exercise solution block-sum --out /tmp"), "--teacher");
+  expect_usage_error(coopviz_own_config("exercise check block-sum /no/such/file.cu"),
+                     "/no/such/file.cu");
+  expect_usage_error(coopviz_own_config("exercise"), "commands: ");
+  expect_usage_error(coopviz_own_config("exercise start block-sum"), "--out");
 }
 
 TEST(ExerciseCli, HintShowsTheHintAskedFor) {
-  const coop::testing::Ran first = coopviz("exercise hint block-sum");
+  const coop::testing::Ran first = coopviz_own_config("exercise hint block-sum");
   EXPECT_EQ(first.exit_code, 0) << first.err;
   EXPECT_NE(first.out.find("Hint 1 of 3"), std::string::npos) << first.out;
   EXPECT_NE(first.out.find("cg::reduce(tile, value"), std::string::npos) << first.out;
-  const coop::testing::Ran third = coopviz("exercise hint block-sum 3");
+  const coop::testing::Ran third = coopviz_own_config("exercise hint block-sum 3");
   EXPECT_NE(third.out.find("Hint 3 of 3"), std::string::npos) << third.out;
 }
 
 TEST(ExerciseCli, StartWritesTheStarterAndKeepsAnExistingFile) {
-  const fs::path dir = scratch("start");
-  const coop::testing::Ran r = coopviz("exercise start tile-ranks --out " + dir.string());
+  const fs::path dir = scratch_folder("start");
+  const coop::testing::Ran r =
+      coopviz_own_config("exercise start tile-ranks --out " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(fs::is_regular_file(dir / "starter.cu"));
   std::ofstream(dir / "starter.cu") << "my work\n";
-  expect_usage_error(coopviz("exercise start tile-ranks --out " + dir.string()), "--force");
+  expect_usage_error(coopviz_own_config("exercise start tile-ranks --out " + dir.string()),
+                     "--force");
   std::ifstream kept(dir / "starter.cu");
   std::string line;
   std::getline(kept, line);
   EXPECT_EQ(line, "my work");
-  EXPECT_EQ(coopviz("exercise start tile-ranks --force --out " + dir.string()).exit_code, 0);
+  EXPECT_EQ(coopviz_own_config("exercise start tile-ranks --force --out " + dir.string()).exit_code,
+            0);
   std::ifstream fresh(dir / "starter.cu");
   std::getline(fresh, line);
   EXPECT_NE(line, "my work");
@@ -104,9 +108,9 @@ TEST(ExerciseCli, StartWritesTheStarterAndKeepsAnExistingFile) {
 }
 
 TEST(ExerciseCli, SolutionIsForTeachers) {
-  const fs::path dir = scratch("solution");
+  const fs::path dir = scratch_folder("solution");
   const coop::testing::Ran r =
-      coopviz("exercise solution fix-the-race --teacher --out " + dir.string());
+      coopviz_own_config("exercise solution fix-the-race --teacher --out " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(std::ifstream(dir / "solution.cu").good(), true);
   fs::remove_all(dir);
@@ -115,7 +119,7 @@ TEST(ExerciseCli, SolutionIsForTeachers) {
 TEST(ExerciseCli, CheckJsonGivesTheVerdictAndEveryCase) {
   const std::string file = std::string(COOPVIZ_SOURCE_DIR) +
                            "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
-  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + file + " --json");
+  const coop::testing::Ran r = coopviz_own_config("exercise check tile-ranks " + file + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["verdict"], "passed");
@@ -131,11 +135,12 @@ TEST(ExerciseCli, CheckJsonGivesTheVerdictAndEveryCase) {
 }
 
 TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
-  const fs::path dir = scratch("wrong");
+  const fs::path dir = scratch_folder("wrong");
   std::string text = solution_text("tiled_partitions", "tile-ranks");
   text.replace(text.find("int(tile.thread_rank())"), 23, "int(tile.thread_rank()) + 1");
   std::ofstream(dir / "mine.cu") << text;
-  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + (dir / "mine.cu").string());
+  const coop::testing::Ran r =
+      coopviz_own_config("exercise check tile-ranks " + (dir / "mine.cu").string());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("failed: grid 1 x block 64, n 64, input none (lockstep schedule): output 0 "
                        "is 1, want 0"),
@@ -152,7 +157,7 @@ TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
   EXPECT_NE(r.out.find(" --event 0:"), std::string::npos) << r.out;
   // --json: the first failing case has its trace and first_difference, the others neither.
   const coop::testing::Ran j =
-      coopviz("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
+      coopviz_own_config("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
   EXPECT_EQ(j.exit_code, 1) << j.out << j.err;
   const nlohmann::json report = nlohmann::json::parse(j.out);
   ASSERT_GE(report["cases"].size(), 2u);
@@ -169,12 +174,12 @@ TEST(ExerciseCli, CheckNamesTheFirstWrongOutputOfAFailingCase) {
 }
 
 TEST(ExerciseCli, ACompileErrorIsShownAtTheStudentsFileAndLine) {
-  const fs::path dir = scratch("compile");
+  const fs::path dir = scratch_folder("compile");
   std::string text = solution_text("tiled_partitions", "tile-ranks");
   text.replace(text.find("if (i < n) out[i]"), 17, "if (i < n) out[j]");
   std::ofstream(dir / "mine.cu") << text;
   const coop::testing::Ran r =
-      coopviz("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
+      coopviz_own_config("exercise check tile-ranks " + (dir / "mine.cu").string() + " --json");
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["verdict"], "failed");
@@ -190,7 +195,7 @@ nlohmann::json failed_check(const fs::path& dir, const std::string& id, const st
                             const std::string& text) {
   std::ofstream(dir / name) << text;
   const coop::testing::Ran r =
-      coopviz("exercise check " + id + " " + (dir / name).string() + " --json");
+      coopviz_own_config("exercise check " + id + " " + (dir / name).string() + " --json");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   EXPECT_EQ(j.value("verdict", ""), "failed") << r.out;
@@ -205,7 +210,7 @@ std::string first_problem(const nlohmann::json& report) {
 }
 
 TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
-  const fs::path dir = scratch("crash");
+  const fs::path dir = scratch_folder("crash");
   std::string crash = solution_text("tiled_partitions", "tile-ranks");
   crash.replace(crash.find("if (i < n) out[i]"), 17, "if (i == 70) out[-100000000]");
   const nlohmann::json c = failed_check(dir, "tile-ranks", "crash.cu", crash);
@@ -221,7 +226,7 @@ TEST(ExerciseCli, ACrashOrADeadlockIsAFailedCaseNeverAHang) {
 // A deadlock is said in the runtime's words at the student's file and line (never the program
 // the check builds, check.cu, nor only "unspecified launch failure"), in full once per check.
 TEST(ExerciseCli, ADeadlockNamesTheStudentsLineOnce) {
-  const fs::path dir = scratch("deadlock-line");
+  const fs::path dir = scratch_folder("deadlock-line");
   std::string text = solution_text("synchronization_hazards", "fix-the-race");
   const size_t sync = text.find("  block.sync();\n");
   ASSERT_NE(sync, std::string::npos);
@@ -250,7 +255,7 @@ TEST(ExerciseCli, ADeadlockNamesTheStudentsLineOnce) {
 // An output that still holds the emulator's fill of fresh memory (0xa5 in every byte) is said to
 // be one no thread wrote, not only shown as -1515870811: the harness's compare, run as a program.
 TEST(ExerciseCli, AnOutputNeverWrittenIsSaidSo) {
-  const fs::path dir = scratch("never-written");
+  const fs::path dir = scratch_folder("never-written");
   std::ofstream(dir / "poison.cu")
       << "#include <cstring>\n#include <vector>\n#include \"exercise_harness.cuh\"\n"
          "int hidden_cases() {\n"
@@ -260,8 +265,8 @@ TEST(ExerciseCli, AnOutputNeverWrittenIsSaidSo) {
          "  std::printf(\"%ld: %s\\n\", v.index, v.got.c_str());\n"
          "  return 0;\n}\n";
   const coop::testing::Ran r =
-      coopviz("run " + (dir / "poison.cu").string() +
-              " --backend emu -I " COOPVIZ_SOURCE_DIR "/lessons/exercise_harness");
+      coopviz_own_config("run " + (dir / "poison.cu").string() +
+                         " --backend emu -I " COOPVIZ_SOURCE_DIR "/lessons/exercise_harness");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("1: -1515870811 (never written: every byte is 0xa5, which fills memory no "
                        "thread wrote)"),
@@ -273,7 +278,7 @@ TEST(ExerciseCli, AnOutputNeverWrittenIsSaidSo) {
 // Without `if (i < n)`: a write past the output or a read past the input fails its case at the
 // student's line, though no case put a sentinel there (device/emu/memory_checks.hpp).
 TEST(ExerciseCli, AnAccessPastNFailsItsCaseNamingTheLine) {
-  const fs::path dir = scratch("past-n");
+  const fs::path dir = scratch_folder("past-n");
   std::string write = solution_text("tiled_partitions", "tile-ranks");
   write.replace(write.find("if (i < n) out[i]"), 17, "out[i]");
   const std::string wrote = first_problem(failed_check(dir, "tile-ranks", "write.cu", write));
@@ -292,7 +297,7 @@ TEST(ExerciseCli, AnAccessPastNFailsItsCaseNamingTheLine) {
 // Shared bins nobody zeroed: the first atomicAdd reads memory never written, and the case says
 // so at its line rather than only showing a count that is off by 0xa5a5a5a5.
 TEST(ExerciseCli, CountingIntoBinsNobodyZeroedFailsAtTheAtomic) {
-  const fs::path dir = scratch("unzeroed");
+  const fs::path dir = scratch_folder("unzeroed");
   std::string text = solution_text("atomics_and_races", "block-histogram");
   const std::string zeroing = "for (int b = t; b < kBins; b += blockDim.x) counts[b] = 0;";
   text.replace(text.find(zeroing), zeroing.size(), "// the counters are not zeroed");
@@ -306,37 +311,38 @@ TEST(ExerciseCli, CountingIntoBinsNobodyZeroedFailsAtTheAtomic) {
 }
 
 TEST(ExerciseCli, CheckIsCountedInTheProgressFileThatListShows) {
-  const fs::path dir = scratch("progress");
+  const fs::path dir = scratch_folder("progress");
   const std::string progress = (dir / "mine" / "progress.json").string();
   const std::string solution = std::string(COOPVIZ_SOURCE_DIR) +
                                "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
   const coop::testing::Ran r =
-      coopviz("exercise check tile-ranks " + solution + " --progress " + progress);
+      coopviz_own_config("exercise check tile-ranks " + solution + " --progress " + progress);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const coop::testing::Ran list = coopviz("exercise list --json --progress " + progress);
+  const coop::testing::Ran list = coopviz_own_config("exercise list --json --progress " + progress);
   ASSERT_EQ(list.exit_code, 0) << list.err;
   for (const auto& e : nlohmann::json::parse(list.out)) {
     const bool checked = e["id"] == "tile-ranks";
     EXPECT_EQ(e["solved"], checked) << e.dump();
     EXPECT_EQ(e["attempts"], checked ? 1 : 0) << e.dump();
   }
-  const coop::testing::Ran text = coopviz("exercise list --progress " + progress);
+  const coop::testing::Ran text = coopviz_own_config("exercise list --progress " + progress);
   EXPECT_NE(text.out.find("tile-ranks  (tiled-partitions)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("[solved, 1 attempt]"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("[not tried yet]"), std::string::npos) << text.out;
   // Without --progress the check is counted in the configuration folder's progress.json.
-  ASSERT_EQ(coopviz("exercise check tile-ranks " + solution).exit_code, 0);
+  ASSERT_EQ(coopviz_own_config("exercise check tile-ranks " + solution).exit_code, 0);
   EXPECT_TRUE(fs::is_regular_file(fs::path(test_config_home()) / "coopviz" / "progress.json"));
   fs::remove_all(dir);
 }
 
 TEST(ExerciseCli, ACheckThatCannotBeRecordedIsAWarningNotAFailure) {
-  const fs::path dir = scratch("unrecorded");
+  const fs::path dir = scratch_folder("unrecorded");
   std::ofstream(dir / "blocker") << "a file where a folder should be\n";
   const std::string solution = std::string(COOPVIZ_SOURCE_DIR) +
                                "/lessons/tiled_partitions/exercises/tile-ranks/solution.cu";
-  const coop::testing::Ran r = coopviz("exercise check tile-ranks " + solution + " --progress " +
-                                       (dir / "blocker" / "progress.json").string());
+  const coop::testing::Ran r =
+      coopviz_own_config("exercise check tile-ranks " + solution + " --progress " +
+                         (dir / "blocker" / "progress.json").string());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("tile-ranks: passed"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("coopviz: warning: this check was not recorded"), std::string::npos)

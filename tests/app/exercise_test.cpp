@@ -21,6 +21,7 @@
 #include "app/exercise/first_difference.hpp"
 #include "app/program/program.hpp"
 #include "device/trace/trace_file.hpp"
+#include "tests/app/check_summary.hpp"
 #include "tests/app/run_coopviz.hpp"
 
 namespace coop::app {
@@ -40,12 +41,7 @@ fs::path scratch(const std::string& name) {
   return coop::testing::fresh_folder("exercise-test-" + name);
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using coop::testing::read;
 
 void write(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
@@ -58,13 +54,7 @@ CheckReport check(const Exercise& e, const fs::path& file) {
   return r.ok() ? *r : CheckReport{};
 }
 
-std::string summary(const CheckReport& r) {
-  std::string s = r.compiler_output + r.problem;
-  for (const auto& c : r.cases)
-    s += "\n" + c.launch + " / " + c.input + ": " + (c.passed ? "passed" : "failed ") + c.got +
-         " want " + c.want + " " + c.problem;
-  return s;
-}
+using coop::testing::summary;
 
 std::vector<Exercise> all_exercises() {
   coop::Result<std::vector<Exercise>> all = coop::app::find_exercises();
@@ -261,8 +251,7 @@ void write_variant(const Exercise& e, const Wrong& w, const fs::path& file) {
 // The same, and checks that the shown example (the program as the student runs it) still passes.
 void write_variant_passing_the_example(const Exercise& e, const Wrong& w, const fs::path& file) {
   ASSERT_NO_FATAL_FAILURE(write_variant(e, w, file));
-  const coop::testing::Ran shown =
-      coop::testing::run_coopviz_cached("run --backend emu " + file.string());
+  const coop::testing::Ran shown = coop::testing::coopviz("run --backend emu " + file.string());
   EXPECT_EQ(shown.exit_code, 0) << shown.out << shown.err;
   EXPECT_NE(shown.out.find("PASSED"), std::string::npos) << shown.out;
 }

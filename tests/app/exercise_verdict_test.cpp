@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/exercise/exercise.hpp"
+#include "tests/app/check_summary.hpp"
 #include "tests/app/run_coopviz.hpp"
 
 namespace {
@@ -19,12 +20,7 @@ using coop::app::CaseResult;
 using coop::app::CheckReport;
 using coop::app::Exercise;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using coop::testing::read;
 
 Exercise exercise(const std::string& id) {
   coop::Result<Exercise> e = coop::app::find_exercise(id);
@@ -57,13 +53,7 @@ size_t passed_cases(const CheckReport& r) {
   return n;
 }
 
-std::string summary(const CheckReport& r) {
-  std::string s = r.compiler_output + r.problem;
-  for (const auto& c : r.cases)
-    s += "\n" + c.schedule + " " + c.launch + " / " + c.input + ": " +
-         (c.passed ? "passed" : "failed ") + c.got + " want " + c.want + " " + c.problem;
-  return s;
-}
+using coop::testing::summary;
 
 // A block-sum "solution" that runs no case: a static initialiser, which runs before any main(),
 // reads the command line and the environment for anything like the checker's token, prints

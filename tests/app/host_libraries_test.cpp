@@ -2,7 +2,8 @@
 // device/byo/cub_block.hpp, device/byo/cub_device.hpp): what runs on the host says so in one line
 // and leaves nothing in the trace, and CUB's block and warp primitives inside the program's own
 // kernel leave only the kernel's own events, as on a GPU. The programs are those of
-// tests/programs/styles/ (program_styles_test.cpp checks their results), so their builds are shared.
+// tests/programs/styles/ (program_styles_test.cpp checks their results), so their builds are
+// shared.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -19,9 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
+using coop::testing::program;
 
 std::string style(const std::string& name) {
   return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/styles/" + name;
@@ -36,7 +35,7 @@ size_t count_of(const std::string& text, const std::string& words) {
 TEST(HostLibraries, ThrustRunsOnTheHostSaysSoOnceAndOnlyTheProgramsKernelIsTraced) {
   const fs::path dir = coop::testing::fresh_folder("thrust-on-host");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+  const coop::testing::Ran r = coop::testing::coopviz(
       "run --backend emu " + style("thrust_sort_reduce.cu") + " --trace " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Thrust check PASSED"), std::string::npos) << r.out;
@@ -49,8 +48,8 @@ TEST(HostLibraries, ThrustRunsOnTheHostSaysSoOnceAndOnlyTheProgramsKernelIsTrace
 }
 
 TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu " + style("cub_device_sort_select.cu"));
+  const coop::testing::Ran r =
+      coop::testing::coopviz("run --backend emu " + style("cub_device_sort_select.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("cub device sort select PASSED"), std::string::npos) << r.out;
   // Each is called twice (the size, then the work), and says so once.
@@ -58,7 +57,8 @@ TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
                            "cub::DeviceScan::InclusiveSum", "cub::DeviceRadixSort::SortPairs",
                            "cub::DeviceSelect::If", "cub::DeviceHistogram::HistogramEven"})
     EXPECT_EQ(count_of(r.err, std::string(call) + " runs on the host on the emulator"), 1u)
-        << call << "\n" << r.err;
+        << call << "\n"
+        << r.err;
   // The merge sorts CUB promises no order of equal keys do not keep them in input order here
   // (a GPU's may): a program counting on it is not told it is right.
   for (const char* sort : {"DeviceMergeSort::SortPairs", "DeviceMergeSort::SortKeysCopy"})
@@ -71,7 +71,7 @@ TEST(HostLibraries, EachCubDeviceCallSaysOnceThatItRanOnTheHost) {
 // StableSort in it (the program checks each against the host's order, as far as CUB promises one).
 TEST(HostLibraries, CubBlockAndWarpMergeSortsSortIsNotStableByAccident) {
   const coop::testing::Ran r =
-      coop::testing::run_coopviz_cached("run --backend emu " + style("cub_segments_bins.cu"));
+      coop::testing::coopviz("run --backend emu " + style("cub_segments_bins.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("cub segments and bins PASSED"), std::string::npos) << r.out;
   for (const char* sort : {"BlockMergeSort::Sort of a partial tile", "WarpMergeSort::Sort"})
@@ -83,7 +83,7 @@ TEST(HostLibraries, CubBlockAndWarpMergeSortsSortIsNotStableByAccident) {
 TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
   const fs::path dir = coop::testing::fresh_folder("cub-block");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+  const coop::testing::Ran r = coop::testing::coopviz(
       "run --backend emu " + style("cub_block_reduce_kernel.cu") + " --races --trace " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("block reduce PASSED"), std::string::npos) << r.out;
@@ -105,14 +105,14 @@ TEST(HostLibraries, CubBlockPrimitivesLeaveOnlyTheKernelsOwnEventsAndNoRaces) {
 // the program aborted later at its free.
 TEST(HostLibraries, ThrustsRawDeviceMemoryIsAnAllocationTheBoundsChecksKnow) {
   const std::string file = program("thrust_device_memory.cu");
-  const coop::testing::Ran ok = coop::testing::run_coopviz_cached("run --backend emu " + file);
+  const coop::testing::Ran ok = coop::testing::coopviz("run --backend emu " + file);
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   EXPECT_NE(ok.out.find("device_malloc sum 499500, universal_vector sum 499500: PASSED"),
             std::string::npos)
       << ok.out << ok.err;
   for (const char* made : {"malloc", "universal"}) {
     const coop::testing::Ran r =
-        coop::testing::run_coopviz_cached("run --backend emu " + file + " -- " + made);
+        coop::testing::coopviz("run --backend emu " + file + " -- " + made);
     EXPECT_EQ(r.exit_code, 1) << made << "\n" << r.out << r.err;
     EXPECT_EQ(r.err.find("aborted"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("the program was stopped: thread 232 (block 3) wrote 4 bytes at the "
@@ -132,7 +132,7 @@ TEST(HostLibraries, LibraryLaunchesAreCountedAndNamedOnTheGpu) {
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
   const fs::path dir = coop::testing::fresh_folder("thrust-on-gpu");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+  const coop::testing::Ran r = coop::testing::coopviz(
       "run --backend gpu " + style("thrust_sort_reduce.cu") + " --trace " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Thrust check PASSED"), std::string::npos) << r.out;
@@ -152,8 +152,8 @@ TEST(HostLibraries, LibraryLaunchesAreCountedAndNamedOnTheGpu) {
   EXPECT_EQ(kinds.find("coop::"), std::string::npos) << kinds;
   fs::remove_all(dir);
   // A program with no kernel of its own says them when it ends.
-  const coop::testing::Ran only_cub = coop::testing::run_coopviz_cached(
-      "run --backend gpu " + style("cub_device_sort_select.cu"));
+  const coop::testing::Ran only_cub =
+      coop::testing::coopviz("run --backend gpu " + style("cub_device_sort_select.cu"));
   ASSERT_EQ(only_cub.exit_code, 0) << only_cub.out << only_cub.err;
   EXPECT_NE(only_cub.err.find("launches were Thrust's or CUB's own kernels, untraced"),
             std::string::npos)
@@ -164,7 +164,7 @@ TEST(HostLibraries, ThrustsRawDeviceMemoryOnTheGpu) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
   const coop::testing::Ran r =
-      coop::testing::run_coopviz_cached("run --backend gpu " + program("thrust_device_memory.cu"));
+      coop::testing::coopviz("run --backend gpu " + program("thrust_device_memory.cu"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
@@ -179,8 +179,7 @@ TEST(HostLibraries, ACubHeaderNotOnTheEmulatorIsNamedInOneError) {
       coop::testing::run_coopviz("run --backend emu " + (dir / "layout.cu").string());
   EXPECT_NE(r.exit_code, 0);
   const std::string said = r.out + r.err;
-  EXPECT_EQ(count_of(said, "<cub/block/block_raking_layout.cuh> is not on the emulator yet"),
-            1u)
+  EXPECT_EQ(count_of(said, "<cub/block/block_raking_layout.cuh> is not on the emulator yet"), 1u)
       << said;
   // That line, the compile stopping there, and coopviz saying the program did not compile.
   EXPECT_EQ(count_of(said, "error:"), 3u) << said;
@@ -191,7 +190,7 @@ TEST(HostLibraries, ACubHeaderNotOnTheEmulatorIsNamedInOneError) {
 // block calls give the host's results; they once did not compile on the emulator.
 TEST(HostLibraries, CubTakesCuda13sOperators) {
   const coop::testing::Ran r =
-      coop::testing::run_coopviz_cached("run --backend emu " + program("cub_cuda_operators.cu"));
+      coop::testing::coopviz("run --backend emu " + program("cub_cuda_operators.cu"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("max 50 (host 50), 0 scan sums wrong, block minimums -50 -50 (host -50 "
                        "-50): PASSED"),
@@ -203,8 +202,8 @@ TEST(HostLibraries, CubTakesCuda13sOperators) {
 // primitive: a tile loaded, sorted and stored, then reduced and scanned, in two blocks, right and
 // without a race (they once did not compile on the emulator).
 TEST(HostLibraries, CubBlockPrimitivesWithoutTempStorageHaveTheirOwn) {
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu --races " + program("cub_private_storage.cu"));
+  const coop::testing::Ran r =
+      coop::testing::coopviz("run --backend emu --races " + program("cub_private_storage.cu"));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("cudaSuccess, 0 of 386 sorted values, sums and prefixes wrong: PASSED"),
             std::string::npos)

@@ -67,20 +67,15 @@ std::vector<std::string> expected_kernels(const std::string& file) {
   return names;
 }
 
-coop::testing::Ran coopviz(const std::string& args) {
-  const std::string cache =
-      (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
-}
+using coop::testing::coopviz;
 
 // `coopviz run --json` of a form on `backend`, checked: it passed its own check, the front end
 // read it, and its launches are the ones its first line names.
 void run_form(const std::string& file, const std::string& backend) {
   const std::vector<std::string> kernels = expected_kernels(file);
   ASSERT_FALSE(kernels.empty()) << file << " does not name its kernels on its first line";
-  const coop::testing::Ran r =
-      coopviz("run --json --trace-launches all --backend " + backend + " " +
-                (corpus() / file).string());
+  const coop::testing::Ran r = coopviz("run --json --trace-launches all --backend " + backend +
+                                       " " + (corpus() / file).string());
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
   ASSERT_EQ(j.value("status", ""), "ran") << j.dump(2) << r.err;
@@ -95,10 +90,7 @@ void run_form(const std::string& file, const std::string& backend) {
 class LaunchForms : public ::testing::TestWithParam<std::string> {};
 
 // The front end coopviz finds (device/paths/data_dirs.hpp): the build's, or COOPVIZ_FRONTEND's.
-bool have_front_end() {
-  const char* env = std::getenv("COOPVIZ_FRONTEND");
-  return env && *env ? fs::exists(env) : fs::exists(COOPVIZ_FRONT_END);
-}
+using coop::testing::have_front_end;
 
 TEST_P(LaunchForms, RunOnTheEmulatorAndPassTheirOwnCheck) {
   if (!have_front_end()) GTEST_SKIP() << "no C++ front end (built with COOPVIZ_FRONTEND=OFF)";
@@ -119,10 +111,10 @@ INSTANTIATE_TEST_SUITE_P(Corpus, LaunchForms, ::testing::ValuesIn(forms()),
 // without Clang's error count (the errors of the precompiled headers were counted when they were
 // made).
 std::string front_end_edits(const fs::path& file, const std::string& pch_dir) {
-  const std::string cmd = std::string(COOPVIZ_FRONT_END) + " " + file.string() +
-                          " --show-stores= --show-loads=" +
-                          (pch_dir.empty() ? "" : " --pch-dir=" + pch_dir) + " < " +
-                          file.string();
+  const std::string cmd =
+      std::string(COOPVIZ_FRONT_END) + " " + file.string() +
+      " --show-stores= --show-loads=" + (pch_dir.empty() ? "" : " --pch-dir=" + pch_dir) + " < " +
+      file.string();
   std::string out;
   if (FILE* pipe = popen(cmd.c_str(), "r")) {
     char buf[4096];

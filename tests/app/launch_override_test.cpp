@@ -24,17 +24,8 @@ namespace coop {
 namespace {
 namespace fs = std::filesystem;
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
-
-std::string test_cache() {
-  return (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-}
-
-testing::Ran coopviz(const std::string& args) {
-  return testing::run_coopviz_env("XDG_CACHE_HOME=" + test_cache(), args);
-}
+using coop::testing::coopviz;
+using coop::testing::program;
 
 TEST(LaunchOverride, ParsesTheGridTheBlockOrBoth) {
   Result<LaunchOverride> both = parse_launch_override("scale=8,2/16,16");
@@ -187,7 +178,7 @@ TEST(LaunchOverrideCli, OneForAKernelNeverLaunchedIsSaid) {
 }
 
 TEST(LaunchOverrideWatcher, ChangingTheOverridesRerunsWithoutASave) {
-  setenv("XDG_CACHE_HOME", test_cache().c_str(), 1);
+  setenv("XDG_CACHE_HOME", testing::program_test_cache().c_str(), 1);
   const fs::path dir = fs::temp_directory_path() / ("coopviz-override-" + std::to_string(getpid()));
   fs::create_directories(dir);
   app::ProgramOptions o;

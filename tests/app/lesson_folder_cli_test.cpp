@@ -17,12 +17,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using coop::testing::read;
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+}
 
 // block-reduce, copied to `dir` and changed as a teacher would.
 fs::path edited_copy(const fs::path& dir) {
@@ -80,7 +79,8 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
   for (const Case& c : {
            Case{"\"title\"", "\"titel\"", "\"titel\" is not a field of lesson.json here"},
            Case{"\"grid\": [4]", "\"grid\": [0]", "\"launch.grid\" must be a list of 1 to 3"},
-           Case{"\"block\": [256]", "\"block\": [96]", "needs a power-of-two block of at most 1024 threads: got 96"},
+           Case{"\"block\": [256]", "\"block\": [96]",
+                "needs a power-of-two block of at most 1024 threads: got 96"},
            Case{"\"max\": 1,", "\"max\": -1,", "\"params[0].max\" must be an integer from 0"},
            Case{"\"beginner\"", "\"easy\"", "\"level\" must be \"beginner\""},
            Case{"{", "[", "not a JSON object"},
@@ -104,7 +104,8 @@ TEST(LessonFolderCli, MistakesInLessonJsonNameTheFieldAndTheRule) {
   fs::copy_file(copy / "block_reduce.cu", copy / "second.cu");
   const Ran two = run_coopviz("run " + copy.string() + " --backend emu");
   EXPECT_EQ(two.exit_code, 2);
-  EXPECT_NE(two.err.find("holds one CUDA program (<name>.cu): found"), std::string::npos) << two.err;
+  EXPECT_NE(two.err.find("holds one CUDA program (<name>.cu): found"), std::string::npos)
+      << two.err;
   fs::remove_all(dir);
 }
 
@@ -136,9 +137,11 @@ TEST(LessonFolderCli, TheReadmesLessonFromNothingChecksRunsAndSteps) {
   const Ran run = run_coopviz_env(env, "run " + dir.string() + " --backend emu");
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("[pass] every thread's rank is its index within the block"),
-            std::string::npos) << run.out;
+            std::string::npos)
+      << run.out;
   EXPECT_NE(run.out.find("[pass] one block group joined per thread: expected 128 group_create"),
-            std::string::npos) << run.out;
+            std::string::npos)
+      << run.out;
   const Ran steps = run_coopviz_env(env, "steps " + dir.string() + " --backend emu");
   EXPECT_EQ(steps.exit_code, 0) << steps.out << steps.err;
   EXPECT_NE(steps.out.find("hello-ranks step 1: Every thread asks its block"), std::string::npos)

@@ -16,14 +16,8 @@
 
 namespace {
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
-
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache(),
-                                        args);
-}
+using coop::testing::coopviz;
+using coop::testing::program;
 
 // The program was stopped (never a crash) and coopviz says `words`.
 void expect_stopped(const coop::testing::Ran& r, const std::string& words) {

@@ -27,7 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/multi_file";
+const fs::path kMultiFileFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/multi_file";
 
 struct MultiFileProgram {
   std::string folder;
@@ -60,7 +60,7 @@ std::string in_folder(const MultiFileProgram& p) {
   std::string out;
   std::istringstream words(p.arguments);
   for (std::string w; words >> w;)
-    out += " " + (w.starts_with("-") ? w : (kFolder / p.folder / w).string());
+    out += " " + (w.starts_with("-") ? w : (kMultiFileFolder / p.folder / w).string());
   return out;
 }
 
@@ -76,8 +76,8 @@ void runs_and_names_each_kernels_file(const MultiFileProgram& p, const std::stri
   const fs::path dir = coop::testing::fresh_folder("multi-file-" + p.folder);
   const std::string trace = (dir / "t.cvt").string();
   const coop::testing::Ran r =
-      coop::testing::run_coopviz_cached("run --backend " + backend + in_folder(p) + " --trace " +
-                                        trace + (backend == "emu" ? " --races" : ""));
+      coop::testing::coopviz("run --backend " + backend + in_folder(p) + " --trace " + trace +
+                             (backend == "emu" ? " --races" : ""));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find(p.expect), std::string::npos) << r.out;
   if (backend == "emu") {
@@ -92,7 +92,7 @@ void runs_and_names_each_kernels_file(const MultiFileProgram& p, const std::stri
     ASSERT_TRUE(p.kernel_files.count(kernel)) << t.header.kernel;
     const std::string file = p.kernel_files.at(kernel);
     EXPECT_EQ(t.header.source_file, file) << kernel;
-    std::ifstream in(kFolder / p.folder / file);
+    std::ifstream in(kMultiFileFolder / p.folder / file);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(t.header.source, text) << kernel;
     if (p.recorded_elsewhere.count(kernel)) {
@@ -136,7 +136,7 @@ coop::app::ProgramOptions gpu_build_of(const std::vector<fs::path>& files) {
 // compiled as written and one .cu file of kernels (the others have two .cu files each), whose
 // kernels' device code the device link joins to the one trace sink. The Gpu test builds all three.
 TEST(MultiFileGpuBuild, CompilesWithRelocatableDeviceCodeAndLinks) {
-  const fs::path folder = kFolder / "sdk_reduction";
+  const fs::path folder = kMultiFileFolder / "sdk_reduction";
   const coop::Result<coop::app::ProgramBuild> build = coop::app::build_program(
       gpu_build_of({folder / "reduction.cpp", folder / "reduction_kernel.cu"}));
   ASSERT_TRUE(build.ok()) << build.status().message();
@@ -206,7 +206,8 @@ TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
          "  for (int i = 0; i < n; ++i) wrong += host[i] != 2.0f * float(255 - i) + 1.0f;\n"
          "  std::printf(\"smem %zu and %zu, %d wrong\\n\", tiles.sharedSizeBytes,\n"
          "              one.sharedSizeBytes, wrong);\n"
-         "  const bool ok = wrong == 0 && tiles.sharedSizeBytes == 1024 && one.sharedSizeBytes == 0;\n"
+         "  const bool ok = wrong == 0 && tiles.sharedSizeBytes == 1024 && one.sharedSizeBytes == "
+         "0;\n"
          "  std::printf(\"resources %s\\n\", ok ? \"PASSED\" : \"FAILED\");\n"
          "  return ok ? 0 : 1;\n"
          "}\n";
@@ -218,8 +219,9 @@ TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
          "  if (i < n) v[i] = plus_one(v[i]);\n"
          "}\n"
          "void add_one_to(float* v, int n) { add_one<<<(n + 127) / 128, 128>>>(v, n); }\n";
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu --json -rdc=true " + (dir / "tiles.cu").string() + " " + (dir / "more.cu").string());
+  const coop::testing::Ran r =
+      coop::testing::coopviz("run --backend emu --json -rdc=true " + (dir / "tiles.cu").string() +
+                             " " + (dir / "more.cu").string());
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 0) << j.dump(2) << r.err;
@@ -240,8 +242,8 @@ TEST(MultiFileResources, EachFilesKernelsAreReportedWithTheirOwnFile) {
 // The files come in any order; the words after -- are the program's, source-like or not.
 TEST(MultiFileCli, FilesInAnyOrderAndArgumentsAfterTheSeparator) {
   // main.cpp second, as kPrograms names it (whose build this run shares).
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --backend emu" + in_folder(kPrograms[1]) + " -- 300 x.cu");
+  const coop::testing::Ran r =
+      coop::testing::coopviz("run --backend emu" + in_folder(kPrograms[1]) + " -- 300 x.cu");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("300 values, 0 wrong"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("course PASSED"), std::string::npos) << r.out;
@@ -253,7 +255,7 @@ TEST(MultiFileCli, ACompileErrorNamesItsOwnFileAndLine) {
   std::ofstream(dir / "main.cpp") << "void run_it();\nint main() {\n  run_it();\n}\n";
   std::ofstream(dir / "broken.cu") << "#include <cuda_runtime.h>\n__global__ void k() {}\n"
                                       "void run_it() {\n  k<<<1, 1>>>(undeclared_name);\n}\n";
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
+  const coop::testing::Ran r = coop::testing::coopviz(
       "run --backend emu " + (dir / "main.cpp").string() + " " + (dir / "broken.cu").string());
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find((dir / "broken.cu").string() + ":4:"), std::string::npos) << r.err;
@@ -266,19 +268,19 @@ TEST(MultiFileCli, ACompileErrorNamesItsOwnFileAndLine) {
 
 TEST(MultiFileCli, FilesThatCannotBeCompiledAreClearErrors) {
   const fs::path dir = coop::testing::fresh_folder("multi-file-bad");
-  const std::string main = (kFolder / "course_saxpy/main.cpp").string();
+  const std::string main = (kMultiFileFolder / "course_saxpy/main.cpp").string();
   fs::create_directories(dir / "folder.cu");
   const struct {
     std::string argument, words;
   } cases[] = {
       {(dir / "missing.cu").string(), "no program file '" + (dir / "missing.cu").string() + "'"},
       {(dir / "folder.cu").string(), "folder.cu"},
-      {(kFolder / "rdc_springs/springs.cuh").string(), "is a header"},
+      {(kMultiFileFolder / "rdc_springs/springs.cuh").string(), "is a header"},
       {main, "is named twice"},
   };
   for (const auto& c : cases) {
     const coop::testing::Ran r =
-        coop::testing::run_coopviz_cached("run --backend emu " + main + " " + c.argument);
+        coop::testing::coopviz("run --backend emu " + main + " " + c.argument);
     EXPECT_EQ(r.exit_code, 2) << c.argument << "\n" << r.err;
     EXPECT_NE(r.err.find(c.words), std::string::npos) << c.argument << "\n" << r.err;
   }

@@ -20,7 +20,7 @@ using coop::testing::fresh_folder;
 using coop::testing::Ran;
 using coop::testing::run_coopviz_env;
 
-const std::string kPack =
+const std::string kPackPath =
     "title: Week one\n"
     "lesson groups-and-ranks step 2\n"
     "exercise tile-ranks\n"
@@ -41,7 +41,7 @@ Ran run_in(const std::filesystem::path& dir, const std::string& args) {
 
 TEST(PackCli, CheckAcceptsAGoodPackAndCountsItsItems) {
   const std::filesystem::path dir = fresh_folder("pack-check");
-  const std::string pack = write(dir / "week.pack", kPack);
+  const std::string pack = write(dir / "week.pack", kPackPath);
   const Ran r = run_in(dir, "pack check " + pack);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"Week one\", 4 items (1 lessons, 2 exercises, 1 questions): ok"),
@@ -77,7 +77,7 @@ TEST(PackCli, CheckGivesEveryErrorOnALineWithFileAndLine) {
 
 TEST(PackCli, SummaryJsonReadsTheProgressFileGiven) {
   const std::filesystem::path dir = fresh_folder("pack-summary");
-  const std::string pack = write(dir / "week.pack", kPack);
+  const std::string pack = write(dir / "week.pack", kPackPath);
   ProgressBook book;
   book.exercises["tile-ranks"] = {4, true, "t.cu"};
   book.exercises["block-sum"] = {1, false, "b.cu"};
@@ -122,7 +122,7 @@ TEST(PackCli, SummaryJsonReadsTheProgressFileGiven) {
 // The pack chooses the lessons: a lesson or trace beside it is a usage error, before any window.
 TEST(PackCli, GuiPackRefusesALessonBesideIt) {
   const std::filesystem::path dir = fresh_folder("pack-gui");
-  const std::string pack = write(dir / "week.pack", kPack);
+  const std::string pack = write(dir / "week.pack", kPackPath);
   const Ran r = run_in(dir, "gui --pack " + pack + " --lesson groups-and-ranks");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("give --pack or a lesson, trace or program, not both"), std::string::npos)

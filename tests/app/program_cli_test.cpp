@@ -3,7 +3,6 @@
 // compile, deadlock, crash or never end, each reported in plain words without harm to coopviz.
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,16 +25,10 @@
 
 namespace {
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
+using coop::testing::program;
 
 // `coopviz ARGS`, with program builds cached beside the binary (shared by the tests).
-coop::testing::Ran coopviz(const std::string& args) {
-  const std::string cache =
-      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
-}
+using coop::testing::coopviz;
 
 struct Case {
   const char* file;
@@ -48,7 +41,8 @@ TEST_P(Programs, RunUnmodifiedPassTheirOwnCheckAndTraceEveryLaunch) {
   const Case c = GetParam();
   const std::string stem = std::filesystem::path(c.file).stem().string();
   const std::string trace = (std::filesystem::temp_directory_path() / (stem + ".cvt")).string();
-  const coop::testing::Ran r = coopviz("run --backend emu " + program(c.file) + " --trace " + trace);
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program(c.file) + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   auto launches = coop::load_traces(trace);
@@ -287,8 +281,8 @@ TEST(ProgramCli, AnAbortSaysCheckMemoryFindsAHeapDamagedByAKernel) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
-  const coop::testing::Ran checked = coopviz("run --backend emu --check-memory " +
-                                             program("failing/abort_after_launch.cu"));
+  const coop::testing::Ran checked =
+      coopviz("run --backend emu --check-memory " + program("failing/abort_after_launch.cu"));
   EXPECT_EQ(checked.exit_code, 128 + 6);
   EXPECT_EQ(checked.err.find("--check-memory names"), std::string::npos) << checked.err;
 }
@@ -307,8 +301,8 @@ TEST(ProgramCli, ACrashNamesTheUsersLineAndThread) {
 TEST(ProgramCli, ACrashKeepsTheLaunchesFinishedBeforeIt) {
   const std::string trace =
       (std::filesystem::temp_directory_path() / "crash_after_launch.cvt").string();
-  const coop::testing::Ran r =
-      coopviz("run --backend emu " + program("failing/crash_after_launch.cu") + " --trace " + trace);
+  const coop::testing::Ran r = coopviz(
+      "run --backend emu " + program("failing/crash_after_launch.cu") + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 128 + 11);
   EXPECT_NE(r.err.find("the launch it finished before that is in the trace"), std::string::npos)
       << r.err;
@@ -328,13 +322,15 @@ TEST(ProgramCli, ARacyProgramRunsAndItsWrongResultIsItsOwn) {
 }
 
 TEST(ProgramCli, AnEndlessLoopIsStoppedAtTheTimeLimit) {
-  const coop::testing::Ran r = coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 2");
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("failing/endless_loop.cu") + " --timeout 2");
   EXPECT_EQ(r.exit_code, 128 + 9);
   EXPECT_NE(r.err.find("ran longer than 2 s and was stopped"), std::string::npos) << r.err;
 }
 
 TEST(ProgramCli, TheProgramsArgumentsFollowTheDoubleDash) {
-  const coop::testing::Ran r = coopviz("run --backend emu " + program("scale_by_argument.cu") + " -- 3");
+  const coop::testing::Ran r =
+      coopviz("run --backend emu " + program("scale_by_argument.cu") + " -- 3");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out;
 }
@@ -346,9 +342,8 @@ class ProgramBuild : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   const std::string name = GetParam();
-  COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(name == "tile_ranks.cu" ||
-                                            name == "cluster_exchange.cu" ||
-                                            name == "pipeline_stages.cu");
+  COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(
+      name == "tile_ranks.cu" || name == "cluster_exchange.cu" || name == "pipeline_stages.cu");
   coop::app::ProgramOptions p;
   p.file = program(GetParam());
   p.gpu_arch = "sm_90";
@@ -461,8 +456,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "every_name.cu", "custom_values.cu", "pipeline_roles.cu",
                       "warp_match_reduce.cu", "mixed_min_max.cu", "device_intrinsics.cu",
                       "timed/timed_reduction.cu", "timed/tiled_matmul_timed.cu",
-                      "repeated_launches.cu",
-                      "../../lessons/block_reduce/block_reduce.cu",
+                      "repeated_launches.cu", "../../lessons/block_reduce/block_reduce.cu",
                       "../../lessons/grid_sync/grid_sync.cu"),
     [](const auto& info) { return std::filesystem::path(info.param).stem().string(); });
 
@@ -504,10 +498,12 @@ TEST_P(ProgramsGpu, PassOnTheGpuAndAgreeWithTheEmulator) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path();
   const std::string on_gpu = (dir / (stem + "-gpu.cvt")).string();
   const std::string on_emu = (dir / (stem + "-emu.cvt")).string();
-  const coop::testing::Ran g = coopviz("run --backend gpu " + program(c.file) + " --trace " + on_gpu);
+  const coop::testing::Ran g =
+      coopviz("run --backend gpu " + program(c.file) + " --trace " + on_gpu);
   ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
   EXPECT_NE(g.out.find("PASSED"), std::string::npos) << g.out << g.err;
-  const coop::testing::Ran e = coopviz("run --backend emu " + program(c.file) + " --trace " + on_emu);
+  const coop::testing::Ran e =
+      coopviz("run --backend emu " + program(c.file) + " --trace " + on_emu);
   ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
   auto gpu = coop::load_traces(on_gpu);
   auto emu = coop::load_traces(on_emu);

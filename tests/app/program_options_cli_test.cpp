@@ -12,14 +12,8 @@
 
 namespace {
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
-
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache(),
-                                        args);
-}
+using coop::testing::coopviz;
+using coop::testing::program;
 
 TEST(ProgramArguments, ARepeatableOptionBeforeTheDoubleDashLeavesTheProgramItsArguments) {
   const coop::testing::Ran r =
@@ -35,9 +29,9 @@ TEST(ProgramArguments, ARepeatableOptionBeforeTheDoubleDashLeavesTheProgramItsAr
 // As nvcc takes them: each -I and -D takes one value, so the program may follow them
 // (`coopviz run -I common -D SIZE=4 prog.cu`).
 TEST(ProgramArguments, TheProgramMayFollowItsIncludeAndMacroOptions) {
-  const coop::testing::Ran r = coopviz("run --backend emu -I " + std::string(COOPVIZ_SOURCE_DIR) +
-                                       "/tests -D UNUSED_SIZE=4096 -D UNUSED " +
-                                       program("scale_by_argument.cu") + " -- 3");
+  const coop::testing::Ran r =
+      coopviz("run --backend emu -I " + std::string(COOPVIZ_SOURCE_DIR) +
+              "/tests -D UNUSED_SIZE=4096 -D UNUSED " + program("scale_by_argument.cu") + " -- 3");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("scaled by 3: PASSED"), std::string::npos) << r.out << r.err;
 }

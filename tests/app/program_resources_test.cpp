@@ -23,7 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kProgram = std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/kernel_resources.cu";
+const std::string kProgram =
+    std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/kernel_resources.cu";
 
 std::string run_shell(const std::string& cmd) {
   std::string out;
@@ -63,18 +64,15 @@ TEST(ProgramResources, KernelsReportWhatPtxasReportsForTheEmulatedArchitecture) 
   const int arch = device.cc_major * 10 + device.cc_minor;
   const fs::path dir = coop::testing::fresh_folder("program-resources");
   const std::string ptx = (dir / "k.ptx").string();
-  const std::string report =
-      run_shell(nvcc + " -ptx -std=c++20 --fmad=false -arch=compute_" + std::to_string(arch) +
-                " " + kProgram + " -o " + ptx + " 2>&1 && " +
-                fs::path(nvcc).replace_filename("ptxas").string() + " -v -arch=sm_" +
-                std::to_string(arch) + " " + ptx + " -o /dev/null 2>&1");
+  const std::string report = run_shell(
+      nvcc + " -ptx -std=c++20 --fmad=false -arch=compute_" + std::to_string(arch) + " " +
+      kProgram + " -o " + ptx + " 2>&1 && " + fs::path(nvcc).replace_filename("ptxas").string() +
+      " -v -arch=sm_" + std::to_string(arch) + " " + ptx + " -o /dev/null 2>&1");
   std::map<std::string, coop::PtxasKernelReport> ptxas;
-  for (const coop::PtxasKernelReport& r : coop::parse_ptxas_report(report))
-    ptxas[r.qualified] = r;
+  for (const coop::PtxasKernelReport& r : coop::parse_ptxas_report(report)) ptxas[r.qualified] = r;
   ASSERT_TRUE(ptxas.count("reverse_in_shared") && ptxas.count("scale_bounded")) << report;
 
-  const coop::testing::Ran r =
-      coop::testing::run_coopviz_cached("run --json --backend emu " + kProgram);
+  const coop::testing::Ran r = coop::testing::coopviz("run --json --backend emu " + kProgram);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
@@ -128,12 +126,12 @@ TEST(ProgramResources, KernelsReportWhatPtxasReportsForTheEmulatedArchitecture) 
 TEST(ProgramResourcesGpu, KernelsAnswerOnTheGpuAsOnTheEmulator) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) GTEST_SKIP() << "no GPU here";
-  const coop::testing::Ran g = coop::testing::run_coopviz_cached("run --backend gpu " + kProgram);
+  const coop::testing::Ran g = coop::testing::coopviz("run --backend gpu " + kProgram);
   ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
-  const coop::testing::Ran e = coop::testing::run_coopviz_env(
-      "XDG_CACHE_HOME=" + coop::testing::program_test_cache() +
-          " COOPVIZ_ARCH=" + coop::app::local_gpu_arch(),
-      "run --backend emu " + kProgram);
+  const coop::testing::Ran e =
+      coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache() +
+                                         " COOPVIZ_ARCH=" + coop::app::local_gpu_arch(),
+                                     "run --backend emu " + kProgram);
   ASSERT_EQ(e.exit_code, 0) << e.out << e.err;
   const std::map<std::string, Printed> gpu = printed(g.out), emu = printed(e.out);
   for (const char* name : {"reverse_in_shared", "scale_bounded"}) {
@@ -143,12 +141,16 @@ TEST(ProgramResourcesGpu, KernelsAnswerOnTheGpuAsOnTheEmulator) {
     EXPECT_EQ(on_gpu.blocks128, on_emu.blocks128);
     EXPECT_EQ(on_gpu.maxthreads, on_emu.maxthreads);
     EXPECT_EQ(on_gpu.smem, on_emu.smem);
-    if (on_emu.regs >= 24) EXPECT_EQ(on_gpu.regs, on_emu.regs);
-    else EXPECT_LE(on_gpu.regs, 24);
+    if (on_emu.regs >= 24)
+      EXPECT_EQ(on_gpu.regs, on_emu.regs);
+    else
+      EXPECT_LE(on_gpu.regs, 24);
     const std::string note = "note: kernel " + std::string(name) + " on the GPU: ";
     if (on_gpu.regs != on_emu.regs)
-      EXPECT_NE(g.err.find(note + std::to_string(on_gpu.regs) + " registers a thread, plain "
-                           "nvcc's build " + std::to_string(on_emu.regs)),
+      EXPECT_NE(g.err.find(note + std::to_string(on_gpu.regs) +
+                           " registers a thread, plain "
+                           "nvcc's build " +
+                           std::to_string(on_emu.regs)),
                 std::string::npos)
           << g.err;
     if (on_gpu.local != on_emu.local) {

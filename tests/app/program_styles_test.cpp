@@ -31,7 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/styles";
+const fs::path kStylesFolder = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/styles";
 
 struct StyleProgram {
   std::string name;                   // file name
@@ -52,7 +52,7 @@ StyleProgram read_program(const fs::path& file) {
       std::istringstream words(line.substr(8));
       for (std::string w; words >> w;)
         if (w == "-I" && words >> w)
-          p.includes.push_back((kFolder / w).string());
+          p.includes.push_back((kStylesFolder / w).string());
         else if (w == "-D" && words >> w)
           p.defines.push_back(w);
     }
@@ -61,34 +61,35 @@ StyleProgram read_program(const fs::path& file) {
 }
 
 // gtest names a parameter by this rather than by its bytes.
-void PrintTo(const StyleProgram& p, std::ostream* os) { *os << p.name; }
+void PrintTo(const StyleProgram& p, std::ostream* os) {
+  *os << p.name;
+}
 
 std::string source_of(const StyleProgram& p) {
-  std::ifstream in(kFolder / p.name);
+  std::ifstream in(kStylesFolder / p.name);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 std::vector<StyleProgram> all_programs() {
   std::vector<StyleProgram> out;
-  for (const fs::directory_entry& e : fs::directory_iterator(kFolder))
+  for (const fs::directory_entry& e : fs::directory_iterator(kStylesFolder))
     if (e.path().extension() == ".cu") out.push_back(read_program(e.path()));
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
 }
 
-std::string stem(const StyleProgram& p) { return fs::path(p.name).stem().string(); }
-
-coop::testing::Ran coopviz(const std::string& args) {
-  const std::string cache = (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
+std::string stem(const StyleProgram& p) {
+  return fs::path(p.name).stem().string();
 }
+
+using coop::testing::coopviz;
 
 // On the emulator with --check-memory: a correct program reads no memory that nothing wrote,
 // whether its kernels, its host code or a library's calls (CUB's, on the host or in a kernel)
 // wrote it.
 std::string run_args(const StyleProgram& p, const std::string& backend, const std::string& trace) {
   std::string args = "run --backend " + backend + (backend == "emu" ? " --check-memory " : " ") +
-                     (kFolder / p.name).string();
+                     (kStylesFolder / p.name).string();
   for (const std::string& dir : p.includes) args += " -I " + dir;
   for (const std::string& d : p.defines) args += " -D " + d;
   return args + " --trace " + trace;
@@ -127,12 +128,12 @@ TEST_P(StylePrograms, BuildForTheGpuWithNvcc) {
   const StyleProgram& p = GetParam();
   COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(p.nvcc_without_gpu);
   coop::app::ProgramOptions o;
-  o.file = (kFolder / p.name).string();
+  o.file = (kStylesFolder / p.name).string();
   o.includes = p.includes;
   o.defines = p.defines;
   o.gpu_arch = "sm_90";
-  setenv("XDG_CACHE_HOME",
-         (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  setenv("XDG_CACHE_HOME", (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(),
+         1);
   auto build = coop::app::build_program(o);
   ASSERT_TRUE(build.ok()) << build.status().message();
   EXPECT_TRUE(fs::exists(build->executable));

@@ -19,17 +19,8 @@
 
 namespace {
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
-
-std::string cache_dir() {
-  return (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-}
-
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache_dir(), args);
-}
+using coop::testing::coopviz;
+using coop::testing::program;
 
 // Five kernels that each wait 10 ms of GPU time on clock(), clock64() or __nanosleep take well
 // under a second of the program's own wall clock on the emulator.
@@ -166,7 +157,7 @@ TEST(ProgramTimeouts, StillMakingProgressSaysHowFarAndSuggestsALongerTimeout) {
   EXPECT_EQ(r.err.find("no thread moved"), std::string::npos) << r.err;
 }
 
-struct Case {
+struct SurfaceCase {
   const char* file;
   std::vector<std::string> kernels;  // the launches its trace holds, in order
 };
@@ -179,10 +170,10 @@ std::vector<std::string> graph_launches() {
   return k;
 }
 
-class SurfacePrograms : public ::testing::TestWithParam<Case> {};
+class SurfacePrograms : public ::testing::TestWithParam<SurfaceCase> {};
 
 TEST_P(SurfacePrograms, PassOnTheEmulatorWithEveryLaunchTraced) {
-  const Case c = GetParam();
+  const SurfaceCase c = GetParam();
   const std::string stem = std::filesystem::path(c.file).stem().string();
   const std::string trace =
       (std::filesystem::temp_directory_path() / (stem + "-surface.cvt")).string();
@@ -207,7 +198,7 @@ TEST_P(SurfacePrograms, BuildForTheGpuWithNvccBothWays) {
   coop::app::ProgramOptions p;
   p.file = program(GetParam().file);
   p.gpu_arch = "sm_90";
-  setenv("XDG_CACHE_HOME", cache_dir().c_str(), 1);
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   for (const bool whole : {false, true}) {
     if (whole) setenv("COOPVIZ_GPU_BUILD", "whole", 1);
     auto build = coop::app::build_program(p);
@@ -226,16 +217,15 @@ TEST_P(SurfacePrograms, PassOnTheGpu) {
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, SurfacePrograms,
-                         ::testing::Values(Case{"clock_blocks.cu", {"timedReduction"}},
-                                           Case{"spin_delay.cu",
-                                                {"clock_block", "clock_block", "clock_block",
-                                                 "clock_block", "spin_clock64", "sleep_steps"}},
-                                           Case{"graph_sum.cu", graph_launches()},
-                                           Case{"memory_pool.cu", {"vectorAdd"}},
-                                           Case{"error_names.cu", {}}),
-                         [](const auto& info) {
-                           return std::filesystem::path(info.param.file).stem().string();
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Runtime, SurfacePrograms,
+    ::testing::Values(SurfaceCase{"clock_blocks.cu", {"timedReduction"}},
+                      SurfaceCase{"spin_delay.cu",
+                                  {"clock_block", "clock_block", "clock_block", "clock_block",
+                                   "spin_clock64", "sleep_steps"}},
+                      SurfaceCase{"graph_sum.cu", graph_launches()},
+                      SurfaceCase{"memory_pool.cu", {"vectorAdd"}},
+                      SurfaceCase{"error_names.cu", {}}),
+    [](const auto& info) { return std::filesystem::path(info.param.file).stem().string(); });
 
 }  // namespace

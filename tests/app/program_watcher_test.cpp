@@ -17,12 +17,7 @@ namespace coop::app {
 namespace {
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using coop::testing::read;
 
 // Saves `text` as `file`, with a modification time later than the last one.
 void save(const fs::path& file, const std::string& text) {
@@ -43,7 +38,8 @@ std::optional<ProgramWatcher::Outcome> wait(ProgramWatcher& w, double& now) {
 TEST(ProgramWatcher, ASaveRerunsTheProgramAndABrokenOneSaysWhy) {
   const fs::path dir = fs::temp_directory_path() / ("coopviz-watch-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  setenv("XDG_CACHE_HOME", (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  setenv("XDG_CACHE_HOME", (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(),
+         1);
   const fs::path file = dir / "live.cu";
   const std::string original =
       read(std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/tile_ranks.cu");

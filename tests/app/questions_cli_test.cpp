@@ -12,7 +12,7 @@ namespace {
 
 using coop::testing::run_coopviz;
 
-void expect_usage_error(const coop::testing::Ran& r, const std::string& words) {
+void expect_questions_usage_error(const coop::testing::Ran& r, const std::string& words) {
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_EQ(r.err.rfind("coopviz: error: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
@@ -65,10 +65,11 @@ TEST(QuestionsCli, TheAtomicOrderFollowsTheSeed) {
 }
 
 TEST(QuestionsCli, UsageErrors) {
-  expect_usage_error(run_coopviz("questions no-such-lesson"), "unknown lesson 'no-such-lesson'");
-  expect_usage_error(run_coopviz("questions occupancy --backend cpu"), "--backend 'cpu'");
-  expect_usage_error(run_coopviz("questions occupancy --backend emu --schedule sideways"),
-                     "--schedule");
+  expect_questions_usage_error(run_coopviz("questions no-such-lesson"),
+                               "unknown lesson 'no-such-lesson'");
+  expect_questions_usage_error(run_coopviz("questions occupancy --backend cpu"), "--backend 'cpu'");
+  expect_questions_usage_error(run_coopviz("questions occupancy --backend emu --schedule sideways"),
+                               "--schedule");
 }
 
 }  // namespace

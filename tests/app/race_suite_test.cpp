@@ -26,11 +26,7 @@ std::string source(const std::string& path) {
 }
 
 // `coopviz ARGS`, with program builds cached beside the binary (shared by the tests).
-coop::testing::Ran coopviz(const std::string& args) {
-  const std::string cache =
-      (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + cache, args);
-}
+using coop::testing::coopviz;
 
 // The races a file marks: per kernel, the pair of lines ending in "// race: KERNEL" (one marked
 // line stands for a race between two runs of itself).

@@ -27,9 +27,9 @@ inline bool gpu_here() {
 // An nvcc build costs about ten CPU-seconds, whatever the program (CUDA 13's headers), so where no
 // GPU can run it only one program of each way nvcc builds is built (`each_way`); a machine with a
 // GPU builds them all, and runs them.
-#define COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(each_way)                                     \
-  if (!(each_way) && !coop::testing::gpu_here())                                                \
-  GTEST_SKIP() << "nvcc builds this program where a GPU runs it; without one, one program of "  \
+#define COOPVIZ_NVCC_BUILD_ONLY_WITH_A_GPU_UNLESS(each_way)                                    \
+  if (!(each_way) && !coop::testing::gpu_here())                                               \
+  GTEST_SKIP() << "nvcc builds this program where a GPU runs it; without one, one program of " \
                   "each way nvcc builds is built"
 
 struct Ran {
@@ -91,8 +91,28 @@ inline std::filesystem::path fresh_folder(const std::string& name) {
 }
 
 // `coopviz ARGS` with program builds in program_test_cache().
-inline Ran run_coopviz_cached(const std::string& args) {
+inline Ran coopviz(const std::string& args) {
   return run_coopviz_env("XDG_CACHE_HOME=" + program_test_cache(), args);
+}
+
+// The whole of the file at `path` ("" when it cannot be read).
+inline std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+#ifdef COOPVIZ_FRONT_END
+// Whether coopviz-frontend is here: the build's (COOPVIZ_FRONT_END), or the one COOPVIZ_FRONTEND
+// names.
+inline bool have_front_end() {
+  const char* env = std::getenv("COOPVIZ_FRONTEND");
+  return env && *env ? std::filesystem::exists(env) : std::filesystem::exists(COOPVIZ_FRONT_END);
+}
+#endif
+
+// The test program `name` (a path under tests/programs/).
+inline std::string program(const std::string& name) {
+  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
 }
 
 }  // namespace coop::testing

@@ -11,14 +11,14 @@
 namespace coop::app {
 namespace {
 
-std::string temp_path(const char* name) {
+std::string settings_path(const char* name) {
   return (std::filesystem::temp_directory_path() /
           ("coopviz-settings-" + std::to_string(::getpid()) + name))
       .string();
 }
 
 TEST(Settings, RoundTripAndFirstRun) {
-  const std::string path = temp_path("/sub/settings.json");
+  const std::string path = settings_path("/sub/settings.json");
   std::filesystem::remove_all(std::filesystem::path(path).parent_path());
   Result<GuiSettings> first = load_settings(path);
   ASSERT_TRUE(first.ok()) << "a missing file is a first run, not an error";
@@ -43,7 +43,7 @@ TEST(Settings, RoundTripAndFirstRun) {
 }
 
 TEST(Settings, DamagedFilesAreErrorsAndWildValuesAreClamped) {
-  const std::string path = temp_path("-bad.json");
+  const std::string path = settings_path("-bad.json");
   std::ofstream(path) << "{ not json";
   Result<GuiSettings> bad = load_settings(path);
   ASSERT_FALSE(bad.ok());
@@ -63,7 +63,7 @@ TEST(Settings, DamagedFilesAreErrorsAndWildValuesAreClamped) {
 // A file as earlier builds wrote it loads with every value it holds; keys this build does not
 // know (a later build's, or one it no longer writes) are passed over, not refused.
 TEST(Settings, AFileFromAnEarlierBuildStillLoads) {
-  const std::string path = temp_path("-earlier.json");
+  const std::string path = settings_path("-earlier.json");
   std::ofstream(path) << R"({
   "export_folder": "/home/student/Pictures/coopviz",
   "layout": {"grid": 0.55, "left": 0.2, "middle": 0.3, "steps": 0.4, "text": 0.5},

@@ -33,7 +33,7 @@ using coop::Event;
 using coop::EventKind;
 using coop::Trace;
 
-const std::string kProgram =
+const std::string kShownProgram =
     std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/shown/shown_accesses.cu";
 // `sum` on the race's line alone; and an entry whose text no line holds, which shows nothing.
 const std::string kOnTheRace = "sum on the line with // the race";
@@ -43,14 +43,11 @@ const std::string kShowAll = "--show-stores 'out,ring,tally," + kOnTheRace +
 
 // The front end coopviz finds (device/paths/data_dirs.hpp): the build's, or COOPVIZ_FRONTEND's.
 // Without it nothing is shown, and coopviz says so (front_end_note).
-bool have_front_end() {
-  const char* env = std::getenv("COOPVIZ_FRONTEND");
-  return env && *env ? fs::exists(env) : fs::exists(COOPVIZ_FRONT_END);
-}
+using coop::testing::have_front_end;
 
 // The line of the program whose text starts with `start`.
 int line_of(const std::string& start) {
-  std::ifstream in(kProgram);
+  std::ifstream in(kShownProgram);
   int number = 0;
   for (std::string line; std::getline(in, line);)
     if (++number, line.starts_with(start)) return number;
@@ -67,9 +64,9 @@ struct ShownRun {
 ShownRun run(const std::string& backend, const std::string& shown) {
   const fs::path dir = coop::testing::fresh_folder("shown-" + backend);
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coop::testing::run_coopviz_cached(
-      "run --json --backend " + backend + " --trace-launches all --trace " + trace + " " + shown +
-      " " + kProgram);
+  const coop::testing::Ran r =
+      coop::testing::coopviz("run --json --backend " + backend + " --trace-launches all --trace " +
+                             trace + " " + shown + " " + kShownProgram);
   ShownRun out;
   out.err = r.err;
   out.report = nlohmann::json::parse(r.out, nullptr, false);
@@ -140,7 +137,7 @@ TEST(ShownAccesses, WhatStaysPlainIsSaidWithItsLine) {
   const ShownRun r = run("emu", kShowAll);
   ASSERT_TRUE(r.report.contains("not_shown")) << r.report.dump(2);
   std::vector<std::string> said = r.report["not_shown"];
-  const std::string file = fs::path(kProgram).string();
+  const std::string file = fs::path(kShownProgram).string();
   for (const std::string& start :
        {std::string("__global__ void plain_accesses("), std::string("__global__ void by_hand(")}) {
     const std::string where = file + ":" + std::to_string(line_of(start) + 7) + ": not shown: ";
@@ -158,7 +155,7 @@ TEST(ShownAccesses, WhatStaysPlainIsSaidWithItsLine) {
   EXPECT_EQ(said.size(), 3u) << r.report["not_shown"].dump(2);
   // Without --json, one line each on stderr.
   const coop::testing::Ran text =
-      coop::testing::run_coopviz_cached("run --backend emu " + kShowAll + " " + kProgram);
+      coop::testing::coopviz("run --backend emu " + kShowAll + " " + kShownProgram);
   EXPECT_NE(text.err.find("coopviz: " + said[0] + "\n"), std::string::npos) << text.err;
 }
 

@@ -21,21 +21,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string program(const std::string& name) {
-  return std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/" + name;
-}
-
-coop::testing::Ran coopviz(const std::string& args) {
-  return coop::testing::run_coopviz_env("XDG_CACHE_HOME=" + coop::testing::program_test_cache(),
-                                        args);
-}
+using coop::testing::coopviz;
+using coop::testing::program;
 
 // The launches `coopviz run ARGS repeated_launches.cu` traced: kernel and untraced count each.
 std::vector<std::pair<std::string, uint64_t>> traced(const std::string& args, std::string* err) {
   const fs::path dir = coop::testing::fresh_folder("untraced");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r =
-      coopviz("run --backend emu " + args + " " + program("repeated_launches.cu") + " --trace " + trace);
+  const coop::testing::Ran r = coopviz("run --backend emu " + args + " " +
+                                       program("repeated_launches.cu") + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   if (err) *err = r.err;
@@ -86,9 +80,11 @@ TEST(UntracedLaunches, AllTracesEveryLaunchAndACountTracesThatManyOfEach) {
   EXPECT_EQ(all.size(), 9u);
   for (const auto& [kernel, untraced] : all) EXPECT_EQ(untraced, 0u) << kernel;
   EXPECT_EQ(err.find("untraced"), std::string::npos) << err;
-  EXPECT_EQ(traced("--trace-launches 2", nullptr),
-            (Launches{{"add_one", 0}, {"add_one", 3}, {"add_one", 0}, {"double_shared", 0},
-                      {"double_shared", 1}}));
+  EXPECT_EQ(traced("--trace-launches 2", nullptr), (Launches{{"add_one", 0},
+                                                             {"add_one", 3},
+                                                             {"add_one", 0},
+                                                             {"double_shared", 0},
+                                                             {"double_shared", 1}}));
 }
 
 // Under a seeded schedule launch k of a kernel and shape runs under the program's seed + k (the
@@ -119,7 +115,7 @@ TEST(UntracedLaunches, RepeatsOfALaunchRunUnderTheSeedPlusTheirIndexWhenSeededOr
   EXPECT_EQ(seeds("--seed 5"), (Seeds{"seed 5", "seed 6", "seed 7", "seed 8", "seed 9", "seed 5",
                                       "seed 5", "seed 6", "seed 7"}));
   const Seeds varied = {"seed 0", "seed 1", "seed 2", "seed 3", "seed 4",
-                       "seed 0", "seed 0", "seed 1", "seed 2"};
+                        "seed 0", "seed 0", "seed 1", "seed 2"};
   EXPECT_EQ(seeds("--vary-repeats"), varied);
   EXPECT_EQ(seeds("--vary-repeats --seed 5"), seeds("--seed 5"));
   EXPECT_EQ(seeds("--schedule random"), (Seeds{"seed 0", "seed 1", "seed 2", "seed 3", "seed 4",
@@ -187,8 +183,7 @@ TEST(UntracedLaunches, ARepeatWritingPastItsAllocationLeavesTheHostHeapWhole) {
 // Kernels launched through one expression (table[k]<<<...>>>) with one shape are each traced:
 // the second is not a repeat of the first, to run untraced and unchecked.
 TEST(UntracedLaunches, KernelsReachedThroughOneExpressionAreToldApart) {
-  const coop::testing::Ran r =
-      coopviz("run --backend emu --json " + program("kernel_table.cu"));
+  const coop::testing::Ran r = coopviz("run --backend emu --json " + program("kernel_table.cu"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_NE(j["stdout"].get<std::string>().find("PASSED"), std::string::npos) << j["stdout"];
@@ -352,8 +347,7 @@ TEST(UntracedLaunches, RepeatsRunTheUnhookedCopyWhichSharesTheProgramsVariables)
   // Checked reads of memory never written need the hooks: every launch keeps them.
   p.check_memory = true;
   const std::string checked = output();
-  EXPECT_NE(checked.find("hooked 6, unhooked 0, seen 6, constructed 1: PASSED"),
-            std::string::npos)
+  EXPECT_NE(checked.find("hooked 6, unhooked 0, seen 6, constructed 1: PASSED"), std::string::npos)
       << checked;
   fs::remove_all(dir);
 }
@@ -368,8 +362,8 @@ TEST(UntracedLaunchesGpu, RepeatsRunAsThePlainKernelAndAreCounted) {
   if (coop::app::local_gpu_arch().empty()) GTEST_SKIP() << "no CUDA device";
   const fs::path dir = coop::testing::fresh_folder("untraced-gpu");
   const std::string trace = (dir / "t.cvt").string();
-  const coop::testing::Ran r = coopviz("run --backend gpu " + program("repeated_launches.cu") +
-                                       " --trace " + trace);
+  const coop::testing::Ran r =
+      coopviz("run --backend gpu " + program("repeated_launches.cu") + " --trace " + trace);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
   auto launches = coop::load_traces(trace);

@@ -54,10 +54,12 @@ std::string case_name(const ::testing::TestParamInfo<size_t>& info) {
   return feature_cases()[info.param].name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Features, CgApiEmu,
-                         ::testing::Range<size_t>(0, feature_cases().size()), case_name);
+INSTANTIATE_TEST_SUITE_P(Features, CgApiEmu, ::testing::Range<size_t>(0, feature_cases().size()),
+                         case_name);
 
-using lessons::cgapi::kernels;
+const lessons::cgapi::Kernels& cgapi_kernels() {
+  return lessons::cgapi::kernels();
+}
 
 Status launch_hazard(const Kernel<int*>& k, LaunchConfig c, Trace& trace, double timeout = 60) {
   auto exec = emulator();
@@ -70,7 +72,8 @@ Status launch_hazard(const Kernel<int*>& k, LaunchConfig c, Trace& trace, double
 // then the emulator reports the 16 that skipped it, with the line, and records every creation.
 TEST(CgApiHazards, PartitionInADivergentBranchIsReportedNamingTheThreadsThatSkippedIt) {
   Trace trace;
-  const Status s = launch_hazard(kernels().partition_in_branch, cases::config({1, 1, 1}, {64, 1, 1}), trace);
+  const Status s = launch_hazard(cgapi_kernels().partition_in_branch,
+                                 cases::config({1, 1, 1}, {64, 1, 1}), trace);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message().find("deadlock"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("tiled_partition() at line"), std::string::npos) << s.message();
@@ -96,8 +99,8 @@ TEST(CgApiHazards, PartitionInADivergentBranchIsReportedNamingTheThreadsThatSkip
 // warp operation.
 TEST(CgApiHazards, SubPartitionSkippedByLanesOfItsTileIsReported) {
   Trace trace;
-  const Status s =
-      launch_hazard(kernels().sub_partition_in_branch, cases::config({1, 1, 1}, {64, 1, 1}), trace);
+  const Status s = launch_hazard(cgapi_kernels().sub_partition_in_branch,
+                                 cases::config({1, 1, 1}, {64, 1, 1}), trace);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("tiled_partition() at line"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("threads 40-47 of block (0,0,0) skipped it"), std::string::npos)
@@ -114,8 +117,8 @@ TEST(CgApiHazards, CollectiveWhoseOtherLanesExitedCompletes) {
   auto out = DeviceArray<int>::create(*exec, 32, "out");
   ASSERT_TRUE(out->zero().ok());
   Trace trace;
-  ASSERT_TRUE(exec->launch(kernels().shfl_in_branch, cases::config({1, 1, 1}, {32, 1, 1}), trace,
-                           out->get())
+  ASSERT_TRUE(exec->launch(cgapi_kernels().shfl_in_branch, cases::config({1, 1, 1}, {32, 1, 1}),
+                           trace, out->get())
                   .ok());
   const std::vector<int> got = *out->download();
   for (int i = 0; i < 32; ++i) EXPECT_EQ(got[i], i < 20 ? 1 : 0) << "lane " << i;
@@ -123,7 +126,7 @@ TEST(CgApiHazards, CollectiveWhoseOtherLanesExitedCompletes) {
 
 TEST(CgApiHazards, CollectiveBetweenArriveAndWaitIsReported) {
   Trace trace;
-  const Status s = launch_hazard(kernels().collective_inside_split_barrier,
+  const Status s = launch_hazard(cgapi_kernels().collective_inside_split_barrier,
                                  cases::config({1, 1, 1}, {64, 1, 1}), trace);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("between its barrier_arrive and barrier_wait"), std::string::npos)
@@ -136,7 +139,7 @@ TEST(CgApiHazards, GridSyncNeedsACooperativeLaunch) {
   auto data = DeviceArray<int>::create(*exec, 256, "data");
   auto out = DeviceArray<int>::create(*exec, 256 * cases::S, "out");
   Trace trace;
-  const Status s = exec->launch(kernels().grid_barriers, cases::config({4, 1, 1}, {64, 1, 1}),
+  const Status s = exec->launch(cgapi_kernels().grid_barriers, cases::config({4, 1, 1}, {64, 1, 1}),
                                 trace, data->get(), out->get());
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("needs a cooperative launch"), std::string::npos) << s.message();
@@ -149,10 +152,10 @@ TEST(CgApiHazards, CooperativeLaunchOverTheResidencyLimitIsRefusedAsOnTheGpu) {
   ASSERT_GT(most, 0u);
   auto data = DeviceArray<int>::create(*exec, 1, "data");
   Trace trace;
-  const Status s = exec->launch(kernels().grid_barriers,
-                                cases::config({uint32_t(most + 1), 1, 1}, {1024, 1, 1},
-                                              LaunchMode::Cooperative),
-                                trace, data->get(), data->get());
+  const Status s =
+      exec->launch(cgapi_kernels().grid_barriers,
+                   cases::config({uint32_t(most + 1), 1, 1}, {1024, 1, 1}, LaunchMode::Cooperative),
+                   trace, data->get(), data->get());
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("grid of " + std::to_string(most + 1) + " blocks exceeds the " +
                              std::to_string(most) + " that can be co-resident"),
@@ -163,8 +166,8 @@ TEST(CgApiHazards, CooperativeLaunchOverTheResidencyLimitIsRefusedAsOnTheGpu) {
 
 TEST(CgApiHazards, TheWatchdogStopsASpinThatNothingEnds) {
   Trace trace;
-  const Status s = launch_hazard(kernels().spin_forever, cases::config({1, 1, 1}, {32, 1, 1}),
-                                 trace, 1.0);
+  const Status s =
+      launch_hazard(cgapi_kernels().spin_forever, cases::config({1, 1, 1}, {32, 1, 1}), trace, 1.0);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("watchdog"), std::string::npos) << s.message();
 }

@@ -32,12 +32,12 @@ TEST_P(CgApiGpu, MatchesTheCpuReferenceAndTheEmulator) {
   EXPECT_EQ(diff.threads_compared, on_gpu.trace.header.launch.total_threads());
 }
 
-std::string case_name(const ::testing::TestParamInfo<size_t>& info) {
+std::string gpu_case_name(const ::testing::TestParamInfo<size_t>& info) {
   return feature_cases()[info.param].name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Features, CgApiGpu, ::testing::Range<size_t>(0, feature_cases().size()),
-                         case_name);
+                         gpu_case_name);
 
 }  // namespace
 }  // namespace coop::testing

@@ -12,7 +12,9 @@
 namespace coop {
 namespace {
 
-using lessons::basics::kernels;
+const lessons::basics::Kernels& basic_kernels() {
+  return lessons::basics::kernels();
+}
 
 TEST(Emulator, UnprotectedIncrementLosesUpdatesLikeAWarp) {
   auto exec = testing::emulator();
@@ -22,7 +24,7 @@ TEST(Emulator, UnprotectedIncrementLosesUpdatesLikeAWarp) {
   c.grid = {1, 1, 1};
   c.block = {64, 1, 1};
   Trace trace;
-  ASSERT_TRUE(exec->launch(kernels().racy_increment, c, trace, counter->get()).ok());
+  ASSERT_TRUE(exec->launch(basic_kernels().racy_increment, c, trace, counter->get()).ok());
   // The 32 lanes of each warp all read before any writes: a warp adds at most 1, not 32. With the
   // two warps interleaved, both may read 0 and the total is 1.
   const int value = (*counter->download())[0];
@@ -48,7 +50,9 @@ TEST(Emulator, AtomicIncrementHandsOutEveryTicketOnce) {
     ASSERT_TRUE(counter->zero().ok());
     exec->options().seed = seed;
     Trace trace;
-    ASSERT_TRUE(exec->launch(kernels().atomic_increment, c, trace, counter->get(), tickets->get()).ok());
+    ASSERT_TRUE(
+        exec->launch(basic_kernels().atomic_increment, c, trace, counter->get(), tickets->get())
+            .ok());
     EXPECT_EQ((*counter->download())[0], 256);
     std::vector<int> t = *tickets->download();
     std::sort(t.begin(), t.end());
@@ -69,7 +73,7 @@ TEST(Emulator, SeedsChooseDifferentLegalOrdersAndRepeatExactly) {
     counter->zero();
     exec->options().seed = seed;
     Trace trace;
-    exec->launch(kernels().atomic_increment, c, trace, counter->get(), tickets->get());
+    exec->launch(basic_kernels().atomic_increment, c, trace, counter->get(), tickets->get());
     return *tickets->download();
   };
   EXPECT_EQ(run(5), run(5));
@@ -83,7 +87,7 @@ TEST(Emulator, BarrierInABranchIsReportedAsDeadlock) {
   LaunchConfig c;
   c.block = {64, 1, 1};
   Trace trace;
-  const Status s = exec->launch(kernels().sync_in_branch, c, trace, out->get());
+  const Status s = exec->launch(basic_kernels().sync_in_branch, c, trace, out->get());
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("deadlock"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("32 of 64 threads arrived"), std::string::npos) << s.message();
@@ -100,7 +104,7 @@ TEST(Emulator, EveryBlockHasItsOwnSharedMemory) {
   c.block = {32, 1, 1};
   exec->options().window = 4;  // several blocks interleaved on one OS thread
   Trace trace;
-  ASSERT_TRUE(exec->launch(kernels().shared_per_block, c, trace, out->get()).ok());
+  ASSERT_TRUE(exec->launch(basic_kernels().shared_per_block, c, trace, out->get()).ok());
   const std::vector<int> v = *out->download();
   for (int b = 0; b < 8; ++b)
     for (int t = 0; t < 32; ++t) EXPECT_EQ(v[b * 32 + t], b * 10 + t % 4);
@@ -117,8 +121,9 @@ TEST(Emulator, TileCollectivesMatchTheirDefinitions) {
   c.grid = {2, 1, 1};
   c.block = {64, 1, 1};
   Trace trace;
-  ASSERT_TRUE(exec->launch(kernels().tile_shuffles, c, trace, down->get(), xr->get(),
-                           ballot->get(), sum->get()).ok());
+  ASSERT_TRUE(exec->launch(basic_kernels().tile_shuffles, c, trace, down->get(), xr->get(),
+                           ballot->get(), sum->get())
+                  .ok());
   const auto d = *down->download(), x = *xr->download(), s = *sum->download();
   const auto b = *ballot->download();
   for (int id = 0; id < n; ++id) {
@@ -145,9 +150,9 @@ TEST(Emulator, ParallelJobsGiveTheSameDeterministicFields) {
   c.block = {32, 1, 1};
   Trace one, two;
   exec->options().jobs = 1;
-  ASSERT_TRUE(exec->launch(kernels().shared_per_block, c, one, out->get()).ok());
+  ASSERT_TRUE(exec->launch(basic_kernels().shared_per_block, c, one, out->get()).ok());
   exec->options().jobs = 2;
-  ASSERT_TRUE(exec->launch(kernels().shared_per_block, c, two, out->get()).ok());
+  ASSERT_TRUE(exec->launch(basic_kernels().shared_per_block, c, two, out->get()).ok());
   const TraceDiff diff = compare_deterministic(one, two);
   EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples[0]);
   EXPECT_GT(diff.events_compared, 0u);

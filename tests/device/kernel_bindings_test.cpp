@@ -15,7 +15,7 @@ KernelFile kernels_of(const std::string& text) {
   return r.ok() ? *r : KernelFile{};
 }
 
-std::string error_of(const std::string& text) {
+std::string bindings_error(const std::string& text) {
   Result<KernelFile> r = read_kernels(text, "k.cuh");
   return r.ok() ? "" : r.message();
 }
@@ -76,26 +76,27 @@ TEST(KernelBindings, NoParametersAndLaunchBounds) {
 }
 
 TEST(KernelBindings, WhatABindingCannotSayIsAnErrorWithItsLine) {
-  EXPECT_EQ(error_of("__global__ void k(int* x) {}"),
+  EXPECT_EQ(bindings_error("__global__ void k(int* x) {}"),
             "k.cuh:1: error: kernels must be defined in a namespace coop::lessons::<name> { ... }");
-  EXPECT_EQ(error_of(in_lesson("__device__ int f() { return 1; }")),
+  EXPECT_EQ(bindings_error(in_lesson("__device__ int f() { return 1; }")),
             "k.cuh:1: error: no __global__ kernel is defined here");
-  EXPECT_EQ(error_of(in_lesson("template <int N>\n__global__ void k(int* x) {}")),
+  EXPECT_EQ(bindings_error(in_lesson("template <int N>\n__global__ void k(int* x) {}")),
             "k.cuh:4: error: a template kernel cannot be bound; instantiate it in a plain one");
-  EXPECT_NE(error_of(in_lesson("__global__ void k(int& x) {}"))
+  EXPECT_NE(bindings_error(in_lesson("__global__ void k(int& x) {}"))
                 .find("k.cuh:3: error: kernel "
                       "parameter 'int& x' is a "
                       "reference"),
             std::string::npos);
-  EXPECT_NE(error_of(in_lesson("__global__ void k(int x[4]) {}")).find("is an array"),
+  EXPECT_NE(bindings_error(in_lesson("__global__ void k(int x[4]) {}")).find("is an array"),
             std::string::npos);
   // A type only the kernel file knows: the message names it and says what is allowed.
-  const std::string custom = error_of(in_lesson("__global__ void k(int a,\n  const Quad* q) {}"));
+  const std::string custom =
+      bindings_error(in_lesson("__global__ void k(int a,\n  const Quad* q) {}"));
   EXPECT_NE(custom.find("k.cuh:4: error: kernel parameter type 'const Quad*' names 'Quad'"),
             std::string::npos)
       << custom;
   EXPECT_NE(custom.find("<cstdint>"), std::string::npos) << custom;
-  EXPECT_NE(error_of(in_lesson("__global__ int k() {}")).find("cannot read this kernel"),
+  EXPECT_NE(bindings_error(in_lesson("__global__ int k() {}")).find("cannot read this kernel"),
             std::string::npos);
 }
 

@@ -8,37 +8,37 @@
 namespace coop {
 namespace {
 
-std::string program(const std::string& text) {
+std::string lowered(const std::string& text) {
   Result<std::string> r = lower_source(text, "p.cu", SourceKind::Program);
   EXPECT_TRUE(r.ok()) << r.status().message();
   return r.ok() ? *r : "";
 }
 
-std::string error_of(const std::string& text) {
+std::string lowering_error(const std::string& text) {
   Result<std::string> r = lower_source(text, "p.cu", SourceKind::Program);
   return r.ok() ? "" : r.status().message();
 }
 
 TEST(Lowering, KeepsEveryLineWhereItWas) {
-  const std::string out = program("a\n  __shared__ float t[32];\nk<<<1, 2>>>(x,\n  y);\n");
+  const std::string out = lowered("a\n  __shared__ float t[32];\nk<<<1, 2>>>(x,\n  y);\n");
   EXPECT_EQ(out.rfind("#line 1 \"p.cu\"\n", 0), 0u);
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 5);
 }
 
 TEST(Lowering, LaunchesNameTheirKernel) {
-  EXPECT_NE(program("k<<<g, b>>>(x);").find("::coop::byo::launcher(\"k\", k, g, b)(x);"),
+  EXPECT_NE(lowered("k<<<g, b>>>(x);").find("::coop::byo::launcher(\"k\", k, g, b)(x);"),
             std::string::npos);
-  EXPECT_NE(program("  ns::k<float, 4><<<dim3(2, 2), 64, smem, s>>>(a, b);")
+  EXPECT_NE(lowered("  ns::k<float, 4><<<dim3(2, 2), 64, smem, s>>>(a, b);")
                 .find("::coop::byo::launcher(\"ns::k<float, 4>\", ns::k<float, 4>, dim3(2, 2), "
                       "64, smem, s)(a, b);"),
             std::string::npos);
   // Two launches on one line, and none inside a string or a comment.
-  const std::string two = program("a<<<1, 1>>>(); b<<<1, 1>>>(); // c<<<1,1>>>()");
+  const std::string two = lowered("a<<<1, 1>>>(); b<<<1, 1>>>(); // c<<<1,1>>>()");
   EXPECT_NE(two.find("launcher(\"a\", a, 1, 1)()"), std::string::npos) << two;
   EXPECT_NE(two.find("launcher(\"b\", b, 1, 1)()"), std::string::npos) << two;
   EXPECT_NE(two.find("// c<<<1,1>>>()"), std::string::npos) << two;
-  EXPECT_NE(program("printf(\"<<<\");").find("printf(\"<<<\");"), std::string::npos);
-  EXPECT_NE(error_of("k<<<1,\n 2>>>(x);").find("p.cu:1: error: a launch's <<< and >>>"),
+  EXPECT_NE(lowered("printf(\"<<<\");").find("printf(\"<<<\");"), std::string::npos);
+  EXPECT_NE(lowering_error("k<<<1,\n 2>>>(x);").find("p.cu:1: error: a launch's <<< and >>>"),
             std::string::npos);
 }
 
@@ -56,39 +56,40 @@ TEST(Lowering, LaunchChevronsWrittenApartAreJoined) {
 }
 
 TEST(Lowering, CooperativeAndExLaunchesGetTheTypedKernel) {
-  EXPECT_NE(program("cudaLaunchCooperativeKernel((void*)reduce, g, b, args, 0, 0);")
+  EXPECT_NE(lowered("cudaLaunchCooperativeKernel((void*)reduce, g, b, args, 0, 0);")
                 .find("::coop::byo::launch_cooperative(\"reduce\", reduce, g, b, args, 0, 0);"),
             std::string::npos);
-  EXPECT_NE(program("cudaLaunchCooperativeKernel(reinterpret_cast<void*>(&k), g, b, a);")
+  EXPECT_NE(lowered("cudaLaunchCooperativeKernel(reinterpret_cast<void*>(&k), g, b, a);")
                 .find("launch_cooperative(\"k\", k, g, b, a);"),
             std::string::npos);
-  EXPECT_NE(program("e = cudaLaunchKernelEx(&cfg, k, x, y);")
+  EXPECT_NE(lowered("e = cudaLaunchKernelEx(&cfg, k, x, y);")
                 .find("e = ::coop::byo::launch_ex(\"k\", &cfg, k, x, y);"),
             std::string::npos);
   // The plain array form, and the Ex form on the same line left to its own rewrite.
-  EXPECT_NE(program("cudaLaunchKernel((const void*)scale, g, b, args, 0, s);")
+  EXPECT_NE(lowered("cudaLaunchKernel((const void*)scale, g, b, args, 0, s);")
                 .find("::coop::byo::launch_kernel(\"scale\", scale, g, b, args, 0, s);"),
             std::string::npos);
   const std::string both =
-      program("cudaLaunchKernelEx(&c, k, x); cudaLaunchKernel((void*)k, g, b, a);");
+      lowered("cudaLaunchKernelEx(&c, k, x); cudaLaunchKernel((void*)k, g, b, a);");
   EXPECT_NE(both.find("launch_ex(\"k\", &c, k, x);"), std::string::npos) << both;
   EXPECT_NE(both.find("launch_kernel(\"k\", k, g, b, a);"), std::string::npos) << both;
 }
 
 TEST(Lowering, AllocationsAreNamedByTheirVariable) {
-  EXPECT_NE(program("cudaMalloc((void**)&d_in, n);")
-                .find("::coop::byo::malloc_as(\"d_in\", &d_in, n);"),
-            std::string::npos);
-  EXPECT_NE(program("cudaMallocManaged(&data, n);")
+  EXPECT_NE(
+      lowered("cudaMalloc((void**)&d_in, n);").find("::coop::byo::malloc_as(\"d_in\", &d_in, n);"),
+      std::string::npos);
+  EXPECT_NE(lowered("cudaMallocManaged(&data, n);")
                 .find("::coop::byo::malloc_managed_as(\"data\", &data, n);"),
             std::string::npos);
   // Not the &variable form: the plain runtime call stays.
-  EXPECT_NE(program("cudaMalloc(ptrs[i], n);").find("cudaMalloc(ptrs[i], n);"), std::string::npos);
+  EXPECT_NE(lowered("cudaMalloc(ptrs[i], n);").find("cudaMalloc(ptrs[i], n);"), std::string::npos);
 }
 
 TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
-  const std::string out = program("int i = blockIdx.x * blockDim.x + threadIdx.x; c.gridDim = g;"
-                                  " p->blockDim = b; int w = prop.warpSize; h = c ? x : blockDim.x;");
+  const std::string out = lowered(
+      "int i = blockIdx.x * blockDim.x + threadIdx.x; c.gridDim = g;"
+      " p->blockDim = b; int w = prop.warpSize; h = c ? x : blockDim.x;");
   EXPECT_NE(out.find("(::coop::byo::block_idx()).x"), std::string::npos) << out;
   EXPECT_NE(out.find("(::coop::byo::thread_idx()).x"), std::string::npos) << out;
   EXPECT_NE(out.find("c.gridDim = g"), std::string::npos) << out;
@@ -100,69 +101,73 @@ TEST(Lowering, BuiltInVariablesButNotFieldsOfTheSameName) {
 // A kernel's clock reads run in the emulator's modelled time: clock() (not std::clock(), not a
 // member named clock) and the timer registers inline PTX reads, which the host cannot assemble.
 TEST(Lowering, ClockReadsAndTimerRegistersBecomeModelledTime) {
-  EXPECT_EQ(program("t = clock() - s;\n").substr(15), "t = ::coop::byo::device_clock() - s;\n");
-  EXPECT_EQ(program("t = ::clock();\n").substr(15), "t = ::coop::byo::device_clock();\n");
+  EXPECT_EQ(lowered("t = clock() - s;\n").substr(15), "t = ::coop::byo::device_clock() - s;\n");
+  EXPECT_EQ(lowered("t = ::clock();\n").substr(15), "t = ::coop::byo::device_clock();\n");
   for (const char* kept : {"t = std::clock();\n", "t = c.clock();\n", "t = p->clock ();\n",
                            "puts(\"clock()\");\n", "long clock_count = 2;\n"})
-    EXPECT_EQ(program(kept).substr(15), kept);
-  EXPECT_EQ(program("  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n").substr(15),
+    EXPECT_EQ(lowered(kept).substr(15), kept);
+  EXPECT_EQ(lowered("  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n").substr(15),
             "  (t) = ::coop::byo::globaltimer();\n");
-  EXPECT_EQ(program("asm(\"mov.u64 %0, %%clock64;\" : \"=l\"(c[i]) :: \"memory\"); x();\n").substr(15),
-            "(c[i]) = ::coop::byo::clock64_register(); x();\n");
-  EXPECT_EQ(program("asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n").substr(15),
+  EXPECT_EQ(
+      lowered("asm(\"mov.u64 %0, %%clock64;\" : \"=l\"(c[i]) :: \"memory\"); x();\n").substr(15),
+      "(c[i]) = ::coop::byo::clock64_register(); x();\n");
+  EXPECT_EQ(lowered("asm(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n").substr(15),
             "(sm) = ::coop::emu::this_thread().sm;\n");
   // Other inline PTX is left for the compiler to refuse.
   const std::string other = "asm(\"add.u32 %0, %1, 1;\" : \"=r\"(a) : \"r\"(b));\n";
-  EXPECT_EQ(program(other).substr(15), other);
+  EXPECT_EQ(lowered(other).substr(15), other);
 }
 
 // A kernel cast to void* is named for the runtime, which a graph's kernel node knows only by
 // that address; a cast of anything else keeps its value (kernel_pointer returns it).
 TEST(Lowering, KernelsCastToVoidPointersAreNamed) {
-  EXPECT_EQ(program("p.func = (void *)reduce;\n").substr(15),
+  EXPECT_EQ(lowered("p.func = (void *)reduce;\n").substr(15),
             "p.func = (void *)::coop::byo::kernel_pointer(\"reduce\", reduce);\n");
-  EXPECT_EQ(program("f((const void*)&ns::k<float, 2>, (void*)&d_in, n);\n").substr(15),
+  EXPECT_EQ(lowered("f((const void*)&ns::k<float, 2>, (void*)&d_in, n);\n").substr(15),
             "f((const void*)::coop::byo::kernel_pointer(\"ns::k<float, 2>\", &ns::k<float, 2>), "
             "(void*)::coop::byo::kernel_pointer(\"d_in\", &d_in), n);\n");
-  EXPECT_EQ(program("p.func = reinterpret_cast<void*>(&k);\n").substr(15),
+  EXPECT_EQ(lowered("p.func = reinterpret_cast<void*>(&k);\n").substr(15),
             "p.func = reinterpret_cast<void*>(::coop::byo::kernel_pointer(\"k\", &k));\n");
   for (const char* kept : {"q = (void*)p[3];\n", "q = (void*)f(x);\n", "q = (void*)s.ptr;\n",
                            "q = (void*)nullptr;\n", "cudaMalloc((void**)&d, n);\n"})
-    EXPECT_EQ(program(kept).substr(15).find("kernel_pointer"), std::string::npos) << kept;
+    EXPECT_EQ(lowered(kept).substr(15).find("kernel_pointer"), std::string::npos) << kept;
   // A launch through cudaLaunchKernel names its kernel as before.
-  EXPECT_EQ(program("cudaLaunchKernel((void*)k, g, b, args);\n").substr(15),
+  EXPECT_EQ(lowered("cudaLaunchKernel((void*)k, g, b, args);\n").substr(15),
             "::coop::byo::launch_kernel(\"k\", k, g, b, args);\n");
 }
 
 TEST(Lowering, SharedDeclarationsInEitherOrder) {
-  EXPECT_NE(program("  extern __shared__ float dyn[];")
-                .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared(\"dyn\", "
-                      "sizeof(float)));"),
-            std::string::npos);
-  EXPECT_NE(program("  extern double __shared__ x[];")
+  EXPECT_NE(
+      lowered("  extern __shared__ float dyn[];")
+          .find("  float* dyn = reinterpret_cast<float*>(::coop::emu::dynamic_shared(\"dyn\", "
+                "sizeof(float)));"),
+      std::string::npos);
+  EXPECT_NE(lowered("  extern double __shared__ x[];")
                 .find("double* x = reinterpret_cast<double*>(::coop::emu::dynamic_shared(\"x\", "
                       "sizeof(double)));"),
             std::string::npos);
-  EXPECT_NE(program("  __shared__ Pair<int, float> p[4];").find("shared_decl<Pair<int, float>[4]>"),
+  EXPECT_NE(lowered("  __shared__ Pair<int, float> p[4];").find("shared_decl<Pair<int, float>[4]>"),
             std::string::npos);
-  EXPECT_NE(error_of("__shared__ int x[];").find("must be declared extern"), std::string::npos);
-  EXPECT_NE(error_of("__shared__ int x = 1;").find("cannot have an initializer"),
+  EXPECT_NE(lowering_error("__shared__ int x[];").find("must be declared extern"),
+            std::string::npos);
+  EXPECT_NE(lowering_error("__shared__ int x = 1;").find("cannot have an initializer"),
             std::string::npos);
 }
 
 // CUB's idiom: one __shared__ union of the TempStorage of every primitive a kernel uses.
 TEST(Lowering, SharedUnionsKeepTheirMembersAndLines) {
-  const std::string out = program(
+  const std::string out = lowered(
       "  __shared__ union TempStorage {  // { in a comment\n"
       "    typename Load::TempStorage load;\n"
       "  } temp[2];\n"
       "  __shared__ union { A a; B b; } u;\n"
       "  __shared__ struct {\n    int n;\n  } counts;\n");
-  EXPECT_NE(out.find("  union TempStorage {  // { in a comment\n"
-                     "    typename Load::TempStorage load;\n"
-                     "  }; static const ::coop::emu::SharedSlot coop_slot_temp_3{\"temp\", __LINE__};"
-                     " auto& temp = ::coop::emu::shared_decl<TempStorage[2]>(coop_slot_temp_3);\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("  union TempStorage {  // { in a comment\n"
+               "    typename Load::TempStorage load;\n"
+               "  }; static const ::coop::emu::SharedSlot coop_slot_temp_3{\"temp\", __LINE__};"
+               " auto& temp = ::coop::emu::shared_decl<TempStorage[2]>(coop_slot_temp_3);\n"),
+      std::string::npos)
       << out;
   EXPECT_NE(out.find("  union coop_shared_type_4 { A a; B b; }; static const"), std::string::npos)
       << out;
@@ -170,7 +175,8 @@ TEST(Lowering, SharedUnionsKeepTheirMembersAndLines) {
   EXPECT_NE(out.find("auto& counts = ::coop::emu::shared_decl<coop_shared_type_5>"),
             std::string::npos);
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 8);  // #line, then the seven as written
-  EXPECT_NE(error_of("__shared__ union U {\n int a;\n").find("is never closed"), std::string::npos);
+  EXPECT_NE(lowering_error("__shared__ union U {\n int a;\n").find("is never closed"),
+            std::string::npos);
 }
 
 TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
@@ -186,7 +192,7 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
   EXPECT_NE(r->find("::coop::byo::launcher(\"k\", k, 1, 32)(x);"), std::string::npos) << *r;
   EXPECT_NE(r->find("::coop::byo::device_reset();"), std::string::npos) << *r;
   // The emulator's runtime writes the trace in its own cudaDeviceReset.
-  EXPECT_NE(program("cudaDeviceReset();").find("\ncudaDeviceReset();"), std::string::npos);
+  EXPECT_NE(lowered("cudaDeviceReset();").find("\ncudaDeviceReset();"), std::string::npos);
   auto gpu = [](const char* source) {
     Result<std::string> lowered = lower_source(source, "g.cu", SourceKind::GpuProgram);
     return lowered.ok() ? *lowered : lowered.status().message();
@@ -215,7 +221,7 @@ TEST(Lowering, GpuProgramsGetTracedAtomicsAndKeepTheirSharedMemory) {
                       "ns::cudaFree(c);\n"),
             std::string::npos)
       << gpu("  ::cudaFree(a); ::cudaMalloc(&b, n); ns::cudaFree(c);\n");
-  EXPECT_NE(program("cudaFree(a);").find("\ncudaFree(a);"), std::string::npos);
+  EXPECT_NE(lowered("cudaFree(a);").find("\ncudaFree(a);"), std::string::npos);
   // The block- and system-scope atomics too; a longer name that only starts like one stays.
   EXPECT_NE(gpu("  atomicAdd_block(p, 1); atomicCAS_system(q, 0, 1); atomicOr_blocks(r, 2);\n")
                 .find("  ::coop::atomicAdd_block(p, 1); ::coop::atomicCAS_system(q, 0, 1); "
@@ -306,8 +312,7 @@ TEST(Lowering, DefinedKernelsAreThoseWithABody) {
       "// __global__ void in_a_comment() {}\n"
       "namespace ns { __global__ void qualified(int (*f)(int)) {} }\n"
       "__device__ int helper() { return 1; }\n";
-  EXPECT_EQ(defined_kernels(text),
-            (std::vector<std::string>{"plain", "tree", "qualified"}));
+  EXPECT_EQ(defined_kernels(text), (std::vector<std::string>{"plain", "tree", "qualified"}));
 }
 
 TEST(Lowering, LessonNamespacesMoveAside) {

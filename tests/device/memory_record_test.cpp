@@ -19,7 +19,9 @@
 namespace coop {
 namespace {
 
-using lessons::memory::kernels;
+const lessons::memory::Kernels& memory_kernels() {
+  return lessons::memory::kernels();
+}
 
 // The line of memory.cuh whose comment says "mark: <name>".
 uint16_t marked_line(const std::string& name) {
@@ -73,8 +75,8 @@ struct SizesAndCopies {
   Status run() {
     std::iota(source.begin(), source.end(), 100);
     if (Status s = ints.upload(source); !s) return s;
-    return exec->launch(kernels().sizes_and_copies, one_block({64, 1, 1}), trace, bytes.get(),
-                        halves.get(), doubles.get(), ints.get(), counter.get());
+    return exec->launch(memory_kernels().sizes_and_copies, one_block({64, 1, 1}), trace,
+                        bytes.get(), halves.get(), doubles.get(), ints.get(), counter.get());
   }
 };
 
@@ -94,9 +96,9 @@ TEST_F(MemoryRecord, ConsecutiveFloatsAreFourSectorsPerRequest) {
   std::iota(values.begin(), values.end(), 1.0f);
   ASSERT_TRUE(in->upload(values).ok());
   Trace trace;
-  ASSERT_TRUE(
-      exec->launch(kernels().copy_consecutive, one_block({64, 1, 1}), trace, in->get(), out->get())
-          .ok());
+  ASSERT_TRUE(exec->launch(memory_kernels().copy_consecutive, one_block({64, 1, 1}), trace,
+                           in->get(), out->get())
+                  .ok());
   EXPECT_EQ(*out->download(), values);
   const uint16_t line = marked_line("consecutive");
   const auto loads = instrumented(trace, EventKind::Load, line);
@@ -123,9 +125,9 @@ TEST_F(MemoryRecord, EveryThirtySecondFloatIsThirtyTwoSectorsPerRequest) {
   auto in = DeviceArray<float>::create(*exec, 32 * 32, "in");
   auto out = DeviceArray<float>::create(*exec, 32, "out");
   Trace trace;
-  ASSERT_TRUE(
-      exec->launch(kernels().copy_strided, one_block({32, 1, 1}), trace, in->get(), out->get())
-          .ok());
+  ASSERT_TRUE(exec->launch(memory_kernels().copy_strided, one_block({32, 1, 1}), trace, in->get(),
+                           out->get())
+                  .ok());
   const auto stats = analyze_memory(trace);
   const uint16_t line = marked_line("strided");
   const LineMemoryStats* load = stats_of(stats, line, MemorySpace::Global, false);
@@ -139,9 +141,9 @@ uint32_t column_ways(unsigned stride, uint64_t* requests) {
   auto exec = recording_emulator();
   auto out = DeviceArray<float>::create(*exec, 32 * 32, "out");
   Trace trace;
-  EXPECT_TRUE(
-      exec->launch(kernels().tile_by_column, one_block({32, 32, 1}), trace, out->get(), stride)
-          .ok());
+  EXPECT_TRUE(exec->launch(memory_kernels().tile_by_column, one_block({32, 32, 1}), trace,
+                           out->get(), stride)
+                  .ok());
   std::vector<float> got = *out->download();
   for (unsigned y = 0; y < 32; ++y)
     for (unsigned x = 0; x < 32; ++x) EXPECT_EQ(got[y * 32 + x], float(x * 32 + y));
@@ -169,7 +171,8 @@ TEST_F(MemoryRecord, BroadcastIsOneWayAndSharedAddressesAreOffsets) {
   auto exec = recording_emulator();
   auto out = DeviceArray<int>::create(*exec, 32, "out");
   Trace trace;
-  ASSERT_TRUE(exec->launch(kernels().broadcast, one_block({32, 1, 1}), trace, out->get()).ok());
+  ASSERT_TRUE(
+      exec->launch(memory_kernels().broadcast, one_block({32, 1, 1}), trace, out->get()).ok());
   const auto stores = instrumented(trace, EventKind::Store, marked_line("broadcast store"));
   ASSERT_EQ(stores.size(), 1u);
   EXPECT_TRUE(stores[0]->flags & kFlagShared);
@@ -271,12 +274,14 @@ TEST_F(MemoryRecord, OffByDefaultAndWithoutATrace) {
   EXPECT_FALSE(exec->options().record_memory);
   auto out = DeviceArray<int>::create(*exec, 32, "out");
   Trace plain;
-  ASSERT_TRUE(exec->launch(kernels().broadcast, one_block({32, 1, 1}), plain, out->get()).ok());
+  ASSERT_TRUE(
+      exec->launch(memory_kernels().broadcast, one_block({32, 1, 1}), plain, out->get()).ok());
   for (const Event& e : plain.events) EXPECT_FALSE(e.flags & kFlagInstrumented);
   exec->options().record_memory = true;
   exec->options().trace = false;
   Trace untraced;
-  ASSERT_TRUE(exec->launch(kernels().broadcast, one_block({32, 1, 1}), untraced, out->get()).ok());
+  ASSERT_TRUE(
+      exec->launch(memory_kernels().broadcast, one_block({32, 1, 1}), untraced, out->get()).ok());
   EXPECT_TRUE(untraced.events.empty());
 }
 
@@ -285,9 +290,11 @@ TEST_F(MemoryRecord, ComparisonLeavesOutWhatOnlyTheEmulatorRecords) {
   auto exec = recording_emulator();
   auto out = DeviceArray<int>::create(*exec, 32, "out");
   Trace with, without;
-  ASSERT_TRUE(exec->launch(kernels().broadcast, one_block({32, 1, 1}), with, out->get()).ok());
   ASSERT_TRUE(
-      plain_exec->launch(kernels().broadcast, one_block({32, 1, 1}), without, out->get()).ok());
+      exec->launch(memory_kernels().broadcast, one_block({32, 1, 1}), with, out->get()).ok());
+  ASSERT_TRUE(
+      plain_exec->launch(memory_kernels().broadcast, one_block({32, 1, 1}), without, out->get())
+          .ok());
   ASSERT_GT(with.events.size(), without.events.size());
   const TraceDiff diff = compare_deterministic(without, with);
   EXPECT_TRUE(diff.equal()) << (diff.examples.empty() ? "" : diff.examples.front());

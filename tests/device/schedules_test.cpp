@@ -17,7 +17,9 @@
 namespace coop {
 namespace {
 
-using lessons::schedules::kernels;
+const lessons::schedules::Kernels& schedule_kernels() {
+  return lessons::schedules::kernels();
+}
 
 constexpr uint64_t kSeeds = 24;  // seeds tried where some, not all, interleavings go wrong
 
@@ -60,8 +62,8 @@ TEST(Schedules, TheTraceHeaderNamesTheScheduleAndSeed) {
     auto exec = scheduled(s, 9);
     auto counter = DeviceArray<int>::create(*exec, 1, "counter");
     Trace trace;
-    ASSERT_TRUE(
-        exec->launch(kernels().plain_increment_per_block, blocks_of(2, 32), trace, counter->get()));
+    ASSERT_TRUE(exec->launch(schedule_kernels().plain_increment_per_block, blocks_of(2, 32), trace,
+                             counter->get()));
     EXPECT_EQ(trace.header.schedule.rfind(std::string(to_string(s)) + " schedule, seed 9; ", 0), 0u)
         << trace.header.schedule;
     EXPECT_EQ(trace.header.seed, 9u);
@@ -78,8 +80,8 @@ TEST(Schedules, RandomLosesUpdatesOfAPlainGlobalCounterAcrossBlocks) {
     auto exec = scheduled(schedule, seed);
     auto counter = DeviceArray<int>::create(*exec, 1, "counter");
     Trace trace;
-    EXPECT_TRUE(exec->launch(kernels().plain_increment_per_block, blocks_of(blocks, 32), trace,
-                             counter->get()));
+    EXPECT_TRUE(exec->launch(schedule_kernels().plain_increment_per_block, blocks_of(blocks, 32),
+                             trace, counter->get()));
     return (*counter->download())[0];
   };
   for (uint64_t seed : {0, 1, 2}) EXPECT_EQ(count_with(Schedule::Lockstep, seed), int(blocks));
@@ -117,13 +119,13 @@ TEST(Schedules, ItsBreaksWarpSynchronousCodeThatSyncwarpMakesRight) {
   std::set<int> sums;
   for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
     for (Schedule s : {Schedule::Lockstep, Schedule::Random})
-      EXPECT_EQ(sum_with(kernels().warp_sum_unsynced, s, seed), expected)
+      EXPECT_EQ(sum_with(schedule_kernels().warp_sum_unsynced, s, seed), expected)
           << to_string(s) << ", seed " << seed;
-    const int unsynced = sum_with(kernels().warp_sum_unsynced, Schedule::Its, seed);
+    const int unsynced = sum_with(schedule_kernels().warp_sum_unsynced, Schedule::Its, seed);
     wrong += unsynced != expected;
     sums.insert(unsynced);
     for (Schedule s : {Schedule::Lockstep, Schedule::Random, Schedule::Its})
-      EXPECT_EQ(sum_with(kernels().warp_sum_synced, s, seed), expected)
+      EXPECT_EQ(sum_with(schedule_kernels().warp_sum_synced, s, seed), expected)
           << to_string(s) << ", seed " << seed;
   }
   EXPECT_GT(wrong, 0) << "its: no seed broke the reduction without __syncwarp (sum " << expected
@@ -144,8 +146,8 @@ TEST(Schedules, MakingATileIsNoBarrier) {
       auto seen = DeviceArray<int>::create(*exec, 128, "seen");
       ASSERT_TRUE(flags->zero());
       Trace trace;
-      ASSERT_TRUE(exec->launch(kernels().flag_then_tile, blocks_of(1, 128), trace, flags->get(),
-                               seen->get()));
+      ASSERT_TRUE(exec->launch(schedule_kernels().flag_then_tile, blocks_of(1, 128), trace,
+                               flags->get(), seen->get()));
       const std::vector<int> got = *seen->download();
       early += int(std::count(got.begin(), got.end(), 0));
       std::set<uint32_t> made;
@@ -183,8 +185,8 @@ TEST(Schedules, AWarpReconvergesBeforeCoalescedThreads) {
       auto exec = scheduled(schedule, seed);
       auto sizes = DeviceArray<int>::create(*exec, 64, "sizes");
       Trace trace;
-      ASSERT_TRUE(
-          exec->launch(kernels().converge_after_branch, blocks_of(1, 64), trace, sizes->get()));
+      ASSERT_TRUE(exec->launch(schedule_kernels().converge_after_branch, blocks_of(1, 64), trace,
+                               sizes->get()));
       const std::vector<int> got = *sizes->download();
       EXPECT_EQ(std::count(got.begin(), got.end(), 32), 64)
           << to_string(schedule) << ", seed " << seed;
@@ -273,8 +275,8 @@ TEST(Schedules, RandomAndItsRefuseSeveralOsThreads) {
     exec->options().jobs = 2;
     auto counter = DeviceArray<int>::create(*exec, 1, "counter");
     Trace trace;
-    const Status s =
-        exec->launch(kernels().plain_increment_per_block, blocks_of(4, 32), trace, counter->get());
+    const Status s = exec->launch(schedule_kernels().plain_increment_per_block, blocks_of(4, 32),
+                                  trace, counter->get());
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.message(), std::string("the ") + to_string(schedule) +
                                " schedule runs on one OS thread so that its seed reproduces it: "
@@ -308,7 +310,7 @@ TEST(Schedules, TheWatchdogStopsASpinOnAPlainLoad) {
     auto flag = DeviceArray<int>::create(*exec, 1, "flag");
     Trace trace;
     const Status s =
-        exec->launch(kernels().spin_on_plain_load, blocks_of(1, 32), trace, flag->get());
+        exec->launch(schedule_kernels().spin_on_plain_load, blocks_of(1, 32), trace, flag->get());
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message().find("watchdog"), std::string::npos) << s.message();
   }

@@ -18,7 +18,9 @@
 namespace coop::testing {
 namespace {
 
-using lessons::barrier_stress::kernels;
+const lessons::barrier_stress::Kernels& stress_kernels() {
+  return lessons::barrier_stress::kernels();
+}
 
 // The report, with the stress launch's size, for the log that gpu-check.sh keeps.
 void expect_in_order(const Trace& trace, const std::string& what) {
@@ -51,7 +53,7 @@ TEST(TimeOrderGpu, UnevenCooperativeGrid) {
   LaunchConfig c;
   c.block = {1024, 1, 1};
   c.mode = LaunchMode::Cooperative;
-  const auto& k = kernels().uneven_grid;
+  const auto& k = stress_kernels().uneven_grid;
   auto occ = launch_occupancy(gpu->device(), c, gpu->resources(k.gpu, k.name));
   ASSERT_TRUE(occ) << occ.message();
   ASSERT_GT(occ->max_cooperative_grid, 0u);

@@ -206,7 +206,7 @@ std::string json_edited(const Trace& t, const std::string& from, const std::stri
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
-std::string error_of(const std::string& bytes) {
+std::string decode_error(const std::string& bytes) {
   auto back = decode_traces(bytes);
   EXPECT_FALSE(back) << "accepted";
   return back ? std::string() : back.message();
@@ -263,14 +263,14 @@ TEST(TraceFile, OversizedEventCountIsRefusedBeforeAllocating) {
   const Trace t = sample_trace(9);
   nlohmann::json doc = packed_doc(t);
   doc["launches"][0]["event_count"] = uint64_t(1) << 50;  // 64 PiB of events
-  const std::string message = error_of(cbor_file(doc, {pack_events(t.events)}));
+  const std::string message = decode_error(cbor_file(doc, {pack_events(t.events)}));
   EXPECT_NE(message.find("launch 0: the event block's decompressed size of 1125899906842624 x 64 "
                          "bytes exceeds the limit of " +
                          std::to_string(event_bytes_limit()) + " bytes"),
             std::string::npos)
       << message;
   doc["launches"][0]["event_count"] = UINT64_MAX;  // would wrap around when multiplied by 64
-  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)})).find("exceeds the limit"),
+  EXPECT_NE(decode_error(cbor_file(doc, {pack_events(t.events)})).find("exceeds the limit"),
             std::string::npos);
 }
 
@@ -278,17 +278,17 @@ TEST(TraceFile, CountBeyondWhatTheFrameHoldsIsAnError) {
   const Trace t = sample_trace(9);
   nlohmann::json doc = packed_doc(t);
   doc["launches"][0]["event_count"] = 10;
-  EXPECT_NE(error_of(cbor_file(doc, {pack_events(t.events)}))
+  EXPECT_NE(decode_error(cbor_file(doc, {pack_events(t.events)}))
                 .find("the event block holds 576 bytes, not the 640 that 10 events take"),
             std::string::npos);
   // A frame that does not state its size is read until it runs out; a header that promises
   // millions of events then costs no more memory than the frame really holds.
   doc["launches"][0]["event_count"] = 5000000;
-  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+  EXPECT_NE(decode_error(cbor_file(doc, {frame_without_size(t)}))
                 .find("launch 0: the event block ends after 576 of 320000000 bytes"),
             std::string::npos);
   doc["launches"][0]["event_count"] = 4;
-  EXPECT_NE(error_of(cbor_file(doc, {frame_without_size(t)}))
+  EXPECT_NE(decode_error(cbor_file(doc, {frame_without_size(t)}))
                 .find("the event block holds more than the 256 bytes that 4 events take"),
             std::string::npos);
 }
@@ -304,21 +304,21 @@ TEST(TraceFile, BadZstdFramesAreNamed) {
   const Trace t = sample_trace(9);
   const nlohmann::json doc = packed_doc(t);
   const std::string packed = pack_events(t.events);
-  EXPECT_NE(error_of(cbor_file(doc, {"not zstd at all"}))
+  EXPECT_NE(decode_error(cbor_file(doc, {"not zstd at all"}))
                 .find("launch 0: the event block is not a zstd frame"),
             std::string::npos);
-  EXPECT_NE(error_of(cbor_file(doc, {""})).find("not a zstd frame"), std::string::npos);
-  EXPECT_NE(error_of(cbor_file(doc, {packed.substr(0, packed.size() - 4)}))
+  EXPECT_NE(decode_error(cbor_file(doc, {""})).find("not a zstd frame"), std::string::npos);
+  EXPECT_NE(decode_error(cbor_file(doc, {packed.substr(0, packed.size() - 4)}))
                 .find("launch 0: the event block ends after"),
             std::string::npos);
-  EXPECT_NE(error_of(cbor_file(doc, {packed + "tail"}))
+  EXPECT_NE(decode_error(cbor_file(doc, {packed + "tail"}))
                 .find("the event block has 4 bytes after its zstd frame"),
             std::string::npos);
-  EXPECT_NE(error_of(cbor_file(doc, {packed + packed})).find("after its zstd frame"),
+  EXPECT_NE(decode_error(cbor_file(doc, {packed + packed})).find("after its zstd frame"),
             std::string::npos);
   // A frame header asking for a 256 MiB window (exponent 18), then an empty last block.
   const std::string huge_window("\x28\xB5\x2F\xFD\x00\x90\x01\x00\x00", 9);
-  EXPECT_NE(error_of(cbor_file(doc, {huge_window}))
+  EXPECT_NE(decode_error(cbor_file(doc, {huge_window}))
                 .find("launch 0: the event block needs a zstd window larger than the limit of "
                       "134217728 bytes"),
             std::string::npos);
@@ -329,41 +329,44 @@ TEST(TraceFile, WrongTypesInTheFileDocumentAreNamed) {
   const std::string packed = pack_events(t.events);
   nlohmann::json doc = packed_doc(t);
   doc["launches"][0]["event_encoding"] = 7;
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_encoding must be a string"),
-            std::string::npos);
+  EXPECT_NE(
+      decode_error(cbor_file(doc, {packed})).find("launch 0: event_encoding must be a string"),
+      std::string::npos);
   doc["launches"][0]["event_encoding"] = "lz4";
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("unknown event encoding 'lz4'"),
+  EXPECT_NE(decode_error(cbor_file(doc, {packed})).find("unknown event encoding 'lz4'"),
             std::string::npos);
   doc = packed_doc(t);
   doc["launches"][0]["event_count"] = "2";
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: event_count must be an integer"),
+  EXPECT_NE(decode_error(cbor_file(doc, {packed})).find("launch 0: event_count must be an integer"),
             std::string::npos);
   doc = packed_doc(t);
   doc["version"] = "2";
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("version of type string is not supported"),
+  EXPECT_NE(decode_error(cbor_file(doc, {packed})).find("version of type string is not supported"),
             std::string::npos);
   doc["version"] = 0;
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("reads versions 1 to 2"), std::string::npos);
+  EXPECT_NE(decode_error(cbor_file(doc, {packed})).find("reads versions 1 to 2"),
+            std::string::npos);
   doc = packed_doc(t);
   doc["launches"][0] = 5;
-  EXPECT_NE(error_of(cbor_file(doc, {packed})).find("launch 0: not an object"), std::string::npos);
+  EXPECT_NE(decode_error(cbor_file(doc, {packed})).find("launch 0: not an object"),
+            std::string::npos);
 }
 
 TEST(TraceFile, WrongMagicIsNotATrace) {
   std::string bytes = encode_traces({sample_trace(2)}, TraceEncoding::Cbor);
   bytes[1] = 'X';
-  EXPECT_NE(error_of(bytes).find("not a coopviz trace: neither JSON nor coopviz CBOR"),
+  EXPECT_NE(decode_error(bytes).find("not a coopviz trace: neither JSON nor coopviz CBOR"),
             std::string::npos);
-  EXPECT_NE(error_of("\xD9\xD9\xF7\xD8").find("not a coopviz trace"), std::string::npos);
+  EXPECT_NE(decode_error("\xD9\xD9\xF7\xD8").find("not a coopviz trace"), std::string::npos);
 }
 
 TEST(TraceFile, MissingOrExtraEventBlocksAreNamed) {
   const Trace t = sample_trace(2);
   const std::string packed = pack_events(t.events);
   EXPECT_NE(
-      error_of(cbor_file(packed_doc(t), {})).find("launch 0: file ends before an event block"),
+      decode_error(cbor_file(packed_doc(t), {})).find("launch 0: file ends before an event block"),
       std::string::npos);
-  EXPECT_NE(error_of(cbor_file(packed_doc(t), {packed, packed}))
+  EXPECT_NE(decode_error(cbor_file(packed_doc(t), {packed, packed}))
                 .find("unexpected bytes after the last launch"),
             std::string::npos);
 }
@@ -374,22 +377,22 @@ TEST(TraceFile, DeeplyNestedCborHeaderIsAnErrorNotAStackOverflow) {
   const std::string head = std::string(5000, '\x81') + '\0';
   for (int i = 7; i >= 0; --i) bytes.push_back(char((head.size() >> (8 * i)) & 0xff));
   bytes += head;
-  EXPECT_NE(error_of(bytes).find("nests deeper than 64 levels"), std::string::npos);
+  EXPECT_NE(decode_error(bytes).find("nests deeper than 64 levels"), std::string::npos);
   const std::string deep_json =
       "{\"x\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
-  EXPECT_NE(error_of(deep_json).find("nests deeper"), std::string::npos);
+  EXPECT_NE(decode_error(deep_json).find("nests deeper"), std::string::npos);
 }
 
 TEST(TraceFile, NumbersOutsideTheirFieldAreNamed) {
   // A float far outside the field's type reached an undefined float-to-integer conversion.
   const Trace t = sample_trace(2);
-  EXPECT_NE(
-      error_of(json_edited(t, "\"seed\": 0", "\"seed\": 1e300")).find("seed must be an integer"),
-      std::string::npos);
-  EXPECT_NE(error_of(json_edited(t, "\"sm_count\": 0", "\"sm_count\": 1e300"))
+  EXPECT_NE(decode_error(json_edited(t, "\"seed\": 0", "\"seed\": 1e300"))
+                .find("seed must be an integer"),
+            std::string::npos);
+  EXPECT_NE(decode_error(json_edited(t, "\"sm_count\": 0", "\"sm_count\": 1e300"))
                 .find("sm_count must be an integer from 0 to 4096"),
             std::string::npos);
-  EXPECT_NE(error_of(json_edited(t, "\"thread\": 0", "\"thread\": -1"))
+  EXPECT_NE(decode_error(json_edited(t, "\"thread\": 0", "\"thread\": -1"))
                 .find("event 0: event: thread must be an integer"),
             std::string::npos);
 }
@@ -399,21 +402,22 @@ TEST(TraceFile, ImpossibleDevicesAreRejected) {
   // device has are refused rather than trusted.
   Trace t = sample_trace(2);
   t.header.device.warp_size = 0;
-  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("warp_size"), std::string::npos);
+  EXPECT_NE(decode_error(encode_traces({t}, TraceEncoding::Cbor)).find("warp_size"),
+            std::string::npos);
   t.header.device.warp_size = 32;
   t.header.device.smem_per_block_optin = size_t(1) << 40;
-  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("smem_per_block_optin"),
+  EXPECT_NE(decode_error(encode_traces({t}, TraceEncoding::Cbor)).find("smem_per_block_optin"),
             std::string::npos);
   t.header.device.smem_per_block_optin = 0;
   EXPECT_NE(
-      error_of(json_edited(t, "\"cc\": \"9.0\"", "\"cc\": \"9.x\"")).find("compute capability"),
+      decode_error(json_edited(t, "\"cc\": \"9.0\"", "\"cc\": \"9.x\"")).find("compute capability"),
       std::string::npos);
 }
 
 TEST(TraceFile, TruncatedJsonSaysWhereItEnds) {
   const std::string text = encode_traces({sample_trace(4)}, TraceEncoding::Json);
   // Cut between two lines, so the parser runs out of input rather than out of a string.
-  const std::string message = error_of(text.substr(0, text.rfind('\n', text.size() / 2)));
+  const std::string message = decode_error(text.substr(0, text.rfind('\n', text.size() / 2)));
   EXPECT_NE(message.find("not valid JSON"), std::string::npos) << message;
   EXPECT_NE(message.find("unexpected end of input"), std::string::npos) << message;
 }
@@ -423,12 +427,12 @@ TEST(TraceFile, ThreadCountThatWrapsAroundIsRejected) {
   Trace t = sample_trace(0);
   t.header.launch.grid = {1u << 21, 1u << 21, 1u << 22};
   t.header.launch.block = {1, 1, 1};
-  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("threads a trace holds"),
+  EXPECT_NE(decode_error(encode_traces({t}, TraceEncoding::Cbor)).find("threads a trace holds"),
             std::string::npos);
 }
 
 TEST(TraceFile, UnknownLaunchModeIsAnError) {
-  EXPECT_NE(error_of(json_edited(sample_trace(1), "\"mode\": \"normal\"", "\"mode\": \"warp\""))
+  EXPECT_NE(decode_error(json_edited(sample_trace(1), "\"mode\": \"normal\"", "\"mode\": \"warp\""))
                 .find("launch.mode 'warp'"),
             std::string::npos);
 }
@@ -439,7 +443,7 @@ TEST(TraceFile, BlockRecordOnAnImpossibleSmIsRejected) {
   t.events[1].kind = EventKind::ThreadBegin;
   t.events[1].group_kind = GroupKind::Block;
   t.events[1].extra = 0xffffffffu;
-  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("SM id 4294967295"),
+  EXPECT_NE(decode_error(encode_traces({t}, TraceEncoding::Cbor)).find("SM id 4294967295"),
             std::string::npos);
 }
 
@@ -447,8 +451,9 @@ TEST(TraceFile, KernelTimeMustBeFinite) {
   // CBOR can hold NaN but JSON cannot: such a file loaded, then failed to load once saved as JSON.
   Trace t = sample_trace(1);
   t.header.kernel_ms = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_NE(error_of(encode_traces({t}, TraceEncoding::Cbor)).find("kernel_ms must be a finite"),
-            std::string::npos);
+  EXPECT_NE(
+      decode_error(encode_traces({t}, TraceEncoding::Cbor)).find("kernel_ms must be a finite"),
+      std::string::npos);
 }
 
 TEST(TraceFile, NonUtf8StringsSaveAsJsonWithReplacements) {
