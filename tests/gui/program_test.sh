@@ -17,7 +17,6 @@ if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1600x1000x24" "$0" "$@"
 fi
 rm -rf "$out" && mkdir -p "$out" && cd "$out"
-export XDG_CACHE_HOME=$out/cache
 
 cat > override.txt <<SCRIPT
 expect kernel tile_ranks
