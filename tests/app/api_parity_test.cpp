@@ -33,8 +33,7 @@ class RefusedAsCudaRefusesIt : public ::testing::TestWithParam<Refusal> {
     coop::app::ProgramOptions p;
     p.file = std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/failing/" + GetParam().file;
     p.gpu_arch = gpu_arch;
-    setenv("XDG_CACHE_HOME",
-           (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+    setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
     auto build = coop::app::build_program(p);
     EXPECT_FALSE(build.ok()) << "it compiled";
     return build.ok() ? "" : build.status().message();
@@ -76,8 +75,7 @@ TEST(ScopedAtomics, AreRecordedWithTheirScope) {
   const std::string file = std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/every_name.cu";
   const std::string trace =
       (std::filesystem::temp_directory_path() / "every_name_scopes.cvt").string();
-  const std::string cache =
-      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  const std::string cache = coop::testing::program_test_cache();
   const coop::testing::Ran r = coop::testing::run_coopviz_env(
       "XDG_CACHE_HOME=" + cache, "run --backend emu " + file + " --trace " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

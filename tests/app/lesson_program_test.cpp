@@ -21,8 +21,7 @@ std::string folder_of(const std::string& id) {
 // A program refuses what its lesson cannot run: one "error:" line, exit status 2.
 TEST(LessonPrograms, ArgumentsTheLessonCannotRunAreOneErrorLine) {
   const std::string file = folder_of("tiled-partitions") + "/tiled_partitions.cu";
-  const std::string cache =
-      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  const std::string cache = coop::testing::program_test_cache();
   for (const auto& [args, said] : std::vector<std::pair<std::string, std::string>>{
            {"--block=96", "block 96,1,1 has 96 threads, not a multiple of 128"},
            {"--tile=3", "tile must be a power of two from 1 to 32: got 3"},

@@ -350,8 +350,7 @@ TEST_P(ProgramBuild, CompilesForTheGpuWithNvcc) {
   // A lesson's program finds lesson_protocol.h as the lesson runner shows it the folder.
   if (std::string(GetParam()).starts_with("../../lessons/"))
     p.includes.push_back(std::string(COOPVIZ_SOURCE_DIR) + "/lessons/lesson_protocol");
-  const std::string cache =
-      (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").string();
+  const std::string cache = coop::testing::program_test_cache();
   setenv("XDG_CACHE_HOME", cache.c_str(), 1);
   auto build = coop::app::build_program(p);
   ASSERT_TRUE(build.ok()) << build.status().message();
@@ -377,8 +376,7 @@ TEST(ProgramBuildWays, WholeWhenAsked) {
   coop::app::ProgramOptions p;
   p.file = program("tile_ranks.cu");
   p.gpu_arch = "sm_90";
-  setenv("XDG_CACHE_HOME",
-         (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   setenv("COOPVIZ_GPU_BUILD", "whole", 1);
   auto build = coop::app::build_program(p);
   unsetenv("COOPVIZ_GPU_BUILD");
@@ -467,8 +465,7 @@ TEST(ProgramBuildErrors, ACompileErrorForTheGpuIsSaidOnceAtTheUsersLine) {
   coop::app::ProgramOptions p;
   p.file = program("failing/compile_error.cu");
   p.gpu_arch = "sm_90";
-  setenv("XDG_CACHE_HOME",
-         (std::filesystem::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   auto build = coop::app::build_program(p);
   ASSERT_FALSE(build.ok());
   const std::string& m = build.status().message();

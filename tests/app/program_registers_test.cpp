@@ -17,6 +17,7 @@
 #include "app/program/program.hpp"
 #include "device/occupancy/program_resources.hpp"
 #include "device/occupancy/resource_report.hpp"
+#include "tests/app/run_coopviz.hpp"
 
 namespace {
 
@@ -158,7 +159,7 @@ TEST(ProgramRegisters, NotesNameWhatStillDiffersAndTheSpills) {
 TEST(ProgramRegisters, InstrumentedDeviceCodeHoldsPlainNvccsRegistersWithoutADevice) {
   const fs::path styles = fs::path(COOPVIZ_SOURCE_DIR) / "tests/programs/styles";
   setenv("XDG_CACHE_HOME",
-         (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(), 1);
+         coop::testing::program_test_cache().c_str(), 1);
   for (const char* name : {"occupancy_launch.cu", "grid_sync_cooperative.cu"}) {
     SCOPED_TRACE(name);
     coop::app::ProgramOptions o;

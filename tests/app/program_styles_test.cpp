@@ -132,8 +132,7 @@ TEST_P(StylePrograms, BuildForTheGpuWithNvcc) {
   o.includes = p.includes;
   o.defines = p.defines;
   o.gpu_arch = "sm_90";
-  setenv("XDG_CACHE_HOME", (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(),
-         1);
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   auto build = coop::app::build_program(o);
   ASSERT_TRUE(build.ok()) << build.status().message();
   EXPECT_TRUE(fs::exists(build->executable));

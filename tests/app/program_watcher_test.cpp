@@ -12,6 +12,7 @@
 
 #include "app/program/watcher.hpp"
 #include "device/trace/trace_file.hpp"
+#include "tests/app/run_coopviz.hpp"
 
 namespace coop::app {
 namespace {
@@ -38,8 +39,7 @@ std::optional<ProgramWatcher::Outcome> wait(ProgramWatcher& w, double& now) {
 TEST(ProgramWatcher, ASaveRerunsTheProgramAndABrokenOneSaysWhy) {
   const fs::path dir = fs::temp_directory_path() / ("coopviz-watch-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  setenv("XDG_CACHE_HOME", (fs::path(COOPVIZ_BINARY).parent_path() / "program-test-cache").c_str(),
-         1);
+  setenv("XDG_CACHE_HOME", coop::testing::program_test_cache().c_str(), 1);
   const fs::path file = dir / "live.cu";
   const std::string original =
       read(std::string(COOPVIZ_SOURCE_DIR) + "/tests/programs/tile_ranks.cu");
